@@ -1,0 +1,202 @@
+//! English checkers (American checkers, straight draughts): 8x8, short kings, mandatory capture.
+//!
+//! # Rules
+//!
+//! These are the rules of the sheets in the project's rule collection, as the checkers world
+//! plays them:
+//!
+//! - The 32 dark squares are numbered 1-32 in standard (PDN) order ([`Square`]). Black, the dark
+//!   side, starts on 1-12 and moves first; White starts on 21-32.
+//! - A man moves one square diagonally forward (Black towards 32, White towards 1); a king one
+//!   square diagonally in any direction (short kings, no flying).
+//! - A capture jumps an adjacent enemy piece to the empty square directly beyond. Men capture
+//!   forward only, kings in all four directions; any piece may jump a king. After a jump the same
+//!   piece must go on jumping while it can.
+//! - Capturing is mandatory. When several captures exist the player may choose any of them, a
+//!   single jump instead of a longer sequence included (no majority rule), but the chosen
+//!   sequence must be completed.
+//! - Within one move no piece can be jumped twice; captured pieces stay on the board, blocking
+//!   landing squares, until the move is complete; the moving piece's start square counts as empty
+//!   during its own sequence (a king may circle back to it).
+//! - A man that reaches the far row is crowned and its move ends there, even if as a king it
+//!   could jump on.
+//! - The side to move with no legal move, having no pieces or all of them blocked, loses.
+//!
+//! # Draws and variants ([`CheckersRules`])
+//!
+//! - Threefold repetition: the same position with the same side to move for the third time
+//!   (positions compared exactly, not by hash). On by default.
+//! - The 40-move rule: 40 moves by each side (80 plies) with no capture and no man moved.
+//!   On by default, length configurable.
+//! - A ply limit (1000 by default) ends the game as truncated, for reinforcement learning.
+//! - Who moves first (Black by default). Material adjudication (off by default): when the ply
+//!   limit ends the game, more pieces wins, then more kings, else a draw.
+//! - A per-move time limit that forfeits the turn (one rule sheet suggests it) belongs to the
+//!   match runner: [`crate::GameState::forfeit_turn`] passes the turn, and the `perfectplay play`
+//!   command offers `--move-time`. A forfeited turn counts as a ply without progress.
+//!
+//! # Notation
+//!
+//! Moves are written `11-15`; captures with every landing square, `15x24x31`; input also takes
+//! the short form `15x31` when it names one move ([`notation`]). Positions are PDN FEN strings
+//! ([`fen`]). Perft ([`crate::perft`]) counts every capture path separately, the published
+//! convention.
+
+mod display;
+pub mod fen;
+mod geometry;
+mod movegen;
+mod mv;
+pub mod notation;
+mod position;
+mod rules;
+mod square;
+mod zobrist;
+
+use arrayvec::ArrayVec;
+
+pub use self::mv::{Move, MAX_JUMPS};
+pub use self::notation::{IllegalMoveError, MoveInputError, MoveText, ParseMoveError};
+pub use self::position::{Piece, Position, PositionError, Setup};
+pub use self::rules::CheckersRules;
+pub use self::square::Square;
+pub use fen::{FenErrorKind, ParseFenError};
+
+use crate::game::{DrawRules, EndReason, Game, Outcome};
+use crate::Color;
+
+/// Room for every legal move of any legal position.
+///
+/// Simple moves are at most 12 pieces x 4 directions = 48. Capture paths of one piece stay on
+/// one of four 8-square jumping lattices; the test `capacity_bounds_every_capture_set` computes
+/// the worst case over every arrangement of enemy pieces and bounds 12 pieces' worth of paths
+/// below this capacity.
+pub const MOVE_CAPACITY: usize = 256;
+
+/// A fixed-capacity list of checkers moves.
+pub type MoveList = ArrayVec<Move, MOVE_CAPACITY>;
+
+/// English checkers under a set of [`CheckersRules`]; implements [`Game`].
+///
+/// ```
+/// use perfectplay_core::checkers::Checkers;
+/// use perfectplay_core::{perft, Game};
+/// let game = Checkers::default();
+/// assert_eq!(perft(&game, &game.start_position(), 4), 1469);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Checkers {
+    rules: CheckersRules,
+}
+
+impl Checkers {
+    /// The game under `rules`.
+    #[must_use]
+    pub const fn new(rules: CheckersRules) -> Checkers {
+        Checkers { rules }
+    }
+
+    /// The rules.
+    #[must_use]
+    pub const fn rules(&self) -> &CheckersRules {
+        &self.rules
+    }
+
+    /// Reads a move against `pos`; see [`Position::parse_move`].
+    pub fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, MoveInputError> {
+        pos.parse_move(text)
+    }
+}
+
+impl Game for Checkers {
+    type Position = Position;
+    type Move = Move;
+    type MoveList = MoveList;
+
+    fn id(&self) -> &'static str {
+        "checkers"
+    }
+
+    fn start_position(&self) -> Position {
+        Position::start(self.rules.first_player)
+    }
+
+    fn first_to_move(&self) -> Color {
+        self.rules.first_player
+    }
+
+    #[inline]
+    fn side_to_move(&self, pos: &Position) -> Color {
+        pos.side_to_move()
+    }
+
+    #[inline]
+    fn generate_moves(&self, pos: &Position, moves: &mut MoveList) {
+        moves.clear();
+        pos.generate_moves_into(moves);
+    }
+
+    #[inline]
+    fn count_moves(&self, pos: &Position) -> u64 {
+        pos.count_moves()
+    }
+
+    #[inline]
+    fn play(&self, pos: &Position, mv: &Move) -> Position {
+        pos.play(mv)
+    }
+
+    fn pass_turn(&self, pos: &Position) -> Position {
+        pos.with_side_to_move(!pos.side_to_move())
+    }
+
+    fn outcome(&self, pos: &Position) -> Option<Outcome> {
+        let side = pos.side_to_move();
+        if pos.pieces(side).is_empty() {
+            Some(Outcome::win(!side, EndReason::NoMen))
+        } else if !pos.has_legal_move() {
+            Some(Outcome::win(!side, EndReason::NoMoves))
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn is_progress(&self, pos: &Position, mv: &Move) -> bool {
+        mv.is_capture() || pos.moves_man(mv)
+    }
+
+    fn hash(&self, pos: &Position) -> u64 {
+        pos.zobrist()
+    }
+
+    #[inline]
+    fn hash_after(&self, pos: &Position, hash: u64, mv: &Move) -> u64 {
+        pos.zobrist_after(hash, mv)
+    }
+
+    fn draw_rules(&self) -> DrawRules {
+        DrawRules {
+            repetitions: self.rules.threefold_repetition.then_some(3),
+            no_progress_plies: self.rules.move_rule.map(|moves| moves.saturating_mul(2)),
+            ply_limit: self.rules.ply_limit,
+        }
+    }
+
+    fn adjudicate(&self, pos: &Position) -> Option<Outcome> {
+        if !self.rules.adjudication {
+            return None;
+        }
+        let key = |c: Color| (pos.pieces(c).count(), pos.kings(c).count());
+        let (black, white) = (key(Color::Black), key(Color::White));
+        let winner = match black.cmp(&white) {
+            std::cmp::Ordering::Greater => Some(Color::Black),
+            std::cmp::Ordering::Less => Some(Color::White),
+            std::cmp::Ordering::Equal => None,
+        };
+        Some(Outcome { winner, reason: EndReason::Adjudication })
+    }
+}
+
+#[cfg(test)]
+mod tests;

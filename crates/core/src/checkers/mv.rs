@@ -1,0 +1,114 @@
+//! `Move`: a simple move or a complete capture sequence, as a value.
+
+use std::fmt;
+
+use super::Square;
+use crate::Bitboard;
+
+/// The most pieces one capture can take: every enemy piece.
+pub const MAX_JUMPS: usize = 12;
+
+/// A checkers move: a one-square step, or a whole capture sequence with every landing square.
+///
+/// Two capture moves with the same start, end and captured pieces but different paths (a king
+/// circling a block of pieces either way) are different moves: they are written differently and
+/// perft counts both, although they lead to the same position.
+///
+/// ```
+/// use perfectplay_core::checkers::{Checkers, Position};
+/// use perfectplay_core::Game;
+/// let game = Checkers::default();
+/// let pos = game.start_position();
+/// let mv = game.parse_move(&pos, "11-15").unwrap();
+/// assert_eq!(mv.to_string(), "11-15");
+/// assert!(!mv.is_capture());
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move {
+    from: Square,
+    to: Square,
+    jumps: u8,
+    captured: Bitboard,
+    /// Landing square indices, 5 bits each, first jump in the lowest bits.
+    path: u64,
+}
+
+impl Move {
+    #[inline]
+    pub(crate) const fn quiet(from: Square, to: Square) -> Move {
+        Move { from, to, jumps: 0, captured: Bitboard::EMPTY, path: 0 }
+    }
+
+    #[inline]
+    pub(crate) const fn capture(
+        from: Square,
+        to: Square,
+        captured: Bitboard,
+        path: u64,
+        jumps: u8,
+    ) -> Move {
+        Move { from, to, jumps, captured, path }
+    }
+
+    /// Where the moving piece starts.
+    #[inline]
+    #[must_use]
+    pub const fn from(&self) -> Square {
+        self.from
+    }
+
+    /// Where the moving piece ends.
+    #[inline]
+    #[must_use]
+    pub const fn to(&self) -> Square {
+        self.to
+    }
+
+    /// Whether the move captures.
+    #[inline]
+    #[must_use]
+    pub const fn is_capture(&self) -> bool {
+        self.jumps > 0
+    }
+
+    /// The squares of the captured pieces.
+    #[inline]
+    #[must_use]
+    pub const fn captured(&self) -> Bitboard {
+        self.captured
+    }
+
+    /// The number of jumps (captured pieces); 0 for a simple move.
+    #[inline]
+    #[must_use]
+    pub const fn jump_count(&self) -> usize {
+        self.jumps as usize
+    }
+
+    /// Every square the piece lands on, in order: the destination for a simple move, each
+    /// landing square for a capture.
+    pub fn landings(&self) -> impl Iterator<Item = Square> + '_ {
+        let simple = (self.jumps == 0).then_some(self.to);
+        let jumps =
+            (0..self.jumps as u32).map(move |i| Square::from_bit((self.path >> (5 * i)) as u8 & 31));
+        simple.into_iter().chain(jumps)
+    }
+}
+
+impl fmt::Display for Move {
+    /// `11-15` for a simple move, `15x24x31` (every landing square) for a capture.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.from)?;
+        let sep = if self.is_capture() { 'x' } else { '-' };
+        for sq in self.landings() {
+            write!(f, "{sep}{sq}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Move({self})")
+    }
+}

@@ -1,0 +1,231 @@
+//! Move notation: reading `11-15`, `15x24x31` and the short form `15x31`.
+//!
+//! Reading is two steps, kept apart as in chess libraries: [`MoveText`] parses the syntax
+//! (squares and separators) without a position, and [`MoveText::resolve`] finds the legal move
+//! it names. The long form lists every landing square; the short form gives only the start and
+//! end and is accepted when it names one legal move. Should several capture paths share start,
+//! end and captured pieces (a king circling a block either way), they lead to the same position
+//! and the short form takes the first in generation order.
+
+use std::fmt;
+use std::str::FromStr;
+
+use arrayvec::ArrayVec;
+use thiserror::Error;
+
+use super::mv::MAX_JUMPS;
+use super::{Move, MoveList, Position, Square};
+
+/// Syntax errors in move text.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ParseMoveError {
+    /// Nothing to read.
+    #[error("empty move")]
+    Empty,
+    /// Something that is not a square number.
+    #[error("expected a square number 1-32 at character {column}, found `{found}`")]
+    BadSquare {
+        /// 1-based character position.
+        column: usize,
+        /// The text found there.
+        found: String,
+    },
+    /// Only one square.
+    #[error("a move needs at least two squares, like 11-15 or 15x24")]
+    TooShort,
+    /// More squares than any move can land on.
+    #[error("a move lands on at most {MAX_JUMPS} squares")]
+    TooLong,
+}
+
+/// A move that is well formed but not legal in the position.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum IllegalMoveError {
+    /// No legal move matches.
+    #[error("{text} is not a legal move here; legal moves: {legal}")]
+    NoMatch {
+        /// The move as written.
+        text: String,
+        /// The legal moves, space separated.
+        legal: String,
+    },
+    /// The short form matches several capture paths that lead to different positions.
+    #[error("{text} is ambiguous: write the whole path, one of {candidates}")]
+    Ambiguous {
+        /// The move as written.
+        text: String,
+        /// The matching moves in long form, space separated.
+        candidates: String,
+    },
+}
+
+/// Either kind of error in reading a move against a position.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum MoveInputError {
+    /// The text is not move notation.
+    #[error(transparent)]
+    Parse(#[from] ParseMoveError),
+    /// The text names no single legal move.
+    #[error(transparent)]
+    Illegal(#[from] IllegalMoveError),
+}
+
+/// Move text as parsed: the squares in order, without reference to a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveText {
+    squares: ArrayVec<Square, { MAX_JUMPS + 1 }>,
+}
+
+impl MoveText {
+    /// The squares as written.
+    #[must_use]
+    pub fn squares(&self) -> &[Square] {
+        &self.squares
+    }
+
+    /// The legal move in `pos` that this text names.
+    pub fn resolve(&self, pos: &Position) -> Result<Move, IllegalMoveError> {
+        let mut legal = MoveList::new();
+        pos.generate_moves_into(&mut legal);
+        let from = self.squares[0];
+        let rest = &self.squares[1..];
+        let matches: ArrayVec<&Move, 256> = legal
+            .iter()
+            .filter(|m| m.from() == from)
+            .filter(|m| {
+                if rest.len() == 1 {
+                    m.to() == rest[0]
+                } else {
+                    m.landings().eq(rest.iter().copied())
+                }
+            })
+            .collect();
+        match matches.as_slice() {
+            [] => Err(IllegalMoveError::NoMatch {
+                text: self.to_string(),
+                legal: join(legal.iter()),
+            }),
+            [first, others @ ..] if others.iter().all(|m| m.captured() == first.captured()) => {
+                Ok(**first)
+            }
+            many => Err(IllegalMoveError::Ambiguous {
+                text: self.to_string(),
+                candidates: join(many.iter().copied()),
+            }),
+        }
+    }
+}
+
+fn join<'a>(moves: impl Iterator<Item = &'a Move>) -> String {
+    let mut names: Vec<String> = moves.map(Move::to_string).collect();
+    names.sort_by_key(|n| n.split(['-', 'x']).map(|s| s.parse::<u8>().unwrap_or(0)).collect::<Vec<_>>());
+    if names.is_empty() {
+        "none".to_owned()
+    } else {
+        names.join(" ")
+    }
+}
+
+impl FromStr for MoveText {
+    type Err = ParseMoveError;
+
+    /// Squares separated by `-` or `x` (either case), surrounding spaces ignored.
+    fn from_str(text: &str) -> Result<MoveText, ParseMoveError> {
+        let lead = text.len() - text.trim_start().len();
+        let body = text.trim();
+        if body.is_empty() {
+            return Err(ParseMoveError::Empty);
+        }
+        let mut squares = ArrayVec::new();
+        let mut start = 0;
+        let bytes = body.as_bytes();
+        for end in (0..=bytes.len()).filter(|&i| i == bytes.len() || matches!(bytes[i], b'-' | b'x' | b'X')) {
+            let part = &body[start..end];
+            let square = part
+                .trim()
+                .parse::<u8>()
+                .ok()
+                .filter(|_| part.trim().bytes().all(|b| b.is_ascii_digit()))
+                .and_then(Square::from_number)
+                .ok_or_else(|| ParseMoveError::BadSquare {
+                    column: lead + start + 1,
+                    found: part.to_owned(),
+                })?;
+            squares.try_push(square).map_err(|_| ParseMoveError::TooLong)?;
+            start = end + 1;
+        }
+        if squares.len() < 2 {
+            return Err(ParseMoveError::TooShort);
+        }
+        Ok(MoveText { squares })
+    }
+}
+
+impl fmt::Display for MoveText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, s) in self.squares.iter().enumerate() {
+            if i > 0 {
+                f.write_str("-")?;
+            }
+            write!(f, "{s}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Position {
+    /// Reads a move in standard notation and finds it among the legal moves.
+    ///
+    /// ```
+    /// use perfectplay_core::checkers::Position;
+    /// let p: Position = "W:W27:B18,10".parse().unwrap();
+    /// // White must capture 27x18x9; the short form also works.
+    /// assert_eq!(p.parse_move("27x9").unwrap().to_string(), "27x18x9");
+    /// assert!(p.parse_move("27-23").is_err());
+    /// ```
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveInputError> {
+        Ok(text.parse::<MoveText>()?.resolve(self)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Color;
+
+    #[test]
+    fn syntax_errors() {
+        assert_eq!("".parse::<MoveText>(), Err(ParseMoveError::Empty));
+        assert_eq!("11".parse::<MoveText>(), Err(ParseMoveError::TooShort));
+        assert_eq!(
+            "11-33".parse::<MoveText>(),
+            Err(ParseMoveError::BadSquare { column: 4, found: "33".into() })
+        );
+        assert!(matches!("11--15".parse::<MoveText>(), Err(ParseMoveError::BadSquare { .. })));
+        assert!(matches!("a-15".parse::<MoveText>(), Err(ParseMoveError::BadSquare { .. })));
+        assert!(matches!("+1-15".parse::<MoveText>(), Err(ParseMoveError::BadSquare { .. })));
+        let long = (1..=14).map(|n| n.to_string()).collect::<Vec<_>>().join("x");
+        assert_eq!(long.parse::<MoveText>(), Err(ParseMoveError::TooLong));
+    }
+
+    #[test]
+    fn resolves_simple_and_capture_moves() {
+        let start = Position::start(Color::Black);
+        assert_eq!(start.parse_move(" 11-15 ").unwrap().to_string(), "11-15");
+        let err = start.parse_move("11-16").unwrap_err();
+        assert!(err.to_string().contains("legal moves: 9-13 9-14 10-14"), "{err}");
+    }
+
+    #[test]
+    fn ambiguity_is_reported_with_the_candidates() {
+        // A black king on 10 circles the white men on 14, 15, 22 and 23 either way round and
+        // lands back on its start square, which counts as empty during its own move.
+        let p: Position = "B:W14,15,22,23:BK10".parse().unwrap();
+        let long = p.parse_move("10x19x26x17x10").unwrap();
+        let other = p.parse_move("10x17x26x19x10").unwrap();
+        assert_ne!(long, other);
+        assert_eq!(long.captured(), other.captured());
+        // Same captures and end: the short form is accepted.
+        assert!(p.parse_move("10x10").is_ok());
+    }
+}

@@ -1,0 +1,94 @@
+//! `CheckersRules`: the options of English checkers, as data.
+
+use crate::options::{bad_value, parse_bool, parse_limit, unknown, RuleOption, RuleOptionError};
+use crate::Color;
+
+/// The rule options of English checkers. The defaults are the standard game.
+///
+/// ```
+/// use perfectplay_core::checkers::CheckersRules;
+/// use perfectplay_core::Color;
+/// let mut rules = CheckersRules::default();
+/// rules.set("first_player", "white").unwrap();
+/// assert_eq!(rules.first_player, Color::White);
+/// assert!(rules.set("flying_kings", "true").is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CheckersRules {
+    /// Who moves first from the starting position (Black in the standard game; some sets say
+    /// the youngest player, and players alternate between games).
+    pub first_player: Color,
+    /// A draw when the same position with the same side to move occurs for the third time.
+    pub threefold_repetition: bool,
+    /// A draw after this many moves by each side with no capture and no man moved (40).
+    pub move_rule: Option<u32>,
+    /// The game stops after this many plies: truncated, or adjudicated if `adjudication`.
+    pub ply_limit: Option<u32>,
+    /// At the ply limit, decide by material: more pieces wins, then more kings, else a draw.
+    pub adjudication: bool,
+}
+
+impl Default for CheckersRules {
+    fn default() -> Self {
+        CheckersRules {
+            first_player: Color::Black,
+            threefold_repetition: true,
+            move_rule: Some(40),
+            ply_limit: Some(CheckersRules::DEFAULT_PLY_LIMIT),
+            adjudication: false,
+        }
+    }
+}
+
+impl CheckersRules {
+    /// The default ply limit: far beyond any real game, there to stop random play.
+    pub const DEFAULT_PLY_LIMIT: u32 = 1000;
+
+    /// Every option [`CheckersRules::set`] accepts.
+    pub const OPTIONS: &'static [RuleOption] = &[
+        RuleOption {
+            name: "first_player",
+            expected: "black or white",
+            help: "who moves first from the starting position (default black)",
+        },
+        RuleOption {
+            name: "threefold_repetition",
+            expected: "true or false",
+            help: "draw on the third occurrence of a position (default true)",
+        },
+        RuleOption {
+            name: "move_rule",
+            expected: "moves per side, or none",
+            help: "draw after this many moves each without capture or man move (default 40)",
+        },
+        RuleOption {
+            name: "ply_limit",
+            expected: "plies, or none",
+            help: "stop the game after this many plies (default 1000)",
+        },
+        RuleOption {
+            name: "adjudication",
+            expected: "true or false",
+            help: "at the ply limit, more pieces wins, then more kings (default false)",
+        },
+    ];
+
+    /// Sets one option by name from its text value.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), RuleOptionError> {
+        match name {
+            "first_player" => {
+                self.first_player = match value.trim().to_ascii_lowercase().as_str() {
+                    "black" | "b" => Color::Black,
+                    "white" | "w" => Color::White,
+                    _ => return Err(bad_value(name, value, "black or white")),
+                }
+            }
+            "threefold_repetition" => self.threefold_repetition = parse_bool(name, value)?,
+            "move_rule" => self.move_rule = parse_limit(name, value)?,
+            "ply_limit" => self.ply_limit = parse_limit(name, value)?,
+            "adjudication" => self.adjudication = parse_bool(name, value)?,
+            _ => return Err(unknown(name, Self::OPTIONS)),
+        }
+        Ok(())
+    }
+}

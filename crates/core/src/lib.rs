@@ -1,0 +1,34 @@
+//! perfectplay-core: the rules of English checkers and the morris family, move generation,
+//! notation and hashing.
+//!
+//! Each game implements [`Game`]: a rules value with `Copy` positions and moves, legal-move
+//! generation into a fixed-capacity list, copy-make [`Game::play`], the outcome of a position
+//! and a Zobrist hash with incremental updates. [`GameState`] adds the history-dependent rules
+//! (repetition, move rules, ply limit). [`perft`] counts move paths for any game.
+//!
+//! This crate does no file I/O, has no Python and starts no threads.
+//!
+//! ```
+//! use perfectplay_core::checkers::Checkers;
+//! use perfectplay_core::{Game, GameState};
+//! let mut state = GameState::new(Checkers::default());
+//! let mv = state.position().parse_move("11-15").unwrap();
+//! state.play(&mv).unwrap();
+//! assert_eq!(state.position().fen(), "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15");
+//! ```
+
+mod bitboard;
+mod color;
+mod game;
+mod options;
+mod perft;
+mod state;
+
+pub mod checkers;
+
+pub use bitboard::{Bitboard, Indices};
+pub use color::{ByColor, Color};
+pub use game::{DrawRules, EndReason, Game, MoveBuffer, Outcome, Player};
+pub use options::{RuleOption, RuleOptionError};
+pub use perft::{perft, perft_divide};
+pub use state::{GameState, PlayError};

@@ -1,0 +1,66 @@
+//! Rule options by name: how users override a variant's settings from the CLI or Python.
+
+use thiserror::Error;
+
+/// Why a rule option could not be set.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum RuleOptionError {
+    /// No option has this name.
+    #[error("unknown rule option `{name}`; valid options: {valid}")]
+    Unknown {
+        /// The name given.
+        name: String,
+        /// The valid names, comma separated.
+        valid: String,
+    },
+    /// The value does not fit the option.
+    #[error("invalid value `{value}` for rule option `{name}`: expected {expected}")]
+    BadValue {
+        /// The option.
+        name: String,
+        /// The value given.
+        value: String,
+        /// What the option takes.
+        expected: &'static str,
+    },
+}
+
+/// A documented rule option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleOption {
+    /// Its name, in snake_case.
+    pub name: &'static str,
+    /// What values it takes.
+    pub expected: &'static str,
+    /// What it does.
+    pub help: &'static str,
+}
+
+/// Parses `true`/`false` (also `yes`/`no`, `on`/`off`, `1`/`0`).
+pub(crate) fn parse_bool(name: &str, value: &str) -> Result<bool, RuleOptionError> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" | "yes" | "on" | "1" => Ok(true),
+        "false" | "no" | "off" | "0" => Ok(false),
+        _ => Err(bad_value(name, value, "true or false")),
+    }
+}
+
+/// Parses a positive count, or `none`/`off`/`0` for "no limit".
+pub(crate) fn parse_limit(name: &str, value: &str) -> Result<Option<u32>, RuleOptionError> {
+    let v = value.trim().to_ascii_lowercase();
+    if matches!(v.as_str(), "none" | "off" | "false" | "0") {
+        return Ok(None);
+    }
+    v.parse::<u32>().map(Some).map_err(|_| bad_value(name, value, "a positive integer or none"))
+}
+
+pub(crate) fn bad_value(name: &str, value: &str, expected: &'static str) -> RuleOptionError {
+    RuleOptionError::BadValue { name: name.to_owned(), value: value.to_owned(), expected }
+}
+
+pub(crate) fn unknown(name: &str, options: &[RuleOption]) -> RuleOptionError {
+    RuleOptionError::Unknown {
+        name: name.to_owned(),
+        valid: options.iter().map(|o| o.name).collect::<Vec<_>>().join(", "),
+    }
+}
