@@ -186,6 +186,14 @@ pub trait Game {
     /// by itself (see [`Game::outcome`]) has none.
     fn generate_moves(&self, pos: &Self::Position, moves: &mut Self::MoveList);
 
+    /// Calls `visit` with every legal move, in the order of [`Game::generate_moves`]. Games
+    /// override it to skip the list (perft uses it).
+    fn for_each_move<F: FnMut(&Self::Move)>(&self, pos: &Self::Position, mut visit: F) {
+        let mut moves = Self::MoveList::default();
+        self.generate_moves(pos, &mut moves);
+        moves.iter().for_each(&mut visit);
+    }
+
     /// The number of legal moves, as [`Game::generate_moves`] would produce them. Games
     /// override it with a faster count (bulk counting in perft).
     fn count_moves(&self, pos: &Self::Position) -> u64 {

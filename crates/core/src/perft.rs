@@ -18,9 +18,9 @@ pub fn perft<G: Game>(game: &G, pos: &G::Position, depth: u32) -> u64 {
         0 => 1,
         1 => game.count_moves(pos),
         _ => {
-            let mut moves = G::MoveList::default();
-            game.generate_moves(pos, &mut moves);
-            moves.iter().map(|mv| perft(game, &game.play(pos, mv), depth - 1)).sum()
+            let mut leaves = 0;
+            game.for_each_move(pos, |mv| leaves += perft(game, &game.play(pos, mv), depth - 1));
+            leaves
         }
     }
 }

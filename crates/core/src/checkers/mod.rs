@@ -137,6 +137,11 @@ impl Game for Checkers {
     }
 
     #[inline]
+    fn for_each_move<F: FnMut(&Move)>(&self, pos: &Position, visit: F) {
+        pos.for_each_move(visit);
+    }
+
+    #[inline]
     fn count_moves(&self, pos: &Position) -> u64 {
         pos.count_moves()
     }

@@ -53,25 +53,32 @@ fn sides<const BLACK: bool>(pos: &Position) -> Sides {
     }
 }
 
+/// The squares whose neighbour in `dir` is in `set`.
+#[inline(always)]
+const fn toward(dir: Dir, set: u32) -> u32 {
+    dir.opposite().step(set)
+}
+
+/// The side to move's pieces that can make a first jump in `dir`.
+#[inline(always)]
+fn jumpers_in(dir: Dir, movers: u32, s: &Sides) -> u32 {
+    movers & toward(dir, s.enemy & toward(dir, s.empty))
+}
+
 /// The squares of the side to move's pieces that can make at least one jump.
 #[inline(always)]
 fn jumpers<const BLACK: bool>(s: &Sides) -> u32 {
-    let mut found = 0;
-    let mut scan = |dir: Dir, movers: u32| {
-        let landing = dir.step(dir.step(movers) & s.enemy) & s.empty;
-        let back = dir.opposite();
-        found |= back.step(back.step(landing));
-    };
-    for dir in forward(BLACK) {
-        scan(dir, s.men | s.kings);
-    }
-    for dir in backward(BLACK) {
-        scan(dir, s.kings);
+    let movers = s.men | s.kings;
+    let [f1, f2] = forward(BLACK);
+    let mut found = jumpers_in(f1, movers, s) | jumpers_in(f2, movers, s);
+    if s.kings != 0 {
+        let [b1, b2] = backward(BLACK);
+        found |= jumpers_in(b1, s.kings, s) | jumpers_in(b2, s.kings, s);
     }
     found
 }
 
-/// Receives each complete capture sequence found by [`extend_jumps`].
+/// Receives each complete capture sequence found by [`jumps_from`].
 trait CaptureSink {
     fn complete(&mut self, from: u8, to: u8, captured: u32, path: u64, jumps: u8);
 }
@@ -85,12 +92,12 @@ impl CaptureSink for Counter {
     }
 }
 
-struct Collector<'a, L>(&'a mut L);
+struct Visitor<'a, F>(&'a mut F);
 
-impl<L: MoveBuffer<Move>> CaptureSink for Collector<'_, L> {
+impl<F: FnMut(&Move)> CaptureSink for Visitor<'_, F> {
     #[inline(always)]
     fn complete(&mut self, from: u8, to: u8, captured: u32, path: u64, jumps: u8) {
-        self.0.push_move(Move::capture(
+        (self.0)(&Move::capture(
             Square::from_bit(from),
             Square::from_bit(to),
             Bitboard(captured),
@@ -108,36 +115,67 @@ struct JumpBoard {
     crown_row: u32,
 }
 
-/// Extends a capture sequence that has reached `at` after `jumps` jumps, reporting every
-/// complete sequence. A man that reaches its crowning row stops there.
-#[inline]
-fn extend_jumps<const BLACK: bool, const KING: bool, S: CaptureSink>(
+/// For each square and direction (in [`Dir`] order): the neighbouring square a jump passes
+/// over and the square beyond where it lands; empty where the board ends.
+const JUMP_LINES: [[(u32, u32); 4]; 32] = {
+    let dirs = [Dir::NorthWest, Dir::NorthEast, Dir::SouthWest, Dir::SouthEast];
+    let mut table = [[(0, 0); 4]; 32];
+    let mut sq = 0;
+    while sq < 32 {
+        let mut d = 0;
+        while d < 4 {
+            let over = dirs[d].step(1 << sq);
+            table[sq][d] = (over, dirs[d].step(over));
+            d += 1;
+        }
+        sq += 1;
+    }
+    table
+};
+
+/// Whether a piece standing on `at` can jump again, `captured` pieces being spent.
+#[inline(always)]
+fn can_jump<const BLACK: bool, const KING: bool>(board: &JumpBoard, at: u8, captured: u32) -> bool {
+    let available = board.enemy & !captured;
+    let lines = &JUMP_LINES[usize::from(at & 31)];
+    let open = |dir: Dir| {
+        let (over, beyond) = lines[dir as usize];
+        over & available != 0 && beyond & board.empty != 0
+    };
+    let [f1, f2] = forward(BLACK);
+    let [b1, b2] = backward(BLACK);
+    open(f1) || open(f2) || (KING && (open(b1) || open(b2)))
+}
+
+/// Reports every complete capture sequence that continues from square `at`, reached after
+/// `jumps` jumps (at least one jump must be possible there). A man that reaches its crowning
+/// row stops. Sequences that end after the next jump are reported without a call, which keeps
+/// the common single jump cheap.
+#[inline(always)]
+fn jumps_from<const BLACK: bool, const KING: bool, S: CaptureSink>(
     board: &JumpBoard,
     from: u8,
-    at: u32,
+    at: u8,
     captured: u32,
     path: u64,
     jumps: u8,
     sink: &mut S,
 ) {
     let available = board.enemy & !captured;
-    let mut extended = false;
-    let mut try_dir = |dir: Dir, sink: &mut S| {
-        let over = dir.step(at) & available;
-        if over == 0 {
+    let lines = &JUMP_LINES[usize::from(at & 31)];
+    let try_dir = |dir: Dir, sink: &mut S| {
+        let (over, beyond) = lines[dir as usize];
+        if over & available == 0 || beyond & board.empty == 0 {
             return;
         }
-        let landing = dir.step(over) & board.empty;
-        if landing == 0 {
-            return;
-        }
-        extended = true;
-        let index = landing.trailing_zeros() as u8;
+        let index = beyond.trailing_zeros() as u8;
         let path = path | (u64::from(index) << (5 * u32::from(jumps)));
-        if !KING && landing & board.crown_row != 0 {
-            sink.complete(from, index, captured | over, path, jumps + 1);
+        let captured = captured | over;
+        let crowned = !KING && beyond & board.crown_row != 0;
+        if crowned || !can_jump::<BLACK, KING>(board, index, captured) {
+            sink.complete(from, index, captured, path, jumps + 1);
         } else {
-            extend_jumps::<BLACK, KING, S>(board, from, landing, captured | over, path, jumps + 1, sink);
+            jumps_on::<BLACK, KING, S>(board, from, index, captured, path, jumps + 1, sink);
         }
     };
     for dir in forward(BLACK) {
@@ -148,9 +186,20 @@ fn extend_jumps<const BLACK: bool, const KING: bool, S: CaptureSink>(
             try_dir(dir, sink);
         }
     }
-    if !extended && jumps > 0 {
-        sink.complete(from, at.trailing_zeros() as u8, captured, path, jumps);
-    }
+}
+
+/// The recursive step of [`jumps_from`], kept out of line.
+#[inline(never)]
+fn jumps_on<const BLACK: bool, const KING: bool, S: CaptureSink>(
+    board: &JumpBoard,
+    from: u8,
+    at: u8,
+    captured: u32,
+    path: u64,
+    jumps: u8,
+    sink: &mut S,
+) {
+    jumps_from::<BLACK, KING, S>(board, from, at, captured, path, jumps, sink);
 }
 
 #[inline(always)]
@@ -159,27 +208,28 @@ fn captures<const BLACK: bool, S: CaptureSink>(s: &Sides, jumpers: u32, sink: &m
         let at = 1u32 << index;
         let board = JumpBoard { enemy: s.enemy, empty: s.empty | at, crown_row: s.crown_row };
         if s.kings & at != 0 {
-            extend_jumps::<BLACK, true, S>(&board, index, at, 0, 0, 0, sink);
+            jumps_from::<BLACK, true, S>(&board, index, index, 0, 0, 0, sink);
         } else {
-            extend_jumps::<BLACK, false, S>(&board, index, at, 0, 0, 0, sink);
+            jumps_from::<BLACK, false, S>(&board, index, index, 0, 0, 0, sink);
         }
     }
 }
 
 #[inline(always)]
-fn quiet_moves<const BLACK: bool, L: MoveBuffer<Move>>(s: &Sides, list: &mut L) {
+fn quiet_moves<const BLACK: bool, F: FnMut(&Move)>(s: &Sides, visit: &mut F) {
     let mut emit = |dir: Dir, movers: u32| {
-        let back = dir.opposite();
-        for to in Bitboard(dir.step(movers) & s.empty).indices() {
-            let from = back.step(1 << to).trailing_zeros() as u8;
-            list.push_move(Move::quiet(Square::from_bit(from), Square::from_bit(to)));
+        for from in Bitboard(movers & toward(dir, s.empty)).indices() {
+            let to = dir.step(1 << from).trailing_zeros() as u8;
+            visit(&Move::quiet(Square::from_bit(from), Square::from_bit(to)));
         }
     };
-    for dir in forward(BLACK) {
-        emit(dir, s.men | s.kings);
-    }
-    for dir in backward(BLACK) {
-        emit(dir, s.kings);
+    let [f1, f2] = forward(BLACK);
+    emit(f1, s.men | s.kings);
+    emit(f2, s.men | s.kings);
+    if s.kings != 0 {
+        let [b1, b2] = backward(BLACK);
+        emit(b1, s.kings);
+        emit(b2, s.kings);
     }
 }
 
@@ -187,23 +237,24 @@ fn quiet_moves<const BLACK: bool, L: MoveBuffer<Move>>(s: &Sides, list: &mut L) 
 fn count_quiet<const BLACK: bool>(s: &Sides) -> u64 {
     let movers = s.men | s.kings;
     let [f1, f2] = forward(BLACK);
-    let [b1, b2] = backward(BLACK);
-    u64::from(
-        (f1.step(movers) & s.empty).count_ones()
-            + (f2.step(movers) & s.empty).count_ones()
-            + (b1.step(s.kings) & s.empty).count_ones()
-            + (b2.step(s.kings) & s.empty).count_ones(),
-    )
+    let mut n = (movers & toward(f1, s.empty)).count_ones()
+        + (movers & toward(f2, s.empty)).count_ones();
+    if s.kings != 0 {
+        let [b1, b2] = backward(BLACK);
+        n += (s.kings & toward(b1, s.empty)).count_ones()
+            + (s.kings & toward(b2, s.empty)).count_ones();
+    }
+    u64::from(n)
 }
 
 #[inline(always)]
-fn generate_for<const BLACK: bool, L: MoveBuffer<Move>>(pos: &Position, list: &mut L) {
+fn visit_for<const BLACK: bool, F: FnMut(&Move)>(pos: &Position, visit: &mut F) {
     let s = sides::<BLACK>(pos);
     let jumpers = jumpers::<BLACK>(&s);
     if jumpers != 0 {
-        captures::<BLACK, _>(&s, jumpers, &mut Collector(list));
+        captures::<BLACK, _>(&s, jumpers, &mut Visitor(visit));
     } else {
-        quiet_moves::<BLACK, L>(&s, list);
+        quiet_moves::<BLACK, F>(&s, visit);
     }
 }
 
@@ -231,9 +282,16 @@ impl Position {
     /// mandatory: if any exists, only captures are generated.
     #[inline]
     pub fn generate_moves_into<L: MoveBuffer<Move>>(&self, list: &mut L) {
+        self.for_each_move(|mv| list.push_move(*mv));
+    }
+
+    /// Calls `visit` with every legal move, in the order of [`Position::generate_moves_into`],
+    /// without building a list.
+    #[inline]
+    pub fn for_each_move<F: FnMut(&Move)>(&self, mut visit: F) {
         match self.side {
-            Color::Black => generate_for::<true, L>(self, list),
-            Color::White => generate_for::<false, L>(self, list),
+            Color::Black => visit_for::<true, F>(self, &mut visit),
+            Color::White => visit_for::<false, F>(self, &mut visit),
         }
     }
 

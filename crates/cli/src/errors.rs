@@ -1,0 +1,110 @@
+//! `CliError`: everything that can stop a command, with its exit code.
+
+use std::io;
+
+use perfectplay_core::checkers::ParseFenError;
+use perfectplay_core::{PlayError, RuleOptionError};
+use thiserror::Error;
+
+/// Why a command failed. The message is one line; [`CliError::exit_code`] says how to exit.
+#[derive(Debug, Error)]
+pub(crate) enum CliError {
+    /// The game id names no game.
+    #[error("unknown game `{id}`; valid games: {valid}")]
+    UnknownGame {
+        /// The id given.
+        id: String,
+        /// The valid ids, comma separated.
+        valid: String,
+    },
+    /// A FEN string that could not be read.
+    #[error(transparent)]
+    Fen(#[from] ParseFenError),
+    /// A rule option that could not be set.
+    #[error(transparent)]
+    RuleOption(#[from] RuleOptionError),
+    /// A `--set` argument without `=`.
+    #[error("expected a rule setting like name=value, found `{text}`; valid options: {valid}")]
+    BadSetting {
+        /// The argument given.
+        text: String,
+        /// The valid option names, comma separated.
+        valid: String,
+    },
+    /// `--check` on a position with no published counts.
+    #[error("no published perft counts for this position; --check needs the start position")]
+    NoPublishedCounts,
+    /// `--check` at a depth the published table does not reach.
+    #[error("no published perft count for depth {depth}; the table covers depths 1 to {max}")]
+    NoPublishedCount {
+        /// The depth asked for.
+        depth: u32,
+        /// The deepest published depth.
+        max: u32,
+    },
+    /// A perft count that differs from the published one.
+    #[error("perft {depth}: counted {counted} leaves but the published count is {published}")]
+    PerftMismatch {
+        /// The depth.
+        depth: u32,
+        /// What this build counted.
+        counted: u64,
+        /// What was published.
+        published: u64,
+    },
+    /// A random player found no legal move in a game that is not over.
+    #[error("no legal move to choose from")]
+    NoLegalMove,
+    /// The game refused a move or a forfeit.
+    #[error(transparent)]
+    Play(#[from] PlayError),
+    /// Reading input or writing output failed.
+    #[error("input/output error: {0}")]
+    Io(#[from] io::Error),
+}
+
+impl CliError {
+    /// `2` for bad input (arguments, FEN, rule settings), `1` for everything else.
+    pub(crate) fn exit_code(&self) -> u8 {
+        match self {
+            CliError::UnknownGame { .. }
+            | CliError::Fen(_)
+            | CliError::RuleOption(_)
+            | CliError::BadSetting { .. }
+            | CliError::NoPublishedCounts
+            | CliError::NoPublishedCount { .. } => 2,
+            CliError::PerftMismatch { .. }
+            | CliError::NoLegalMove
+            | CliError::Play(_)
+            | CliError::Io(_) => 1,
+        }
+    }
+
+    /// Whether this is a write to a closed pipe (`perfectplay ... | head`), which ends the
+    /// command quietly.
+    pub(crate) fn is_broken_pipe(&self) -> bool {
+        matches!(self, CliError::Io(e) if e.kind() == io::ErrorKind::BrokenPipe)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_input_exits_with_two() {
+        let fen = "B:W33:B1".parse::<perfectplay_core::checkers::Position>().unwrap_err();
+        assert_eq!(CliError::from(fen).exit_code(), 2);
+        let unknown = CliError::UnknownGame { id: "chess".into(), valid: "checkers".into() };
+        assert_eq!(unknown.exit_code(), 2);
+        assert_eq!(unknown.to_string(), "unknown game `chess`; valid games: checkers");
+        let mismatch = CliError::PerftMismatch { depth: 3, counted: 301, published: 302 };
+        assert_eq!(mismatch.exit_code(), 1);
+    }
+
+    #[test]
+    fn broken_pipe_is_recognised() {
+        assert!(CliError::from(io::Error::from(io::ErrorKind::BrokenPipe)).is_broken_pipe());
+        assert!(!CliError::NoLegalMove.is_broken_pipe());
+    }
+}

@@ -1,0 +1,55 @@
+//! The canonical order of checkers moves: by start square, then by landing squares.
+//!
+//! Listings and random players use it, so their output does not depend on the order in which
+//! the move generator happens to produce moves.
+
+use std::cmp::Ordering;
+
+use perfectplay_core::checkers::Move;
+
+/// Orders moves by start square, then by their landing squares in turn.
+pub(crate) fn compare(a: &Move, b: &Move) -> Ordering {
+    a.from().cmp(&b.from()).then_with(|| a.landings().cmp(b.landings()))
+}
+
+/// The moves in canonical order.
+pub(crate) fn sorted(moves: &[Move]) -> Vec<Move> {
+    let mut list = moves.to_vec();
+    list.sort_by(compare);
+    list
+}
+
+/// The moves in canonical order, in standard notation, separated by spaces.
+pub(crate) fn join(moves: &[Move]) -> String {
+    sorted(moves).iter().map(Move::to_string).collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use perfectplay_core::checkers::Checkers;
+    use perfectplay_core::{Game, GameState};
+
+    use super::*;
+
+    #[test]
+    fn start_moves_in_order() {
+        let state = GameState::new(Checkers::default());
+        assert_eq!(
+            join(&state.legal_moves()),
+            "9-13 9-14 10-14 10-15 11-15 11-16 12-16"
+        );
+    }
+
+    #[test]
+    fn capture_paths_order_by_landings() {
+        let game = Checkers::default();
+        let pos = "B:W14,15,22,23:BK10".parse().unwrap();
+        let mut list = <Checkers as Game>::MoveList::default();
+        game.generate_moves(&pos, &mut list);
+        let names: Vec<String> = sorted(&list).iter().map(Move::to_string).collect();
+        let mut expected = names.clone();
+        expected.sort_by_key(|n| n.split('x').map(|s| s.parse::<u8>().unwrap()).collect::<Vec<_>>());
+        assert_eq!(names, expected);
+        assert!(names.len() > 1);
+    }
+}
