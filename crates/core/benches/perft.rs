@@ -4,6 +4,9 @@
 //! `cargo bench -p perfectplay-core --bench perft`; throughput is in leaf nodes per second.
 //! Perft 12 itself (2-3 s a run) is timed by `perfectplay perft checkers --depth 12`.
 
+// criterion's macros generate public functions without docs.
+#![allow(missing_docs)]
+
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -26,7 +29,9 @@ fn perft_from_start(c: &mut Criterion) {
 }
 
 fn generation(c: &mut Criterion) {
-    let pos: Position = "W:W14,15,22,23,25,27,K2:B5,6,9,10,12,18,19,K30".parse().expect("valid FEN");
+    let pos: Position = "W:W14,15,22,23,25,27,K2:B5,6,9,10,12,18,19,K30"
+        .parse()
+        .expect("valid FEN");
     let mut group = c.benchmark_group("checkers_movegen");
     group.throughput(Throughput::Elements(1));
     group.bench_function("generate_middlegame", |b| {
@@ -36,9 +41,15 @@ fn generation(c: &mut Criterion) {
             moves.len()
         })
     });
-    group.bench_function("count_middlegame", |b| b.iter(|| black_box(&pos).count_moves()));
+    group.bench_function("count_middlegame", |b| {
+        b.iter(|| black_box(&pos).count_moves())
+    });
     group.finish();
 }
 
-criterion_group!(benches, perft_from_start, generation);
+criterion_group! {
+    name = benches;
+    config = Criterion::default();
+    targets = perft_from_start, generation
+}
 criterion_main!(benches);

@@ -82,7 +82,10 @@ pub struct ByColor<T> {
 impl<T> ByColor<T> {
     /// Builds a `ByColor` by calling `f` for each colour.
     pub fn new_with(mut f: impl FnMut(Color) -> T) -> ByColor<T> {
-        ByColor { black: f(Color::Black), white: f(Color::White) }
+        ByColor {
+            black: f(Color::Black),
+            white: f(Color::White),
+        }
     }
 }
 

@@ -100,13 +100,19 @@ impl Outcome {
     /// A win for `winner`.
     #[must_use]
     pub const fn win(winner: Color, reason: EndReason) -> Outcome {
-        Outcome { winner: Some(winner), reason }
+        Outcome {
+            winner: Some(winner),
+            reason,
+        }
     }
 
     /// A draw (or truncation) without a winner.
     #[must_use]
     pub const fn draw(reason: EndReason) -> Outcome {
-        Outcome { winner: None, reason }
+        Outcome {
+            winner: None,
+            reason,
+        }
     }
 
     /// Whether the game was cut short by the ply limit rather than decided: reinforcement

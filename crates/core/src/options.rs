@@ -51,16 +51,26 @@ pub(crate) fn parse_limit(name: &str, value: &str) -> Result<Option<u32>, RuleOp
     if matches!(v.as_str(), "none" | "off" | "false" | "0") {
         return Ok(None);
     }
-    v.parse::<u32>().map(Some).map_err(|_| bad_value(name, value, "a positive integer or none"))
+    v.parse::<u32>()
+        .map(Some)
+        .map_err(|_| bad_value(name, value, "a positive integer or none"))
 }
 
 pub(crate) fn bad_value(name: &str, value: &str, expected: &'static str) -> RuleOptionError {
-    RuleOptionError::BadValue { name: name.to_owned(), value: value.to_owned(), expected }
+    RuleOptionError::BadValue {
+        name: name.to_owned(),
+        value: value.to_owned(),
+        expected,
+    }
 }
 
 pub(crate) fn unknown(name: &str, options: &[RuleOption]) -> RuleOptionError {
     RuleOptionError::Unknown {
         name: name.to_owned(),
-        valid: options.iter().map(|o| o.name).collect::<Vec<_>>().join(", "),
+        valid: options
+            .iter()
+            .map(|o| o.name)
+            .collect::<Vec<_>>()
+            .join(", "),
     }
 }

@@ -19,7 +19,9 @@ pub fn perft<G: Game>(game: &G, pos: &G::Position, depth: u32) -> u64 {
         1 => game.count_moves(pos),
         _ => {
             let mut leaves = 0;
-            game.for_each_move(pos, |mv| leaves += perft(game, &game.play(pos, mv), depth - 1));
+            game.for_each_move(pos, |mv| {
+                leaves += perft(game, &game.play(pos, mv), depth - 1)
+            });
             leaves
         }
     }
@@ -32,6 +34,11 @@ pub fn perft_divide<G: Game>(game: &G, pos: &G::Position, depth: u32) -> Vec<(G:
     game.generate_moves(pos, &mut moves);
     moves
         .iter()
-        .map(|mv| (*mv, perft(game, &game.play(pos, mv), depth.saturating_sub(1))))
+        .map(|mv| {
+            (
+                *mv,
+                perft(game, &game.play(pos, mv), depth.saturating_sub(1)),
+            )
+        })
         .collect()
 }

@@ -56,8 +56,14 @@ impl<G: Game> GameState<G> {
     /// A new game from `position`, with an empty history.
     pub fn from_position(game: G, position: G::Position) -> Self {
         let hash = game.hash(&position);
-        let mut state =
-            GameState { game, position, hash, no_progress: 0, outcome: None, past: Vec::new() };
+        let mut state = GameState {
+            game,
+            position,
+            hash,
+            no_progress: 0,
+            outcome: None,
+            past: Vec::new(),
+        };
         state.outcome = state.evaluate_outcome();
         state
     }

@@ -10,7 +10,7 @@ impl fmt::Display for Position {
     /// square; each row ends with the numbers of its squares.
     ///
     /// ```text
-    ///   . b . b . b . b    1  2  3  4
+    ///     b   b   b   b     1  2  3  4
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for row in 0..8u8 {
@@ -52,9 +52,9 @@ mod tests {
     fn start_diagram() {
         let text = Position::start(Color::Black).to_string();
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[0], "    b   b   b   b      1  2  3  4");
-        assert_eq!(lines[3], "  .   .   .   .       13 14 15 16");
-        assert_eq!(lines[7], "  w   w   w   w       29 30 31 32");
+        assert_eq!(lines[0], "    b   b   b   b     1  2  3  4");
+        assert_eq!(lines[3], "  .   .   .   .      13 14 15 16");
+        assert_eq!(lines[7], "  w   w   w   w      29 30 31 32");
         assert_eq!(lines[8], "black to move");
     }
 }

@@ -33,7 +33,9 @@ pub enum FenErrorKind {
     #[error("the {0} section appears twice")]
     DuplicateColor(Color),
     /// A square entry that is not a number, `K` and a number, or a range.
-    #[error("expected a square number (optionally K for a king, or a range like 1-12), found `{0}`")]
+    #[error(
+        "expected a square number (optionally K for a king, or a range like 1-12), found `{0}`"
+    )]
     BadSquare(String),
     /// A square number outside 1-32.
     #[error("square {0} is not on the board (1-32)")]
@@ -75,7 +77,10 @@ pub fn parse(text: &str) -> Result<Position, ParseFenError> {
     let body = body.strip_suffix('"').unwrap_or(body);
     let body = body.strip_suffix('.').unwrap_or(body);
     let offset = trimmed_start + usize::from(text.trim_start().starts_with('"'));
-    let err = |at: usize, kind| ParseFenError { column: offset + at + 1, kind };
+    let err = |at: usize, kind| ParseFenError {
+        column: offset + at + 1,
+        kind,
+    };
     if body.trim().is_empty() {
         return Err(err(0, FenErrorKind::Empty));
     }
@@ -91,7 +96,10 @@ pub fn parse(text: &str) -> Result<Position, ParseFenError> {
         return Err(err(0, FenErrorKind::SectionCount(fields.len() - 1)));
     }
 
-    let mut setup = Setup { side_to_move: Some(side), ..Setup::default() };
+    let mut setup = Setup {
+        side_to_move: Some(side),
+        ..Setup::default()
+    };
     let mut seen: [bool; 2] = [false; 2];
     for &(at, section) in &fields[1..] {
         let lead = section.len() - section.trim_start().len();
@@ -105,8 +113,8 @@ pub fn parse(text: &str) -> Result<Position, ParseFenError> {
             return Err(err(at + lead, FenErrorKind::DuplicateColor(color)));
         }
         seen[color.index()] = true;
-        let (men, kings) = parse_squares(&section[1..])
-            .map_err(|(rel, kind)| err(at + lead + 1 + rel, kind))?;
+        let (men, kings) =
+            parse_squares(&section[1..]).map_err(|(rel, kind)| err(at + lead + 1 + rel, kind))?;
         match color {
             Color::Black => {
                 setup.black_men = men;
@@ -160,7 +168,10 @@ fn parse_squares(list: &str) -> Result<(Bitboard, Bitboard), (usize, FenErrorKin
             }
         };
         if last < first {
-            return Err(fail(FenErrorKind::BackwardRange(first.number(), last.number())));
+            return Err(fail(FenErrorKind::BackwardRange(
+                first.number(),
+                last.number(),
+            )));
         }
         for index in first.index()..=last.index() {
             let b = Bitboard::from_index(index);
@@ -182,8 +193,13 @@ fn number(text: &str) -> Result<Square, FenErrorKind> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(FenErrorKind::BadSquare(text.to_owned()));
     }
-    let n: u32 = text.parse().map_err(|_| FenErrorKind::BadSquare(text.to_owned()))?;
-    u8::try_from(n).ok().and_then(Square::from_number).ok_or(FenErrorKind::SquareOutOfRange(n))
+    let n: u32 = text
+        .parse()
+        .map_err(|_| FenErrorKind::BadSquare(text.to_owned()))?;
+    u8::try_from(n)
+        .ok()
+        .and_then(Square::from_number)
+        .ok_or(FenErrorKind::SquareOutOfRange(n))
 }
 
 /// Writes the canonical FEN of `pos`.
@@ -277,12 +293,27 @@ mod tests {
         let e = parse("B:W21,33:B1").unwrap_err();
         assert_eq!(e.kind, FenErrorKind::SquareOutOfRange(33));
         assert_eq!(e.column, 7);
-        assert_eq!(parse("B:W21,x:B1").unwrap_err().kind, FenErrorKind::BadSquare("x".into()));
-        assert_eq!(parse("B:W21").unwrap_err().kind, FenErrorKind::SectionCount(1));
-        assert_eq!(parse("B:W21:W22").unwrap_err().kind, FenErrorKind::DuplicateColor(Color::White));
-        assert_eq!(parse("B:W21:X22").unwrap_err().kind, FenErrorKind::BadColor("X22".into()));
+        assert_eq!(
+            parse("B:W21,x:B1").unwrap_err().kind,
+            FenErrorKind::BadSquare("x".into())
+        );
+        assert_eq!(
+            parse("B:W21").unwrap_err().kind,
+            FenErrorKind::SectionCount(1)
+        );
+        assert_eq!(
+            parse("B:W21:W22").unwrap_err().kind,
+            FenErrorKind::DuplicateColor(Color::White)
+        );
+        assert_eq!(
+            parse("B:W21:X22").unwrap_err().kind,
+            FenErrorKind::BadColor("X22".into())
+        );
         assert_eq!(parse("   ").unwrap_err().kind, FenErrorKind::Empty);
-        assert_eq!(parse("B:W9-5:B1").unwrap_err().kind, FenErrorKind::BackwardRange(9, 5));
+        assert_eq!(
+            parse("B:W9-5:B1").unwrap_err().kind,
+            FenErrorKind::BackwardRange(9, 5)
+        );
         assert!(matches!(
             parse("B:W10:B10").unwrap_err().kind,
             FenErrorKind::Position(PositionError::Overlap(_))

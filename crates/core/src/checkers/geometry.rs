@@ -30,7 +30,12 @@ pub(crate) enum Dir {
 
 impl Dir {
     #[cfg(test)]
-    pub(crate) const ALL: [Dir; 4] = [Dir::NorthWest, Dir::NorthEast, Dir::SouthWest, Dir::SouthEast];
+    pub(crate) const ALL: [Dir; 4] = [
+        Dir::NorthWest,
+        Dir::NorthEast,
+        Dir::SouthWest,
+        Dir::SouthEast,
+    ];
 
     /// Moves every square of `b` one step in this direction, dropping those that leave the board.
     #[inline(always)]

@@ -199,7 +199,10 @@ impl Game for Checkers {
             std::cmp::Ordering::Less => Some(Color::White),
             std::cmp::Ordering::Equal => None,
         };
-        Some(Outcome { winner, reason: EndReason::Adjudication })
+        Some(Outcome {
+            winner,
+            reason: EndReason::Adjudication,
+        })
     }
 }
 

@@ -118,7 +118,12 @@ struct JumpBoard {
 /// For each square and direction (in [`Dir`] order): the neighbouring square a jump passes
 /// over and the square beyond where it lands; empty where the board ends.
 const JUMP_LINES: [[(u32, u32); 4]; 32] = {
-    let dirs = [Dir::NorthWest, Dir::NorthEast, Dir::SouthWest, Dir::SouthEast];
+    let dirs = [
+        Dir::NorthWest,
+        Dir::NorthEast,
+        Dir::SouthWest,
+        Dir::SouthEast,
+    ];
     let mut table = [[(0, 0); 4]; 32];
     let mut sq = 0;
     while sq < 32 {
@@ -206,7 +211,11 @@ fn jumps_on<const BLACK: bool, const KING: bool, S: CaptureSink>(
 fn captures<const BLACK: bool, S: CaptureSink>(s: &Sides, jumpers: u32, sink: &mut S) {
     for index in Bitboard(jumpers).indices() {
         let at = 1u32 << index;
-        let board = JumpBoard { enemy: s.enemy, empty: s.empty | at, crown_row: s.crown_row };
+        let board = JumpBoard {
+            enemy: s.enemy,
+            empty: s.empty | at,
+            crown_row: s.crown_row,
+        };
         if s.kings & at != 0 {
             jumps_from::<BLACK, true, S>(&board, index, index, 0, 0, 0, sink);
         } else {
@@ -237,8 +246,8 @@ fn quiet_moves<const BLACK: bool, F: FnMut(&Move)>(s: &Sides, visit: &mut F) {
 fn count_quiet<const BLACK: bool>(s: &Sides) -> u64 {
     let movers = s.men | s.kings;
     let [f1, f2] = forward(BLACK);
-    let mut n = (movers & toward(f1, s.empty)).count_ones()
-        + (movers & toward(f2, s.empty)).count_ones();
+    let mut n =
+        (movers & toward(f1, s.empty)).count_ones() + (movers & toward(f2, s.empty)).count_ones();
     if s.kings != 0 {
         let [b1, b2] = backward(BLACK);
         n += (s.kings & toward(b1, s.empty)).count_ones()
@@ -337,11 +346,12 @@ impl Position {
             Color::Black => (&mut next.black.0, &mut next.white.0, BLACK_CROWN_ROW),
             Color::White => (&mut next.white.0, &mut next.black.0, WHITE_CROWN_ROW),
         };
-        *us ^= from | to;
+        // `from` and `to` coincide when a king circles back to its start square.
+        *us = (*us & !from) | to;
         *them &= !captured;
         let kings = &mut next.kings.0;
         if *kings & from != 0 {
-            *kings ^= from | to;
+            *kings = (*kings & !from) | to;
         } else if to & crown_row != 0 {
             *kings |= to;
         }

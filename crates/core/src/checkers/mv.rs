@@ -36,7 +36,13 @@ pub struct Move {
 impl Move {
     #[inline]
     pub(crate) const fn quiet(from: Square, to: Square) -> Move {
-        Move { from, to, jumps: 0, captured: Bitboard::EMPTY, path: 0 }
+        Move {
+            from,
+            to,
+            jumps: 0,
+            captured: Bitboard::EMPTY,
+            path: 0,
+        }
     }
 
     #[inline]
@@ -47,7 +53,13 @@ impl Move {
         path: u64,
         jumps: u8,
     ) -> Move {
-        Move { from, to, jumps, captured, path }
+        Move {
+            from,
+            to,
+            jumps,
+            captured,
+            path,
+        }
     }
 
     /// Where the moving piece starts.
@@ -89,8 +101,8 @@ impl Move {
     /// landing square for a capture.
     pub fn landings(&self) -> impl Iterator<Item = Square> + '_ {
         let simple = (self.jumps == 0).then_some(self.to);
-        let jumps =
-            (0..self.jumps as u32).map(move |i| Square::from_bit((self.path >> (5 * i)) as u8 & 31));
+        let jumps = (0..u32::from(self.jumps))
+            .map(move |i| Square::from_bit((self.path >> (5 * i)) as u8 & 31));
         simple.into_iter().chain(jumps)
     }
 }

@@ -118,7 +118,11 @@ impl MoveText {
 
 fn join<'a>(moves: impl Iterator<Item = &'a Move>) -> String {
     let mut names: Vec<String> = moves.map(Move::to_string).collect();
-    names.sort_by_key(|n| n.split(['-', 'x']).map(|s| s.parse::<u8>().unwrap_or(0)).collect::<Vec<_>>());
+    names.sort_by_key(|n| {
+        n.split(['-', 'x'])
+            .map(|s| s.parse::<u8>().unwrap_or(0))
+            .collect::<Vec<_>>()
+    });
     if names.is_empty() {
         "none".to_owned()
     } else {
@@ -139,7 +143,9 @@ impl FromStr for MoveText {
         let mut squares = ArrayVec::new();
         let mut start = 0;
         let bytes = body.as_bytes();
-        for end in (0..=bytes.len()).filter(|&i| i == bytes.len() || matches!(bytes[i], b'-' | b'x' | b'X')) {
+        for end in (0..=bytes.len())
+            .filter(|&i| i == bytes.len() || matches!(bytes[i], b'-' | b'x' | b'X'))
+        {
             let part = &body[start..end];
             let square = part
                 .trim()
@@ -151,7 +157,9 @@ impl FromStr for MoveText {
                     column: lead + start + 1,
                     found: part.to_owned(),
                 })?;
-            squares.try_push(square).map_err(|_| ParseMoveError::TooLong)?;
+            squares
+                .try_push(square)
+                .map_err(|_| ParseMoveError::TooLong)?;
             start = end + 1;
         }
         if squares.len() < 2 {
@@ -178,7 +186,7 @@ impl Position {
     ///
     /// ```
     /// use perfectplay_core::checkers::Position;
-    /// let p: Position = "W:W27:B18,10".parse().unwrap();
+    /// let p: Position = "W:W27:B23,14".parse().unwrap();
     /// // White must capture 27x18x9; the short form also works.
     /// assert_eq!(p.parse_move("27x9").unwrap().to_string(), "27x18x9");
     /// assert!(p.parse_move("27-23").is_err());
@@ -199,12 +207,27 @@ mod tests {
         assert_eq!("11".parse::<MoveText>(), Err(ParseMoveError::TooShort));
         assert_eq!(
             "11-33".parse::<MoveText>(),
-            Err(ParseMoveError::BadSquare { column: 4, found: "33".into() })
+            Err(ParseMoveError::BadSquare {
+                column: 4,
+                found: "33".into()
+            })
         );
-        assert!(matches!("11--15".parse::<MoveText>(), Err(ParseMoveError::BadSquare { .. })));
-        assert!(matches!("a-15".parse::<MoveText>(), Err(ParseMoveError::BadSquare { .. })));
-        assert!(matches!("+1-15".parse::<MoveText>(), Err(ParseMoveError::BadSquare { .. })));
-        let long = (1..=14).map(|n| n.to_string()).collect::<Vec<_>>().join("x");
+        assert!(matches!(
+            "11--15".parse::<MoveText>(),
+            Err(ParseMoveError::BadSquare { .. })
+        ));
+        assert!(matches!(
+            "a-15".parse::<MoveText>(),
+            Err(ParseMoveError::BadSquare { .. })
+        ));
+        assert!(matches!(
+            "+1-15".parse::<MoveText>(),
+            Err(ParseMoveError::BadSquare { .. })
+        ));
+        let long = (1..=14)
+            .map(|n| n.to_string())
+            .collect::<Vec<_>>()
+            .join("x");
         assert_eq!(long.parse::<MoveText>(), Err(ParseMoveError::TooLong));
     }
 
@@ -212,8 +235,12 @@ mod tests {
     fn resolves_simple_and_capture_moves() {
         let start = Position::start(Color::Black);
         assert_eq!(start.parse_move(" 11-15 ").unwrap().to_string(), "11-15");
-        let err = start.parse_move("11-16").unwrap_err();
-        assert!(err.to_string().contains("legal moves: 9-13 9-14 10-14"), "{err}");
+        let err = start.parse_move("11-18").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "11-18 is not a legal move here; legal moves: 9-13 9-14 10-14 10-15 11-15 11-16 12-16"
+        );
+        assert!(matches!(err, MoveInputError::Illegal(IllegalMoveError::NoMatch { .. })));
     }
 
     #[test]

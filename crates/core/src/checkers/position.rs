@@ -83,7 +83,12 @@ impl Position {
 
     /// Validates a setup.
     pub fn from_setup(setup: &Setup) -> Result<Position, PositionError> {
-        let parts = [setup.black_men, setup.black_kings, setup.white_men, setup.white_kings];
+        let parts = [
+            setup.black_men,
+            setup.black_kings,
+            setup.white_men,
+            setup.white_kings,
+        ];
         let mut seen = Bitboard::EMPTY;
         for part in parts {
             if let Some(i) = (seen & part).lowest_index() {
@@ -96,14 +101,20 @@ impl Position {
             (Color::White, setup.white_men, WHITE_CROWN_ROW),
         ] {
             if let Some(i) = (men & Bitboard(row)).lowest_index() {
-                return Err(PositionError::ManOnCrowningRow { color, square: Square::from_bit(i) });
+                return Err(PositionError::ManOnCrowningRow {
+                    color,
+                    square: Square::from_bit(i),
+                });
             }
         }
         let black = setup.black_men | setup.black_kings;
         let white = setup.white_men | setup.white_kings;
         for (color, pieces) in [(Color::Black, black), (Color::White, white)] {
             if pieces.count() > 12 {
-                return Err(PositionError::TooManyPieces { color, count: pieces.count() });
+                return Err(PositionError::TooManyPieces {
+                    color,
+                    count: pieces.count(),
+                });
             }
         }
         Ok(Position {
@@ -170,9 +181,15 @@ impl Position {
         let b = square.bitboard();
         let king = self.kings.intersects(b);
         if self.black.intersects(b) {
-            Some(Piece { color: Color::Black, king })
+            Some(Piece {
+                color: Color::Black,
+                king,
+            })
         } else if self.white.intersects(b) {
-            Some(Piece { color: Color::White, king })
+            Some(Piece {
+                color: Color::White,
+                king,
+            })
         } else {
             None
         }
@@ -191,13 +208,18 @@ mod tests {
     use super::*;
 
     fn bb(squares: &[u8]) -> Bitboard {
-        squares.iter().fold(Bitboard::EMPTY, |b, &n| b | Square::from_number(n).unwrap().bitboard())
+        squares.iter().fold(Bitboard::EMPTY, |b, &n| {
+            b | Square::from_number(n).unwrap().bitboard()
+        })
     }
 
     #[test]
     fn start_position_has_twelve_men_each() {
         let p = Position::start(Color::Black);
-        assert_eq!(p.men(Color::Black), bb(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]));
+        assert_eq!(
+            p.men(Color::Black),
+            bb(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
+        );
         assert_eq!(p.men(Color::White).count(), 12);
         assert!(p.men(Color::White).contains_index(31));
         assert_eq!(p.side_to_move(), Color::Black);
@@ -206,12 +228,19 @@ mod tests {
 
     #[test]
     fn setup_errors_name_the_problem() {
-        let overlap = Setup { black_men: bb(&[10]), white_kings: bb(&[10]), ..Setup::default() };
+        let overlap = Setup {
+            black_men: bb(&[10]),
+            white_kings: bb(&[10]),
+            ..Setup::default()
+        };
         assert_eq!(
             Position::from_setup(&overlap),
             Err(PositionError::Overlap(Square::from_number(10).unwrap()))
         );
-        let crowned = Setup { white_men: bb(&[3]), ..Setup::default() };
+        let crowned = Setup {
+            white_men: bb(&[3]),
+            ..Setup::default()
+        };
         assert_eq!(
             Position::from_setup(&crowned),
             Err(PositionError::ManOnCrowningRow {
@@ -219,10 +248,16 @@ mod tests {
                 square: Square::from_number(3).unwrap()
             })
         );
-        let crowd = Setup { black_kings: bb(&(1..=13).collect::<Vec<_>>()), ..Setup::default() };
+        let crowd = Setup {
+            black_kings: bb(&(1..=13).collect::<Vec<_>>()),
+            ..Setup::default()
+        };
         assert!(matches!(
             Position::from_setup(&crowd),
-            Err(PositionError::TooManyPieces { color: Color::Black, count: 13 })
+            Err(PositionError::TooManyPieces {
+                color: Color::Black,
+                count: 13
+            })
         ));
     }
 }

@@ -15,7 +15,7 @@ use crate::Bitboard;
 /// let s = Square::from_number(15).unwrap();
 /// assert_eq!(s.number(), 15);
 /// assert_eq!(s.to_string(), "15");
-/// assert_eq!(s.coordinates(), "f5");
+/// assert_eq!(s.coordinates(), "e5");
 /// assert!(Square::from_number(33).is_none());
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -83,7 +83,7 @@ impl Square {
     #[must_use]
     pub const fn column(self) -> u8 {
         let k = self.0 % 4;
-        if self.row() % 2 == 0 {
+        if self.row().is_multiple_of(2) {
             2 * k + 1
         } else {
             2 * k

@@ -112,6 +112,9 @@ mod tests {
     fn side_to_move_changes_the_hash() {
         let p = Position::start(Color::Black);
         assert_ne!(p.zobrist(), p.with_side_to_move(Color::White).zobrist());
-        assert_eq!(Position::zobrist_after_pass(p.zobrist()), p.with_side_to_move(Color::White).zobrist());
+        assert_eq!(
+            Position::zobrist_after_pass(p.zobrist()),
+            p.with_side_to_move(Color::White).zobrist()
+        );
     }
 }
