@@ -93,12 +93,24 @@ mod tests {
 
     #[test]
     fn bad_input_exits_with_two() {
-        let fen = "B:W33:B1".parse::<perfectplay_core::checkers::Position>().unwrap_err();
+        let fen = "B:W33:B1"
+            .parse::<perfectplay_core::checkers::Position>()
+            .unwrap_err();
         assert_eq!(CliError::from(fen).exit_code(), 2);
-        let unknown = CliError::UnknownGame { id: "chess".into(), valid: "checkers".into() };
+        let unknown = CliError::UnknownGame {
+            id: "chess".into(),
+            valid: "checkers".into(),
+        };
         assert_eq!(unknown.exit_code(), 2);
-        assert_eq!(unknown.to_string(), "unknown game `chess`; valid games: checkers");
-        let mismatch = CliError::PerftMismatch { depth: 3, counted: 301, published: 302 };
+        assert_eq!(
+            unknown.to_string(),
+            "unknown game `chess`; valid games: checkers"
+        );
+        let mismatch = CliError::PerftMismatch {
+            depth: 3,
+            counted: 301,
+            published: 302,
+        };
         assert_eq!(mismatch.exit_code(), 1);
     }
 

@@ -23,12 +23,13 @@ impl GameId {
     /// Reads an id (case-insensitive); an unknown one is an error listing the valid ids.
     pub(crate) fn parse(text: &str) -> Result<GameId, CliError> {
         let wanted = text.trim().to_ascii_lowercase();
-        GameId::ALL.into_iter().find(|g| g.name() == wanted).ok_or_else(|| {
-            CliError::UnknownGame {
+        GameId::ALL
+            .into_iter()
+            .find(|g| g.name() == wanted)
+            .ok_or_else(|| CliError::UnknownGame {
                 id: text.to_owned(),
                 valid: GameId::ALL.map(GameId::name).join(", "),
-            }
-        })
+            })
     }
 }
 

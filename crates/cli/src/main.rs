@@ -1,1 +1,153 @@
-fn main() {}
+//! `perfectplay`: the command-line tool for perft, playing games and their rule options.
+
+mod console;
+mod errors;
+mod games;
+mod moves;
+mod perft;
+mod play;
+mod players;
+mod published;
+mod rng;
+mod rules;
+mod settings;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::errors::CliError;
+
+/// Perfect play for English checkers: move-path counts and games on the command line.
+#[derive(Parser, Debug)]
+#[command(name = "perfectplay", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the move paths of a given length (perft), timed, optionally checked.
+    Perft(perft::PerftArgs),
+    /// Play a game between random and human players.
+    Play(play::PlayArgs),
+    /// List a game's rule options and their defaults.
+    Rules(rules::RulesArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout with status 0; usage errors to stderr with 2.
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
+    match run(&cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "perfectplay: error: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+/// Runs the chosen subcommand with standard output and standard error.
+fn run(cli: &Cli) -> Result<(), CliError> {
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    match &cli.command {
+        Command::Perft(args) => perft::run(args, &mut out),
+        Command::Play(args) => play::run(args, &mut out, &mut io::stderr()),
+        Command::Rules(args) => rules::run(args, &mut out),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+    use crate::players::PlayerKind;
+
+    fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+        Cli::try_parse_from(std::iter::once("perfectplay").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn the_command_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn perft_arguments() {
+        let cli = parse(&["perft", "checkers", "--depth", "5", "--divide", "--check"]).unwrap();
+        let Command::Perft(args) = cli.command else {
+            panic!("not perft")
+        };
+        assert_eq!((args.game.as_str(), args.depth), ("checkers", 5));
+        assert!(args.divide && args.check && !args.up_to && args.fen.is_none());
+        assert!(
+            parse(&["perft", "checkers"]).is_err(),
+            "the depth is required"
+        );
+        assert!(
+            parse(&["perft", "checkers", "-d", "0"]).is_err(),
+            "depth 0 is refused"
+        );
+        assert!(parse(&["perft", "checkers", "-d", "3", "--divide", "--up-to"]).is_err());
+    }
+
+    #[test]
+    fn play_arguments() {
+        let cli = parse(&[
+            "play",
+            "checkers",
+            "--black",
+            "human",
+            "--seed",
+            "9",
+            "--set",
+            "ply_limit=10",
+            "--set",
+            "adjudication=true",
+            "--move-time",
+            "1.5",
+            "--max-plies",
+            "20",
+            "-q",
+        ])
+        .unwrap();
+        let Command::Play(args) = cli.command else {
+            panic!("not play")
+        };
+        assert_eq!(
+            (args.black, args.white),
+            (PlayerKind::Human, PlayerKind::Random)
+        );
+        assert_eq!(args.seed, 9);
+        assert_eq!(args.set, ["ply_limit=10", "adjudication=true"]);
+        assert_eq!(args.move_time, Some(std::time::Duration::from_millis(1500)));
+        assert_eq!(args.max_plies, Some(20));
+        assert!(args.quiet);
+    }
+
+    #[test]
+    fn play_defaults() {
+        let Command::Play(args) = parse(&["play", "checkers"]).unwrap().command else {
+            panic!("not play")
+        };
+        assert_eq!(
+            (args.black, args.white, args.seed),
+            (PlayerKind::Random, PlayerKind::Random, 1)
+        );
+        assert!(!args.quiet && args.set.is_empty() && args.move_time.is_none());
+        assert!(parse(&["play", "checkers", "--white", "genius"]).is_err());
+        assert!(parse(&["play", "checkers", "--move-time", "0"]).is_err());
+    }
+}

@@ -9,7 +9,9 @@ use perfectplay_core::checkers::Move;
 
 /// Orders moves by start square, then by their landing squares in turn.
 pub(crate) fn compare(a: &Move, b: &Move) -> Ordering {
-    a.from().cmp(&b.from()).then_with(|| a.landings().cmp(b.landings()))
+    a.from()
+        .cmp(&b.from())
+        .then_with(|| a.landings().cmp(b.landings()))
 }
 
 /// The moves in canonical order.
@@ -21,7 +23,11 @@ pub(crate) fn sorted(moves: &[Move]) -> Vec<Move> {
 
 /// The moves in canonical order, in standard notation, separated by spaces.
 pub(crate) fn join(moves: &[Move]) -> String {
-    sorted(moves).iter().map(Move::to_string).collect::<Vec<_>>().join(" ")
+    sorted(moves)
+        .iter()
+        .map(Move::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]
@@ -48,7 +54,11 @@ mod tests {
         game.generate_moves(&pos, &mut list);
         let names: Vec<String> = sorted(&list).iter().map(Move::to_string).collect();
         let mut expected = names.clone();
-        expected.sort_by_key(|n| n.split('x').map(|s| s.parse::<u8>().unwrap()).collect::<Vec<_>>());
+        expected.sort_by_key(|n| {
+            n.split('x')
+                .map(|s| s.parse::<u8>().unwrap())
+                .collect::<Vec<_>>()
+        });
         assert_eq!(names, expected);
         assert!(names.len() > 1);
     }

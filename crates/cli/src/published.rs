@@ -18,7 +18,10 @@ pub(crate) struct PublishedCounts {
 impl PublishedCounts {
     /// The published count at `depth`, if the table reaches it.
     pub(crate) fn get(&self, depth: u32) -> Option<u64> {
-        self.counts.iter().find(|&&(d, _)| d == depth).map(|&(_, n)| n)
+        self.counts
+            .iter()
+            .find(|&&(d, _)| d == depth)
+            .map(|&(_, n)| n)
     }
 
     /// The deepest published depth (0 for an empty table).
@@ -38,8 +41,14 @@ pub(crate) fn checkers_counts(pos: &Position) -> Option<PublishedCounts> {
 /// Reads every case as `(FEN, counts)`; lines that do not fit the format are skipped.
 fn cases(text: &str) -> Vec<(String, PublishedCounts)> {
     let mut cases: Vec<(String, PublishedCounts)> = Vec::new();
-    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
-        let Some((key, value)) = line.split_once(' ') else { continue };
+    for line in text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
+        let Some((key, value)) = line.split_once(' ') else {
+            continue;
+        };
         match key {
             "id" => cases.push((String::new(), PublishedCounts { counts: Vec::new() })),
             "fen" => {

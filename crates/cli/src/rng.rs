@@ -72,7 +72,10 @@ mod tests {
         assert!((0..100).all(|_| a.next_u64() == b.next_u64()));
         assert_ne!(SplitMix64::new(1).next_u64(), SplitMix64::new(2).next_u64());
         assert_eq!(SplitMix64::stream(7, 0), SplitMix64::new(7));
-        assert_ne!(SplitMix64::stream(7, 1).next_u64(), SplitMix64::new(7).next_u64());
+        assert_ne!(
+            SplitMix64::stream(7, 1).next_u64(),
+            SplitMix64::new(7).next_u64()
+        );
     }
 
     #[test]

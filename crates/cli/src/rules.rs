@@ -20,7 +20,10 @@ pub(crate) struct RulesArgs {
 pub(crate) fn run(args: &RulesArgs, out: &mut dyn Write) -> Result<(), CliError> {
     match GameId::parse(&args.game)? {
         GameId::Checkers => {
-            writeln!(out, "rule options for checkers (set with `play --set name=value`):")?;
+            writeln!(
+                out,
+                "rule options for checkers (set with `play --set name=value`):"
+            )?;
             let options = CheckersRules::OPTIONS;
             let name_width = options.iter().map(|o| o.name.len()).max().unwrap_or(0);
             let expected_width = options.iter().map(|o| o.expected.len()).max().unwrap_or(0);
@@ -47,7 +50,13 @@ mod tests {
     #[test]
     fn lists_every_option_and_default() {
         let mut out = Vec::new();
-        run(&RulesArgs { game: "checkers".into() }, &mut out).unwrap();
+        run(
+            &RulesArgs {
+                game: "checkers".into(),
+            },
+            &mut out,
+        )
+        .unwrap();
         let text = String::from_utf8(out).unwrap();
         for o in CheckersRules::OPTIONS {
             assert!(text.contains(o.name) && text.contains(o.help), "{text}");

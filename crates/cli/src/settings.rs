@@ -18,14 +18,21 @@ pub(crate) fn apply(rules: &mut CheckersRules, settings: &[String]) -> Result<()
 
 /// The names of every checkers rule option, comma separated.
 pub(crate) fn option_names() -> String {
-    CheckersRules::OPTIONS.iter().map(|o| o.name).collect::<Vec<_>>().join(", ")
+    CheckersRules::OPTIONS
+        .iter()
+        .map(|o| o.name)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Each option with its value in `rules`, written so that [`CheckersRules::set`] reads it back.
 pub(crate) fn values(rules: &CheckersRules) -> Vec<(&'static str, String)> {
     vec![
         ("first_player", rules.first_player.to_string()),
-        ("threefold_repetition", rules.threefold_repetition.to_string()),
+        (
+            "threefold_repetition",
+            rules.threefold_repetition.to_string(),
+        ),
         ("move_rule", limit(rules.move_rule)),
         ("ply_limit", limit(rules.ply_limit)),
         ("adjudication", rules.adjudication.to_string()),
@@ -34,7 +41,11 @@ pub(crate) fn values(rules: &CheckersRules) -> Vec<(&'static str, String)> {
 
 /// The values as one line of `name=value` pairs.
 pub(crate) fn summary(rules: &CheckersRules) -> String {
-    values(rules).iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join(" ")
+    values(rules)
+        .iter()
+        .map(|(n, v)| format!("{n}={v}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn limit(value: Option<u32>) -> String {
@@ -54,8 +65,11 @@ mod tests {
     #[test]
     fn apply_sets_each_option() {
         let mut rules = CheckersRules::default();
-        apply(&mut rules, &strings(&["ply_limit=10", "adjudication = true", "move_rule=none"]))
-            .unwrap();
+        apply(
+            &mut rules,
+            &strings(&["ply_limit=10", "adjudication = true", "move_rule=none"]),
+        )
+        .unwrap();
         assert_eq!(rules.ply_limit, Some(10));
         assert!(rules.adjudication);
         assert_eq!(rules.move_rule, None);
@@ -65,7 +79,10 @@ mod tests {
     fn apply_rejects_unknown_options_and_missing_equals() {
         let mut rules = CheckersRules::default();
         let err = apply(&mut rules, &strings(&["flying_kings=true"])).unwrap_err();
-        assert!(err.to_string().contains("valid options: first_player"), "{err}");
+        assert!(
+            err.to_string().contains("valid options: first_player"),
+            "{err}"
+        );
         assert_eq!(err.exit_code(), 2);
         let err = apply(&mut rules, &strings(&["adjudication"])).unwrap_err();
         assert!(err.to_string().contains("name=value"), "{err}");
@@ -76,18 +93,24 @@ mod tests {
 
     #[test]
     fn values_cover_every_option_and_read_back() {
-        let names: Vec<&str> = values(&CheckersRules::default()).iter().map(|(n, _)| *n).collect();
+        let names: Vec<&str> = values(&CheckersRules::default())
+            .iter()
+            .map(|(n, _)| *n)
+            .collect();
         let options: Vec<&str> = CheckersRules::OPTIONS.iter().map(|o| o.name).collect();
         assert_eq!(names, options);
 
-        let mut changed = CheckersRules::default();
-        changed.first_player = Color::White;
-        changed.threefold_repetition = false;
-        changed.move_rule = None;
-        changed.ply_limit = Some(20);
-        changed.adjudication = true;
-        let settings: Vec<String> =
-            values(&changed).iter().map(|(n, v)| format!("{n}={v}")).collect();
+        let changed = CheckersRules {
+            first_player: Color::White,
+            threefold_repetition: false,
+            move_rule: None,
+            ply_limit: Some(20),
+            adjudication: true,
+        };
+        let settings: Vec<String> = values(&changed)
+            .iter()
+            .map(|(n, v)| format!("{n}={v}"))
+            .collect();
         let mut rules = CheckersRules::default();
         apply(&mut rules, &settings).unwrap();
         assert_eq!(rules, changed);

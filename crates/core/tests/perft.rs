@@ -14,10 +14,18 @@ struct Case {
 
 fn read_cases(text: &str) -> Vec<Case> {
     let mut cases: Vec<Case> = Vec::new();
-    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+    for line in text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
         let (key, value) = line.split_once(' ').expect("key and value");
         match key {
-            "id" => cases.push(Case { id: value.into(), fen: String::new(), counts: vec![] }),
+            "id" => cases.push(Case {
+                id: value.into(),
+                fen: String::new(),
+                counts: vec![],
+            }),
             "fen" => cases.last_mut().expect("id first").fen = value.into(),
             "perft" => {
                 let (d, n) = value.split_once(' ').expect("depth and count");
@@ -32,15 +40,22 @@ fn read_cases(text: &str) -> Vec<Case> {
 
 #[test]
 fn checkers_perft_matches_published_counts() {
-    let max_depth: u32 =
-        std::env::var("PERFT_MAX_DEPTH").ok().and_then(|v| v.parse().ok()).unwrap_or(9);
+    let max_depth: u32 = std::env::var("PERFT_MAX_DEPTH")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(9);
     let game = Checkers::default();
     let cases = read_cases(include_str!("data/checkers.perft"));
     assert!(!cases.is_empty());
     for case in cases {
         let pos: Position = case.fen.parse().expect("valid FEN");
         for &(depth, expected) in case.counts.iter().filter(|(d, _)| *d <= max_depth) {
-            assert_eq!(perft(&game, &pos, depth), expected, "{} depth {depth}", case.id);
+            assert_eq!(
+                perft(&game, &pos, depth),
+                expected,
+                "{} depth {depth}",
+                case.id
+            );
         }
     }
 }

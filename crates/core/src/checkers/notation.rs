@@ -240,7 +240,10 @@ mod tests {
             err.to_string(),
             "11-18 is not a legal move here; legal moves: 9-13 9-14 10-14 10-15 11-15 11-16 12-16"
         );
-        assert!(matches!(err, MoveInputError::Illegal(IllegalMoveError::NoMatch { .. })));
+        assert!(matches!(
+            err,
+            MoveInputError::Illegal(IllegalMoveError::NoMatch { .. })
+        ));
     }
 
     #[test]

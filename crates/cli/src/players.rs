@@ -1,0 +1,133 @@
+//! The players of `perfectplay play`: a seeded random mover and a human at the console.
+
+use std::fmt;
+use std::io::Write;
+
+use clap::ValueEnum;
+use perfectplay_core::checkers::{Checkers, Move};
+use perfectplay_core::{Color, GameState};
+
+use crate::console::Console;
+use crate::errors::CliError;
+use crate::moves;
+use crate::rng::SplitMix64;
+
+/// Who plays a side, as chosen on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum PlayerKind {
+    /// Picks a legal move uniformly at random, from the seed.
+    Random,
+    /// Types moves on standard input.
+    Human,
+}
+
+impl PlayerKind {
+    /// The kind as written on the command line.
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            PlayerKind::Random => "random",
+            PlayerKind::Human => "human",
+        }
+    }
+}
+
+/// What a player does on its turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Choice {
+    /// Plays this legal move.
+    Move(Move),
+    /// Lets the time limit pass: the turn is forfeited.
+    Forfeit,
+    /// Stops the game.
+    Quit(QuitReason),
+}
+
+/// Why a game was abandoned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum QuitReason {
+    /// The human playing this side typed `quit`.
+    Quit(Color),
+    /// Standard input ended while a human was to move.
+    EndOfInput,
+}
+
+impl fmt::Display for QuitReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            QuitReason::Quit(color) => write!(f, "{color} quit"),
+            QuitReason::EndOfInput => f.write_str("input ended"),
+        }
+    }
+}
+
+/// A player with its state: the random player's generator.
+#[derive(Clone, Debug)]
+pub(crate) enum Player {
+    /// Uniform random legal moves from its own generator.
+    Random(SplitMix64),
+    /// Moves typed at the console.
+    Human,
+}
+
+impl Player {
+    /// A player of `kind` for `color`; random players draw from stream `color` of `seed`.
+    pub(crate) fn new(kind: PlayerKind, seed: u64, color: Color) -> Player {
+        match kind {
+            PlayerKind::Random => Player::Random(SplitMix64::stream(seed, color.index() as u64)),
+            PlayerKind::Human => Player::Human,
+        }
+    }
+
+    /// The player's choice in `state`, a game that is not over. Random players answer at once,
+    /// picking from the moves in canonical order so that a seed always gives the same game;
+    /// humans are asked at the console, with `talk` for prompts and messages.
+    pub(crate) fn choose(
+        &mut self,
+        state: &GameState<Checkers>,
+        console: &mut Console,
+        talk: &mut dyn Write,
+    ) -> Result<Choice, CliError> {
+        match self {
+            Player::Random(rng) => {
+                let legal = moves::sorted(&state.legal_moves());
+                rng.pick(&legal)
+                    .map(|&mv| Choice::Move(mv))
+                    .ok_or(CliError::NoLegalMove)
+            }
+            Player::Human => Ok(console.read_move(state.position(), talk)?),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_players_repeat_with_the_seed() {
+        let state = GameState::new(Checkers::default());
+        let mut console = Console::new(None);
+        let mut pick = |seed| {
+            let mut player = Player::new(PlayerKind::Random, seed, Color::Black);
+            (0..8)
+                .map(|_| {
+                    player
+                        .choose(&state, &mut console, &mut Vec::new())
+                        .unwrap()
+                })
+                .collect::<Vec<_>>()
+        };
+        let first = pick(5);
+        assert_eq!(first, pick(5));
+        assert!(first
+            .iter()
+            .all(|c| matches!(c, Choice::Move(mv) if !mv.is_capture())));
+    }
+
+    #[test]
+    fn quit_reasons_read_well() {
+        assert_eq!(QuitReason::Quit(Color::White).to_string(), "white quit");
+        assert_eq!(QuitReason::EndOfInput.to_string(), "input ended");
+        assert_eq!(PlayerKind::Human.name(), "human");
+    }
+}
