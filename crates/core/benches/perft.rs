@@ -1,5 +1,5 @@
 //! Criterion benchmarks of checkers move generation: bulk-counted perft from the start, and
-//! move generation on a capture-heavy middlegame position.
+//! move generation on a middlegame position where White must capture.
 //!
 //! `cargo bench -p perfectplay-core --bench perft`; throughput is in leaf nodes per second.
 //! Perft 12 itself (2-3 s a run) is timed by `perfectplay perft checkers --depth 12`.
