@@ -239,7 +239,7 @@ mod tests {
         let text = output(&PlayArgs { fen, ..args() }).unwrap();
         assert_eq!(
             text,
-            "result: white wins (no men left)\nplies: 0\nfinal fen: B:W27:B\n"
+            "result: white wins (too few men left)\nplies: 0\nfinal fen: B:W27:B\n"
         );
         let fen = Some("W:W33:B1".to_owned());
         let err = output(&PlayArgs { fen, ..args() }).unwrap_err();

@@ -62,6 +62,10 @@ pub enum EndReason {
     NoMoves,
     /// The loser has too few pieces left to play on (none, in checkers).
     NoMen,
+    /// A mill won the game outright (Three Men's Morris).
+    Mill,
+    /// Placement filled the board and the rules call that a draw.
+    BoardFull,
     /// The same position with the same side to move occurred for the third time.
     Repetition,
     /// Too many plies without progress (checkers: no capture and no man moved).
@@ -78,7 +82,9 @@ impl EndReason {
     pub const fn describe(self) -> &'static str {
         match self {
             EndReason::NoMoves => "no legal moves",
-            EndReason::NoMen => "no men left",
+            EndReason::NoMen => "too few men left",
+            EndReason::Mill => "mill",
+            EndReason::BoardFull => "board full",
             EndReason::Repetition => "threefold repetition",
             EndReason::MoveRule => "move rule",
             EndReason::Adjudication => "adjudication",

@@ -25,6 +25,7 @@ mod perft;
 mod state;
 
 pub mod checkers;
+pub mod morris;
 
 pub use bitboard::{Bitboard, Indices};
 pub use color::{ByColor, Color};

@@ -1,0 +1,328 @@
+//! Turn generation: placements, slides and flights, each with every legal choice of men to
+//! take, visited one by one without allocation.
+
+use super::mv::MorrisMove;
+use super::position::MorrisPosition;
+use super::rules::{DoubleMill, RemovalRule, Trapped};
+use super::Morris;
+use crate::Bitboard;
+
+impl Morris {
+    /// The opponent's men that one removal may take from `theirs`.
+    #[inline]
+    pub(crate) fn removable(&self, theirs: Bitboard) -> Bitboard {
+        match self.rules.removal {
+            RemovalRule::Any => theirs,
+            RemovalRule::Standard => {
+                let outside = theirs.without(self.board.men_in_mills(theirs));
+                if outside.any() {
+                    outside
+                } else {
+                    theirs
+                }
+            }
+            RemovalRule::MillImmunity => theirs.without(self.board.men_in_mills(theirs)),
+        }
+    }
+
+    /// Whether `color`, with `ours` on the board, `hand` men in hand and `empty` points free,
+    /// can place, slide or fly (ignoring the no-re-forming memory, which never blocks every
+    /// move: see [`Morris::has_base_move`]).
+    #[inline]
+    fn can_move(&self, ours: Bitboard, hand: u8, empty: Bitboard) -> bool {
+        if empty.is_empty() {
+            return false;
+        }
+        if hand > 0 {
+            return true;
+        }
+        self.can_fly(ours, hand) || self.board.slide_targets(ours, empty).any()
+    }
+
+    #[inline]
+    fn can_fly(&self, ours: Bitboard, hand: u8) -> bool {
+        self.rules
+            .flying
+            .is_some_and(|n| ours.count() + u32::from(hand) <= u32::from(n))
+    }
+
+    /// Whether the side to move has a placement, slide or flight.
+    ///
+    /// The no-re-forming memory forbids one move, the man's return to the point it left, and
+    /// only when that re-forms a mill; a side whose only move that is counts as trapped.
+    pub(crate) fn has_base_move(&self, pos: &MorrisPosition) -> bool {
+        let us = pos.side;
+        let ours = pos.men(us);
+        let hand = pos.in_hand(us);
+        let empty = self.board.all_points().without(pos.occupied());
+        if empty.is_empty() {
+            return false;
+        }
+        if hand > 0 {
+            return true;
+        }
+        let moves = if self.can_fly(ours, hand) {
+            ours.count() * empty.count()
+        } else {
+            ours.indices()
+                .map(|from| (self.board.neighbours(from) & empty).count())
+                .sum()
+        };
+        match moves {
+            0 => false,
+            1 if pos.barrier(us).is_some() => {
+                let mut any = false;
+                self.visit_base_moves(pos, &mut |_, _| any = true);
+                any
+            }
+            _ => true,
+        }
+    }
+
+    /// Calls `visit` with each placement, slide or flight of the side to move and the side's
+    /// men after it.
+    #[inline]
+    fn visit_base_moves<F: FnMut(MorrisMove, Bitboard)>(
+        &self,
+        pos: &MorrisPosition,
+        visit: &mut F,
+    ) {
+        let us = pos.side;
+        let ours = pos.men(us);
+        let hand = pos.in_hand(us);
+        let empty = self.board.all_points().without(pos.occupied());
+        let shape = self.board.shape();
+        if hand > 0 {
+            for to in empty.indices() {
+                visit(
+                    MorrisMove::place(shape, to),
+                    ours | Bitboard::from_index(to),
+                );
+            }
+        }
+        if hand == 0 || self.rules.mixed_placement {
+            let fly = self.can_fly(ours, hand);
+            let barrier = pos.barrier(us);
+            for from in ours.indices() {
+                let targets = if fly {
+                    empty
+                } else {
+                    self.board.neighbours(from) & empty
+                };
+                let left = ours.without(Bitboard::from_index(from));
+                for to in targets.indices() {
+                    let after = left | Bitboard::from_index(to);
+                    if barrier.is_some_and(|b| b.man == from && b.point == to)
+                        && self.board.mills_closed_at(to, after) > 0
+                    {
+                        continue;
+                    }
+                    visit(MorrisMove::step(shape, from, to), after);
+                }
+            }
+        }
+    }
+
+    /// Calls `visit` with every legal turn in `pos`, in a fixed order: placements by point, then
+    /// slides and flights by starting point and destination, each base move followed by its
+    /// choices of men to take. A position over by itself has none.
+    pub fn for_each_turn<F: FnMut(&MorrisMove)>(&self, pos: &MorrisPosition, mut visit: F) {
+        if self.position_outcome(pos).is_some() {
+            return;
+        }
+        let us = pos.side;
+        let theirs = pos.men(!us);
+        let shape = self.board.shape();
+        if pos.opening_removal {
+            let takeable = self.removable(theirs);
+            if takeable.is_empty() {
+                visit(&MorrisMove::pass(shape));
+            }
+            for r in takeable.indices() {
+                visit(&MorrisMove::remove_only(shape, Bitboard::from_index(r)));
+            }
+            return;
+        }
+        let trapped_before = self.rules.trap_captures && {
+            let them = !us;
+            let empty = self.board.all_points().without(pos.occupied());
+            !self.can_move(theirs, pos.in_hand(them), empty)
+        };
+        let mut any = false;
+        self.visit_base_moves(pos, &mut |base, ours_after| {
+            any = true;
+            let takes = self.takes(pos, &base, ours_after, trapped_before);
+            self.visit_removals(base, theirs, takes, &mut visit);
+        });
+        if !any && self.rules.trapped == Trapped::Passes {
+            visit(&MorrisMove::pass(shape));
+        }
+    }
+
+    /// How many men `base` takes.
+    #[inline]
+    fn takes(
+        &self,
+        pos: &MorrisPosition,
+        base: &MorrisMove,
+        ours_after: Bitboard,
+        trapped_before: bool,
+    ) -> u32 {
+        let Some(to) = base.to() else { return 0 };
+        if self.rules.mill_wins {
+            return 0;
+        }
+        let placing = base.from().is_none();
+        if self.rules.trap_captures && !placing {
+            let them = !pos.side;
+            let empty = self.board.all_points().without(ours_after | pos.men(them));
+            if !self.can_move(pos.men(them), pos.in_hand(them), empty) {
+                // Only the move that traps takes, once; nothing is taken while they stay trapped.
+                return u32::from(!trapped_before);
+            }
+        }
+        if placing && !self.rules.captures_while_placing {
+            return 0;
+        }
+        match self.board.mills_closed_at(to, ours_after) {
+            0 => 0,
+            1 => 1,
+            _ => match self.rules.double_mill {
+                DoubleMill::TakeOne => 1,
+                DoubleMill::TakeTwo => 2,
+            },
+        }
+    }
+
+    /// Visits `base` with every legal choice of `takes` men from `theirs` (fewer if fewer can be
+    /// taken; none if none can).
+    #[inline]
+    fn visit_removals<F: FnMut(&MorrisMove)>(
+        &self,
+        base: MorrisMove,
+        theirs: Bitboard,
+        takes: u32,
+        visit: &mut F,
+    ) {
+        if takes == 0 {
+            visit(&base);
+            return;
+        }
+        let first = self.removable(theirs);
+        if first.is_empty() {
+            visit(&base);
+            return;
+        }
+        if takes >= 2 {
+            // A pair is legal if one of its two orders is.
+            let mut pairs = 0;
+            for x in theirs.indices() {
+                let bx = Bitboard::from_index(x);
+                for y in theirs.indices().filter(|&y| y > x) {
+                    let by = Bitboard::from_index(y);
+                    let legal = (first.intersects(bx)
+                        && self.removable(theirs ^ bx).intersects(by))
+                        || (first.intersects(by) && self.removable(theirs ^ by).intersects(bx));
+                    if legal {
+                        pairs += 1;
+                        visit(&base.taking(bx | by));
+                    }
+                }
+            }
+            if pairs > 0 {
+                return;
+            }
+        }
+        for r in first.indices() {
+            visit(&base.taking(Bitboard::from_index(r)));
+        }
+    }
+
+    /// The position after `mv`, which must be legal in `pos` (copy-make).
+    #[must_use]
+    pub fn play_turn(&self, pos: &MorrisPosition, mv: &MorrisMove) -> MorrisPosition {
+        let us = pos.side;
+        let them = !us;
+        let mut next = *pos;
+        let ours_before = pos.men(us);
+        if let Some(to) = mv.to() {
+            let mut ours = ours_before | Bitboard::from_index(to);
+            match mv.from() {
+                Some(from) => ours = ours.without(Bitboard::from_index(from)),
+                None => next.hand[us.index()] -= 1,
+            }
+            next.men[us.index()] = ours;
+        }
+        next.men[them.index()] = pos.men(them).without(mv.removed());
+
+        if self.rules.no_reforming {
+            next.barrier[us.index()] = match (mv.from(), mv.to()) {
+                (Some(from), Some(to)) if self.board.mills_closed_at(from, ours_before) > 0 => {
+                    Some(super::Barrier {
+                        man: to,
+                        point: from,
+                    })
+                }
+                _ => None,
+            };
+            if let Some(b) = next.barrier[them.index()] {
+                if mv.removed().contains_index(b.man) {
+                    next.barrier[them.index()] = None;
+                }
+            }
+        }
+
+        next.side = them;
+        if pos.opening_removal {
+            next.opening_removal = false;
+            next.first_mill = None;
+        } else if self.rules.first_mill_opens {
+            if let (None, Some(to)) = (mv.from(), mv.to()) {
+                if next.first_mill.is_none()
+                    && self.board.mills_closed_at(to, next.men[us.index()]) > 0
+                {
+                    next.first_mill = Some(us);
+                }
+                if next.hand == [0, 0] {
+                    if let Some(opener) = next.first_mill {
+                        next.side = opener;
+                        next.opening_removal = true;
+                    }
+                }
+            }
+        }
+        next
+    }
+
+    /// The outcome of `pos` by the position alone: a mill (when mills win), too few men, a full
+    /// board (when that is a draw) or no move (when a trapped side loses).
+    pub(crate) fn position_outcome(&self, pos: &MorrisPosition) -> Option<crate::Outcome> {
+        use crate::{EndReason, Outcome};
+        let us = pos.side;
+        let them = !us;
+        if self.rules.mill_wins {
+            for side in [them, us] {
+                if self.board.has_mill(pos.men(side)) {
+                    return Some(Outcome::win(side, EndReason::Mill));
+                }
+            }
+        }
+        let below = u32::from(self.rules.lose_below);
+        for side in [us, them] {
+            if pos.total_men(side) < below {
+                return Some(Outcome::win(!side, EndReason::NoMen));
+            }
+        }
+        if pos.opening_removal {
+            return None;
+        }
+        let full = self.board.all_points().without(pos.occupied()).is_empty();
+        if full && pos.hand == [0, 0] && self.rules.full_board == super::FullBoard::Draw {
+            return Some(Outcome::draw(EndReason::BoardFull));
+        }
+        if self.rules.trapped == Trapped::Loses && !self.has_base_move(pos) {
+            return Some(Outcome::win(them, EndReason::NoMoves));
+        }
+        None
+    }
+}

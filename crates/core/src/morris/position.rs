@@ -1,0 +1,131 @@
+//! `MorrisPosition`: men on the board and in hand, the side to move, and the rules' memories.
+
+use crate::{Bitboard, Color};
+
+/// A morris position. Which board it lies on, and what its fields mean, comes from the
+/// [`super::Morris`] game it belongs to; [`super::Morris::validate`] checks one against its rules.
+///
+/// Besides the men it holds what the rules remember between turns:
+/// - the no-re-forming memory: for each side, the man that just broke one of that side's mills
+///   (where it stands now) and the point it left, which it may not move back to, re-forming
+///   the mill, on its side's next turn;
+/// - Shah's first mill: who closed the first mill while placing, and whether that player's
+///   opening removal is the turn to play now.
+///
+/// The no-capture counter is history, kept by [`crate::GameState`]; the position string
+/// ([`super::fen`]) carries it too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MorrisPosition {
+    pub(crate) men: [Bitboard; 2],
+    pub(crate) hand: [u8; 2],
+    pub(crate) side: Color,
+    pub(crate) barrier: [Option<Barrier>; 2],
+    pub(crate) first_mill: Option<Color>,
+    pub(crate) opening_removal: bool,
+}
+
+/// A man that broke its side's mill: it stands on `man` and may not move to `point` (re-forming
+/// the mill) on its side's next turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Barrier {
+    /// Where the man stands.
+    pub man: u8,
+    /// The point it left.
+    pub point: u8,
+}
+
+impl MorrisPosition {
+    /// An empty board with `men` men in each hand and `first` to move.
+    #[must_use]
+    pub const fn start(men: u8, first: Color) -> MorrisPosition {
+        MorrisPosition {
+            men: [Bitboard::EMPTY; 2],
+            hand: [men; 2],
+            side: first,
+            barrier: [None; 2],
+            first_mill: None,
+            opening_removal: false,
+        }
+    }
+
+    /// A position from its parts, with no memories; check it with [`super::Morris::validate`].
+    #[must_use]
+    pub const fn from_parts(
+        white: Bitboard,
+        black: Bitboard,
+        white_hand: u8,
+        black_hand: u8,
+        side: Color,
+    ) -> MorrisPosition {
+        let mut pos = MorrisPosition::start(0, side);
+        pos.men[Color::White.index()] = white;
+        pos.men[Color::Black.index()] = black;
+        pos.hand[Color::White.index()] = white_hand;
+        pos.hand[Color::Black.index()] = black_hand;
+        pos
+    }
+
+    /// The side to move.
+    #[inline]
+    #[must_use]
+    pub const fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// `color`'s men on the board.
+    #[inline]
+    #[must_use]
+    pub const fn men(&self, color: Color) -> Bitboard {
+        self.men[color.index()]
+    }
+
+    /// `color`'s men still in hand.
+    #[inline]
+    #[must_use]
+    pub const fn in_hand(&self, color: Color) -> u8 {
+        self.hand[color.index()]
+    }
+
+    /// `color`'s men on the board and in hand.
+    #[inline]
+    #[must_use]
+    pub const fn total_men(&self, color: Color) -> u32 {
+        self.men(color).count() + self.hand[color.index()] as u32
+    }
+
+    /// Every occupied point.
+    #[inline]
+    #[must_use]
+    pub const fn occupied(&self) -> Bitboard {
+        Bitboard(self.men[0].0 | self.men[1].0)
+    }
+
+    /// The no-re-forming memory of `color`, if any.
+    #[must_use]
+    pub const fn barrier(&self, color: Color) -> Option<Barrier> {
+        self.barrier[color.index()]
+    }
+
+    /// Shah: who closed the first mill while placing, until the opening removal is made.
+    #[must_use]
+    pub const fn first_mill(&self) -> Option<Color> {
+        self.first_mill
+    }
+
+    /// Shah: whether the turn to play is the opening removal.
+    #[must_use]
+    pub const fn opening_removal_pending(&self) -> bool {
+        self.opening_removal
+    }
+
+    /// Sets `color`'s no-re-forming memory (for setting up positions).
+    pub fn set_barrier(&mut self, color: Color, barrier: Option<Barrier>) {
+        self.barrier[color.index()] = barrier;
+    }
+
+    /// Sets Shah's first-mill memory and whether the opening removal is the turn to play.
+    pub fn set_first_mill(&mut self, first_mill: Option<Color>, opening_removal: bool) {
+        self.first_mill = first_mill;
+        self.opening_removal = opening_removal;
+    }
+}
