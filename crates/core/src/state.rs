@@ -132,7 +132,9 @@ impl<G: Game> GameState<G> {
         if let Some(outcome) = self.outcome {
             return Err(PlayError::GameOver(outcome));
         }
-        if !self.legal_moves().contains(mv) {
+        let mut legal = false;
+        self.game.for_each_move(&self.position, |m| legal |= m == mv);
+        if !legal {
             return Err(PlayError::Illegal { mv: mv.to_string() });
         }
         let progress = self.game.is_progress(&self.position, mv);
