@@ -35,9 +35,11 @@ Usage:
   morris_perft.py --divide 3               # per-turn split at depth 3
   morris_perft.py --actions 0,9,1 --depth 3  # from the position after these
                                              # OpenSpiel action ids
-  morris_perft.py --midgame 1 --depth 4    # fixed seeded random game until
-                                           # a moving-phase position with a
-                                           # 3-man (flying) side; perft there
+  morris_perft.py --midgame 3 --depth 4    # fixed seeded random game until
+                                           # a moving-phase position where the
+                                           # side to move has 3 men (flies)
+  morris_perft.py --midgame 3 --kind vs3 --depth 4   # ... where the side to
+                                           # move has > 3 and its opponent 3
 """
 
 import argparse
@@ -68,9 +70,15 @@ def board_string(s):
     return "".join(_BOARD_CHARS(s))
 
 
-def state_key(state):
+# Drop the labels ("Current player:", "Turn number:", ...) from the info
+# lines to keep memo keys short; W/B, digits, separators and '!' stay.
+_LABELS = str.maketrans("", "", "abcdefghijklmnopqrstuvwxyzCTMNL:")
+
+
+def state_key(state, depth):
     s = str(state)
-    return "".join(_BOARD_CHARS(s)) + s[_BOARD_LEN:]
+    return chr(48 + depth) + "".join(_BOARD_CHARS(s)) + \
+        s[_BOARD_LEN:].translate(_LABELS)
 
 
 def parse_info(state):
@@ -107,7 +115,7 @@ class Perft:
             return 0
         memo = self.memo
         if memo is not None:
-            key = (state_key(state), depth)
+            key = state_key(state, depth)
             v = memo.get(key)
             if v is not None:
                 return v
@@ -159,11 +167,13 @@ def describe(state):
                               nb=i["num_men"][1], t=i["turn"]))
 
 
-def midgame(game, seed, max_turn=120):
-    """Seeded random playout until a turn-start, moving-phase position (both
-    hands empty) where some side has exactly 3 men and the game is not over.
-    Tries seed, seed+1000, ... until one qualifies; returns (state, actions,
-    seed_used)."""
+def midgame(game, seed, kind="fly", max_turn=120):
+    """Seeded random playout (random.Random(seed).choice over OpenSpiel's
+    legal actions) until a turn-start, moving-phase position (both hands
+    empty, game not over) where the side to move has exactly 3 men
+    (kind "fly") or its opponent has exactly 3 men and the mover more
+    (kind "vs3").  If the playout ends or passes `max_turn` first, retries
+    with seed+1000, seed+2000, ...  Returns (state, actions, seed_used)."""
     s0 = seed
     while True:
         rng = random.Random(s0)
@@ -171,8 +181,11 @@ def midgame(game, seed, max_turn=120):
         acts = []
         while not st.is_terminal():
             i = parse_info(st)
-            if (not i["capture"] and i["in_hand"] == (0, 0)
-                    and 3 in i["num_men"] and i["turn"] <= max_turn):
+            me = 0 if i["to_move"] == "W" else 1
+            mine, theirs = i["num_men"][me], i["num_men"][1 - me]
+            ok = (mine == 3) if kind == "fly" else (theirs == 3 and mine > 3)
+            if (not i["capture"] and i["in_hand"] == (0, 0) and ok
+                    and i["turn"] <= max_turn):
                 return st, acts, s0
             if i["turn"] > max_turn:
                 break
@@ -192,6 +205,9 @@ def main():
     ap.add_argument("--midgame", type=int, default=None, metavar="SEED",
                     help="start from a seeded random moving-phase position "
                          "with a 3-man side")
+    ap.add_argument("--kind", choices=("fly", "vs3"), default="fly",
+                    help="midgame: side to move has 3 men (fly) or its "
+                         "opponent has 3 (vs3)")
     ap.add_argument("--no-memo", action="store_true")
     args = ap.parse_args()
 
@@ -205,8 +221,9 @@ def main():
         for a in acts:
             state.apply_action(a)
     if args.midgame is not None:
-        state, acts, used = midgame(game, args.midgame)
-        print("# midgame seed", args.midgame, "-> playout seed", used)
+        state, acts, used = midgame(game, args.midgame, args.kind)
+        print("# midgame seed", args.midgame, "kind", args.kind,
+              "-> playout seed", used)
     if acts:
         print("# actions", ",".join(map(str, acts)))
     print("#", describe(state))

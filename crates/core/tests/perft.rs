@@ -1,12 +1,14 @@
-//! Perft against the published counts in `tests/data/*.perft`.
+//! Perft against the published and cross-checked counts in `tests/data/*.perft`.
 //!
-//! Depths up to 9 run by default; set `PERFT_MAX_DEPTH` to go deeper (the release build checks
-//! 12 and beyond with `perfectplay perft`).
+//! Counts up to 10 million leaves run by default; set `PERFT_MAX_LEAVES` to go further (the
+//! release build checks checkers perft 12 and beyond with `perfectplay perft`).
 
 use perfectplay_core::checkers::{Checkers, Position};
+use perfectplay_core::morris::Morris;
 use perfectplay_core::perft;
 
 struct Case {
+    game: String,
     id: String,
     fen: String,
     counts: Vec<(u32, u64)>,
@@ -14,14 +16,13 @@ struct Case {
 
 fn read_cases(text: &str) -> Vec<Case> {
     let mut cases: Vec<Case> = Vec::new();
-    for line in text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-    {
+    let mut game = "checkers".to_owned();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
         let (key, value) = line.split_once(' ').expect("key and value");
         match key {
+            "game" => game = value.into(),
             "id" => cases.push(Case {
+                game: game.clone(),
                 id: value.into(),
                 fen: String::new(),
                 counts: vec![],
@@ -38,24 +39,33 @@ fn read_cases(text: &str) -> Vec<Case> {
     cases
 }
 
+fn max_leaves() -> u64 {
+    std::env::var("PERFT_MAX_LEAVES").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000_000)
+}
+
 #[test]
 fn checkers_perft_matches_published_counts() {
-    let max_depth: u32 = std::env::var("PERFT_MAX_DEPTH")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(9);
     let game = Checkers::default();
     let cases = read_cases(include_str!("data/checkers.perft"));
     assert!(!cases.is_empty());
     for case in cases {
+        assert_eq!(case.game, "checkers");
         let pos: Position = case.fen.parse().expect("valid FEN");
-        for &(depth, expected) in case.counts.iter().filter(|(d, _)| *d <= max_depth) {
-            assert_eq!(
-                perft(&game, &pos, depth),
-                expected,
-                "{} depth {depth}",
-                case.id
-            );
+        for &(depth, expected) in case.counts.iter().filter(|(_, n)| *n <= max_leaves()) {
+            assert_eq!(perft(&game, &pos, depth), expected, "{} depth {depth}", case.id);
+        }
+    }
+}
+
+#[test]
+fn morris_perft_matches_published_and_cross_checked_counts() {
+    let cases = read_cases(include_str!("data/morris.perft"));
+    assert_eq!(cases.len(), 3);
+    for case in cases {
+        let game = Morris::preset(&case.game).expect("a preset");
+        let (pos, _) = game.parse_fen(&case.fen).expect("a valid position");
+        for &(depth, expected) in case.counts.iter().filter(|(_, n)| *n <= max_leaves()) {
+            assert_eq!(perft(&game, &pos, depth), expected, "{} depth {depth}", case.id);
         }
     }
 }
