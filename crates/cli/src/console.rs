@@ -6,14 +6,9 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use perfectplay_core::checkers::Position;
-
+use crate::cli_game::CliGame;
 use crate::moves;
 use crate::players::{Choice, QuitReason};
-
-/// What `help` prints.
-const HELP: &str = "type a move like 11-15 or 15x24x31 (or the short form 15x31), \
-                    `moves` to list the legal moves, `quit` to stop the game";
 
 /// Reads moves for the human players, all of whom share standard input.
 ///
@@ -46,15 +41,20 @@ impl Console {
         })
     }
 
-    /// Asks for a move in `pos` until a legal one is typed, the time limit passes (a forfeit),
-    /// the player types `quit` or the input ends. Prompts and errors go to `talk`.
-    pub(crate) fn read_move(&mut self, pos: &Position, talk: &mut dyn Write) -> io::Result<Choice> {
+    /// Asks for a move of `game` in `pos` until a legal one is typed, the time limit passes (a
+    /// forfeit), the player types `quit` or the input ends. Prompts and errors go to `talk`.
+    pub(crate) fn read_move<G: CliGame>(
+        &mut self,
+        game: &G,
+        pos: &G::Position,
+        talk: &mut dyn Write,
+    ) -> io::Result<Choice<G::Move>> {
         let move_time = self.move_time;
         let lines = match &mut self.lines {
             Some(lines) => lines,
             slot @ None => slot.insert(spawn_reader(BufReader::new(io::stdin()))?),
         };
-        let side = pos.side_to_move();
+        let side = game.side_to_move(pos);
         let deadline = move_time.map(|t| Instant::now() + t);
         let limit = move_time
             .map(|t| format!(", {} s", t.as_secs_f64()))
@@ -85,14 +85,14 @@ impl Console {
             };
             match line.trim() {
                 "" => {}
-                "help" => writeln!(talk, "{HELP}")?,
+                "help" => writeln!(talk, "{}", G::MOVE_HELP)?,
                 "moves" => {
-                    let mut legal = perfectplay_core::checkers::MoveList::new();
-                    pos.generate_moves_into(&mut legal);
-                    writeln!(talk, "legal moves: {}", moves::join(&legal))?;
+                    let mut legal = G::MoveList::default();
+                    game.generate_moves(pos, &mut legal);
+                    writeln!(talk, "legal moves: {}", moves::join::<G>(&legal))?;
                 }
                 "quit" => return Ok(Choice::Quit(QuitReason::Quit(side))),
-                text => match pos.parse_move(text) {
+                text => match game.read_move(pos, text) {
                     Ok(mv) => return Ok(Choice::Move(mv)),
                     Err(e) => writeln!(talk, "{e}")?,
                 },
@@ -123,6 +123,7 @@ mod tests {
     use std::io::Cursor;
 
     use perfectplay_core::checkers::Checkers;
+    use perfectplay_core::morris::Morris;
     use perfectplay_core::Game;
 
     use super::*;
@@ -133,10 +134,11 @@ mod tests {
 
     #[test]
     fn skips_bad_lines_until_a_legal_move() {
-        let start = Checkers::default().start_position();
+        let game = Checkers::default();
+        let start = game.start_position();
         let mut talk = Vec::new();
         let mut c = console("\nbogus\n11-14\nmoves\nhelp\n11-15\n");
-        let choice = c.read_move(&start, &mut talk).unwrap();
+        let choice = c.read_move(&game, &start, &mut talk).unwrap();
         assert_eq!(choice, Choice::Move(start.parse_move("11-15").unwrap()));
         let talk = String::from_utf8(talk).unwrap();
         assert!(talk.contains("expected a square number"), "{talk}");
@@ -147,20 +149,22 @@ mod tests {
 
     #[test]
     fn quit_and_end_of_input() {
-        let start = Checkers::default().start_position();
+        let game = Checkers::default();
+        let start = game.start_position();
         let mut c = console("quit\n");
-        let choice = c.read_move(&start, &mut Vec::new()).unwrap();
+        let choice = c.read_move(&game, &start, &mut Vec::new()).unwrap();
         assert_eq!(
             choice,
             Choice::Quit(QuitReason::Quit(perfectplay_core::Color::Black))
         );
-        let choice = c.read_move(&start, &mut Vec::new()).unwrap();
+        let choice = c.read_move(&game, &start, &mut Vec::new()).unwrap();
         assert_eq!(choice, Choice::Quit(QuitReason::EndOfInput));
     }
 
     #[test]
     fn time_limit_forfeits_the_turn() {
-        let start = Checkers::default().start_position();
+        let game = Checkers::default();
+        let start = game.start_position();
         // A channel that stays open and silent: the player never answers.
         let (sender, lines) = mpsc::channel();
         let mut c = Console {
@@ -168,13 +172,32 @@ mod tests {
             move_time: Some(Duration::from_millis(50)),
         };
         let mut talk = Vec::new();
-        assert_eq!(c.read_move(&start, &mut talk).unwrap(), Choice::Forfeit);
+        assert_eq!(
+            c.read_move(&game, &start, &mut talk).unwrap(),
+            Choice::Forfeit
+        );
         assert!(String::from_utf8(talk).unwrap().contains("0.05 s"));
         // A line already waiting is taken even with the limit.
         sender.send("9-13".to_owned()).unwrap();
         assert!(matches!(
-            c.read_move(&start, &mut Vec::new()).unwrap(),
+            c.read_move(&game, &start, &mut Vec::new()).unwrap(),
             Choice::Move(_)
         ));
+    }
+
+    #[test]
+    fn morris_turns_and_errors() {
+        let game = Morris::preset("nine_mens_morris").unwrap();
+        let start = game.start_position();
+        let mut talk = Vec::new();
+        let mut c = console("h9\na1-a4\nmoves\nhelp\nD6\n");
+        let choice = c.read_move(&game, &start, &mut talk).unwrap();
+        assert_eq!(choice, Choice::Move(game.parse_move(&start, "d6").unwrap()));
+        let talk = String::from_utf8(talk).unwrap();
+        assert!(talk.starts_with("white to move"), "{talk}");
+        assert!(talk.contains("`h9` is not a point of this board"), "{talk}");
+        assert!(talk.contains("a1-a4 is not a legal move here"), "{talk}");
+        assert!(talk.contains("legal moves: a1 a4 a7 b2 "), "{talk}");
+        assert!(talk.contains("a1-a4xd7"), "{talk}");
     }
 }

@@ -3,6 +3,8 @@
 use std::io;
 
 use perfectplay_core::checkers::ParseFenError;
+use perfectplay_core::morris::fen::MorrisFenError;
+use perfectplay_core::morris::RulesError;
 use perfectplay_core::{PlayError, RuleOptionError};
 use thiserror::Error;
 
@@ -17,12 +19,18 @@ pub(crate) enum CliError {
         /// The valid ids, comma separated.
         valid: String,
     },
-    /// A FEN string that could not be read.
+    /// A checkers FEN string that could not be read.
     #[error(transparent)]
     Fen(#[from] ParseFenError),
+    /// A morris position string that could not be read.
+    #[error(transparent)]
+    MorrisFen(#[from] MorrisFenError),
     /// A rule option that could not be set.
     #[error(transparent)]
     RuleOption(#[from] RuleOptionError),
+    /// Rule settings that cannot be played together.
+    #[error("invalid rules: {0}")]
+    Rules(#[from] RulesError),
     /// A `--set` argument without `=`.
     #[error("expected a rule setting like name=value, found `{text}`; valid options: {valid}")]
     BadSetting {
@@ -32,8 +40,11 @@ pub(crate) enum CliError {
         valid: String,
     },
     /// `--check` on a position with no published counts.
-    #[error("no published perft counts for this position; --check needs the start position")]
-    NoPublishedCounts,
+    #[error("no published perft counts for this position; {hint}")]
+    NoPublishedCounts {
+        /// Which positions have counts.
+        hint: &'static str,
+    },
     /// `--check` at a depth the published table does not reach.
     #[error("no published perft count for depth {depth}; the table covers depths 1 to {max}")]
     NoPublishedCount {
@@ -64,14 +75,16 @@ pub(crate) enum CliError {
 }
 
 impl CliError {
-    /// `2` for bad input (arguments, FEN, rule settings), `1` for everything else.
+    /// `2` for bad input (arguments, position strings, rule settings), `1` for everything else.
     pub(crate) fn exit_code(&self) -> u8 {
         match self {
             CliError::UnknownGame { .. }
             | CliError::Fen(_)
+            | CliError::MorrisFen(_)
             | CliError::RuleOption(_)
+            | CliError::Rules(_)
             | CliError::BadSetting { .. }
-            | CliError::NoPublishedCounts
+            | CliError::NoPublishedCounts { .. }
             | CliError::NoPublishedCount { .. } => 2,
             CliError::PerftMismatch { .. }
             | CliError::NoLegalMove
@@ -97,6 +110,12 @@ mod tests {
             .parse::<perfectplay_core::checkers::Position>()
             .unwrap_err();
         assert_eq!(CliError::from(fen).exit_code(), 2);
+        let game = perfectplay_core::morris::Morris::preset("shah").unwrap();
+        let morris = game.parse_fen("W w 12 12").unwrap_err();
+        assert_eq!(CliError::from(morris).exit_code(), 2);
+        let rules = CliError::from(RulesError::Flying(4));
+        assert_eq!(rules.exit_code(), 2);
+        assert!(rules.to_string().starts_with("invalid rules: "), "{rules}");
         let unknown = CliError::UnknownGame {
             id: "chess".into(),
             valid: "checkers".into(),

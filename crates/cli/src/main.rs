@@ -1,8 +1,11 @@
-//! `perfectplay`: the command-line tool for perft, playing games and their rule options.
+//! `perfectplay`: the command-line tool for perft, playing games and their rule options, for
+//! English checkers and the morris family.
 
+mod cli_game;
 mod console;
 mod errors;
 mod games;
+mod list;
 mod moves;
 mod perft;
 mod play;
@@ -19,7 +22,8 @@ use clap::{Parser, Subcommand};
 
 use crate::errors::CliError;
 
-/// Perfect play for English checkers: move-path counts and games on the command line.
+/// Perfect play for English checkers and the morris family: move-path counts and games on the
+/// command line.
 #[derive(Parser, Debug)]
 #[command(name = "perfectplay", version, about)]
 struct Cli {
@@ -36,6 +40,8 @@ enum Command {
     Play(play::PlayArgs),
     /// List a game's rule options and their defaults.
     Rules(rules::RulesArgs),
+    /// List the games, with their aliases.
+    Games,
 }
 
 fn main() -> ExitCode {
@@ -65,6 +71,7 @@ fn run(cli: &Cli) -> Result<(), CliError> {
         Command::Perft(args) => perft::run(args, &mut out),
         Command::Play(args) => play::run(args, &mut out, &mut io::stderr()),
         Command::Rules(args) => rules::run(args, &mut out),
+        Command::Games => list::run(&mut out),
     }
 }
 
@@ -92,6 +99,13 @@ mod tests {
         };
         assert_eq!((args.game.as_str(), args.depth), ("checkers", 5));
         assert!(args.divide && args.check && !args.up_to && args.fen.is_none());
+        let cli = parse(&[
+            "perft", "shah", "-d", "2", "--set", "men=9", "--set", "flying=3",
+        ]);
+        let Command::Perft(args) = cli.unwrap().command else {
+            panic!("not perft")
+        };
+        assert_eq!(args.set, ["men=9", "flying=3"]);
         assert!(
             parse(&["perft", "checkers"]).is_err(),
             "the depth is required"
@@ -101,6 +115,21 @@ mod tests {
             "depth 0 is refused"
         );
         assert!(parse(&["perft", "checkers", "-d", "3", "--divide", "--up-to"]).is_err());
+    }
+
+    #[test]
+    fn games_and_help() {
+        assert!(matches!(parse(&["games"]).unwrap().command, Command::Games));
+        assert!(parse(&["games", "extra"]).is_err());
+        let help = Cli::command()
+            .find_subcommand_mut("perft")
+            .unwrap()
+            .render_help()
+            .to_string();
+        assert!(
+            help.contains("checkers, nine_mens_morris, cowboy_checkers"),
+            "{help}"
+        );
     }
 
     #[test]

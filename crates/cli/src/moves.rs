@@ -1,4 +1,5 @@
-//! The canonical order of checkers moves: by start square, then by landing squares.
+//! Moves in canonical order: the order of [`CliGame::compare_moves`], and the checkers order
+//! (by start square, then by landing squares).
 //!
 //! Listings and random players use it, so their output does not depend on the order in which
 //! the move generator happens to produce moves.
@@ -7,25 +8,27 @@ use std::cmp::Ordering;
 
 use perfectplay_core::checkers::Move;
 
-/// Orders moves by start square, then by their landing squares in turn.
-pub(crate) fn compare(a: &Move, b: &Move) -> Ordering {
+use crate::cli_game::CliGame;
+
+/// Orders checkers moves by start square, then by their landing squares in turn.
+pub(crate) fn compare_checkers(a: &Move, b: &Move) -> Ordering {
     a.from()
         .cmp(&b.from())
         .then_with(|| a.landings().cmp(b.landings()))
 }
 
 /// The moves in canonical order.
-pub(crate) fn sorted(moves: &[Move]) -> Vec<Move> {
+pub(crate) fn sorted<G: CliGame>(moves: &[G::Move]) -> Vec<G::Move> {
     let mut list = moves.to_vec();
-    list.sort_by(compare);
+    G::sort_moves(&mut list, |mv| mv);
     list
 }
 
 /// The moves in canonical order, in standard notation, separated by spaces.
-pub(crate) fn join(moves: &[Move]) -> String {
-    sorted(moves)
+pub(crate) fn join<G: CliGame>(moves: &[G::Move]) -> String {
+    sorted::<G>(moves)
         .iter()
-        .map(Move::to_string)
+        .map(ToString::to_string)
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -33,6 +36,7 @@ pub(crate) fn join(moves: &[Move]) -> String {
 #[cfg(test)]
 mod tests {
     use perfectplay_core::checkers::Checkers;
+    use perfectplay_core::morris::Morris;
     use perfectplay_core::{Game, GameState};
 
     use super::*;
@@ -41,9 +45,13 @@ mod tests {
     fn start_moves_in_order() {
         let state = GameState::new(Checkers::default());
         assert_eq!(
-            join(&state.legal_moves()),
+            join::<Checkers>(&state.legal_moves()),
             "9-13 9-14 10-14 10-15 11-15 11-16 12-16"
         );
+        let state = GameState::new(Morris::preset("six_mens_morris").unwrap());
+        let text = join::<Morris>(&state.legal_moves());
+        assert!(text.starts_with("a1 a3 a5 b2 b3 b4 c1 c2 c4 c5 "), "{text}");
+        assert_eq!(text.split(' ').count(), 16);
     }
 
     #[test]
@@ -52,7 +60,10 @@ mod tests {
         let pos = "B:W14,15,22,23:BK10".parse().unwrap();
         let mut list = <Checkers as Game>::MoveList::default();
         game.generate_moves(&pos, &mut list);
-        let names: Vec<String> = sorted(&list).iter().map(Move::to_string).collect();
+        let names: Vec<String> = sorted::<Checkers>(&list)
+            .iter()
+            .map(Move::to_string)
+            .collect();
         let mut expected = names.clone();
         expected.sort_by_key(|n| {
             n.split('x')

@@ -5,25 +5,29 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use perfectplay_core::checkers::{Checkers, Position};
-use perfectplay_core::{perft, perft_divide, Game};
+use perfectplay_core::{perft, perft_divide};
 
+use crate::cli_game::CliGame;
 use crate::errors::CliError;
-use crate::games::GameId;
-use crate::moves;
-use crate::published::{self, PublishedCounts};
+use crate::games::{self, GameId, GameTask};
+use crate::published::PublishedCounts;
 
 /// Arguments of `perfectplay perft`.
 #[derive(Args, Debug)]
 pub(crate) struct PerftArgs {
-    /// The game: checkers.
+    #[arg(value_name = "GAME", help = games::game_help())]
     pub(crate) game: String,
-    /// Plies to search (1 or more).
+    /// Plies to search (1 or more; in the morris games a ply is a whole turn, removal included).
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub(crate) depth: u32,
-    /// Start from this position (PDN FEN, e.g. `B:W21-32:B1-12`) instead of the start.
+    /// Start from this position instead of the start: a PDN FEN for checkers
+    /// (`B:W21-32:B1-12`), a position string for the morris games
+    /// (`.../.../.../....../.../.../... w 9 9`).
     #[arg(long, value_name = "FEN")]
     pub(crate) fen: Option<String>,
+    /// Set a rule option (repeatable); `perfectplay rules GAME` lists them.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub(crate) set: Vec<String>,
     /// List each first move with its count, then the total.
     #[arg(long, conflicts_with = "up_to")]
     pub(crate) divide: bool,
@@ -37,15 +41,24 @@ pub(crate) struct PerftArgs {
 
 /// Runs the count and prints one summary line per depth.
 pub(crate) fn run(args: &PerftArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    match GameId::parse(&args.game)? {
-        GameId::Checkers => run_checkers(args, out),
+    GameId::parse(&args.game)?.run(&args.set, Perft { args, out })
+}
+
+/// The count as a [`GameTask`].
+struct Perft<'a> {
+    args: &'a PerftArgs,
+    out: &'a mut dyn Write,
+}
+
+impl GameTask for Perft<'_> {
+    fn run<G: CliGame>(self, _id: GameId, game: G) -> Result<(), CliError> {
+        count(&game, self.args, self.out)
     }
 }
 
-fn run_checkers(args: &PerftArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let game = Checkers::default();
-    let pos: Position = match &args.fen {
-        Some(fen) => fen.parse()?,
+fn count<G: CliGame>(game: &G, args: &PerftArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let pos = match &args.fen {
+        Some(fen) => game.read_position(fen)?.0,
         None => game.start_position(),
     };
     let first = if args.up_to { 1 } else { args.depth };
@@ -53,7 +66,11 @@ fn run_checkers(args: &PerftArgs, out: &mut dyn Write) -> Result<(), CliError> {
 
     // Refuse an impossible check before spending time on the count.
     let published = if args.check {
-        let counts = published::checkers_counts(&pos).ok_or(CliError::NoPublishedCounts)?;
+        let counts = game
+            .published_counts(&pos)
+            .ok_or(CliError::NoPublishedCounts {
+                hint: G::PUBLISHED_HINT,
+            })?;
         if let Some(depth) = depths.clone().find(|&d| counts.get(d).is_none()) {
             return Err(CliError::NoPublishedCount {
                 depth,
@@ -67,9 +84,9 @@ fn run_checkers(args: &PerftArgs, out: &mut dyn Write) -> Result<(), CliError> {
 
     if args.divide {
         let start = Instant::now();
-        let mut rows = perft_divide(&game, &pos, args.depth);
+        let mut rows = perft_divide(game, &pos, args.depth);
         let elapsed = start.elapsed();
-        rows.sort_by(|a, b| moves::compare(&a.0, &b.0));
+        G::sort_moves(&mut rows, |row| &row.0);
         for (mv, count) in &rows {
             writeln!(out, "{mv}: {count}")?;
         }
@@ -78,7 +95,7 @@ fn run_checkers(args: &PerftArgs, out: &mut dyn Write) -> Result<(), CliError> {
     } else {
         for depth in depths {
             let start = Instant::now();
-            let leaves = perft(&game, &pos, depth);
+            let leaves = perft(game, &pos, depth);
             report(out, depth, leaves, start.elapsed(), published.as_ref())?;
         }
     }
@@ -149,6 +166,7 @@ mod tests {
             game: "checkers".into(),
             depth,
             fen: None,
+            set: Vec::new(),
             divide: false,
             up_to: false,
             check: false,
@@ -223,7 +241,7 @@ mod tests {
             ..args(1)
         })
         .unwrap_err();
-        assert!(matches!(err, CliError::NoPublishedCounts), "{err}");
+        assert!(matches!(err, CliError::NoPublishedCounts { .. }), "{err}");
     }
 
     #[test]
@@ -235,5 +253,96 @@ mod tests {
         let err = output(&PerftArgs { fen, ..args(1) }).unwrap_err();
         assert!(err.to_string().starts_with("invalid FEN"), "{err}");
         assert_eq!(err.exit_code(), 2);
+    }
+
+    fn morris(game: &str, depth: u32) -> PerftArgs {
+        PerftArgs {
+            game: game.into(),
+            ..args(depth)
+        }
+    }
+
+    #[test]
+    fn morris_counts_and_checks() {
+        let text = output(&PerftArgs {
+            check: true,
+            up_to: true,
+            ..morris("cowboy_checkers", 3)
+        })
+        .unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        assert!(lines[1].starts_with("perft 2: 552 leaves in "), "{text}");
+        assert!(
+            lines
+                .iter()
+                .all(|l| l.ends_with(", matches published count")),
+            "{text}"
+        );
+        let err = output(&PerftArgs {
+            check: true,
+            ..morris("twelve_mens_morris", 1)
+        })
+        .unwrap_err();
+        assert!(err.to_string().contains("nine_mens_morris"), "{err}");
+        assert_eq!(err.exit_code(), 2);
+        let err = output(&PerftArgs {
+            check: true,
+            ..morris("nine_mens_morris", 5)
+        })
+        .unwrap_err();
+        assert!(
+            matches!(err, CliError::NoPublishedCount { depth: 5, max: 4 }),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn morris_divide_sorts_by_text() {
+        let text = output(&PerftArgs {
+            divide: true,
+            ..morris("three_mens_morris", 2)
+        })
+        .unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 10, "{text}");
+        assert_eq!(lines[0], "a1: 8");
+        assert_eq!(lines[8], "c3: 8");
+        assert!(lines[9].starts_with("perft 2: 72 leaves"), "{text}");
+    }
+
+    #[test]
+    fn morris_positions_and_settings() {
+        let fen = Some("W.B/.../.../....../.../.../... w 8 8".to_owned());
+        let text = output(&PerftArgs {
+            fen,
+            ..morris("nine_mens_morris", 1)
+        })
+        .unwrap();
+        assert!(text.starts_with("perft 1: 22 leaves"), "{text}");
+        let fen = Some("W.B w 8 8".to_owned());
+        let err = output(&PerftArgs {
+            fen,
+            ..morris("nine_mens_morris", 1)
+        })
+        .unwrap_err();
+        assert!(
+            err.to_string().starts_with("invalid morris position"),
+            "{err}"
+        );
+        let set = vec!["flying=4".to_owned()];
+        let err = output(&PerftArgs {
+            set,
+            ..morris("nine_mens_morris", 1)
+        })
+        .unwrap_err();
+        assert!(matches!(err, CliError::Rules(_)), "{err}");
+        let set = vec!["removal=any".to_owned()];
+        let text = output(&PerftArgs {
+            set,
+            ..morris("nine_mens_morris", 2)
+        })
+        .unwrap();
+        assert!(text.starts_with("perft 2: 552 leaves"), "{text}");
     }
 }

@@ -1,27 +1,28 @@
 //! `perfectplay play`: plays one game between random and human players and prints it.
 //!
 //! Standard output carries the game: the board after each ply (unless `--quiet`), one
-//! `ply N color move` line per ply and the result. Prompts for human players and their input
-//! errors go to standard error.
+//! `ply N color move` line per ply and the result, the number of plies and the final position.
+//! Prompts for human players and their input errors go to standard error. The same loop plays
+//! every game, through [`CliGame`].
 
 use std::fmt;
 use std::io::Write;
 use std::time::Duration;
 
 use clap::Args;
-use perfectplay_core::checkers::{Checkers, CheckersRules, Position};
 use perfectplay_core::{ByColor, Color, GameState, Outcome};
 
+use crate::cli_game::CliGame;
 use crate::console::Console;
 use crate::errors::CliError;
-use crate::games::GameId;
+use crate::games::{self, GameId, GameTask};
 use crate::players::{Choice, Player, PlayerKind, QuitReason};
 use crate::settings;
 
 /// Arguments of `perfectplay play`.
 #[derive(Args, Debug)]
 pub(crate) struct PlayArgs {
-    /// The game: checkers.
+    #[arg(value_name = "GAME", help = games::game_help())]
     pub(crate) game: String,
     /// Who plays Black.
     #[arg(long, value_enum, value_name = "PLAYER", default_value_t = PlayerKind::Random)]
@@ -32,10 +33,11 @@ pub(crate) struct PlayArgs {
     /// Seed of the random players.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub(crate) seed: u64,
-    /// Start from this position (PDN FEN) instead of the start.
+    /// Start from this position instead of the start: a PDN FEN for checkers, a position string
+    /// for the morris games.
     #[arg(long, value_name = "FEN")]
     pub(crate) fen: Option<String>,
-    /// Set a rule option (repeatable); `perfectplay rules checkers` lists them.
+    /// Set a rule option (repeatable); `perfectplay rules GAME` lists them.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub(crate) set: Vec<String>,
     /// Per-move time limit for human players: a late player forfeits the turn.
@@ -100,21 +102,36 @@ pub(crate) fn run(
     out: &mut dyn Write,
     talk: &mut dyn Write,
 ) -> Result<(), CliError> {
-    match GameId::parse(&args.game)? {
-        GameId::Checkers => play_checkers(args, out, talk),
+    GameId::parse(&args.game)?.run(&args.set, Play { args, out, talk })
+}
+
+/// The game as a [`GameTask`].
+struct Play<'a> {
+    args: &'a PlayArgs,
+    out: &'a mut dyn Write,
+    talk: &'a mut dyn Write,
+}
+
+impl GameTask for Play<'_> {
+    fn run<G: CliGame>(self, id: GameId, game: G) -> Result<(), CliError> {
+        play(id, game, self.args, self.out, self.talk)
     }
 }
 
-fn play_checkers(
+fn play<G: CliGame>(
+    id: GameId,
+    game: G,
     args: &PlayArgs,
     out: &mut dyn Write,
     talk: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let mut rules = CheckersRules::default();
-    settings::apply(&mut rules, &args.set)?;
-    let game = Checkers::new(rules);
+    let first = game.first_to_move();
     let mut state = match &args.fen {
-        Some(fen) => GameState::from_position(game, fen.parse::<Position>()?),
+        Some(fen) => {
+            // The move rule goes on counting from what the position string records.
+            let (pos, plies) = game.read_position(fen)?;
+            GameState::from_position_after(game, pos, plies)
+        }
         None => GameState::new(game),
     };
     let mut players = ByColor::new_with(|c| Player::new(args.player(c), args.seed, c));
@@ -126,14 +143,16 @@ fn play_checkers(
             .map(|t| format!(", move time {} s", t.as_secs_f64()));
         writeln!(
             out,
-            "checkers: black {}, white {}, seed {}{}",
-            args.black.name(),
-            args.white.name(),
+            "{}: {first} {}, {} {}, seed {}{}",
+            id.name(),
+            args.player(first).name(),
+            !first,
+            args.player(!first).name(),
             args.seed,
             limit.unwrap_or_default()
         )?;
-        writeln!(out, "rules: {}", settings::summary(&rules))?;
-        writeln!(out, "{}", state.position())?;
+        writeln!(out, "rules: {}", settings::summary(state.game().rule_set()))?;
+        writeln!(out, "{}", state.game().draw(state.position()))?;
     }
 
     let ending = loop {
@@ -158,13 +177,19 @@ fn play_checkers(
             Choice::Quit(reason) => break Ending::Abandoned(reason),
         }
         if !args.quiet {
-            writeln!(out, "{}", state.position())?;
+            writeln!(out, "{}", state.game().draw(state.position()))?;
         }
     };
 
+    let no_progress = state.no_progress_plies();
     writeln!(out, "result: {ending}")?;
     writeln!(out, "plies: {}", state.ply())?;
-    writeln!(out, "final fen: {}", state.position().fen())?;
+    writeln!(
+        out,
+        "final {}: {}",
+        G::POSITION_NAME,
+        state.game().write_position(state.position(), no_progress)
+    )?;
     out.flush()?;
     Ok(())
 }
@@ -260,5 +285,87 @@ mod tests {
         );
         assert!(text.contains("black to move"), "{text}");
         assert!(text.contains("white to move"), "{text}");
+    }
+
+    fn morris(game: &str) -> PlayArgs {
+        PlayArgs {
+            game: game.into(),
+            ..args()
+        }
+    }
+
+    #[test]
+    fn every_morris_preset_plays() {
+        for preset in perfectplay_core::morris::MorrisRules::PRESETS {
+            let text = output(&PlayArgs {
+                max_plies: Some(60),
+                ..morris(preset.id)
+            })
+            .unwrap();
+            assert!(text.starts_with("ply 1 white "), "{}: {text}", preset.id);
+            assert!(text.contains("\nresult: "), "{}: {text}", preset.id);
+            assert!(text.contains("\nfinal position: "), "{}: {text}", preset.id);
+        }
+    }
+
+    #[test]
+    fn morris_board_header_and_position() {
+        let text = output(&PlayArgs {
+            quiet: false,
+            max_plies: Some(2),
+            seed: 4,
+            ..morris("cowboy_checkers")
+        })
+        .unwrap();
+        assert!(
+            text.starts_with(
+                "nine_mens_morris: white random, black random, seed 4\nrules: board=24 "
+            ),
+            "{text}"
+        );
+        assert!(text.contains("\n7 .-----------.-----------.\n"), "{text}");
+        assert!(
+            text.contains("in hand: white 8, black 9; black to move"),
+            "{text}"
+        );
+        assert!(text.contains("\nfinal position: "), "{text}");
+        assert!(text.trim_end().ends_with(" w 8 8 0 - -"), "{text}");
+    }
+
+    #[test]
+    fn morris_start_position_and_counter() {
+        // A placement is progress: the counter starts again.
+        let text = output(&PlayArgs {
+            fen: Some("WW./.../BB. w 1 1 4".to_owned()),
+            max_plies: Some(1),
+            ..morris("three_mens_morris")
+        })
+        .unwrap();
+        assert!(text.contains(" b 0 1 0 - -\n"), "{text}");
+        // A slide is not: the counter runs on from the position string's.
+        let text = output(&PlayArgs {
+            fen: Some("WWB/B.W/B.. w 0 0 5".to_owned()),
+            max_plies: Some(1),
+            ..morris("three_mens_morris")
+        })
+        .unwrap();
+        assert!(text.contains(" b 0 0 6 - -\n"), "{text}");
+        let text = output(&PlayArgs {
+            fen: Some(".../.../.../....../.../.../... w 9 9 7".to_owned()),
+            max_plies: Some(0),
+            ..morris("nine_mens_morris")
+        })
+        .unwrap();
+        assert!(text.ends_with(" w 9 9 7 - -\n"), "{text}");
+        let err = output(&PlayArgs {
+            fen: Some("WWW/.../... w 9 9".to_owned()),
+            ..morris("nine_mens_morris")
+        })
+        .unwrap_err();
+        assert!(
+            err.to_string().starts_with("invalid morris position"),
+            "{err}"
+        );
+        assert_eq!(err.exit_code(), 2);
     }
 }

@@ -4,9 +4,9 @@ use std::fmt;
 use std::io::Write;
 
 use clap::ValueEnum;
-use perfectplay_core::checkers::{Checkers, Move};
 use perfectplay_core::{Color, GameState};
 
+use crate::cli_game::CliGame;
 use crate::console::Console;
 use crate::errors::CliError;
 use crate::moves;
@@ -31,11 +31,11 @@ impl PlayerKind {
     }
 }
 
-/// What a player does on its turn.
+/// What a player does on its turn, with moves of type `M`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Choice {
+pub(crate) enum Choice<M> {
     /// Plays this legal move.
-    Move(Move),
+    Move(M),
     /// Lets the time limit pass: the turn is forfeited.
     Forfeit,
     /// Stops the game.
@@ -81,26 +81,29 @@ impl Player {
     /// The player's choice in `state`, a game that is not over. Random players answer at once,
     /// picking from the moves in canonical order so that a seed always gives the same game;
     /// humans are asked at the console, with `talk` for prompts and messages.
-    pub(crate) fn choose(
+    pub(crate) fn choose<G: CliGame>(
         &mut self,
-        state: &GameState<Checkers>,
+        state: &GameState<G>,
         console: &mut Console,
         talk: &mut dyn Write,
-    ) -> Result<Choice, CliError> {
+    ) -> Result<Choice<G::Move>, CliError> {
         match self {
             Player::Random(rng) => {
-                let legal = moves::sorted(&state.legal_moves());
+                let legal = moves::sorted::<G>(&state.legal_moves());
                 rng.pick(&legal)
                     .map(|&mv| Choice::Move(mv))
                     .ok_or(CliError::NoLegalMove)
             }
-            Player::Human => Ok(console.read_move(state.position(), talk)?),
+            Player::Human => Ok(console.read_move(state.game(), state.position(), talk)?),
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use perfectplay_core::checkers::Checkers;
+    use perfectplay_core::morris::Morris;
+
     use super::*;
 
     #[test]
@@ -122,6 +125,19 @@ mod tests {
         assert!(first
             .iter()
             .all(|c| matches!(c, Choice::Move(mv) if !mv.is_capture())));
+    }
+
+    #[test]
+    fn random_morris_players_place_men() {
+        let state = GameState::new(Morris::preset("morabaraba").unwrap());
+        let mut player = Player::new(PlayerKind::Random, 3, Color::White);
+        let choice = player
+            .choose(&state, &mut Console::new(None), &mut Vec::new())
+            .unwrap();
+        assert!(
+            matches!(choice, Choice::Move(mv) if mv.to().is_some() && mv.from().is_none()),
+            "{choice:?}"
+        );
     }
 
     #[test]

@@ -1,12 +1,19 @@
-//! The published checkers perft counts, embedded from the core's test data.
+//! The published perft counts, embedded from the core's test data.
 //!
-//! The file lists cases as `id NAME`, `fen FEN` and `perft DEPTH COUNT` lines; `#` starts a
-//! comment. `perft --check` compares against the case whose FEN is the position searched.
+//! The checkers file lists cases as `id NAME`, `fen FEN` and `perft DEPTH COUNT` lines; `#`
+//! starts a comment. `perft --check` compares against the case whose FEN is the position
+//! searched. The morris file is JSON; its only published counts are those of Nine Men's Morris
+//! from the empty board (`nine_mens_morris.perft_start.counts`).
 
 use perfectplay_core::checkers::Position;
+use perfectplay_core::morris::{Morris, MorrisPosition, MorrisRules};
+use perfectplay_core::Game;
 
-/// The data file shared with the core's perft tests.
+/// The data file shared with the core's checkers perft tests.
 const CHECKERS_PERFT: &str = include_str!("../../core/tests/data/checkers.perft");
+
+/// The published figures of the morris family, shared with the core's tests.
+const MORRIS_DATA: &str = include_str!("../../core/tests/data/morris.json");
 
 /// The published counts for one position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,6 +43,41 @@ pub(crate) fn checkers_counts(pos: &Position) -> Option<PublishedCounts> {
         .into_iter()
         .find(|(fen, _)| fen.parse::<Position>().is_ok_and(|p| p == *pos))
         .map(|(_, counts)| counts)
+}
+
+/// The published counts for `pos` under `game`'s rules: those of Nine Men's Morris from the
+/// empty board. Rules that only end games by their history (repetition, the move rule, the ply
+/// limit) do not change perft, so they may differ.
+pub(crate) fn morris_counts(game: &Morris, pos: &MorrisPosition) -> Option<PublishedCounts> {
+    let move_rules = |r: &MorrisRules| MorrisRules {
+        threefold_repetition: false,
+        move_rule: None,
+        ply_limit: None,
+        ..*r
+    };
+    let nine = MorrisRules::NINE_MENS_MORRIS;
+    if move_rules(game.rules()) != move_rules(&nine) || *pos != game.start_position() {
+        return None;
+    }
+    json_counts(MORRIS_DATA, "nine_mens_morris")
+}
+
+/// Reads the `"counts": {"1": 24, ...}` object that follows `"perft_start"` in the section of
+/// `game`, with just enough JSON for the data file; `None` if it is not there.
+fn json_counts(text: &str, game: &str) -> Option<PublishedCounts> {
+    let section = &text[text.find(&format!("\"{game}\""))?..];
+    let start = &section[section.find("\"perft_start\"")?..];
+    let counts = &start[start.find("\"counts\"")?..];
+    let body = &counts[counts.find('{')? + 1..counts.find('}')?];
+    let counts = body
+        .split(',')
+        .map(|pair| {
+            let (depth, count) = pair.split_once(':')?;
+            let depth = depth.trim().trim_matches('"').parse().ok()?;
+            Some((depth, count.trim().parse().ok()?))
+        })
+        .collect::<Option<Vec<(u32, u64)>>>()?;
+    Some(PublishedCounts { counts })
 }
 
 /// Reads every case as `(FEN, counts)`; lines that do not fit the format are skipped.
@@ -73,7 +115,6 @@ fn cases(text: &str) -> Vec<(String, PublishedCounts)> {
 #[cfg(test)]
 mod tests {
     use perfectplay_core::checkers::Checkers;
-    use perfectplay_core::Game;
 
     use super::*;
 
@@ -102,5 +143,40 @@ mod tests {
         assert_eq!(parsed.len(), 2);
         assert_eq!(parsed[0].1.counts, vec![(1, 7)]);
         assert_eq!(parsed[1].1.max_depth(), 0);
+    }
+
+    #[test]
+    fn nine_mens_morris_from_the_empty_board() {
+        let game = Morris::preset("cowboy_checkers").unwrap();
+        let start = game.start_position();
+        let counts = morris_counts(&game, &start).expect("the empty board is listed");
+        assert_eq!(counts.max_depth(), 4);
+        assert_eq!(
+            (1..=4).map(|d| counts.get(d).unwrap()).collect::<Vec<_>>(),
+            [24, 552, 12_144, 255_024]
+        );
+        let mut rules = MorrisRules::NINE_MENS_MORRIS;
+        rules.ply_limit = None;
+        rules.move_rule = Some(10);
+        let unlimited = Morris::new(rules).unwrap();
+        assert!(morris_counts(&unlimited, &start).is_some());
+    }
+
+    #[test]
+    fn other_morris_games_and_positions_have_none() {
+        let game = Morris::preset("nine_mens_morris").unwrap();
+        let (pos, _) = game
+            .parse_fen("W.B/.../.../....../.../.../... w 8 8")
+            .unwrap();
+        assert_eq!(morris_counts(&game, &pos), None);
+        for id in ["twelve_mens_morris", "lasker_morris", "three_mens_morris"] {
+            let other = Morris::preset(id).unwrap();
+            assert_eq!(morris_counts(&other, &other.start_position()), None, "{id}");
+        }
+        assert_eq!(json_counts(MORRIS_DATA, "morabaraba"), None);
+        assert_eq!(
+            json_counts("{\"x\": {\"perft_start\": {\"counts\": {\"1\": y}}}}", "x"),
+            None
+        );
     }
 }

@@ -1,4 +1,4 @@
-//! `perfectplay rules`: the rule options of a game and their defaults.
+//! `perfectplay rules`: a game's rule options and their values in that game.
 
 use std::io::Write;
 
@@ -6,58 +6,72 @@ use clap::Args;
 use perfectplay_core::checkers::CheckersRules;
 
 use crate::errors::CliError;
-use crate::games::GameId;
-use crate::settings;
+use crate::games::{self, GameId};
+use crate::settings::RuleSet;
 
 /// Arguments of `perfectplay rules`.
 #[derive(Args, Debug)]
 pub(crate) struct RulesArgs {
-    /// The game: checkers.
+    #[arg(value_name = "GAME", help = games::game_help())]
     pub(crate) game: String,
 }
 
-/// Prints the options (name, expected values, help), then the defaults as `name=value`.
+/// Prints the game and its summary, the options (name, expected values, help), then the game's
+/// values as `name=value`.
 pub(crate) fn run(args: &RulesArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    match GameId::parse(&args.game)? {
-        GameId::Checkers => {
-            writeln!(
-                out,
-                "rule options for checkers (set with `play --set name=value`):"
-            )?;
-            let options = CheckersRules::OPTIONS;
-            let name_width = options.iter().map(|o| o.name.len()).max().unwrap_or(0);
-            let expected_width = options.iter().map(|o| o.expected.len()).max().unwrap_or(0);
-            for o in options {
-                writeln!(
-                    out,
-                    "  {:<name_width$}  {:<expected_width$}  {}",
-                    o.name, o.expected, o.help
-                )?;
-            }
-            writeln!(out, "defaults:")?;
-            for (name, value) in settings::values(&CheckersRules::default()) {
-                writeln!(out, "  {name}={value}")?;
-            }
-        }
+    let id = GameId::parse(&args.game)?;
+    match id {
+        GameId::Checkers => describe(id, &CheckersRules::default(), out),
+        GameId::Morris(preset) => describe(id, &preset.rules, out),
+    }
+}
+
+fn describe<R: RuleSet>(id: GameId, rules: &R, out: &mut dyn Write) -> Result<(), CliError> {
+    write!(out, "{}", id.name())?;
+    if !id.aliases().is_empty() {
+        write!(out, " (also {})", id.aliases().join(", "))?;
+    }
+    writeln!(out, ": {}", id.summary())?;
+    writeln!(
+        out,
+        "rule options (set with `--set name=value` on play or perft):"
+    )?;
+    let name_width = R::OPTIONS.iter().map(|o| o.name.len()).max().unwrap_or(0);
+    let expected_width = R::OPTIONS
+        .iter()
+        .map(|o| o.expected.len())
+        .max()
+        .unwrap_or(0);
+    for o in R::OPTIONS {
+        writeln!(
+            out,
+            "  {:<name_width$}  {:<expected_width$}  {}",
+            o.name, o.expected, o.help
+        )?;
+    }
+    writeln!(out, "defaults:")?;
+    for (name, value) in rules.values() {
+        writeln!(out, "  {name}={value}")?;
     }
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
+    use perfectplay_core::morris::MorrisRules;
+
     use super::*;
+
+    fn output(game: &str) -> Result<String, CliError> {
+        let mut out = Vec::new();
+        run(&RulesArgs { game: game.into() }, &mut out)?;
+        Ok(String::from_utf8(out).unwrap())
+    }
 
     #[test]
     fn lists_every_option_and_default() {
-        let mut out = Vec::new();
-        run(
-            &RulesArgs {
-                game: "checkers".into(),
-            },
-            &mut out,
-        )
-        .unwrap();
-        let text = String::from_utf8(out).unwrap();
+        let text = output("checkers").unwrap();
+        assert!(text.starts_with("checkers: English checkers"), "{text}");
         for o in CheckersRules::OPTIONS {
             assert!(text.contains(o.name) && text.contains(o.help), "{text}");
         }
@@ -66,8 +80,24 @@ mod tests {
     }
 
     #[test]
+    fn morris_presets_show_their_values() {
+        let text = output("cowboy_checkers").unwrap();
+        assert!(
+            text.starts_with("nine_mens_morris (also cowboy_checkers): 9 men, flying at 3"),
+            "{text}"
+        );
+        for o in MorrisRules::OPTIONS {
+            assert!(text.contains(o.name) && text.contains(o.help), "{text}");
+        }
+        assert!(text.contains("  flying=3\n  removal=standard\n"), "{text}");
+        let text = output("shah").unwrap();
+        assert!(text.contains("  trapped=passes\n"), "{text}");
+        assert!(text.contains("  no_reforming=true\n"), "{text}");
+    }
+
+    #[test]
     fn unknown_game_is_an_error() {
-        let err = run(&RulesArgs { game: "go".into() }, &mut Vec::new()).unwrap_err();
+        let err = output("go").unwrap_err();
         assert_eq!(err.exit_code(), 2);
     }
 }

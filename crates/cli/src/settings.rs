@@ -1,47 +1,84 @@
-//! Rule settings: applying `--set name=value` arguments and listing the values in force.
+//! Rule settings: applying `--set name=value` arguments and listing the values in force, for
+//! any game's rules through [`RuleSet`].
 
 use perfectplay_core::checkers::CheckersRules;
+use perfectplay_core::morris::MorrisRules;
+use perfectplay_core::{RuleOption, RuleOptionError};
 
 use crate::errors::CliError;
 
-/// Applies each `name=value` setting in order with [`CheckersRules::set`].
-pub(crate) fn apply(rules: &mut CheckersRules, settings: &[String]) -> Result<(), CliError> {
+/// A game's rule options, set by name: what `--set` and `perfectplay rules` need.
+pub(crate) trait RuleSet {
+    /// Every option [`RuleSet::set_option`] accepts.
+    const OPTIONS: &'static [RuleOption];
+
+    /// Sets one option by name from its text value.
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), RuleOptionError>;
+
+    /// Each option with its value, in the order of [`RuleSet::OPTIONS`], written so that
+    /// [`RuleSet::set_option`] reads it back.
+    fn values(&self) -> Vec<(&'static str, String)>;
+}
+
+impl RuleSet for CheckersRules {
+    const OPTIONS: &'static [RuleOption] = CheckersRules::OPTIONS;
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), RuleOptionError> {
+        self.set(name, value)
+    }
+
+    fn values(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("first_player", self.first_player.to_string()),
+            (
+                "threefold_repetition",
+                self.threefold_repetition.to_string(),
+            ),
+            ("move_rule", limit(self.move_rule)),
+            ("ply_limit", limit(self.ply_limit)),
+            ("adjudication", self.adjudication.to_string()),
+        ]
+    }
+}
+
+impl RuleSet for MorrisRules {
+    const OPTIONS: &'static [RuleOption] = MorrisRules::OPTIONS;
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), RuleOptionError> {
+        self.set(name, value)
+    }
+
+    fn values(&self) -> Vec<(&'static str, String)> {
+        self.settings()
+    }
+}
+
+/// Applies each `name=value` setting in order with [`RuleSet::set_option`]. The combination is
+/// not checked here; building the game does that.
+pub(crate) fn apply<R: RuleSet>(rules: &mut R, settings: &[String]) -> Result<(), CliError> {
     for text in settings {
         let (name, value) = text.split_once('=').ok_or_else(|| CliError::BadSetting {
             text: text.clone(),
-            valid: option_names(),
+            valid: option_names::<R>(),
         })?;
-        rules.set(name.trim(), value.trim())?;
+        rules.set_option(name.trim(), value.trim())?;
     }
     Ok(())
 }
 
-/// The names of every checkers rule option, comma separated.
-pub(crate) fn option_names() -> String {
-    CheckersRules::OPTIONS
+/// The names of every option of `R`, comma separated.
+pub(crate) fn option_names<R: RuleSet>() -> String {
+    R::OPTIONS
         .iter()
         .map(|o| o.name)
         .collect::<Vec<_>>()
         .join(", ")
 }
 
-/// Each option with its value in `rules`, written so that [`CheckersRules::set`] reads it back.
-pub(crate) fn values(rules: &CheckersRules) -> Vec<(&'static str, String)> {
-    vec![
-        ("first_player", rules.first_player.to_string()),
-        (
-            "threefold_repetition",
-            rules.threefold_repetition.to_string(),
-        ),
-        ("move_rule", limit(rules.move_rule)),
-        ("ply_limit", limit(rules.ply_limit)),
-        ("adjudication", rules.adjudication.to_string()),
-    ]
-}
-
 /// The values as one line of `name=value` pairs.
-pub(crate) fn summary(rules: &CheckersRules) -> String {
-    values(rules)
+pub(crate) fn summary<R: RuleSet>(rules: &R) -> String {
+    rules
+        .values()
         .iter()
         .map(|(n, v)| format!("{n}={v}"))
         .collect::<Vec<_>>()
@@ -93,7 +130,8 @@ mod tests {
 
     #[test]
     fn values_cover_every_option_and_read_back() {
-        let names: Vec<&str> = values(&CheckersRules::default())
+        let names: Vec<&str> = CheckersRules::default()
+            .values()
             .iter()
             .map(|(n, _)| *n)
             .collect();
@@ -107,7 +145,8 @@ mod tests {
             ply_limit: Some(20),
             adjudication: true,
         };
-        let settings: Vec<String> = values(&changed)
+        let settings: Vec<String> = changed
+            .values()
             .iter()
             .map(|(n, v)| format!("{n}={v}"))
             .collect();
@@ -123,5 +162,26 @@ mod tests {
             "first_player=black threefold_repetition=true move_rule=40 ply_limit=1000 \
              adjudication=false"
         );
+    }
+
+    #[test]
+    fn morris_rules_are_set_and_listed() {
+        let mut rules = MorrisRules::NINE_MENS_MORRIS;
+        apply(&mut rules, &strings(&["removal=any", "flying = none"])).unwrap();
+        assert_eq!(rules.flying, None);
+        assert!(
+            summary(&rules).contains(" removal=any "),
+            "{}",
+            summary(&rules)
+        );
+        let err = apply(&mut rules, &strings(&["wings"])).unwrap_err();
+        assert!(err.to_string().contains("no_reforming"), "{err}");
+        let err = apply(&mut rules, &strings(&["wings=true"])).unwrap_err();
+        assert!(
+            err.to_string().contains("unknown rule option `wings`"),
+            "{err}"
+        );
+        assert_eq!(err.exit_code(), 2);
+        assert_eq!(summary(&rules), rules.to_string());
     }
 }

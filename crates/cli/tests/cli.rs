@@ -110,6 +110,10 @@ fn unknown_game_exits_2_listing_games() {
             err.contains("unknown game") && err.contains("checkers"),
             "{err}"
         );
+        assert!(
+            err.contains("nine_mens_morris") && err.contains("cowboy_checkers"),
+            "{err}"
+        );
     }
 }
 
@@ -264,4 +268,209 @@ fn rules_lists_options_and_defaults() {
         text.contains("defaults:\n") && text.contains("  move_rule=40\n"),
         "{text}"
     );
+}
+
+/// Every morris preset id and alias.
+const MORRIS_GAMES: [&str; 10] = [
+    "nine_mens_morris",
+    "cowboy_checkers",
+    "twelve_mens_morris",
+    "nine_mens_morris_no_flying",
+    "shah",
+    "lasker_morris",
+    "lasker",
+    "morabaraba",
+    "six_mens_morris",
+    "three_mens_morris",
+];
+
+#[test]
+fn morris_perft_and_published_counts() {
+    let output = run(&["perft", "nine_mens_morris", "--depth", "3"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.starts_with("perft 3: 12144 leaves in "), "{text}");
+
+    let output = run(&[
+        "perft",
+        "nine_mens_morris",
+        "--depth",
+        "4",
+        "--up-to",
+        "--check",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert_eq!(text.lines().count(), 4, "{text}");
+    assert!(
+        text.lines().all(|l| l.ends_with("matches published count")),
+        "{text}"
+    );
+    assert!(text.contains("perft 4: 255024 leaves"), "{text}");
+
+    let output = run(&["perft", "nine_mens_morris", "--depth", "5", "--check"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("depths 1 to 4"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn morris_perft_by_alias_and_on_small_boards() {
+    let output = run(&["perft", "cowboy_checkers", "--depth", "2", "--check"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).starts_with("perft 2: 552 leaves"),
+        "{}",
+        stdout(&output)
+    );
+
+    let output = run(&["perft", "three_mens_morris", "--depth", "2"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).starts_with("perft 2: 72 leaves"),
+        "{}",
+        stdout(&output)
+    );
+
+    let output = run(&["perft", "three_mens_morris", "--depth", "1", "--divide"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.starts_with("a1: 1\na2: 1\na3: 1\nb1: 1\n"), "{text}");
+
+    let output = run(&["perft", "shah", "--depth", "1", "--check"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("no published perft counts"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn every_morris_game_plays_to_a_result() {
+    for game in MORRIS_GAMES {
+        let args = ["play", game, "--quiet", "--seed", "1", "--max-plies", "60"];
+        let output = run(&args);
+        assert!(output.status.success(), "{game}: {}", stderr(&output));
+        let text = stdout(&output);
+        assert!(text.starts_with("ply 1 white "), "{game}: {text}");
+        let result = text
+            .lines()
+            .find(|l| l.starts_with("result: "))
+            .unwrap_or_else(|| panic!("{game}: no result line in {text}"));
+        assert!(
+            ["wins", "draw", "unfinished", "stopped after 60 plies"]
+                .iter()
+                .any(|word| result.contains(word)),
+            "{game}: {result}"
+        );
+        assert!(text.contains("\nfinal position: "), "{game}: {text}");
+        assert!(!text.contains("to move"), "{game}: {text}");
+        assert_eq!(text, stdout(&run(&args)), "{game}: not reproducible");
+    }
+}
+
+#[test]
+fn bad_morris_position_exits_2() {
+    let fen = "WWX/.../.../....../.../.../... w 9 9";
+    for subcommand in [
+        &["perft", "nine_mens_morris", "--depth", "1", "--fen", fen][..],
+        &["play", "nine_mens_morris", "--fen", fen],
+    ] {
+        let output = run(subcommand);
+        assert_eq!(output.status.code(), Some(2), "{subcommand:?}");
+        let err = stderr(&output);
+        assert!(err.contains("invalid morris position"), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(stdout(&output).is_empty());
+    }
+}
+
+#[test]
+fn morris_rule_settings_are_validated() {
+    let output = run(&[
+        "perft",
+        "nine_mens_morris",
+        "--depth",
+        "2",
+        "--set",
+        "removal=any",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let output = run(&[
+        "play",
+        "nine_mens_morris",
+        "--set",
+        "removal=any",
+        "--max-plies",
+        "2",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains(" removal=any "),
+        "{}",
+        stdout(&output)
+    );
+
+    for subcommand in [
+        &[
+            "perft",
+            "nine_mens_morris",
+            "--depth",
+            "2",
+            "--set",
+            "flying=4",
+        ][..],
+        &["play", "nine_mens_morris", "--set", "flying=4"],
+    ] {
+        let output = run(subcommand);
+        assert_eq!(output.status.code(), Some(2));
+        let err = stderr(&output);
+        assert!(err.contains("flying is allowed from 3 men down"), "{err}");
+    }
+    let output = run(&["perft", "shah", "--depth", "1", "--set", "wings=true"]);
+    assert_eq!(output.status.code(), Some(2));
+    let err = stderr(&output);
+    assert!(err.contains("unknown rule option `wings`"), "{err}");
+    assert!(err.contains("no_reforming"), "{err}");
+}
+
+#[test]
+fn morris_human_input() {
+    let output = run_with_input(
+        &["play", "cowboy_checkers", "--white", "human", "--quiet"],
+        "a1-a4\nh9\nmoves\nd6\n",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let err = stderr(&output);
+    assert!(text.starts_with("ply 1 white d6\nply 2 black "), "{text}");
+    assert!(text.contains("result: abandoned (input ended)"), "{text}");
+    assert!(err.contains("a1-a4 is not a legal move here"), "{err}");
+    assert!(err.contains("`h9` is not a point of this board"), "{err}");
+    assert!(err.contains("legal moves: a1 a4 a7 "), "{err}");
+}
+
+#[test]
+fn rules_of_a_morris_preset() {
+    let output = run(&["rules", "twelve_mens_morris"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.starts_with("twelve_mens_morris: 12 men"), "{text}");
+    assert!(text.contains("\n  no_reforming=true\n"), "{text}");
+    assert!(text.contains("\n  men=12\n"), "{text}");
+}
+
+#[test]
+fn games_lists_every_id() {
+    let output = run(&["games"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.starts_with("checkers "), "{text}");
+    assert!(text.contains("\nshah "), "{text}");
+    assert!(text.contains("cowboy_checkers"), "{text}");
+    assert_eq!(text.lines().count(), 9, "{text}");
 }

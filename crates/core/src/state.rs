@@ -55,12 +55,19 @@ impl<G: Game> GameState<G> {
 
     /// A new game from `position`, with an empty history.
     pub fn from_position(game: G, position: G::Position) -> Self {
+        Self::from_position_after(game, position, 0)
+    }
+
+    /// A new game from `position`, reached after `no_progress_plies` plies without progress
+    /// (as a position string records them), so the move rule counts them. Earlier positions
+    /// are unknown, so repetitions count from here.
+    pub fn from_position_after(game: G, position: G::Position, no_progress_plies: u32) -> Self {
         let hash = game.hash(&position);
         let mut state = GameState {
             game,
             position,
             hash,
-            no_progress: 0,
+            no_progress: no_progress_plies,
             outcome: None,
             past: Vec::new(),
         };
@@ -133,7 +140,8 @@ impl<G: Game> GameState<G> {
             return Err(PlayError::GameOver(outcome));
         }
         let mut legal = false;
-        self.game.for_each_move(&self.position, |m| legal |= m == mv);
+        self.game
+            .for_each_move(&self.position, |m| legal |= m == mv);
         if !legal {
             return Err(PlayError::Illegal { mv: mv.to_string() });
         }

@@ -61,9 +61,9 @@ pub enum MorrisFenErrorKind {
 
 /// A position string that could not be read, with the field where the problem is.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("invalid morris position at field {field}: {kind}")]
+#[error("invalid morris position{}: {kind}", field_label(*.field))]
 pub struct MorrisFenError {
-    /// 1-based field number.
+    /// 1-based field number, or 0 when the problem is the string or position as a whole.
     pub field: usize,
     /// What is wrong.
     pub kind: MorrisFenErrorKind,
@@ -91,6 +91,14 @@ pub enum MorrisPositionError {
     /// Points off the board, or on both sides.
     #[error("men stand off the board or on the same point")]
     BadMen,
+}
+
+fn field_label(field: usize) -> String {
+    if field == 0 {
+        String::new()
+    } else {
+        format!(" at field {field}")
+    }
 }
 
 impl Morris {
