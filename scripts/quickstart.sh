@@ -13,3 +13,11 @@ echo "== perft: checkers from the start position, depth 12 (published: 388,623,6
 echo
 echo "== a sample game: two seeded random players"
 "$bin" play checkers --black random --white random --seed 7 --quiet
+
+echo
+echo "== perft: Nine Men's Morris from the empty board (published: 24, 552, 12,144, 255,024)"
+"$bin" perft nine_mens_morris --depth 4 --up-to --check
+
+echo
+echo "== a sample game of Nine Men's Morris: two seeded random players"
+"$bin" play nine_mens_morris --seed 7 --quiet

@@ -13,7 +13,11 @@ cargo clippy --workspace --all-targets -- -D warnings
 echo "== cargo test"
 cargo test --workspace
 
-echo "== perft 12 and 13 from the start in the release build"
+echo "== every published and cross-checked perft count up to 2 billion leaves (release build)"
+# Checkers to depth 13 and Nine Men's Morris to depth 7, beyond what the debug tests reach.
+PERFT_MAX_LEAVES=2000000000 cargo test --release -p perfectplay-core --test perft
+
+echo "== the CLI's own perft check"
 cargo build --release -p perfectplay-cli
 target/release/perfectplay perft checkers --depth 12 --check
-target/release/perfectplay perft checkers --depth 13 --check
+target/release/perfectplay perft nine_mens_morris --depth 4 --up-to --check
