@@ -45,7 +45,8 @@ pub enum FullBoard {
     PlayOn,
 }
 
-/// The rules of a morris game. Presets are [`MorrisRules::preset`]; every field may be
+/// The rules of a morris game, hashable, and serialised as `name=value` text by `Display` and
+/// `FromStr`. Presets are [`MorrisRules::preset`]; every field may be
 /// overridden, by name with [`MorrisRules::set`]. [`MorrisRules::validate`] checks a combination.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MorrisRules {
@@ -518,6 +519,30 @@ impl MorrisRules {
             ("move_rule", limit(self.move_rule)),
             ("ply_limit", limit(self.ply_limit)),
         ]
+    }
+}
+
+impl std::str::FromStr for MorrisRules {
+    type Err = RuleOptionError;
+
+    /// Reads `name=value` pairs separated by spaces (what `Display` writes), each applied over
+    /// the Nine Men's Morris rules. This is the rules' serialised form: a database records it.
+    ///
+    /// ```
+    /// use perfectplay_core::morris::MorrisRules;
+    /// let rules = MorrisRules::TWELVE_MENS_MORRIS;
+    /// assert_eq!(rules.to_string().parse::<MorrisRules>().unwrap(), rules);
+    /// assert!("men=9 wings=2".parse::<MorrisRules>().is_err());
+    /// ```
+    fn from_str(text: &str) -> Result<MorrisRules, RuleOptionError> {
+        let mut rules = MorrisRules::NINE_MENS_MORRIS;
+        for pair in text.split_whitespace() {
+            let (name, value) = pair
+                .split_once('=')
+                .ok_or_else(|| bad_value(pair, "", "name=value"))?;
+            rules.set(name, value)?;
+        }
+        Ok(rules)
     }
 }
 
