@@ -40,7 +40,9 @@ fn playout<G: Game + Clone>(game: &G, rng: &mut Rng) -> u32 {
             }
             i += 1;
         });
-        state.play(&chosen.expect("a game not over has a move")).expect("legal");
+        state
+            .play(&chosen.expect("a game not over has a move"))
+            .expect("legal");
     }
     state.ply()
 }
@@ -52,14 +54,21 @@ fn morris_perft(c: &mut Criterion) {
     group.sample_size(10);
     let leaves = perft(&game, &start, 5);
     group.throughput(Throughput::Elements(leaves));
-    group.bench_function("empty_board_depth_5", |b| b.iter(|| perft(&game, black_box(&start), 5)));
+    group.bench_function("empty_board_depth_5", |b| {
+        b.iter(|| perft(&game, black_box(&start), 5))
+    });
     group.finish();
 }
 
 fn morris_playouts(c: &mut Criterion) {
     let mut group = c.benchmark_group("random_playouts");
     group.sample_size(10);
-    for id in ["nine_mens_morris", "twelve_mens_morris", "lasker_morris", "three_mens_morris"] {
+    for id in [
+        "nine_mens_morris",
+        "twelve_mens_morris",
+        "lasker_morris",
+        "three_mens_morris",
+    ] {
         let game = Morris::preset(id).expect("preset");
         let mut rng = Rng(1);
         let plies: u64 = (0..100).map(|_| u64::from(playout(&game, &mut rng))).sum();

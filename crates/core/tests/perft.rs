@@ -17,7 +17,11 @@ struct Case {
 fn read_cases(text: &str) -> Vec<Case> {
     let mut cases: Vec<Case> = Vec::new();
     let mut game = "checkers".to_owned();
-    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+    for line in text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
         let (key, value) = line.split_once(' ').expect("key and value");
         match key {
             "game" => game = value.into(),
@@ -40,7 +44,10 @@ fn read_cases(text: &str) -> Vec<Case> {
 }
 
 fn max_leaves() -> u64 {
-    std::env::var("PERFT_MAX_LEAVES").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000_000)
+    std::env::var("PERFT_MAX_LEAVES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10_000_000)
 }
 
 #[test]
@@ -52,7 +59,12 @@ fn checkers_perft_matches_published_counts() {
         assert_eq!(case.game, "checkers");
         let pos: Position = case.fen.parse().expect("valid FEN");
         for &(depth, expected) in case.counts.iter().filter(|(_, n)| *n <= max_leaves()) {
-            assert_eq!(perft(&game, &pos, depth), expected, "{} depth {depth}", case.id);
+            assert_eq!(
+                perft(&game, &pos, depth),
+                expected,
+                "{} depth {depth}",
+                case.id
+            );
         }
     }
 }
@@ -65,7 +77,12 @@ fn morris_perft_matches_published_and_cross_checked_counts() {
         let game = Morris::preset(&case.game).expect("a preset");
         let (pos, _) = game.parse_fen(&case.fen).expect("a valid position");
         for &(depth, expected) in case.counts.iter().filter(|(_, n)| *n <= max_leaves()) {
-            assert_eq!(perft(&game, &pos, depth), expected, "{} depth {depth}", case.id);
+            assert_eq!(
+                perft(&game, &pos, depth),
+                expected,
+                "{} depth {depth}",
+                case.id
+            );
         }
     }
 }

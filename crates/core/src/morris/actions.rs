@@ -156,7 +156,9 @@ impl Morris {
                     found = Some(ActionStep::Done(*mv));
                 }
             }),
-            Stage::Removing { base, taken } if action < n => {
+            Stage::Removing { base, taken }
+                if action < n && !taken.contains_index(action as u8) =>
+            {
                 let taken = taken | Bitboard::from_index(action as u8);
                 let mut exists = false;
                 self.for_each_turn(pos, |mv| {

@@ -4,13 +4,14 @@
 //! The format has space-separated fields:
 //!
 //! 1. the board: one character per point in point order (see [`super::Board`]), `W` for a white
-//!    man, `B` for a black man, `.` for an empty point; `/` may appear anywhere and is ignored
-//!    (output puts one between rows);
-//! 2. the side to move, `w` or `b`;
+//!    man, `B` for a black man, `.` for an empty point (letters in either case on input); `/`
+//!    may appear anywhere and is ignored (output puts one between rows);
+//! 2. the side to move, `w` or `b` (either case on input);
 //! 3. and 4. White's and Black's men in hand;
 //! 5. plies since the last man was placed or taken (optional, default 0);
 //! 6. the no-re-forming memory (optional, default `-`): `-`, or comma-separated entries
-//!    `Wa4>a1` meaning White's man on a4 may not move back to a1 on White's next turn;
+//!    `Wa4>a1` meaning White's man on a4 may not move back to a1 on White's next turn (at most
+//!    one per side; it names a man of that side and an empty point);
 //! 7. Shah's first mill (optional, default `-`): `-`, `W` or `B` for who closed the first mill
 //!    while placing, `W!` or `B!` when that player's opening removal is the turn to play.
 //!
@@ -129,12 +130,16 @@ impl Morris {
             }
         }
         if pos.first_mill().is_some() || pos.opening_removal_pending() {
+            // The memory lives while placing, and becomes the pending opening removal when the
+            // last man is placed.
+            let placed_all = pos.in_hand(Color::White) == 0 && pos.in_hand(Color::Black) == 0;
             let ok = self.rules().first_mill_opens
                 && pos.first_mill().is_some()
-                && (!pos.opening_removal_pending()
-                    || (pos.in_hand(Color::White) == 0
-                        && pos.in_hand(Color::Black) == 0
-                        && pos.first_mill() == Some(pos.side_to_move())));
+                && if pos.opening_removal_pending() {
+                    placed_all && pos.first_mill() == Some(pos.side_to_move())
+                } else {
+                    !placed_all
+                };
             if !ok {
                 return Err(MorrisPositionError::BadFirstMill);
             }
@@ -212,9 +217,11 @@ impl Morris {
         let plies = if fields.len() >= 5 { number(5)? } else { 0 };
         if let Some(memory) = fields.get(5).filter(|&&m| m != "-") {
             for entry in memory.split(',') {
-                let (color, barrier) = self
-                    .parse_barrier(entry)
-                    .ok_or_else(|| err(6, MorrisFenErrorKind::BadMemory(entry.to_owned())))?;
+                let bad = || err(6, MorrisFenErrorKind::BadMemory(entry.to_owned()));
+                let (color, barrier) = self.parse_barrier(entry).ok_or_else(bad)?;
+                if pos.barrier(color).is_some() {
+                    return Err(bad());
+                }
                 pos.set_barrier(color, Some(barrier));
             }
         }

@@ -265,8 +265,12 @@ impl Morris {
                 }
                 _ => None,
             };
+            // The other side's memory lapses once its man is taken or its point is filled:
+            // it can no longer forbid anything, and positions stay canonical.
             if let Some(b) = next.barrier[them.index()] {
-                if mv.removed().contains_index(b.man) {
+                let occupied = next.men[0] | next.men[1];
+                if !next.men[them.index()].contains_index(b.man) || occupied.contains_index(b.point)
+                {
                     next.barrier[them.index()] = None;
                 }
             }
