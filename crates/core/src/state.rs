@@ -226,3 +226,37 @@ impl<G: Game> GameState<G> {
         None
     }
 }
+
+/// Helpers for the games' tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::GameState;
+    use crate::game::{Game, Outcome};
+
+    /// Everything that [`GameState::undo`] must restore.
+    #[derive(Debug, PartialEq)]
+    pub(crate) struct Snapshot<G: Game> {
+        pub(crate) position: G::Position,
+        pub(crate) hash: u64,
+        pub(crate) no_progress: u32,
+        pub(crate) outcome: Option<Outcome>,
+        pub(crate) ply: u32,
+        pub(crate) repetitions: u32,
+        pub(crate) moves: Vec<Option<G::Move>>,
+        pub(crate) legal: Vec<G::Move>,
+    }
+
+    /// The observable state of `state`.
+    pub(crate) fn snapshot<G: Game + Clone>(state: &GameState<G>) -> Snapshot<G> {
+        Snapshot {
+            position: *state.position(),
+            hash: state.hash(),
+            no_progress: state.no_progress_plies(),
+            outcome: state.outcome(),
+            ply: state.ply(),
+            repetitions: state.repetitions(),
+            moves: state.moves().collect(),
+            legal: state.legal_moves().to_vec(),
+        }
+    }
+}

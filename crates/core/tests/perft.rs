@@ -5,7 +5,7 @@
 
 use perfectplay_core::checkers::{Checkers, Position};
 use perfectplay_core::morris::Morris;
-use perfectplay_core::perft;
+use perfectplay_core::{perft, Game};
 
 struct Case {
     game: String,
@@ -50,6 +50,18 @@ fn max_leaves() -> u64 {
         .unwrap_or(10_000_000)
 }
 
+/// Checks every count of `case` up to the leaf budget from `pos`.
+fn check<G: Game>(game: &G, pos: &G::Position, case: &Case) {
+    for &(depth, expected) in case.counts.iter().filter(|(_, n)| *n <= max_leaves()) {
+        assert_eq!(
+            perft(game, pos, depth),
+            expected,
+            "{} depth {depth}",
+            case.id
+        );
+    }
+}
+
 #[test]
 fn checkers_perft_matches_published_counts() {
     let game = Checkers::default();
@@ -58,14 +70,7 @@ fn checkers_perft_matches_published_counts() {
     for case in cases {
         assert_eq!(case.game, "checkers");
         let pos: Position = case.fen.parse().expect("valid FEN");
-        for &(depth, expected) in case.counts.iter().filter(|(_, n)| *n <= max_leaves()) {
-            assert_eq!(
-                perft(&game, &pos, depth),
-                expected,
-                "{} depth {depth}",
-                case.id
-            );
-        }
+        check(&game, &pos, &case);
     }
 }
 
@@ -76,13 +81,6 @@ fn morris_perft_matches_published_and_cross_checked_counts() {
     for case in cases {
         let game = Morris::preset(&case.game).expect("a preset");
         let (pos, _) = game.parse_fen(&case.fen).expect("a valid position");
-        for &(depth, expected) in case.counts.iter().filter(|(_, n)| *n <= max_leaves()) {
-            assert_eq!(
-                perft(&game, &pos, depth),
-                expected,
-                "{} depth {depth}",
-                case.id
-            );
-        }
+        check(&game, &pos, &case);
     }
 }

@@ -77,31 +77,7 @@ fn play_text(state: &mut GameState<Checkers>, text: &str) {
     state.play(&mv).unwrap_or_else(|e| panic!("{text}: {e}"));
 }
 
-/// Everything that [`GameState::undo`] must restore.
-#[derive(Debug, PartialEq)]
-struct Snapshot {
-    position: Position,
-    hash: u64,
-    no_progress: u32,
-    outcome: Option<Outcome>,
-    ply: u32,
-    repetitions: u32,
-    moves: Vec<Option<Move>>,
-    legal: Vec<Move>,
-}
-
-fn snapshot(state: &GameState<Checkers>) -> Snapshot {
-    Snapshot {
-        position: *state.position(),
-        hash: state.hash(),
-        no_progress: state.no_progress_plies(),
-        outcome: state.outcome(),
-        ply: state.ply(),
-        repetitions: state.repetitions(),
-        moves: state.moves().collect(),
-        legal: state.legal_moves().to_vec(),
-    }
-}
+use crate::state::testing::snapshot;
 
 /// The row where `color`'s men are crowned, counted from Black's side.
 fn crown_row(color: Color) -> u8 {

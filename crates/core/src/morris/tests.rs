@@ -1599,31 +1599,7 @@ fn actions_refuse_a_man_taken_twice() {
 // 10. Random games
 // ---------------------------------------------------------------------------------------------
 
-/// Everything that [`GameState::undo`] must restore.
-#[derive(Debug, PartialEq)]
-struct Snapshot {
-    position: MorrisPosition,
-    hash: u64,
-    no_progress: u32,
-    outcome: Option<Outcome>,
-    ply: u32,
-    repetitions: u32,
-    moves: Vec<Option<MorrisMove>>,
-    legal: Vec<MorrisMove>,
-}
-
-fn snapshot(state: &GameState<Morris>) -> Snapshot {
-    Snapshot {
-        position: *state.position(),
-        hash: state.hash(),
-        no_progress: state.no_progress_plies(),
-        outcome: state.outcome(),
-        ply: state.ply(),
-        repetitions: state.repetitions(),
-        moves: state.moves().collect(),
-        legal: state.legal_moves().to_vec(),
-    }
-}
+use crate::state::testing::snapshot;
 
 /// Checks one turn: the men it moves, places and takes, and that the result is valid.
 fn check_turn(game: &Morris, before: &MorrisPosition, mv: &MorrisMove) {
