@@ -22,6 +22,7 @@ mod color;
 mod game;
 mod options;
 mod perft;
+mod rl;
 mod state;
 
 pub mod checkers;
@@ -32,4 +33,5 @@ pub use color::{ByColor, Color};
 pub use game::{DrawRules, EndReason, Game, MoveBuffer, Outcome, Player};
 pub use options::{RuleOption, RuleOptionError};
 pub use perft::{perft, perft_divide};
+pub use rl::{ActionGame, ActionStep, IllegalActionError};
 pub use state::{GameState, PlayError};

@@ -42,6 +42,7 @@
 //! ([`fen`]). Perft ([`crate::perft`]) counts every capture path separately, the published
 //! convention.
 
+pub mod actions;
 mod display;
 pub mod fen;
 mod geometry;

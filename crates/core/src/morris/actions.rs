@@ -13,9 +13,8 @@
 //! turn; [`Morris::apply_action`] advances it and hands back the whole turn when it is
 //! complete. The legal actions are always those that can still complete a legal turn.
 
-use thiserror::Error;
-
 use super::{Morris, MorrisMove, MorrisPosition, MoveKind};
+use crate::rl::{ActionStep, IllegalActionError};
 use crate::Bitboard;
 
 /// Where the player to move is within a turn.
@@ -33,26 +32,8 @@ pub enum Stage {
     },
 }
 
-/// What an action led to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ActionStep {
-    /// The turn goes on: the same player acts again, at this stage.
-    Continue(Stage),
-    /// The turn is complete: play this move.
-    Done(MorrisMove),
-}
-
-/// An action that is not legal now.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("action {action} ({text}) is not legal now; legal actions: {legal:?}")]
-pub struct IllegalActionError {
-    /// The action.
-    pub action: usize,
-    /// What it means on this board.
-    pub text: String,
-    /// The legal actions.
-    pub legal: Vec<usize>,
-}
+/// What an action led to (morris stages and moves).
+pub type MorrisActionStep = ActionStep<Stage, MorrisMove>;
 
 impl Morris {
     /// The size of the action space: `n + n * n` for `n` points.
@@ -131,9 +112,9 @@ impl Morris {
         pos: &MorrisPosition,
         stage: &Stage,
         action: usize,
-    ) -> Result<ActionStep, IllegalActionError> {
+    ) -> Result<MorrisActionStep, IllegalActionError> {
         let n = self.board().point_count();
-        let mut found: Option<ActionStep> = None;
+        let mut found: Option<MorrisActionStep> = None;
         match *stage {
             Stage::Start => self.for_each_turn(pos, |mv| {
                 if found.is_some() {

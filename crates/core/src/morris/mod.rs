@@ -58,6 +58,7 @@ pub mod fen;
 mod movegen;
 mod mv;
 mod notation;
+mod observation;
 mod position;
 mod rules;
 mod zobrist;

@@ -4,13 +4,14 @@
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 
-use super::actions::{ActionStep, Stage};
+use super::actions::Stage;
 use super::fen::{MorrisFenError, MorrisFenErrorKind, MorrisPositionError};
 use super::{
     Barrier, Morris, MorrisMove, MorrisMoveError, MorrisPosition, MorrisRules, MoveKind,
     ParseMorrisMoveError,
 };
 use crate::game::{EndReason, Game, Outcome};
+use crate::rl::ActionStep;
 use crate::state::GameState;
 use crate::{perft, Bitboard, Color};
 

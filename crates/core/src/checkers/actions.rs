@@ -1,0 +1,331 @@
+//! The checkers action space for reinforcement learning: one action per step, a capture being
+//! one action per jump, and the observation tensor.
+//!
+//! There are 128 actions: `4 * s + d` moves the piece on square index `s` (square number
+//! `s + 1`) in direction `d` (0 north-west, 1 north-east, 2 south-west, 3 south-east, north
+//! being towards square 1, Black's side), one square for a simple move or over the neighbour for
+//! a jump. A capture of several pieces is one action per jump by the same player, the piece
+//! being fixed after the first; [`Stage`] records the jumps made so far. Actions are absolute
+//! (the same for both colours); observations are seen from the player to move.
+
+use super::geometry::Dir;
+use super::{Checkers, Move, Position, Square};
+use crate::rl::{ActionGame, ActionStep, IllegalActionError};
+use crate::Bitboard;
+
+const DIRS: [Dir; 4] = [
+    Dir::NorthWest,
+    Dir::NorthEast,
+    Dir::SouthWest,
+    Dir::SouthEast,
+];
+
+/// Where the player to move is within a capture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Stage {
+    /// Nothing chosen yet.
+    #[default]
+    Start,
+    /// Part of a capture is made: the piece from `from` has landed on `landings` (in order).
+    Jumping {
+        /// Where the capturing piece started.
+        from: Square,
+        /// The landing squares so far, 5 bits each, first in the lowest bits.
+        landings: u64,
+        /// How many jumps are made.
+        jumps: u8,
+    },
+}
+
+impl Stage {
+    /// Where the capturing piece stands now, while jumping.
+    #[must_use]
+    pub fn current_square(&self) -> Option<Square> {
+        match *self {
+            Stage::Start => None,
+            Stage::Jumping {
+                landings, jumps, ..
+            } => Some(Square::from_bit(
+                (landings >> (5 * u32::from(jumps - 1))) as u8 & 31,
+            )),
+        }
+    }
+}
+
+/// The direction of the step (one square) or jump (two) from `a` to `b`.
+fn direction(a: Square, b: Square) -> Option<usize> {
+    let (a, b) = (a.bitboard().0, b.bitboard().0);
+    DIRS.iter()
+        .position(|d| d.step(a) == b || d.step(d.step(a)) == b)
+}
+
+fn action(from: Square, to: Square) -> usize {
+    4 * usize::from(from.index()) + direction(from, to).unwrap_or(0)
+}
+
+/// The squares the move visits, start included.
+fn trail(mv: &Move) -> impl Iterator<Item = Square> + '_ {
+    std::iter::once(mv.from()).chain(mv.landings())
+}
+
+/// Whether `mv` is a capture from `from` whose first `jumps` landings are `landings`.
+fn extends(mv: &Move, from: Square, landings: u64, jumps: u8) -> bool {
+    mv.from() == from
+        && mv.jump_count() > usize::from(jumps)
+        && mv
+            .landings()
+            .take(usize::from(jumps))
+            .enumerate()
+            .all(|(i, sq)| u64::from(sq.index()) == (landings >> (5 * i)) & 31)
+}
+
+impl ActionGame for Checkers {
+    type Stage = Stage;
+
+    fn action_count(&self) -> usize {
+        128
+    }
+
+    fn for_each_legal_action<F: FnMut(usize)>(&self, pos: &Position, stage: &Stage, mut visit: F) {
+        match *stage {
+            Stage::Start => pos.for_each_move(|mv| {
+                let first = mv.landings().next().unwrap_or(mv.to());
+                visit(action(mv.from(), first));
+            }),
+            Stage::Jumping {
+                from,
+                landings,
+                jumps,
+            } => {
+                let at = stage.current_square().unwrap_or(from);
+                pos.for_each_move(|mv| {
+                    if extends(mv, from, landings, jumps) {
+                        if let Some(next) = mv.landings().nth(usize::from(jumps)) {
+                            visit(action(at, next));
+                        }
+                    }
+                });
+            }
+        }
+    }
+
+    fn apply_action(
+        &self,
+        pos: &Position,
+        stage: &Stage,
+        action_id: usize,
+    ) -> Result<ActionStep<Stage, Move>, IllegalActionError> {
+        let (landings, jumps) = match *stage {
+            Stage::Start => (0, 0),
+            Stage::Jumping {
+                landings, jumps, ..
+            } => (landings, jumps),
+        };
+        let mut done = None;
+        let mut next = None;
+        pos.for_each_move(|mv| {
+            let on_track = match *stage {
+                Stage::Start => true,
+                Stage::Jumping {
+                    from,
+                    landings,
+                    jumps,
+                } => extends(mv, from, landings, jumps),
+            };
+            let mut squares = trail(mv).skip(usize::from(jumps));
+            let (Some(here), Some(step_to)) = (squares.next(), squares.next()) else {
+                return;
+            };
+            if !on_track || action(here, step_to) != action_id {
+                return;
+            }
+            if mv.jump_count() <= usize::from(jumps) + 1 {
+                done = Some(*mv);
+            } else {
+                let landings = landings | (u64::from(step_to.index()) << (5 * u32::from(jumps)));
+                next = Some(Stage::Jumping {
+                    from: mv.from(),
+                    landings,
+                    jumps: jumps + 1,
+                });
+            }
+        });
+        match (done, next) {
+            (Some(mv), _) => Ok(ActionStep::Done(mv)),
+            (None, Some(stage)) => Ok(ActionStep::Continue(stage)),
+            (None, None) => Err(IllegalActionError {
+                action: action_id,
+                text: self.action_to_string(pos, stage, action_id),
+                legal: self.legal_actions(pos, stage),
+            }),
+        }
+    }
+
+    fn turn_actions(&self, mv: &Move) -> Vec<usize> {
+        let squares: Vec<Square> = trail(mv).collect();
+        squares.windows(2).map(|w| action(w[0], w[1])).collect()
+    }
+
+    /// `11-15` for a step, `15x24` for a jump (over an enemy piece), `invalid` off the board.
+    fn action_to_string(&self, pos: &Position, stage: &Stage, action_id: usize) -> String {
+        if action_id >= 128 {
+            return "invalid".to_owned();
+        }
+        let from = Square::from_bit((action_id / 4) as u8);
+        let dir = DIRS[action_id % 4];
+        let over = dir.step(from.bitboard().0);
+        if over == 0 {
+            return "invalid".to_owned();
+        }
+        let enemy = pos.pieces(!pos.side_to_move()).0;
+        let jumping = matches!(stage, Stage::Jumping { .. });
+        if over & enemy != 0 || jumping {
+            match Bitboard(dir.step(over)).lowest_index() {
+                Some(to) => format!("{from}x{}", Square::from_bit(to)),
+                None => "invalid".to_owned(),
+            }
+        } else {
+            format!("{from}-{}", Square::from_bit(over.trailing_zeros() as u8))
+        }
+    }
+
+    /// `[5, 8, 8]`: planes of own men, own kings, the opponent's men, the opponent's kings, and
+    /// the piece in the middle of a capture; rows and columns of the 8x8 board turned so that
+    /// the player to move plays up the board (row 7 is its own back row).
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![5, 8, 8]
+    }
+
+    fn write_observation(&self, pos: &Position, stage: &Stage, out: &mut [f32]) {
+        let out = &mut out[..5 * 64];
+        out.fill(0.0);
+        let us = pos.side_to_move();
+        // White already plays up the standard diagram; Black sees it turned half a turn.
+        let cell = |sq: Square| {
+            let (r, c) = (usize::from(sq.row()), usize::from(sq.column()));
+            if us == crate::Color::White {
+                8 * r + c
+            } else {
+                8 * (7 - r) + (7 - c)
+            }
+        };
+        let planes = [pos.men(us), pos.kings(us), pos.men(!us), pos.kings(!us)];
+        for (plane, set) in planes.iter().enumerate() {
+            for index in set.indices() {
+                out[64 * plane + cell(Square::from_bit(index))] = 1.0;
+            }
+        }
+        if let Some(sq) = stage.current_square() {
+            out[64 * 4 + cell(sq)] = 1.0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checkers::MoveList;
+    use crate::{Color, Game};
+
+    /// Every move reachable by following legal actions from the start of a turn.
+    fn moves_by_actions(game: &Checkers, pos: &Position, stage: Stage, out: &mut Vec<Move>) {
+        for a in game.legal_actions(pos, &stage) {
+            match game
+                .apply_action(pos, &stage, a)
+                .expect("a legal action applies")
+            {
+                ActionStep::Done(mv) => out.push(mv),
+                ActionStep::Continue(next) => moves_by_actions(game, pos, next, out),
+            }
+        }
+    }
+
+    fn check(fen: &str) {
+        let game = Checkers::default();
+        let pos: Position = fen.parse().unwrap();
+        let mut legal = MoveList::new();
+        game.generate_moves(&pos, &mut legal);
+        let mut reached = Vec::new();
+        moves_by_actions(&game, &pos, Stage::Start, &mut reached);
+        let names = |v: &[Move]| {
+            let mut n: Vec<String> = v.iter().map(ToString::to_string).collect();
+            n.sort();
+            n
+        };
+        assert_eq!(names(&reached), names(&legal), "{fen}");
+        for mv in &legal {
+            let mut stage = Stage::Start;
+            let actions = game.turn_actions(mv);
+            assert_eq!(actions.len(), mv.jump_count().max(1));
+            for (i, &a) in actions.iter().enumerate() {
+                match game.apply_action(&pos, &stage, a).unwrap() {
+                    ActionStep::Continue(next) => stage = next,
+                    ActionStep::Done(done) => {
+                        assert_eq!(i + 1, actions.len());
+                        assert_eq!(done.captured(), mv.captured());
+                        assert_eq!(done.to(), mv.to());
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn action_paths_reach_exactly_the_legal_moves() {
+        check("B:W21-32:B1-12");
+        check("W:W21-32:B1-12");
+        check("B:W14,15,22,23:BK10");
+        check("W:W27:B23,14");
+        check("B:W6,7,8,14,15,16,22,23,24:BK10");
+        check("W:W14,15,22,23,25,27,K2:B5,6,9,10,12,18,19,K30");
+    }
+
+    #[test]
+    fn illegal_actions_are_refused_with_the_legal_ones() {
+        let game = Checkers::default();
+        let pos = game.start_position();
+        let err = game.apply_action(&pos, &Stage::Start, 0).unwrap_err();
+        assert_eq!(err.legal, game.legal_actions(&pos, &Stage::Start));
+        assert_eq!(err.legal.len(), 7);
+        assert!(game.apply_action(&pos, &Stage::Start, 500).is_err());
+        assert_eq!(
+            game.action_to_string(&pos, &Stage::Start, 4 * 10 + 3),
+            "11-16"
+        );
+        assert_eq!(game.action_to_string(&pos, &Stage::Start, 0), "invalid");
+        let jump: Position = "W:W27:B23,14".parse().unwrap();
+        assert_eq!(game.action_to_string(&jump, &Stage::Start, 4 * 26), "27x18");
+    }
+
+    #[test]
+    fn observations_are_seen_from_the_player_to_move() {
+        let game = Checkers::default();
+        let shape = game.observation_shape();
+        assert_eq!(shape, vec![5, 8, 8]);
+        let mut black = vec![0.0; 320];
+        let mut white = vec![0.0; 320];
+        let start = game.start_position();
+        game.write_observation(&start, &Stage::Start, &mut black);
+        game.write_observation(
+            &start.with_side_to_move(Color::White),
+            &Stage::Start,
+            &mut white,
+        );
+        // The start is symmetric under a half turn and a change of colours.
+        assert_eq!(black, white);
+        assert_eq!(black[..64].iter().sum::<f32>(), 12.0);
+        // Own men fill the bottom three rows, the opponent's the top three.
+        assert_eq!(black[40..64].iter().sum::<f32>(), 12.0);
+        assert_eq!(black[64 * 2..64 * 2 + 24].iter().sum::<f32>(), 12.0);
+        let mid: Position = "B:W14,15,22,23:BK10".parse().unwrap();
+        let mut obs = vec![0.0; 320];
+        let first = game.legal_actions(&mid, &Stage::Start)[0];
+        let ActionStep::Continue(stage) = game.apply_action(&mid, &Stage::Start, first).unwrap()
+        else {
+            panic!("a four-jump capture continues")
+        };
+        game.write_observation(&mid, &stage, &mut obs);
+        assert_eq!(obs[64 * 4..].iter().sum::<f32>(), 1.0);
+        assert_eq!(obs[64..128].iter().sum::<f32>(), 1.0, "one own king");
+    }
+}

@@ -1,0 +1,83 @@
+//! Fixed action spaces and observation tensors: how reinforcement learning sees a game.
+//!
+//! A turn of either family may take several decisions: a checkers capture is one action per
+//! jump, a morris turn that closes a mill is its placement or move and then one action per man
+//! taken. Between them the same player acts again, and a [`ActionGame::Stage`] value says where
+//! within the turn that player is. Actions are small integers in `0..action_count()`;
+//! observations are `f32` tensors of a fixed shape, seen from the player to move.
+
+use std::fmt;
+use std::hash::Hash;
+
+use thiserror::Error;
+
+use crate::game::Game;
+
+/// What an action led to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ActionStep<S, M> {
+    /// The turn goes on: the same player acts again, at this stage.
+    Continue(S),
+    /// The turn is complete: play this move.
+    Done(M),
+}
+
+/// An action that is not legal now.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("action {action} ({text}) is not legal now; legal actions: {legal:?}")]
+pub struct IllegalActionError {
+    /// The action.
+    pub action: usize,
+    /// What it means, in the game's notation.
+    pub text: String,
+    /// The legal actions.
+    pub legal: Vec<usize>,
+}
+
+/// A game with a fixed action space and an observation tensor.
+pub trait ActionGame: Game {
+    /// Where the player to move is within a turn; `Default` is the start of a turn.
+    type Stage: Copy + Default + Eq + Hash + fmt::Debug;
+
+    /// The number of actions; every action is below it.
+    fn action_count(&self) -> usize;
+
+    /// Calls `visit` with each legal action at `stage` (possibly more than once).
+    fn for_each_legal_action<F: FnMut(usize)>(
+        &self,
+        pos: &Self::Position,
+        stage: &Self::Stage,
+        visit: F,
+    );
+
+    /// The legal actions at `stage`, ascending, without repeats.
+    fn legal_actions(&self, pos: &Self::Position, stage: &Self::Stage) -> Vec<usize> {
+        let mut mask = vec![false; self.action_count()];
+        self.for_each_legal_action(pos, stage, |a| mask[a] = true);
+        mask.iter()
+            .enumerate()
+            .filter_map(|(a, &legal)| legal.then_some(a))
+            .collect()
+    }
+
+    /// Applies `action` at `stage`: the next stage of the turn, or the complete move.
+    fn apply_action(
+        &self,
+        pos: &Self::Position,
+        stage: &Self::Stage,
+        action: usize,
+    ) -> Result<ActionStep<Self::Stage, Self::Move>, IllegalActionError>;
+
+    /// The actions that play `mv` from the start of a turn, in order.
+    fn turn_actions(&self, mv: &Self::Move) -> Vec<usize>;
+
+    /// What `action` means in `pos` at `stage`, e.g. `11-15`, `15x24` (one jump) or `d6`.
+    fn action_to_string(&self, pos: &Self::Position, stage: &Self::Stage, action: usize) -> String;
+
+    /// The shape of the observation tensor.
+    fn observation_shape(&self) -> Vec<usize>;
+
+    /// Writes the observation of `pos` at `stage`, seen from the player to move, into `out`
+    /// (whose length is the product of [`ActionGame::observation_shape`]).
+    fn write_observation(&self, pos: &Self::Position, stage: &Self::Stage, out: &mut [f32]);
+}
