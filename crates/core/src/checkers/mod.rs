@@ -52,6 +52,7 @@ pub mod notation;
 mod position;
 mod rules;
 mod square;
+mod svg;
 mod zobrist;
 
 use arrayvec::ArrayVec;

@@ -61,6 +61,7 @@ mod notation;
 mod observation;
 mod position;
 mod rules;
+mod svg;
 mod zobrist;
 
 use arrayvec::ArrayVec;

@@ -1,0 +1,74 @@
+//! The position as an SVG picture, for notebooks.
+
+use std::fmt::Write as _;
+
+use super::{Checkers, Position, Square};
+use crate::Color;
+
+const CELL: u32 = 40;
+
+impl Checkers {
+    /// An SVG drawing of `pos`: the 8x8 board with Black at the top as in checkers books,
+    /// square numbers on the dark squares, men as discs and kings as discs with a ring.
+    ///
+    /// ```
+    /// use perfectplay_core::checkers::Checkers;
+    /// use perfectplay_core::Game;
+    /// let game = Checkers::default();
+    /// let svg = game.svg(&game.start_position());
+    /// assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
+    /// assert_eq!(svg.matches("class=\"man").count(), 24);
+    /// ```
+    #[must_use]
+    pub fn svg(&self, pos: &Position) -> String {
+        let size = 8 * CELL;
+        let mut out = String::new();
+        let _ = write!(
+            out,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" viewBox="0 0 {size} {size}">"#
+        );
+        for row in 0..8u32 {
+            for column in 0..8u32 {
+                let dark = (row + column) % 2 == 1;
+                let fill = if dark { "#8b5a2b" } else { "#f0d9b5" };
+                let (x, y) = (column * CELL, row * CELL);
+                let _ = write!(
+                    out,
+                    r#"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}"/>"#
+                );
+            }
+        }
+        for sq in Square::all() {
+            let (x, y) = (u32::from(sq.column()) * CELL, u32::from(sq.row()) * CELL);
+            let _ = write!(
+                out,
+                r##"<text x="{}" y="{}" font-size="9" font-family="sans-serif" fill="#f0d9b5">{}</text>"##,
+                x + 2,
+                y + 10,
+                sq.number()
+            );
+            let Some(piece) = pos.piece_at(sq) else {
+                continue;
+            };
+            let (fill, stroke) = match piece.color {
+                Color::Black => ("#1a1a1a", "#cccccc"),
+                Color::White => ("#f4f4f4", "#333333"),
+            };
+            let (cx, cy) = (x + CELL / 2, y + CELL / 2);
+            let kind = if piece.king { "king" } else { "man" };
+            let _ = write!(
+                out,
+                r#"<circle class="{kind} {}" cx="{cx}" cy="{cy}" r="15" fill="{fill}" stroke="{stroke}" stroke-width="2"/>"#,
+                piece.color
+            );
+            if piece.king {
+                let _ = write!(
+                    out,
+                    r#"<circle cx="{cx}" cy="{cy}" r="8" fill="none" stroke="{stroke}" stroke-width="2"/>"#
+                );
+            }
+        }
+        out.push_str("</svg>");
+        out
+    }
+}

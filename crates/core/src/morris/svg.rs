@@ -1,0 +1,97 @@
+//! The position as an SVG picture, for notebooks.
+
+use std::fmt::Write as _;
+
+use super::{Morris, MorrisPosition};
+use crate::Color;
+
+const UNIT: u32 = 50;
+const MARGIN: u32 = 30;
+
+impl Morris {
+    /// An SVG drawing of `pos`: the board's lines, its points, and the men as discs, with
+    /// files and ranks along the edges and the men in hand written below.
+    ///
+    /// ```
+    /// use perfectplay_core::morris::Morris;
+    /// use perfectplay_core::Game;
+    /// let game = Morris::preset("nine_mens_morris").unwrap();
+    /// let svg = game.svg(&game.start_position());
+    /// assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
+    /// assert_eq!(svg.matches("class=\"point\"").count(), 24);
+    /// ```
+    #[must_use]
+    pub fn svg(&self, pos: &MorrisPosition) -> String {
+        let board = self.board();
+        let span = match board.point_count() {
+            24 => 6,
+            16 => 4,
+            _ => 2,
+        };
+        let board_width = 2 * MARGIN + span * UNIT;
+        // Wide enough for the line of text below the small boards.
+        let width = board_width.max(320);
+        let left = (width - board_width) / 2 + MARGIN;
+        let height = board_width + 24;
+        let place = |point: u8| {
+            let name = board.name(point).as_bytes();
+            let x = u32::from(name[0] - b'a');
+            let y = u32::from(name[1] - b'1');
+            (left + x * UNIT, MARGIN + (span - y) * UNIT)
+        };
+        let mut out = String::new();
+        let _ = write!(
+            out,
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}"><rect width="{width}" height="{height}" fill="#e8cfa0"/>"##
+        );
+        for a in 0..board.point_count() as u8 {
+            for b in board.neighbours(a).indices().filter(|&b| b > a) {
+                let ((x1, y1), (x2, y2)) = (place(a), place(b));
+                let _ = write!(
+                    out,
+                    r##"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#3b2a14" stroke-width="3"/>"##
+                );
+            }
+        }
+        for i in 0..=span {
+            let file = char::from(b'a' + i as u8);
+            let rank = span + 1 - i;
+            let _ = write!(
+                out,
+                r#"<text x="{}" y="{}" font-size="12" font-family="sans-serif" text-anchor="middle">{file}</text><text x="{}" y="{}" font-size="12" font-family="sans-serif">{rank}</text>"#,
+                left + i * UNIT,
+                MARGIN + span * UNIT + 22,
+                left - 20,
+                MARGIN + i * UNIT + 4
+            );
+        }
+        for point in 0..board.point_count() as u8 {
+            let (cx, cy) = place(point);
+            let _ = write!(
+                out,
+                r##"<circle class="point" cx="{cx}" cy="{cy}" r="5" fill="#3b2a14"/>"##
+            );
+            for (color, fill, stroke) in [
+                (Color::White, "#f4f4f4", "#333333"),
+                (Color::Black, "#1a1a1a", "#cccccc"),
+            ] {
+                if pos.men(color).contains_index(point) {
+                    let _ = write!(
+                        out,
+                        r#"<circle class="man {color}" cx="{cx}" cy="{cy}" r="16" fill="{fill}" stroke="{stroke}" stroke-width="2"/>"#
+                    );
+                }
+            }
+        }
+        let _ = write!(
+            out,
+            r#"<text x="{}" y="{}" font-size="13" font-family="sans-serif" text-anchor="middle">in hand: white {}, black {}; {} to move</text></svg>"#,
+            width / 2,
+            height - 6,
+            pos.in_hand(Color::White),
+            pos.in_hand(Color::Black),
+            pos.side_to_move()
+        );
+        out
+    }
+}
