@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Every test: formatting, lints, the Rust test suites, and the release-build perft checks
-# beyond the depths the unit tests cover.
+# Every test: formatting, lints, the Rust test suites, the release-build perft checks beyond
+# the depths the unit tests cover, and the Python package's tests in a fresh virtual
+# environment.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,3 +22,6 @@ echo "== the CLI's own perft check"
 cargo build --release -p perfectplay-cli
 target/release/perfectplay perft checkers --depth 12 --check
 target/release/perfectplay perft nine_mens_morris --depth 4 --up-to --check
+
+echo "== the Python package"
+./scripts/python_test.sh

@@ -1,0 +1,283 @@
+//! `Batch`: many games stepped together, in parallel, into caller-provided buffers.
+//!
+//! Each env is a [`Slot`]: a [`Track`] (position, stage, the history the ending rules need, and
+//! its legal actions, kept up to date after every action so that checking a batch of actions
+//! and sampling are cheap) and its own random streams. A slot depends on its own data alone,
+//! so results are the same for any number of threads.
+
+use perfectplay_core::Player;
+use rayon::prelude::*;
+
+use crate::errors::{Error, Result};
+use crate::games::Family;
+use crate::rng::SplitMix64;
+use crate::state::{returns, TERMINAL_PLAYER};
+use crate::track::Track;
+
+/// Envs per rayon task: enough work to outweigh the scheduling.
+const MIN_ENVS_PER_TASK: usize = 16;
+
+/// Who plays the other side in single-agent mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Opponent {
+    /// Uniformly random legal actions, from each env's own stream.
+    Random,
+}
+
+/// One env: a game in progress (keeping only the history repetition needs) and its random
+/// streams.
+#[derive(Clone, Debug)]
+struct Slot<F: Family> {
+    track: Track<F>,
+    sample_rng: SplitMix64,
+    opponent_rng: SplitMix64,
+}
+
+impl<F: Family> Slot<F> {
+    fn new(game: F, seed: u64, index: usize) -> Self {
+        Slot {
+            track: Track::new(game, game.start_position(), 0, false),
+            sample_rng: SplitMix64::stream(seed, 2 * index as u64),
+            opponent_rng: SplitMix64::stream(seed, 2 * index as u64 + 1),
+        }
+    }
+
+    fn seed(&mut self, seed: u64, index: usize) {
+        self.sample_rng = SplitMix64::stream(seed, 2 * index as u64);
+        self.opponent_rng = SplitMix64::stream(seed, 2 * index as u64 + 1);
+    }
+
+    /// Starts a new game; in single-agent mode the opponent then moves until it is the
+    /// agent's turn.
+    fn reset(&mut self, agent: Option<(Player, Opponent)>) {
+        self.track.restart();
+        if let Some((agent, opponent)) = agent {
+            self.opponent_moves(agent, opponent);
+        }
+    }
+
+    /// The opponent's actions, until the agent is to move or the game is over.
+    fn opponent_moves(&mut self, agent: Player, opponent: Opponent) {
+        while self.track.outcome().is_none()
+            && self.track.game().player_to_move(self.track.position()) != agent
+        {
+            let steps = self.track.fresh_steps();
+            if steps.is_empty() {
+                break;
+            }
+            let action = match opponent {
+                Opponent::Random => steps.nth(self.opponent_rng.below(steps.len())),
+            };
+            self.track.act(usize::from(action));
+        }
+    }
+
+    /// A uniformly random legal action; 0 when there is none (the game is over, and the env
+    /// ignores its next action).
+    fn sample(&mut self) -> i64 {
+        let steps = self.track.fresh_steps();
+        match steps.len() {
+            0 => 0,
+            n => i64::from(steps.nth(self.sample_rng.below(n))),
+        }
+    }
+
+    /// Writes the observation, the mask and the player to move.
+    fn write(&self, obs: &mut [f32], mask: &mut [bool], player: &mut i32) {
+        let (game, pos) = (self.track.game(), self.track.position());
+        game.observe(pos, self.track.stage(), obs);
+        mask.fill(false);
+        for a in self.track.fresh_steps().actions() {
+            mask[usize::from(a)] = true;
+        }
+        *player = if self.track.outcome().is_some() {
+            TERMINAL_PLAYER
+        } else {
+            game.player_to_move(pos).index() as i32
+        };
+    }
+}
+
+/// The buffers a step writes, one row per env.
+pub(crate) struct Buffers<'a> {
+    /// Observations, `observation_len` values per env.
+    pub(crate) obs: &'a mut [f32],
+    /// Legal-action masks, `action_count` values per env.
+    pub(crate) mask: &'a mut [bool],
+    /// The players to move.
+    pub(crate) players: &'a mut [i32],
+    /// Rewards: two per env in self-play (both players), one in single-agent mode.
+    pub(crate) rewards: &'a mut [f32],
+    /// Whether each env's game ended with a result this step.
+    pub(crate) terminated: &'a mut [bool],
+    /// Whether each env's game was cut short by the ply limit this step.
+    pub(crate) truncated: &'a mut [bool],
+}
+
+/// Many games of one kind.
+#[derive(Clone, Debug)]
+pub(crate) struct Batch<F: Family> {
+    game: F,
+    slots: Vec<Slot<F>>,
+    /// The learning side and its opponent, in single-agent mode.
+    agent: Option<(Player, Opponent)>,
+}
+
+impl<F: Family> Batch<F> {
+    /// `num_envs` games of `game` at their start, seeded with `seed`.
+    pub(crate) fn new(
+        game: F,
+        num_envs: usize,
+        seed: u64,
+        agent: Option<(Player, Opponent)>,
+    ) -> Self {
+        let mut slots: Vec<Slot<F>> = (0..num_envs).map(|i| Slot::new(game, seed, i)).collect();
+        for slot in &mut slots {
+            slot.reset(agent);
+        }
+        Batch { game, slots, agent }
+    }
+
+    /// Values per observation.
+    pub(crate) fn observation_len(&self) -> usize {
+        self.game.observation_shape().iter().product()
+    }
+
+    /// Rewards per env.
+    pub(crate) fn rewards_per_env(&self) -> usize {
+        if self.agent.is_some() {
+            1
+        } else {
+            2
+        }
+    }
+
+    /// Restarts every game (reseeding every env's streams if `seed` is given) and writes the
+    /// first observations.
+    pub(crate) fn reset(&mut self, seed: Option<u64>, buffers: Buffers<'_>) {
+        let (game, agent) = (self.game, self.agent);
+        let (obs_len, actions) = (self.observation_len(), game.action_count());
+        let per_env = self.rewards_per_env();
+        (
+            self.slots.par_iter_mut().enumerate(),
+            buffers.obs.par_chunks_mut(obs_len),
+            buffers.mask.par_chunks_mut(actions),
+            buffers.players.par_iter_mut(),
+            buffers.rewards.par_chunks_mut(per_env),
+            buffers.terminated.par_iter_mut(),
+            buffers.truncated.par_iter_mut(),
+        )
+            .into_par_iter()
+            .with_min_len(MIN_ENVS_PER_TASK)
+            .for_each(|((i, slot), obs, mask, player, reward, term, trunc)| {
+                if let Some(seed) = seed {
+                    slot.seed(seed, i);
+                }
+                slot.reset(agent);
+                slot.write(obs, mask, player);
+                reward.fill(0.0);
+                *term = false;
+                *trunc = false;
+            });
+    }
+
+    /// Checks every action before any env moves: an env whose game ended last step takes any
+    /// action (it resets instead); every other env needs one of its legal actions.
+    pub(crate) fn check(&self, actions: &[i64]) -> Result<()> {
+        if actions.len() != self.slots.len() {
+            return Err(Error::ActionCount {
+                expected: self.slots.len(),
+                found: actions.len(),
+            });
+        }
+        for (env, (slot, &action)) in self.slots.iter().zip(actions).enumerate() {
+            let track = &slot.track;
+            if track.outcome().is_some() {
+                continue;
+            }
+            let legal =
+                usize::try_from(action).is_ok_and(|a| track.fresh_steps().set().contains(a));
+            if !legal {
+                let text = usize::try_from(action).map_or_else(
+                    |_| "invalid".to_owned(),
+                    |a| {
+                        self.game
+                            .action_to_string(track.position(), track.stage(), a)
+                    },
+                );
+                return Err(Error::EnvAction {
+                    env,
+                    action,
+                    text,
+                    legal: track.fresh_steps().set().iter().collect(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Steps every env with its action (checked by [`Batch::check`]): an env whose game ended
+    /// last step resets instead, with zero reward (Gymnasium's next-step autoreset).
+    pub(crate) fn step(&mut self, actions: &[i64], buffers: Buffers<'_>) {
+        let (game, agent) = (self.game, self.agent);
+        let (obs_len, count) = (self.observation_len(), game.action_count());
+        let per_env = self.rewards_per_env();
+        (
+            self.slots.par_iter_mut(),
+            actions.par_iter(),
+            buffers.obs.par_chunks_mut(obs_len),
+            buffers.mask.par_chunks_mut(count),
+            buffers.players.par_iter_mut(),
+            buffers.rewards.par_chunks_mut(per_env),
+            buffers.terminated.par_iter_mut(),
+            buffers.truncated.par_iter_mut(),
+        )
+            .into_par_iter()
+            .with_min_len(MIN_ENVS_PER_TASK)
+            .for_each(|(slot, &action, obs, mask, player, reward, term, trunc)| {
+                if slot.track.outcome().is_some() {
+                    slot.reset(agent);
+                    reward.fill(0.0);
+                } else {
+                    // Checked legal by `Batch::check`.
+                    slot.track.act(action as usize);
+                    if let Some((agent, opponent)) = agent {
+                        slot.opponent_moves(agent, opponent);
+                    }
+                    let both = returns(&game, slot.track.outcome().as_ref());
+                    match agent {
+                        Some((agent, _)) => reward[0] = both[agent.index()],
+                        None => reward.copy_from_slice(&both),
+                    }
+                }
+                let outcome = slot.track.outcome();
+                let truncation = outcome.is_some_and(|o| o.is_truncation());
+                *term = outcome.is_some() && !truncation;
+                *trunc = truncation;
+                slot.write(obs, mask, player);
+            });
+    }
+
+    /// A uniformly random legal action for every env, from each env's own stream.
+    pub(crate) fn sample(&mut self, out: &mut [i64]) {
+        self.slots
+            .par_iter_mut()
+            .zip(out.par_iter_mut())
+            .with_min_len(4 * MIN_ENVS_PER_TASK)
+            .for_each(|(slot, a)| *a = slot.sample());
+    }
+
+    /// The position string of env `index`.
+    pub(crate) fn fen(&self, index: usize) -> Option<String> {
+        let track = &self.slots.get(index)?.track;
+        Some(
+            self.game
+                .position_fen(track.position(), track.no_progress()),
+        )
+    }
+
+    /// The game.
+    pub(crate) fn game(&self) -> &F {
+        &self.game
+    }
+}

@@ -1,0 +1,350 @@
+//! The two families behind one interface: [`Family`] adds what Python needs to the core's
+//! [`ActionGame`], and [`AnyGame`] holds either game, loaded by id with rule options.
+//!
+//! Everything Python calls is written once, generic over `F: Family`, and reached through the
+//! [`with_family!`] macro, which matches an enum of the two families and runs the same code on
+//! either.
+
+use std::fmt;
+
+use perfectplay_core::checkers::{self, Checkers, CheckersRules, Position};
+use perfectplay_core::morris::{self, Morris, MorrisMove, MorrisPosition, MorrisRules};
+use perfectplay_core::{ActionGame, Color};
+
+use crate::errors::{Error, Result};
+use crate::steps::{self, Steps};
+
+/// Runs `$body` with `$g` bound to the value inside either variant of an enum whose variants
+/// are `Checkers` and `Morris`, so that one generic expression serves both families.
+macro_rules! with_family {
+    ($enum:ident, $value:expr, $g:pat => $body:expr) => {
+        match $value {
+            $enum::Checkers($g) => $body,
+            $enum::Morris($g) => $body,
+        }
+    };
+}
+pub(crate) use with_family;
+
+/// A game family as Python sees it: the core's action game plus notation, position strings,
+/// pictures and rule settings.
+pub(crate) trait Family:
+    ActionGame<Position: Send + Sync, Stage: Send + Sync, Move: Send + Sync>
+    + Copy
+    + Send
+    + Sync
+    + 'static
+{
+    /// The family's name: `checkers` or `morris`.
+    const FAMILY: &'static str;
+
+    /// Reads a move in standard notation and finds it among the legal moves of `pos`.
+    fn parse_move_text(&self, pos: &Self::Position, text: &str) -> Result<Self::Move>;
+
+    /// The position string of `pos`, reached after `no_progress` plies without progress
+    /// (morris strings record them; checkers FEN does not).
+    fn position_fen(&self, pos: &Self::Position, no_progress: u32) -> String;
+
+    /// Reads a position string: the position and the plies without progress it records.
+    fn read_fen(&self, text: &str) -> Result<(Self::Position, u32)>;
+
+    /// The ASCII drawing of `pos`.
+    fn diagram(&self, pos: &Self::Position) -> String;
+
+    /// The SVG drawing of `pos`.
+    fn picture(&self, pos: &Self::Position) -> String;
+
+    /// Every rule option with its value, as text that the rules' `set` reads back.
+    fn settings(&self) -> Vec<(&'static str, String)>;
+
+    /// Offers `steps` each legal action at `stage` and what it leads to (an action may be
+    /// offered more than once); see [`crate::steps`].
+    fn fill_steps(&self, pos: &Self::Position, stage: &Self::Stage, steps: &mut Steps<Self>);
+
+    /// Writes the observation of `pos` at `stage` into `out`: the same values as
+    /// [`ActionGame::write_observation`], which families may write faster (checked against
+    /// the core by `_core._self_check`).
+    fn observe(&self, pos: &Self::Position, stage: &Self::Stage, out: &mut [f32]) {
+        self.write_observation(pos, stage, out);
+    }
+
+    /// A number that equal positions share, to rule out most unequal ones at once.
+    fn fingerprint(pos: &Self::Position) -> u64;
+
+    /// The move as a value of either family.
+    fn wrap_move(mv: Self::Move) -> AnyMove;
+
+    /// The move, if it belongs to this family.
+    fn unwrap_move(mv: &AnyMove) -> Option<Self::Move>;
+}
+
+fn limit(value: Option<u32>) -> String {
+    value.map_or_else(|| "none".to_owned(), |n| n.to_string())
+}
+
+impl Family for Checkers {
+    const FAMILY: &'static str = "checkers";
+
+    fn parse_move_text(&self, pos: &Position, text: &str) -> Result<checkers::Move> {
+        Ok(pos.parse_move(text)?)
+    }
+
+    fn position_fen(&self, pos: &Position, _no_progress: u32) -> String {
+        pos.fen()
+    }
+
+    fn read_fen(&self, text: &str) -> Result<(Position, u32)> {
+        Ok((checkers::fen::parse(text)?, 0))
+    }
+
+    fn diagram(&self, pos: &Position) -> String {
+        pos.to_string()
+    }
+
+    fn picture(&self, pos: &Position) -> String {
+        self.svg(pos)
+    }
+
+    fn settings(&self) -> Vec<(&'static str, String)> {
+        let rules = self.rules();
+        vec![
+            ("first_player", rules.first_player.to_string()),
+            (
+                "threefold_repetition",
+                rules.threefold_repetition.to_string(),
+            ),
+            ("move_rule", limit(rules.move_rule)),
+            ("ply_limit", limit(rules.ply_limit)),
+            ("adjudication", rules.adjudication.to_string()),
+        ]
+    }
+
+    fn fill_steps(&self, pos: &Position, stage: &checkers::actions::Stage, out: &mut Steps<Self>) {
+        steps::checkers_steps(pos, stage, out);
+    }
+
+    fn fingerprint(pos: &Position) -> u64 {
+        let (black, white) = (pos.pieces(Color::Black).0, pos.pieces(Color::White).0);
+        let kings = pos.kings(Color::Black).0 | pos.kings(Color::White).0;
+        (u64::from(black) | u64::from(white) << 32) ^ u64::from(kings).rotate_left(16)
+    }
+
+    fn wrap_move(mv: checkers::Move) -> AnyMove {
+        AnyMove::Checkers(mv)
+    }
+
+    fn unwrap_move(mv: &AnyMove) -> Option<checkers::Move> {
+        match mv {
+            AnyMove::Checkers(mv) => Some(*mv),
+            AnyMove::Morris(_) => None,
+        }
+    }
+}
+
+impl Family for Morris {
+    const FAMILY: &'static str = "morris";
+
+    fn parse_move_text(&self, pos: &MorrisPosition, text: &str) -> Result<MorrisMove> {
+        Ok(self.parse_move(pos, text)?)
+    }
+
+    fn position_fen(&self, pos: &MorrisPosition, no_progress: u32) -> String {
+        self.fen(pos, no_progress)
+    }
+
+    fn read_fen(&self, text: &str) -> Result<(MorrisPosition, u32)> {
+        Ok(self.parse_fen(text)?)
+    }
+
+    fn diagram(&self, pos: &MorrisPosition) -> String {
+        Morris::diagram(self, pos)
+    }
+
+    fn picture(&self, pos: &MorrisPosition) -> String {
+        self.svg(pos)
+    }
+
+    fn settings(&self) -> Vec<(&'static str, String)> {
+        self.rules().settings()
+    }
+
+    fn fill_steps(
+        &self,
+        pos: &MorrisPosition,
+        stage: &morris::actions::Stage,
+        out: &mut Steps<Self>,
+    ) {
+        steps::morris_steps(self, pos, stage, out);
+    }
+
+    /// Sets only the nonzero values, where the core visits every value of every point.
+    fn observe(&self, pos: &MorrisPosition, stage: &morris::actions::Stage, out: &mut [f32]) {
+        let n = self.board().point_count();
+        let us = pos.side_to_move();
+        let empty = self.board().all_points().without(pos.occupied());
+        let planes = [pos.men(us), pos.men(!us), empty];
+        let mut chunks = out[..MORRIS_PLANES * n].chunks_exact_mut(n);
+        for (bits, plane) in planes.into_iter().zip(&mut chunks) {
+            write_bits(plane, bits.0);
+        }
+        let men = f32::from(self.rules().men);
+        let removing = matches!(stage, morris::actions::Stage::Removing { .. })
+            || pos.opening_removal_pending();
+        let arrived = match stage {
+            morris::actions::Stage::Removing { base, .. } => base.to(),
+            morris::actions::Stage::Start => None,
+        };
+        let fills = [
+            f32::from(pos.in_hand(us)) / men,
+            f32::from(pos.in_hand(!us)) / men,
+            f32::from(u8::from(removing)),
+            0.0,
+        ];
+        for (value, plane) in fills.into_iter().zip(&mut chunks) {
+            plane.fill(value);
+        }
+        if let Some(to) = arrived {
+            out[6 * n + usize::from(to)] = 1.0;
+        }
+    }
+
+    fn fingerprint(pos: &MorrisPosition) -> u64 {
+        u64::from(pos.men(Color::White).0) | u64::from(pos.men(Color::Black).0) << 32
+    }
+
+    fn wrap_move(mv: MorrisMove) -> AnyMove {
+        AnyMove::Morris(mv)
+    }
+
+    fn unwrap_move(mv: &AnyMove) -> Option<MorrisMove> {
+        match mv {
+            AnyMove::Morris(mv) => Some(*mv),
+            AnyMove::Checkers(_) => None,
+        }
+    }
+}
+
+/// Planes of the morris observation.
+const MORRIS_PLANES: usize = 7;
+
+/// Each value of four bits as four floats, lowest bit first.
+const NIBBLES: [[f32; 4]; 16] = {
+    let mut table = [[0.0; 4]; 16];
+    let mut n = 0;
+    while n < 16 {
+        let mut bit = 0;
+        while bit < 4 {
+            if n & (1 << bit) != 0 {
+                table[n][bit] = 1.0;
+            }
+            bit += 1;
+        }
+        n += 1;
+    }
+    table
+};
+
+/// Writes bit `i` of `bits` as 0.0 or 1.0 into `plane[i]`, four at a time.
+fn write_bits(plane: &mut [f32], bits: u32) {
+    let mut rest = bits;
+    let mut quads = plane.chunks_exact_mut(4);
+    for quad in &mut quads {
+        quad.copy_from_slice(&NIBBLES[(rest & 15) as usize]);
+        rest >>= 4;
+    }
+    for (value, bit) in quads
+        .into_remainder()
+        .iter_mut()
+        .zip(NIBBLES[(rest & 15) as usize])
+    {
+        *value = bit;
+    }
+}
+
+/// A move of either family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum AnyMove {
+    /// A checkers move.
+    Checkers(checkers::Move),
+    /// A morris turn.
+    Morris(MorrisMove),
+}
+
+impl AnyMove {
+    /// Whether the move takes a piece.
+    pub(crate) fn is_capture(&self) -> bool {
+        match self {
+            AnyMove::Checkers(mv) => mv.is_capture(),
+            AnyMove::Morris(mv) => mv.is_capture(),
+        }
+    }
+
+    /// The family the move belongs to.
+    pub(crate) fn family(&self) -> &'static str {
+        match self {
+            AnyMove::Checkers(_) => Checkers::FAMILY,
+            AnyMove::Morris(_) => Morris::FAMILY,
+        }
+    }
+}
+
+impl fmt::Display for AnyMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        with_family!(AnyMove, self, mv => fmt::Display::fmt(mv, f))
+    }
+}
+
+/// A game of either family, with its rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum AnyGame {
+    /// English checkers.
+    Checkers(Checkers),
+    /// A morris game.
+    Morris(Morris),
+}
+
+/// The id of English checkers.
+const CHECKERS_ID: &str = "checkers";
+
+/// Every game id, checkers first, then the morris presets; with `aliases`, each id is followed
+/// by its other names.
+pub(crate) fn game_ids(aliases: bool) -> Vec<&'static str> {
+    let mut ids = vec![CHECKERS_ID];
+    for preset in MorrisRules::PRESETS {
+        ids.push(preset.id);
+        if aliases {
+            ids.extend(preset.aliases.iter().copied());
+        }
+    }
+    ids
+}
+
+/// Loads the game `id` (an id or alias, case-insensitive) with each `(name, value)` rule
+/// option set in order; returns the canonical id and the game.
+pub(crate) fn load(id: &str, options: &[(String, String)]) -> Result<(&'static str, AnyGame)> {
+    let wanted = id.trim().to_ascii_lowercase();
+    if wanted == CHECKERS_ID {
+        let mut rules = CheckersRules::default();
+        for (name, value) in options {
+            rules.set(name, value)?;
+        }
+        return Ok((CHECKERS_ID, AnyGame::Checkers(Checkers::new(rules))));
+    }
+    let preset = MorrisRules::preset(&wanted).ok_or_else(|| Error::UnknownGame {
+        id: id.to_owned(),
+        valid: game_ids(true).join(", "),
+    })?;
+    let mut rules = preset.rules;
+    for (name, value) in options {
+        rules.set(name, value)?;
+    }
+    Ok((preset.id, AnyGame::Morris(Morris::new(rules)?)))
+}
+
+/// The documented rule options of the game `id`: name, values taken, and what it does.
+pub(crate) fn rule_options(game: &AnyGame) -> &'static [perfectplay_core::RuleOption] {
+    match game {
+        AnyGame::Checkers(_) => CheckersRules::OPTIONS,
+        AnyGame::Morris(_) => MorrisRules::OPTIONS,
+    }
+}

@@ -1,0 +1,65 @@
+//! `perfectplay._core`: the Python extension of perfectplay, built by maturin into the
+//! `perfectplay` package (`python/perfectplay`).
+//!
+//! - [`py_game`]: `load_game`, `game_ids` and `Game`;
+//! - [`py_state`]: `State`, `Move` and `Outcome`, an OpenSpiel-like game state over whole
+//!   moves and over actions;
+//! - [`py_env`]: `VectorEnv`, many games stepped in parallel into numpy buffers;
+//! - [`errors`]: where Rust errors become Python exceptions.
+//!
+//! Both families go through the same generic code ([`games::Family`]); the core crate does the
+//! rules. States and envs play through a [`track::Track`], which keeps the history rules of the
+//! core's `GameState` and a table of the legal actions with what each leads to
+//! ([`steps::Steps`]), so that a step costs one pass over the legal moves.
+
+mod actions;
+mod env;
+mod errors;
+mod games;
+mod py_env;
+mod py_game;
+mod py_state;
+mod rng;
+mod state;
+mod steps;
+mod track;
+
+use pyo3::prelude::*;
+
+/// The compiled core of perfectplay: games, states, moves and the batched environment.
+#[pymodule]
+mod _core {
+    use pyo3::prelude::*;
+
+    #[pymodule_export]
+    use crate::errors::IllegalActionError;
+    #[pymodule_export]
+    use crate::errors::IllegalMoveError;
+    #[pymodule_export]
+    use crate::errors::InvalidPositionError;
+    #[pymodule_export]
+    use crate::errors::UnknownGameError;
+    #[pymodule_export]
+    use crate::py_env::PyVectorEnv;
+    #[pymodule_export]
+    use crate::py_game::game_ids;
+    #[pymodule_export]
+    use crate::py_game::load_game;
+    #[pymodule_export]
+    use crate::py_game::PyGame;
+    #[pymodule_export]
+    use crate::py_state::_self_check;
+    #[pymodule_export]
+    use crate::py_state::PyMove;
+    #[pymodule_export]
+    use crate::py_state::PyOutcome;
+    #[pymodule_export]
+    use crate::py_state::PyState;
+
+    #[pymodule_init]
+    fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+        m.add("TERMINAL_PLAYER", crate::state::TERMINAL_PLAYER)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,335 @@
+//! Python's `VectorEnv`: a [`Batch`] of either family behind numpy buffers that it owns.
+
+use numpy::{
+    PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods,
+};
+use perfectplay_core::checkers::Checkers;
+use perfectplay_core::morris::Morris;
+use perfectplay_core::{ActionGame, Player};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+use crate::env::{Batch, Buffers, Opponent};
+use crate::errors::Error;
+use crate::games::{with_family, AnyGame};
+use crate::py_game::{options_from_kwargs, PyGame};
+
+/// A batch of either family.
+#[derive(Clone, Debug)]
+enum AnyBatch {
+    Checkers(Batch<Checkers>),
+    Morris(Batch<Morris>),
+}
+
+/// Many games stepped together in Rust, in parallel, with the Python lock released: the
+/// batched environment for reinforcement learning.
+///
+/// `VectorEnv(game_id, num_envs, seed=0, opponent=None, ply_limit=None, agent_player=0,
+/// copy=False, **rules)`. Rule options are those of `load_game`; `ply_limit` (whole moves, 0
+/// for none) overrides the game's (1000 by default).
+///
+/// - `reset(seed=None) -> (obs, info)` restarts every game; a seed reseeds every env.
+/// - `step(actions) -> (obs, rewards, terminated, truncated, info)` takes one action per env
+///   (int64 array `[N]`). Observations are float32 `[N, *observation_shape]`, seen from the
+///   player to move; `terminated` and `truncated` are bool `[N]` (truncated: the ply limit
+///   cut the game short); `info["action_mask"]` is the bool `[N, num_actions]` mask of legal
+///   actions and `info["current_player"]` the int32 `[N]` players to act (also
+///   `env.current_player` and `env.action_mask`). Actions and observations are those of
+///   `State`: a turn may take several actions by the same player.
+/// - Self-play (`opponent=None`): each env's player to move acts; `rewards` is float32
+///   `[N, 2]`, the returns of players 0 and 1 in the step where a game ends (1 win, -1 loss,
+///   0 draw or truncation), else 0.
+/// - Single-agent (`opponent="random"`): the agent plays `agent_player` (0 moves first); after
+///   its action the opponent's uniformly random actions are applied in the same step until
+///   the agent is to move again or the game is over (and after a reset, when the opponent
+///   moves first). `rewards` is float32 `[N]`, from the agent's point of view.
+/// - Autoreset, Gymnasium's next-step mode: the step in which a game ends returns its final
+///   observation with `terminated` or `truncated` set; in the next step that env ignores its
+///   action and starts a new game, returning the first observation with zero reward and both
+///   flags false. A finished env's `current_player` is -4 and its mask all false.
+/// - `sample_legal_actions()` draws a uniformly random legal action per env from each env's
+///   own seeded stream. Results depend on the seed alone, never on the thread count
+///   (`RAYON_NUM_THREADS`).
+/// - An illegal action raises `IllegalActionError` naming the env index, before any env moves.
+///
+/// Buffers: the arrays returned by `reset`, `step` and `sample_legal_actions` belong to the env
+/// and are overwritten in place by the next call, so that stepping allocates nothing; copy
+/// what you keep (`obs.copy()`), or pass `copy=True` to get fresh arrays from every call.
+#[pyclass(module = "perfectplay", name = "VectorEnv")]
+pub(crate) struct PyVectorEnv {
+    game: PyGame,
+    batch: AnyBatch,
+    num_envs: usize,
+    opponent: Option<&'static str>,
+    agent_player: usize,
+    copy: bool,
+    obs: Py<PyArrayDyn<f32>>,
+    mask: Py<PyArray2<bool>>,
+    players: Py<PyArray1<i32>>,
+    rewards: Py<PyArrayDyn<f32>>,
+    terminated: Py<PyArray1<bool>>,
+    truncated: Py<PyArray1<bool>>,
+    sampled: Py<PyArray1<i64>>,
+}
+
+/// The actions as a contiguous int64 array, converting other arrays and sequences.
+fn actions_array<'py>(actions: &Bound<'py, PyAny>) -> PyResult<PyReadonlyArray1<'py, i64>> {
+    if let Ok(array) = actions.extract::<PyReadonlyArray1<'py, i64>>() {
+        if array.is_c_contiguous() {
+            return Ok(array);
+        }
+    }
+    let numpy = actions.py().import("numpy")?;
+    let converted = numpy.call_method1("ascontiguousarray", (actions, "int64"))?;
+    converted.extract::<PyReadonlyArray1<'py, i64>>()
+}
+
+impl PyVectorEnv {
+    /// Runs `f` on the batch and the buffers, without the Python lock.
+    fn with_buffers<R: Send>(
+        &mut self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut AnyBatch, Buffers<'_>) -> R + Send,
+    ) -> PyResult<R> {
+        let mut obs = self.obs.bind(py).readwrite();
+        let mut mask = self.mask.bind(py).readwrite();
+        let mut players = self.players.bind(py).readwrite();
+        let mut rewards = self.rewards.bind(py).readwrite();
+        let mut terminated = self.terminated.bind(py).readwrite();
+        let mut truncated = self.truncated.bind(py).readwrite();
+        let buffers = Buffers {
+            obs: obs.as_slice_mut()?,
+            mask: mask.as_slice_mut()?,
+            players: players.as_slice_mut()?,
+            rewards: rewards.as_slice_mut()?,
+            terminated: terminated.as_slice_mut()?,
+            truncated: truncated.as_slice_mut()?,
+        };
+        let batch = &mut self.batch;
+        Ok(py.detach(move || f(batch, buffers)))
+    }
+
+    /// `array`, or a copy of it with `copy=True`.
+    fn out<'py>(&self, array: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        if self.copy {
+            array.call_method0("copy")
+        } else {
+            Ok(array)
+        }
+    }
+
+    fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let info = PyDict::new(py);
+        info.set_item(
+            "action_mask",
+            self.out(self.mask.bind(py).clone().into_any())?,
+        )?;
+        info.set_item(
+            "current_player",
+            self.out(self.players.bind(py).clone().into_any())?,
+        )?;
+        Ok(info)
+    }
+}
+
+#[pymethods]
+impl PyVectorEnv {
+    #[new]
+    #[pyo3(signature = (
+        game_id, num_envs, seed = 0, opponent = None, ply_limit = None, agent_player = 0,
+        copy = false, **rules
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        game_id: &str,
+        num_envs: usize,
+        seed: u64,
+        opponent: Option<&str>,
+        ply_limit: Option<u32>,
+        agent_player: usize,
+        copy: bool,
+        rules: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let mut options = options_from_kwargs(rules)?;
+        if let Some(limit) = ply_limit {
+            options.push(("ply_limit".to_owned(), limit.to_string()));
+        }
+        let game = PyGame::load(game_id, &options)?;
+        if num_envs == 0 {
+            return Err(Error::EnvArgument("num_envs must be at least 1".to_owned()).into());
+        }
+        let agent = match agent_player {
+            0 => Player::First,
+            1 => Player::Second,
+            other => {
+                return Err(
+                    Error::EnvArgument(format!("agent_player must be 0 or 1, not {other}")).into(),
+                )
+            }
+        };
+        let (opponent, agent) = match opponent {
+            None => (None, None),
+            Some("random") => (Some("random"), Some((agent, Opponent::Random))),
+            Some(other) => {
+                return Err(Error::EnvArgument(format!(
+                    "unknown opponent `{other}`; valid opponents: random (or None for self-play)"
+                ))
+                .into())
+            }
+        };
+        let batch = match game.game {
+            AnyGame::Checkers(g) => AnyBatch::Checkers(Batch::new(g, num_envs, seed, agent)),
+            AnyGame::Morris(g) => AnyBatch::Morris(Batch::new(g, num_envs, seed, agent)),
+        };
+        let (shape, count, per_env) = with_family!(AnyBatch, &batch, b => (
+            b.game().observation_shape(),
+            b.game().action_count(),
+            b.rewards_per_env(),
+        ));
+        let mut obs_shape = vec![num_envs];
+        obs_shape.extend(shape);
+        let reward_shape = if per_env == 1 {
+            vec![num_envs]
+        } else {
+            vec![num_envs, per_env]
+        };
+        let mut env = PyVectorEnv {
+            game,
+            batch,
+            num_envs,
+            opponent,
+            agent_player,
+            copy,
+            obs: PyArrayDyn::zeros(py, obs_shape, false).unbind(),
+            mask: PyArray2::zeros(py, [num_envs, count], false).unbind(),
+            players: PyArray1::zeros(py, num_envs, false).unbind(),
+            rewards: PyArrayDyn::zeros(py, reward_shape, false).unbind(),
+            terminated: PyArray1::zeros(py, num_envs, false).unbind(),
+            truncated: PyArray1::zeros(py, num_envs, false).unbind(),
+            sampled: PyArray1::zeros(py, num_envs, false).unbind(),
+        };
+        env.with_buffers(py, |batch, buffers| {
+            with_family!(AnyBatch, batch, b => b.reset(None, buffers));
+        })?;
+        Ok(env)
+    }
+
+    /// Restarts every game and returns `(obs, info)`; `seed` reseeds every env's random streams
+    /// (as the constructor's seed does), otherwise they go on.
+    #[pyo3(signature = (seed = None))]
+    fn reset<'py>(&mut self, py: Python<'py>, seed: Option<u64>) -> PyResult<Bound<'py, PyTuple>> {
+        self.with_buffers(py, |batch, buffers| {
+            with_family!(AnyBatch, batch, b => b.reset(seed, buffers));
+        })?;
+        let obs = self.out(self.obs.bind(py).clone().into_any())?;
+        PyTuple::new(py, [obs, self.info(py)?.into_any()])
+    }
+
+    /// Steps every env with its action (int64 `[num_envs]`) and returns `(obs, rewards,
+    /// terminated, truncated, info)`; see the class documentation. An illegal action raises
+    /// `IllegalActionError` naming the env, and no env moves.
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let actions = actions_array(actions)?;
+        let actions = actions.as_slice()?;
+        with_family!(AnyBatch, &self.batch, b => b.check(actions))?;
+        self.with_buffers(py, |batch, buffers| {
+            with_family!(AnyBatch, batch, b => b.step(actions, buffers));
+        })?;
+        PyTuple::new(
+            py,
+            [
+                self.out(self.obs.bind(py).clone().into_any())?,
+                self.out(self.rewards.bind(py).clone().into_any())?,
+                self.out(self.terminated.bind(py).clone().into_any())?,
+                self.out(self.truncated.bind(py).clone().into_any())?,
+                self.info(py)?.into_any(),
+            ],
+        )
+    }
+
+    /// A uniformly random legal action per env (int64 `[num_envs]`), from each env's own
+    /// seeded stream; 0 for an env whose game just ended (it ignores its next action).
+    fn sample_legal_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        {
+            let mut sampled = self.sampled.bind(py).readwrite();
+            let out = sampled.as_slice_mut()?;
+            let batch = &mut self.batch;
+            py.detach(move || with_family!(AnyBatch, batch, b => b.sample(out)));
+        }
+        self.out(self.sampled.bind(py).clone().into_any())
+    }
+
+    /// The position string of env `index`'s game.
+    fn fen(&self, index: usize) -> PyResult<String> {
+        with_family!(AnyBatch, &self.batch, b => b.fen(index)).ok_or_else(|| {
+            Error::EnvArgument(format!(
+                "env index {index} out of range 0..{}",
+                self.num_envs
+            ))
+            .into()
+        })
+    }
+
+    /// The number of envs.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.num_envs
+    }
+
+    /// The size of the action space (`Game.num_distinct_actions()`).
+    #[getter]
+    fn num_actions(&self) -> usize {
+        with_family!(AnyGame, &self.game.game, g => g.action_count())
+    }
+
+    /// The shape of one env's observation (`Game.observation_shape()`).
+    #[getter]
+    fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let shape = with_family!(AnyGame, &self.game.game, g => g.observation_shape());
+        PyTuple::new(py, shape)
+    }
+
+    /// The game, with its rules.
+    #[getter]
+    fn game(&self) -> PyGame {
+        self.game
+    }
+
+    /// The opponent in single-agent mode (`"random"`), or `None` for self-play.
+    #[getter]
+    fn opponent(&self) -> Option<&'static str> {
+        self.opponent
+    }
+
+    /// The player the agent plays in single-agent mode (0 moves first).
+    #[getter]
+    fn agent_player(&self) -> usize {
+        self.agent_player
+    }
+
+    /// The players to act, int32 `[num_envs]`: 0 or 1, or -4 where a game has just ended.
+    #[getter]
+    fn current_player<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.out(self.players.bind(py).clone().into_any())
+    }
+
+    /// The legal-action masks, bool `[num_envs, num_actions]`.
+    #[getter]
+    fn action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.out(self.mask.bind(py).clone().into_any())
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<perfectplay.VectorEnv {} x{} opponent={}>",
+            self.game.id,
+            self.num_envs,
+            self.opponent.unwrap_or("None")
+        )
+    }
+}

@@ -1,0 +1,205 @@
+//! Python's `Game`, `load_game` and `game_ids`, and rule options between Python values and
+//! the text the rules read.
+
+use perfectplay_core::ActionGame;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple};
+
+use crate::errors::{Error, Result};
+use crate::games::{self, with_family, AnyGame};
+use crate::py_state::{AnyState, PyState};
+use crate::state::Session;
+
+/// The text a rule option's `set` reads for a Python value: `True`/`False`, an int, a str, or
+/// `None` for "no limit".
+fn option_text(name: &str, value: &Bound<'_, PyAny>) -> Result<String> {
+    if value.is_none() {
+        Ok("none".to_owned())
+    } else if let Ok(b) = value.cast::<PyBool>() {
+        Ok(b.is_true().to_string())
+    } else if value.is_instance_of::<PyInt>() || value.is_instance_of::<PyString>() {
+        Ok(value
+            .str()
+            .map_or_else(|_| String::new(), |s| s.to_string()))
+    } else {
+        Err(Error::OptionType {
+            name: name.to_owned(),
+            type_name: value
+                .get_type()
+                .name()
+                .map_or_else(|_| "?".to_owned(), |n| n.to_string()),
+        })
+    }
+}
+
+/// Rule options given as keyword arguments, as `(name, text)` pairs.
+pub(crate) fn options_from_kwargs(
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Vec<(String, String)>> {
+    let mut options = Vec::new();
+    if let Some(kwargs) = kwargs {
+        for (key, value) in kwargs.iter() {
+            let name: String = key.extract()?;
+            let text = option_text(&name, &value)?;
+            options.push((name, text));
+        }
+    }
+    Ok(options)
+}
+
+/// A rule option's text value as a Python value: bools and ints as such, `none` as `None`.
+fn option_value<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match text {
+        "true" => PyBool::new(py, true).to_owned().into_any(),
+        "false" => PyBool::new(py, false).to_owned().into_any(),
+        "none" => py.None().into_bound(py),
+        _ => match text.parse::<i64>() {
+            Ok(n) => n.into_pyobject(py)?.into_any(),
+            Err(_) => PyString::new(py, text).into_any(),
+        },
+    })
+}
+
+/// A game with its rules: English checkers or a morris game, made by `load_game`.
+///
+/// It makes states (`new_initial_state`, `state_from_fen`) and describes the action space and
+/// observation tensor that its states and `VectorEnv` share.
+#[pyclass(module = "perfectplay", name = "Game", frozen, eq, hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct PyGame {
+    pub(crate) id: &'static str,
+    pub(crate) game: AnyGame,
+}
+
+impl PyGame {
+    /// Loads `id` with rule options.
+    pub(crate) fn load(id: &str, options: &[(String, String)]) -> Result<PyGame> {
+        let (id, game) = games::load(id, options)?;
+        Ok(PyGame { id, game })
+    }
+
+    /// The options whose values differ from those of the game loaded without options.
+    fn changed_options(&self) -> Vec<(&'static str, String)> {
+        let base = PyGame::load(self.id, &[])
+            .map(|g| g.settings())
+            .unwrap_or_default();
+        self.settings()
+            .into_iter()
+            .filter(|(name, value)| !base.iter().any(|(n, v)| n == name && v == value))
+            .collect()
+    }
+
+    fn settings(&self) -> Vec<(&'static str, String)> {
+        with_family!(AnyGame, &self.game, g => games::Family::settings(g))
+    }
+}
+
+#[pymethods]
+impl PyGame {
+    /// The game id, e.g. `checkers` or `nine_mens_morris` (an alias given to `load_game` is
+    /// replaced by the id it names).
+    #[getter]
+    fn id(&self) -> &'static str {
+        self.id
+    }
+
+    /// Every rule option with its value: bools, ints, strs, and `None` for "no limit".
+    fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        for (name, value) in self.settings() {
+            dict.set_item(name, option_value(py, &value)?)?;
+        }
+        Ok(dict)
+    }
+
+    /// Every rule option `load_game` accepts for this game: `(name, values taken, what it
+    /// does)`.
+    fn rule_options(&self) -> Vec<(&'static str, &'static str, &'static str)> {
+        games::rule_options(&self.game)
+            .iter()
+            .map(|o| (o.name, o.expected, o.help))
+            .collect()
+    }
+
+    /// A new game from the starting position.
+    fn new_initial_state(&self) -> PyState {
+        PyState {
+            inner: match self.game {
+                AnyGame::Checkers(g) => AnyState::Checkers(Session::new(self.id, g)),
+                AnyGame::Morris(g) => AnyState::Morris(Session::new(self.id, g)),
+            },
+        }
+    }
+
+    /// A new game from a position string: PDN FEN for checkers (`B:W21-32:B1-12`), the morris
+    /// position string otherwise (`.../.../.../....../.../.../... w 9 9 0 - -`). Raises
+    /// `InvalidPositionError` if it cannot be read.
+    fn state_from_fen(&self, fen: &str) -> PyResult<PyState> {
+        let inner = match self.game {
+            AnyGame::Checkers(g) => AnyState::Checkers(Session::from_fen(self.id, g, fen)?),
+            AnyGame::Morris(g) => AnyState::Morris(Session::from_fen(self.id, g, fen)?),
+        };
+        Ok(PyState { inner })
+    }
+
+    /// The size of the action space: every action is below it (128 for checkers, 600 on the
+    /// 24-point morris board).
+    fn num_distinct_actions(&self) -> usize {
+        with_family!(AnyGame, &self.game, g => g.action_count())
+    }
+
+    /// The shape of an observation: `(5, 8, 8)` for checkers, `(7, points)` for morris.
+    fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let shape = with_family!(AnyGame, &self.game, g => g.observation_shape());
+        PyTuple::new(py, shape)
+    }
+
+    /// The number of players: 2.
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    /// The number of move sequences of `depth` whole moves from `state`'s position (perft,
+    /// counting every capture path in checkers), computed without the Python lock.
+    fn perft(&self, py: Python<'_>, state: &PyState, depth: u32) -> u64 {
+        let inner = state.inner.clone();
+        py.detach(move || with_family!(AnyState, &inner, s => s.perft(depth)))
+    }
+
+    fn __repr__(&self) -> String {
+        let mut args = vec![format!("{:?}", self.id)];
+        for (name, value) in self.changed_options() {
+            let value = match value.as_str() {
+                "true" => "True".to_owned(),
+                "false" => "False".to_owned(),
+                "none" => "None".to_owned(),
+                v if v.parse::<i64>().is_ok() => v.to_owned(),
+                v => format!("{v:?}"),
+            };
+            args.push(format!("{name}={value}"));
+        }
+        format!("perfectplay.load_game({})", args.join(", "))
+    }
+}
+
+/// Loads a game by id or alias, with rule options as keywords.
+///
+/// `load_game("checkers")`, `load_game("twelve_mens_morris", removal="mill_immunity")`,
+/// `load_game("cowboy_checkers", ply_limit=200, flying=None)`. Values are bools, ints, strs, or
+/// `None` for "no limit"/"never". An unknown id raises `UnknownGameError` and an unknown option,
+/// a bad value or a combination the rules cannot play raises `ValueError`, each naming the
+/// valid choices. `game_ids()` lists the ids and `Game.rule_options()` the options.
+#[pyfunction]
+#[pyo3(signature = (game_id, **rules))]
+pub(crate) fn load_game(game_id: &str, rules: Option<&Bound<'_, PyDict>>) -> PyResult<PyGame> {
+    let options = options_from_kwargs(rules)?;
+    Ok(PyGame::load(game_id, &options)?)
+}
+
+/// Every game id: `checkers`, then the morris presets; with `aliases=True`, each followed by
+/// its other names (such as `cowboy_checkers`).
+#[pyfunction]
+#[pyo3(signature = (aliases = false))]
+pub(crate) fn game_ids(aliases: bool) -> Vec<&'static str> {
+    games::game_ids(aliases)
+}

@@ -1,0 +1,338 @@
+//! Python's `State`, `Move` and `Outcome`.
+
+use std::fmt;
+
+use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
+use perfectplay_core::checkers::Checkers;
+use perfectplay_core::morris::Morris;
+use perfectplay_core::ActionGame;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyInt, PyList};
+
+use crate::actions::MAX_ACTIONS;
+use crate::errors::Error;
+use crate::games::{with_family, AnyGame, AnyMove};
+use crate::py_game::PyGame;
+use crate::state::{Ending, Session};
+
+/// A move: one whole turn, such as `11-15`, `15x24x31`, `d6` or `a1-a4xd7`.
+///
+/// `str(move)` is its standard notation, which `State.apply` reads back. Moves compare equal
+/// and hash alike when they are the same turn of the same family.
+#[pyclass(module = "perfectplay", name = "Move", frozen, eq, hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct PyMove {
+    pub(crate) mv: AnyMove,
+}
+
+impl fmt::Display for PyMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.mv.fmt(f)
+    }
+}
+
+#[pymethods]
+impl PyMove {
+    /// Whether the move takes one or more of the opponent's pieces.
+    #[getter]
+    fn is_capture(&self) -> bool {
+        self.mv.is_capture()
+    }
+
+    /// The family the move belongs to: `checkers` or `morris`.
+    #[getter]
+    fn family(&self) -> &'static str {
+        self.mv.family()
+    }
+
+    fn __str__(&self) -> String {
+        self.mv.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Move({:?})", self.mv.to_string())
+    }
+}
+
+/// How a game ended: `winner` (the winning player's index, 0 being the side that moved first,
+/// or `None` for a draw or a truncated game), `reason` (one of "no moves", "no men", "mill",
+/// "board full", "repetition", "move rule", "adjudication", "ply limit") and `truncated`
+/// (whether the ply limit cut the game short without a result).
+#[pyclass(module = "perfectplay", name = "Outcome", frozen, eq, hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct PyOutcome {
+    /// The winning player's index (0 moved first), or `None` for a draw or truncation.
+    #[pyo3(get)]
+    winner: Option<usize>,
+    /// The winner's colour, `"black"` or `"white"`, or `None`.
+    #[pyo3(get)]
+    winner_color: Option<&'static str>,
+    /// Why the game ended: "no moves", "no men", "mill", "board full", "repetition",
+    /// "move rule", "adjudication" or "ply limit".
+    #[pyo3(get)]
+    reason: &'static str,
+    /// Whether the ply limit cut the game short (no result: both returns are 0).
+    #[pyo3(get)]
+    truncated: bool,
+}
+
+impl From<Ending> for PyOutcome {
+    fn from(e: Ending) -> Self {
+        PyOutcome {
+            winner: e.winner,
+            winner_color: e.winner_color,
+            reason: e.reason,
+            truncated: e.truncated,
+        }
+    }
+}
+
+#[pymethods]
+impl PyOutcome {
+    fn __repr__(&self) -> String {
+        let winner = self.winner.map_or("None".to_owned(), |w| w.to_string());
+        format!(
+            "Outcome(winner={winner}, reason={:?}, truncated={})",
+            self.reason,
+            if self.truncated { "True" } else { "False" }
+        )
+    }
+}
+
+/// Python ints for every action, made once: the lists of legal actions share them instead
+/// of allocating ints above 256 (which Python does not cache) at every call.
+static ACTION_INTS: PyOnceLock<Vec<Py<PyAny>>> = PyOnceLock::new();
+
+fn action_ints(py: Python<'_>) -> &'static [Py<PyAny>] {
+    ACTION_INTS.get_or_init(py, || {
+        (0..MAX_ACTIONS)
+            .map(|a| PyInt::new(py, a).into_any().unbind())
+            .collect()
+    })
+}
+
+/// A game in progress of either family.
+#[derive(Clone, Debug)]
+pub(crate) enum AnyState {
+    /// A checkers game.
+    Checkers(Session<Checkers>),
+    /// A morris game.
+    Morris(Session<Morris>),
+}
+
+/// A game in progress: the position, its history (for repetition, the move rule, the ply limit
+/// and `undo`) and, while a turn is made action by action, how far it has got.
+///
+/// Two interfaces share it. Whole moves: `legal_moves()` and `apply(move)`, in standard
+/// notation. Actions, for reinforcement learning: `legal_actions()`, `legal_action_mask()`,
+/// `apply_action(a)` and `observation()`, where a turn may take several actions by the same
+/// player (a checkers capture is one action per jump; a morris mill's removal is an action of
+/// its own). The observation and action encoding are those of `VectorEnv`.
+///
+/// `current_player()` is 0 for the side that moves first under the rules (Black in checkers,
+/// White in morris), 1 for the other, and -4 (`TERMINAL_PLAYER`, pyspiel's terminal id) once
+/// the game is over.
+#[pyclass(module = "perfectplay", name = "State")]
+#[derive(Clone, Debug)]
+pub(crate) struct PyState {
+    pub(crate) inner: AnyState,
+}
+
+fn game_of(inner: &AnyState) -> PyGame {
+    match inner {
+        AnyState::Checkers(s) => PyGame {
+            id: s.id,
+            game: AnyGame::Checkers(*s.game()),
+        },
+        AnyState::Morris(s) => PyGame {
+            id: s.id,
+            game: AnyGame::Morris(*s.game()),
+        },
+    }
+}
+
+#[pymethods]
+impl PyState {
+    /// The game this state belongs to.
+    #[getter]
+    fn game(&self) -> PyGame {
+        game_of(&self.inner)
+    }
+
+    /// The legal moves (whole turns) as `Move` objects; none once the game is over. In the
+    /// middle of a turn made with `apply_action`, the turns of the position as it stood at the
+    /// start of the turn.
+    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let moves = with_family!(AnyState, &self.inner, s => s.legal_moves());
+        let moves = moves.into_iter().map(|mv| PyMove { mv });
+        PyList::new(py, moves)
+    }
+
+    /// Plays a move, given as a `Move` or in standard notation (`"11-15"`, `"15x31"`, `"d6"`,
+    /// `"a1-a4xd7"`). An illegal or unreadable move raises `IllegalMoveError` and leaves the
+    /// state unchanged, as does a move while a turn is half made with `apply_action`.
+    fn apply(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
+        if let Ok(mv) = mv.cast::<PyMove>() {
+            let mv = mv.get().mv;
+            with_family!(AnyState, &mut self.inner, s => s.apply_move(&mv))?;
+        } else if let Ok(text) = mv.extract::<String>() {
+            with_family!(AnyState, &mut self.inner, s => s.apply_text(&text))?;
+        } else {
+            return Err(Error::ArgumentType("apply takes a Move or a str").into());
+        }
+        Ok(())
+    }
+
+    /// An independent copy, history included.
+    fn clone(&self) -> PyState {
+        Clone::clone(self)
+    }
+
+    fn __copy__(&self) -> PyState {
+        Clone::clone(self)
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyState {
+        Clone::clone(self)
+    }
+
+    /// The position string: PDN FEN for checkers, the morris position string (which records
+    /// the plies without progress) otherwise. `Game.state_from_fen` reads it back.
+    fn fen(&self) -> String {
+        with_family!(AnyState, &self.inner, s => s.fen())
+    }
+
+    fn __str__(&self) -> String {
+        with_family!(AnyState, &self.inner, s => s.diagram())
+    }
+
+    fn __repr__(&self) -> String {
+        let (id, fen) = with_family!(AnyState, &self.inner, s => (s.id, s.fen()));
+        format!("<perfectplay.State {id} {fen:?}>")
+    }
+
+    /// The board as an SVG picture (Jupyter shows it).
+    fn _repr_svg_(&self) -> String {
+        with_family!(AnyState, &self.inner, s => s.svg())
+    }
+
+    /// The player to act: 0 (the side that moves first), 1, or -4 (`TERMINAL_PLAYER`) once the
+    /// game is over.
+    fn current_player(&self) -> i32 {
+        with_family!(AnyState, &self.inner, s => s.current_player())
+    }
+
+    /// Whether the game is over: won, drawn, or truncated by the ply limit.
+    fn is_terminal(&self) -> bool {
+        with_family!(AnyState, &self.inner, s => s.is_terminal())
+    }
+
+    /// `[return of player 0, return of player 1]`: 1.0 for a win, -1.0 for a loss, 0.0 for a
+    /// draw, a truncated game, or a game still going on.
+    fn returns(&self) -> Vec<f32> {
+        with_family!(AnyState, &self.inner, s => s.returns()).to_vec()
+    }
+
+    /// How the game ended, or `None` while it goes on.
+    fn outcome(&self) -> Option<PyOutcome> {
+        with_family!(AnyState, &self.inner, s => s.ending()).map(PyOutcome::from)
+    }
+
+    /// The legal actions, ascending; none once the game is over.
+    fn legal_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let legal = with_family!(AnyState, &mut self.inner, s => s.legal_actions());
+        let ints = action_ints(py);
+        PyList::new(py, legal.iter().map(|a| ints[a].bind(py)))
+    }
+
+    /// A bool array of `num_distinct_actions()`, true at the legal actions.
+    fn legal_action_mask<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let (count, legal) = with_family!(AnyState, &mut self.inner, s => {
+            (s.game().action_count(), s.legal_actions())
+        });
+        let mut mask = vec![false; count];
+        for a in legal.iter() {
+            mask[a] = true;
+        }
+        PyArray1::from_vec(py, mask)
+    }
+
+    /// Applies one action. A turn may take several: each jump of a checkers capture, and a
+    /// morris placement or move and then each man it takes; the same player acts until the
+    /// turn is complete. An illegal action raises `IllegalActionError` (naming it and the
+    /// legal ones) and leaves the state unchanged.
+    fn apply_action(&mut self, action: i64) -> PyResult<()> {
+        Ok(with_family!(AnyState, &mut self.inner, s => s.apply_action(action))?)
+    }
+
+    /// A copy of the state with `action` applied.
+    fn child(&self, action: i64) -> PyResult<PyState> {
+        let mut next = Clone::clone(self);
+        next.apply_action(action)?;
+        Ok(next)
+    }
+
+    /// What `action` means now: `11-15` (a step), `15x24` (one jump), `d6` (a placement, or a
+    /// removal after a mill), `a1-a4`, `pass`, or `invalid`.
+    fn action_to_string(&self, action: usize) -> String {
+        with_family!(AnyState, &self.inner, s => s.action_to_string(action))
+    }
+
+    /// The actions that play `move` from the start of a turn, in order.
+    fn move_actions(&self, mv: &PyMove) -> PyResult<Vec<usize>> {
+        Ok(with_family!(AnyState, &self.inner, s => s.move_actions(&mv.mv))?)
+    }
+
+    /// The observation tensor (float32, `Game.observation_shape()`), seen from the player to
+    /// move. Checkers: planes of own men, own kings, the opponent's men and kings, and the
+    /// capturing piece mid-capture, on the 8x8 board turned so that the player to move plays
+    /// up. Morris: planes of own men, the opponent's men, empty points, own and the opponent's
+    /// men in hand (as a fraction), a plane of ones while choosing men to take, and the point
+    /// the turn's man arrived on then.
+    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
+        let shape = with_family!(AnyState, &self.inner, s => s.game().observation_shape());
+        let array = PyArrayDyn::<f32>::zeros(py, shape, false);
+        {
+            let mut view = array.readwrite();
+            let out = view.as_slice_mut()?;
+            with_family!(AnyState, &self.inner, s => s.write_observation(out));
+        }
+        Ok(array)
+    }
+
+    /// Takes back the last action of a turn being made with `apply_action` (returns `None`),
+    /// or else the last whole move (returns it). Raises `IndexError` at the start of the
+    /// history.
+    fn undo(&mut self) -> PyResult<Option<PyMove>> {
+        let mv = with_family!(AnyState, &mut self.inner, s => s.undo())?;
+        Ok(mv.map(|mv| PyMove { mv }))
+    }
+
+    /// The moves played so far, in order.
+    fn history(&self) -> Vec<PyMove> {
+        with_family!(AnyState, &self.inner, s => s.history())
+            .into_iter()
+            .map(|mv| PyMove { mv })
+            .collect()
+    }
+
+    /// The number of whole moves (plies) played so far.
+    fn ply(&self) -> u32 {
+        with_family!(AnyState, &self.inner, s => s.ply())
+    }
+
+    /// Whether a turn is half made with `apply_action` (the same player acts next).
+    fn is_mid_turn(&self) -> bool {
+        with_family!(AnyState, &self.inner, s => s.is_mid_turn())
+    }
+}
+
+/// Checks `state` against the rules engine: its moves replayed through the engine's
+/// `GameState` give the same position, counters and outcome, and the legal actions of the
+/// position and stage, what each leads to and the observation are the engine's. Raises
+/// `AssertionError` at the first difference; the test suite runs it along random games.
+#[pyfunction]
+pub(crate) fn _self_check(state: &PyState) -> PyResult<()> {
+    with_family!(AnyState, &state.inner, s => s.check()).map_err(|e| Error::SelfCheck(e).into())
+}

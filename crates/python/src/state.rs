@@ -1,0 +1,301 @@
+//! `Session`: a game in progress as Python's `State` holds it: a [`Track`] (position, history
+//! and the rules that depend on it, the stage of the turn) and the actions of the turn being
+//! made, for undo.
+
+use perfectplay_core::{perft, EndReason, Outcome, PlayError};
+
+use crate::actions::ActionSet;
+use crate::errors::{Error, Result};
+use crate::games::{AnyMove, Family};
+use crate::track::Track;
+
+/// pyspiel's player id for a terminal state, which `current_player` returns once a game is
+/// over.
+pub(crate) const TERMINAL_PLAYER: i32 = -4;
+
+/// How a game ended, in the terms Python reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Ending {
+    /// The winner's player index (0 moved first), or `None` for a draw or a truncation.
+    pub(crate) winner: Option<usize>,
+    /// The winner's colour name.
+    pub(crate) winner_color: Option<&'static str>,
+    /// Why the game ended.
+    pub(crate) reason: &'static str,
+    /// Whether the ply limit cut the game short (no result).
+    pub(crate) truncated: bool,
+}
+
+/// The name Python uses for an end reason.
+pub(crate) fn reason_name(reason: EndReason) -> &'static str {
+    match reason {
+        EndReason::NoMoves => "no moves",
+        EndReason::NoMen => "no men",
+        EndReason::Mill => "mill",
+        EndReason::BoardFull => "board full",
+        EndReason::Repetition => "repetition",
+        EndReason::MoveRule => "move rule",
+        EndReason::Adjudication => "adjudication",
+        EndReason::PlyLimit => "ply limit",
+        _ => "other",
+    }
+}
+
+/// `outcome` in Python's terms for `game`.
+pub(crate) fn ending<F: Family>(game: &F, outcome: &Outcome) -> Ending {
+    Ending {
+        winner: outcome
+            .winner
+            .map(|c| usize::from(c != game.first_to_move())),
+        winner_color: outcome.winner.map(|c| c.name()),
+        reason: reason_name(outcome.reason),
+        truncated: outcome.is_truncation(),
+    }
+}
+
+/// The returns of both players: 1 for a win, -1 for a loss, 0 for a draw, a truncated game or
+/// a game still going on.
+pub(crate) fn returns<F: Family>(game: &F, outcome: Option<&Outcome>) -> [f32; 2] {
+    let Some(outcome) = outcome else {
+        return [0.0; 2];
+    };
+    let first = game.first_to_move();
+    [
+        f32::from(outcome.score(first)),
+        f32::from(outcome.score(!first)),
+    ]
+}
+
+/// A game in progress and the actions of the turn being made.
+#[derive(Clone, Debug)]
+pub(crate) struct Session<F: Family> {
+    /// The game's id.
+    pub(crate) id: &'static str,
+    track: Track<F>,
+    /// The half-made turn: each action made so far with the stage it was made at.
+    turn: Vec<(F::Stage, usize)>,
+}
+
+impl<F: Family> Session<F> {
+    /// A new game from the start.
+    pub(crate) fn new(id: &'static str, game: F) -> Self {
+        Session {
+            id,
+            track: Track::new(game, game.start_position(), 0, true),
+            turn: Vec::new(),
+        }
+    }
+
+    /// A new game from a position string.
+    pub(crate) fn from_fen(id: &'static str, game: F, text: &str) -> Result<Self> {
+        let (pos, no_progress) = game.read_fen(text)?;
+        Ok(Session {
+            id,
+            track: Track::new(game, pos, no_progress, true),
+            turn: Vec::new(),
+        })
+    }
+
+    /// The game.
+    pub(crate) fn game(&self) -> &F {
+        self.track.game()
+    }
+
+    /// The legal moves (whole turns) of the position; none once the game is over.
+    pub(crate) fn legal_moves(&self) -> Vec<AnyMove> {
+        let mut moves = Vec::new();
+        if self.track.outcome().is_none() {
+            self.game()
+                .for_each_move(self.track.position(), |mv| moves.push(F::wrap_move(*mv)));
+        }
+        moves
+    }
+
+    fn ensure_turn_start(&self) -> Result<()> {
+        if self.turn.is_empty() {
+            return Ok(());
+        }
+        let actions: Vec<String> = self.turn.iter().map(|(_, a)| a.to_string()).collect();
+        Err(Error::MidTurn {
+            actions: actions.join(", "),
+        })
+    }
+
+    fn ensure_going_on(&self) -> Result<()> {
+        match self.track.outcome() {
+            Some(outcome) => Err(PlayError::GameOver(outcome).into()),
+            None => Ok(()),
+        }
+    }
+
+    /// Plays a whole move; an illegal one changes nothing.
+    pub(crate) fn apply_move(&mut self, mv: &AnyMove) -> Result<()> {
+        self.ensure_turn_start()?;
+        let Some(mv) = F::unwrap_move(mv) else {
+            return Err(Error::WrongFamily {
+                mv: mv.to_string(),
+                family: mv.family(),
+                game: self.id,
+            });
+        };
+        self.ensure_going_on()?;
+        if !self.track.is_legal(&mv) {
+            return Err(PlayError::Illegal { mv: mv.to_string() }.into());
+        }
+        self.track.play(&mv);
+        Ok(())
+    }
+
+    /// Plays the move written `text` in standard notation.
+    pub(crate) fn apply_text(&mut self, text: &str) -> Result<()> {
+        self.ensure_turn_start()?;
+        self.ensure_going_on()?;
+        let mv = self.game().parse_move_text(self.track.position(), text)?;
+        self.track.play(&mv);
+        Ok(())
+    }
+
+    /// The position string (of the position at the start of the turn being made).
+    pub(crate) fn fen(&self) -> String {
+        self.game()
+            .position_fen(self.track.position(), self.track.no_progress())
+    }
+
+    /// The ASCII drawing.
+    pub(crate) fn diagram(&self) -> String {
+        self.game().diagram(self.track.position())
+    }
+
+    /// The SVG drawing.
+    pub(crate) fn svg(&self) -> String {
+        self.game().picture(self.track.position())
+    }
+
+    /// The player to move (0 moved first), or [`TERMINAL_PLAYER`] once the game is over.
+    pub(crate) fn current_player(&self) -> i32 {
+        if self.track.outcome().is_some() {
+            TERMINAL_PLAYER
+        } else {
+            self.game().player_to_move(self.track.position()).index() as i32
+        }
+    }
+
+    /// Whether the game is over (decided, drawn or truncated).
+    pub(crate) fn is_terminal(&self) -> bool {
+        self.track.outcome().is_some()
+    }
+
+    /// Both players' returns.
+    pub(crate) fn returns(&self) -> [f32; 2] {
+        returns(self.game(), self.track.outcome().as_ref())
+    }
+
+    /// How the game ended, if it has.
+    pub(crate) fn ending(&self) -> Option<Ending> {
+        self.track.outcome().map(|o| ending(self.game(), &o))
+    }
+
+    /// The legal actions now; none once the game is over.
+    pub(crate) fn legal_actions(&mut self) -> ActionSet {
+        *self.track.steps().set()
+    }
+
+    fn refuse(&mut self, action: i64) -> Error {
+        if let Some(outcome) = self.track.outcome() {
+            return Error::ActionAfterEnd { action, outcome };
+        }
+        let legal = self.legal_actions().iter().collect();
+        match usize::try_from(action) {
+            Ok(a) => perfectplay_core::IllegalActionError {
+                action: a,
+                text: self.action_to_string(a),
+                legal,
+            }
+            .into(),
+            Err(_) => Error::ActionOutOfRange {
+                action,
+                count: self.game().action_count(),
+                legal,
+            },
+        }
+    }
+
+    /// Applies one action: a step of the turn, or its last action, which plays the move. An
+    /// illegal action changes nothing.
+    pub(crate) fn apply_action(&mut self, action: i64) -> Result<()> {
+        let (stage, ply) = (*self.track.stage(), self.track.ply());
+        match usize::try_from(action) {
+            Ok(a) if self.track.act(a) => {
+                if self.track.ply() == ply {
+                    self.turn.push((stage, a));
+                } else {
+                    self.turn.clear();
+                }
+                Ok(())
+            }
+            _ => Err(self.refuse(action)),
+        }
+    }
+
+    /// What `action` means now, e.g. `11-15`, `15x24` or `d6`.
+    pub(crate) fn action_to_string(&self, action: usize) -> String {
+        self.game()
+            .action_to_string(self.track.position(), self.track.stage(), action)
+    }
+
+    /// The actions that play `mv` from the start of a turn.
+    pub(crate) fn move_actions(&self, mv: &AnyMove) -> Result<Vec<usize>> {
+        match F::unwrap_move(mv) {
+            Some(mv) => Ok(self.game().turn_actions(&mv)),
+            None => Err(Error::WrongFamily {
+                mv: mv.to_string(),
+                family: mv.family(),
+                game: self.id,
+            }),
+        }
+    }
+
+    /// Writes the observation, seen from the player to move.
+    pub(crate) fn write_observation(&self, out: &mut [f32]) {
+        self.game()
+            .observe(self.track.position(), self.track.stage(), out);
+    }
+
+    /// Takes back the last action of a half-made turn (`None`), or else the last whole move.
+    pub(crate) fn undo(&mut self) -> Result<Option<AnyMove>> {
+        if let Some((stage, _)) = self.turn.pop() {
+            self.track.set_stage(stage);
+            return Ok(None);
+        }
+        match self.track.undo() {
+            Some(mv) => Ok(Some(F::wrap_move(mv))),
+            None => Err(Error::NothingToUndo),
+        }
+    }
+
+    /// The moves played, in order.
+    pub(crate) fn history(&self) -> Vec<AnyMove> {
+        self.track.moves().map(F::wrap_move).collect()
+    }
+
+    /// The whole moves played so far.
+    pub(crate) fn ply(&self) -> u32 {
+        self.track.ply()
+    }
+
+    /// Whether a turn is half made with `apply_action`.
+    pub(crate) fn is_mid_turn(&self) -> bool {
+        !self.turn.is_empty()
+    }
+
+    /// Perft of the position (at the start of the turn) to `depth`.
+    pub(crate) fn perft(&self, depth: u32) -> u64 {
+        perft(self.game(), self.track.position(), depth)
+    }
+
+    /// Checks the history rules and the action table against the core (see
+    /// [`Track::check_history`]).
+    pub(crate) fn check(&self) -> Result<(), String> {
+        self.track.check_history()
+    }
+}

@@ -1,0 +1,270 @@
+//! `Track`: a game in progress as States and envs play it, action by action.
+//!
+//! It applies the same history rules as [`perfectplay_core::GameState`], in the same order (the
+//! position's own outcome, then repetition within the plies since the last progress move, the
+//! move rule, the ply limit with adjudication), but plays the moves its own action table
+//! ([`Steps`]) has already found legal, where `GameState::play` would look for each move among
+//! the legal ones again. [`Track::check_history`] replays a track through a `GameState` and
+//! compares the two; the test suite runs it along random games of every game.
+
+use perfectplay_core::{ActionStep, EndReason, GameState, Outcome};
+
+use crate::games::Family;
+use crate::steps::{self, Steps};
+
+/// An earlier ply: what undo restores, and what repetition compares.
+#[derive(Clone, Debug)]
+struct Past<F: Family> {
+    key: u64,
+    pos: F::Position,
+    no_progress: u32,
+    outcome: Option<Outcome>,
+    mv: F::Move,
+}
+
+/// A game in progress: position, stage within the turn, history and legal actions.
+#[derive(Clone, Debug)]
+pub(crate) struct Track<F: Family> {
+    game: F,
+    /// Where the game started (a position string may start it anywhere), for
+    /// [`Track::check_history`].
+    origin: (F::Position, u32),
+    pos: F::Position,
+    stage: F::Stage,
+    no_progress: u32,
+    ply: u32,
+    outcome: Option<Outcome>,
+    /// The earlier plies: all of them when `keep_history`, else those since the last progress
+    /// move (all that repetition needs).
+    past: Vec<Past<F>>,
+    keep_history: bool,
+    /// The legal actions now and their steps, when `fresh`.
+    steps: Steps<F>,
+    fresh: bool,
+}
+
+impl<F: Family> Track<F> {
+    /// A game from `pos`, reached after `no_progress` plies without progress.
+    pub(crate) fn new(game: F, pos: F::Position, no_progress: u32, keep_history: bool) -> Self {
+        let mut track = Track {
+            game,
+            origin: (pos, no_progress),
+            pos,
+            stage: F::Stage::default(),
+            no_progress,
+            ply: 0,
+            outcome: None,
+            past: Vec::new(),
+            keep_history,
+            steps: Steps::default(),
+            fresh: false,
+        };
+        track.settle();
+        track
+    }
+
+    /// Starts again from the game's starting position, keeping the allocations.
+    pub(crate) fn restart(&mut self) {
+        self.pos = self.game.start_position();
+        self.origin = (self.pos, 0);
+        self.stage = F::Stage::default();
+        self.no_progress = 0;
+        self.ply = 0;
+        self.past.clear();
+        self.settle();
+    }
+
+    /// The game.
+    pub(crate) fn game(&self) -> &F {
+        &self.game
+    }
+
+    /// The position (at the start of the turn being made).
+    pub(crate) fn position(&self) -> &F::Position {
+        &self.pos
+    }
+
+    /// Where the player to move is within the turn.
+    pub(crate) fn stage(&self) -> &F::Stage {
+        &self.stage
+    }
+
+    /// Plies without progress.
+    pub(crate) fn no_progress(&self) -> u32 {
+        self.no_progress
+    }
+
+    /// Whole moves played.
+    pub(crate) fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// How the game ended, if it has.
+    pub(crate) fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// The legal actions now and what each leads to (none once the game is over).
+    pub(crate) fn steps(&mut self) -> &Steps<F> {
+        if !self.fresh {
+            if self.outcome.is_some() {
+                self.steps.clear();
+            } else {
+                self.steps.fill(&self.game, &self.pos, &self.stage);
+            }
+            self.fresh = true;
+        }
+        &self.steps
+    }
+
+    /// The legal actions, computed already (envs keep them fresh).
+    pub(crate) fn fresh_steps(&self) -> &Steps<F> {
+        debug_assert!(self.fresh);
+        &self.steps
+    }
+
+    /// The outcome of the position at the start of a turn, and its legal actions. The
+    /// position's own outcome comes first; a position with a legal action has none (a
+    /// position over by itself has no moves), so it is asked for only when none is legal.
+    fn settle(&mut self) {
+        self.steps.fill(&self.game, &self.pos, &self.stage);
+        self.outcome = if self.steps.is_empty() {
+            self.game.outcome(&self.pos).or_else(|| self.draw())
+        } else {
+            self.draw()
+        };
+        if self.outcome.is_some() {
+            self.steps.clear();
+        }
+        self.fresh = true;
+    }
+
+    /// The outcome under the history rules: repetition, the move rule, the ply limit.
+    fn draw(&self) -> Option<Outcome> {
+        let rules = self.game.draw_rules();
+        if let Some(n) = rules.repetitions {
+            // Only positions since the last progress move can equal this one.
+            let window = (self.no_progress as usize).min(self.past.len());
+            let key = F::fingerprint(&self.pos);
+            let earlier = self.past[self.past.len() - window..]
+                .iter()
+                .filter(|p| p.key == key && p.pos == self.pos);
+            if 1 + earlier.count() >= usize::from(n) {
+                return Some(Outcome::draw(EndReason::Repetition));
+            }
+        }
+        if let Some(limit) = rules.no_progress_plies {
+            if self.no_progress >= limit {
+                return Some(Outcome::draw(EndReason::MoveRule));
+            }
+        }
+        if let Some(limit) = rules.ply_limit {
+            if self.ply >= limit {
+                return Some(
+                    self.game
+                        .adjudicate(&self.pos)
+                        .unwrap_or(Outcome::draw(EndReason::PlyLimit)),
+                );
+            }
+        }
+        None
+    }
+
+    /// Plays `mv`, which must be legal (found by the action table or checked by the caller).
+    pub(crate) fn play(&mut self, mv: &F::Move) {
+        let progress = self.game.is_progress(&self.pos, mv);
+        let next = self.game.play(&self.pos, mv);
+        if progress && !self.keep_history {
+            self.past.clear();
+        }
+        self.past.push(Past {
+            key: F::fingerprint(&self.pos),
+            pos: self.pos,
+            no_progress: self.no_progress,
+            outcome: self.outcome,
+            mv: *mv,
+        });
+        self.pos = next;
+        self.no_progress = if progress { 0 } else { self.no_progress + 1 };
+        self.ply += 1;
+        self.stage = F::Stage::default();
+        self.settle();
+    }
+
+    /// Applies `action` if it is legal now: the next stage of the turn, or the whole move.
+    /// Returns whether it was legal; an illegal action changes nothing.
+    pub(crate) fn act(&mut self, action: usize) -> bool {
+        let Some(step) = self.steps().get(action) else {
+            return false;
+        };
+        match step {
+            ActionStep::Continue(next) => {
+                self.stage = next;
+                self.fresh = false;
+                // Envs and States ask for the actions of the next stage at once.
+                self.steps();
+            }
+            ActionStep::Done(mv) => self.play(&mv),
+        }
+        true
+    }
+
+    /// Goes back to `stage` within the current turn (taking back an action).
+    pub(crate) fn set_stage(&mut self, stage: F::Stage) {
+        self.stage = stage;
+        self.fresh = false;
+    }
+
+    /// Takes back the last whole move; `None` at the start of the history.
+    pub(crate) fn undo(&mut self) -> Option<F::Move> {
+        let last = self.past.pop()?;
+        self.pos = last.pos;
+        self.no_progress = last.no_progress;
+        self.outcome = last.outcome;
+        self.ply -= 1;
+        self.stage = F::Stage::default();
+        self.fresh = false;
+        Some(last.mv)
+    }
+
+    /// Whether `mv` is among the legal moves now.
+    pub(crate) fn is_legal(&self, mv: &F::Move) -> bool {
+        let mut legal = false;
+        if self.outcome.is_none() {
+            self.game.for_each_move(&self.pos, |m| legal |= m == mv);
+        }
+        legal
+    }
+
+    /// The moves played, in order (all of them when the track keeps its history).
+    pub(crate) fn moves(&self) -> impl Iterator<Item = F::Move> + '_ {
+        self.past.iter().map(|p| p.mv)
+    }
+
+    /// Replays the moves through the core's [`GameState`] from where the track started and
+    /// compares position, counters and outcome; also checks the action table of the current
+    /// position and stage against the core. Returns the first difference.
+    pub(crate) fn check_history(&self) -> Result<(), String> {
+        let (start, no_progress) = self.origin;
+        let mut state = GameState::from_position_after(self.game, start, no_progress);
+        for mv in self.moves() {
+            state
+                .play(&mv)
+                .map_err(|e| format!("replaying {mv}: {e}"))?;
+        }
+        let ours = (self.pos, self.no_progress, self.ply, self.outcome);
+        let core = (
+            *state.position(),
+            state.no_progress_plies(),
+            state.ply(),
+            state.outcome(),
+        );
+        if ours != core {
+            return Err(format!("track {ours:?}, GameState {core:?}"));
+        }
+        if self.outcome.is_none() {
+            steps::check(&self.game, &self.pos, &self.stage)?;
+        }
+        Ok(())
+    }
+}

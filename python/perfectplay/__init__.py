@@ -1,0 +1,52 @@
+"""perfectplay: English checkers and the morris family, exact and fast, for Python.
+
+Games and states, in the manner of OpenSpiel::
+
+    import perfectplay as pp
+    game = pp.load_game("checkers")              # any id of pp.game_ids(); rule options as keywords
+    state = game.new_initial_state()             # or game.state_from_fen("...")
+    state.apply("11-15")                         # a Move or its notation
+    state.legal_actions(); state.apply_action(a) # the fixed action space for learning
+    state.observation()                          # float32, seen from the player to move
+
+Many games at once, stepped in Rust in parallel::
+
+    env = pp.VectorEnv("nine_mens_morris", 1024, seed=0)
+    obs, info = env.reset()
+    obs, rewards, terminated, truncated, info = env.step(env.sample_legal_actions())
+
+Errors are ``ValueError`` subclasses: ``UnknownGameError``, ``InvalidPositionError``,
+``IllegalMoveError`` and ``IllegalActionError``.
+"""
+
+from perfectplay._core import (
+    TERMINAL_PLAYER,
+    Game,
+    IllegalActionError,
+    IllegalMoveError,
+    InvalidPositionError,
+    Move,
+    Outcome,
+    State,
+    UnknownGameError,
+    VectorEnv,
+    __version__,
+    game_ids,
+    load_game,
+)
+
+__all__ = [
+    "TERMINAL_PLAYER",
+    "Game",
+    "IllegalActionError",
+    "IllegalMoveError",
+    "InvalidPositionError",
+    "Move",
+    "Outcome",
+    "State",
+    "UnknownGameError",
+    "VectorEnv",
+    "__version__",
+    "game_ids",
+    "load_game",
+]

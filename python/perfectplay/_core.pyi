@@ -1,0 +1,192 @@
+"""Type stubs for perfectplay._core, the compiled extension (crates/python)."""
+
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+TERMINAL_PLAYER: int
+"""`current_player()` of a finished game: -4, pyspiel's terminal player id."""
+
+RuleValue = Union[bool, int, str, None]
+
+class IllegalMoveError(ValueError):
+    """A move that is not legal in the position, or text that names no legal move."""
+
+class IllegalActionError(ValueError):
+    """An action that is not legal now; the message names it and lists the legal ones."""
+
+class InvalidPositionError(ValueError):
+    """A position string (FEN) that cannot be read, or a position the rules forbid."""
+
+class UnknownGameError(ValueError):
+    """A game id that names no game; the message lists the valid ids and aliases."""
+
+def load_game(game_id: str, **rules: RuleValue) -> Game:
+    """Loads a game by id or alias, with rule options as keywords."""
+
+def game_ids(aliases: bool = False) -> List[str]:
+    """Every game id: `checkers`, then the morris presets (with aliases if asked)."""
+
+def _self_check(state: State) -> None:
+    """Checks a state against the rules engine (history rules, action table, observation)."""
+
+class Game:
+    """A game with its rules: English checkers or a morris game."""
+
+    @property
+    def id(self) -> str:
+        """The game id, e.g. `checkers` or `nine_mens_morris`."""
+    def rules(self) -> Dict[str, RuleValue]:
+        """Every rule option with its value."""
+    def rule_options(self) -> List[Tuple[str, str, str]]:
+        """Every rule option: (name, values taken, what it does)."""
+    def new_initial_state(self) -> State:
+        """A new game from the starting position."""
+    def state_from_fen(self, fen: str) -> State:
+        """A new game from a position string."""
+    def num_distinct_actions(self) -> int:
+        """The size of the action space."""
+    def observation_shape(self) -> Tuple[int, ...]:
+        """The shape of an observation."""
+    def num_players(self) -> int:
+        """The number of players: 2."""
+    def perft(self, state: State, depth: int) -> int:
+        """The number of move sequences of `depth` whole moves from `state`'s position."""
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class Move:
+    """A move: one whole turn, such as `11-15`, `15x24x31`, `d6` or `a1-a4xd7`."""
+
+    @property
+    def is_capture(self) -> bool:
+        """Whether the move takes one or more of the opponent's pieces."""
+    @property
+    def family(self) -> str:
+        """`checkers` or `morris`."""
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class Outcome:
+    """How a game ended."""
+
+    @property
+    def winner(self) -> Optional[int]:
+        """The winning player's index (0 moved first), or None for a draw or truncation."""
+    @property
+    def winner_color(self) -> Optional[str]:
+        """`"black"`, `"white"` or None."""
+    @property
+    def reason(self) -> str:
+        """no moves, no men, mill, board full, repetition, move rule, adjudication, ply limit."""
+    @property
+    def truncated(self) -> bool:
+        """Whether the ply limit cut the game short without a result."""
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class State:
+    """A game in progress."""
+
+    @property
+    def game(self) -> Game:
+        """The game this state belongs to."""
+    def legal_moves(self) -> List[Move]:
+        """The legal moves (whole turns)."""
+    def apply(self, move: Union[Move, str]) -> None:
+        """Plays a move, given as a Move or in standard notation."""
+    def clone(self) -> State:
+        """An independent copy, history included."""
+    def __copy__(self) -> State: ...
+    def __deepcopy__(self, memo: Any) -> State: ...
+    def fen(self) -> str:
+        """The position string."""
+    def _repr_svg_(self) -> str:
+        """The board as an SVG picture."""
+    def current_player(self) -> int:
+        """0, 1, or -4 (TERMINAL_PLAYER) once the game is over."""
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+    def returns(self) -> List[float]:
+        """[return of player 0, return of player 1]."""
+    def outcome(self) -> Optional[Outcome]:
+        """How the game ended, or None."""
+    def legal_actions(self) -> List[int]:
+        """The legal actions, ascending."""
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """A bool array of num_distinct_actions(), true at the legal actions."""
+    def apply_action(self, action: int) -> None:
+        """Applies one action."""
+    def child(self, action: int) -> State:
+        """A copy of the state with `action` applied."""
+    def action_to_string(self, action: int) -> str:
+        """What `action` means now."""
+    def move_actions(self, move: Move) -> List[int]:
+        """The actions that play `move` from the start of a turn."""
+    def observation(self) -> npt.NDArray[np.float32]:
+        """The observation tensor, seen from the player to move."""
+    def undo(self) -> Optional[Move]:
+        """Takes back the last action of a half-made turn, or else the last move."""
+    def history(self) -> List[Move]:
+        """The moves played so far."""
+    def ply(self) -> int:
+        """The number of whole moves played so far."""
+    def is_mid_turn(self) -> bool:
+        """Whether a turn is half made with apply_action."""
+
+class VectorEnv:
+    """Many games stepped together in Rust, in parallel."""
+
+    def __init__(
+        self,
+        game_id: str,
+        num_envs: int,
+        seed: int = 0,
+        opponent: Optional[str] = None,
+        ply_limit: Optional[int] = None,
+        agent_player: int = 0,
+        copy: bool = False,
+        **rules: RuleValue,
+    ) -> None: ...
+    def reset(self, seed: Optional[int] = None) -> Tuple[npt.NDArray[np.float32], Dict[str, Any]]:
+        """Restarts every game: (obs, info)."""
+    def step(
+        self, actions: Union[npt.NDArray[np.int64], Sequence[int]]
+    ) -> Tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        Dict[str, Any],
+    ]:
+        """Steps every env: (obs, rewards, terminated, truncated, info)."""
+    def sample_legal_actions(self) -> npt.NDArray[np.int64]:
+        """A uniformly random legal action per env."""
+    def fen(self, index: int) -> str:
+        """The position string of env `index`'s game."""
+    @property
+    def num_envs(self) -> int:
+        """The number of envs."""
+    @property
+    def num_actions(self) -> int:
+        """The size of the action space."""
+    @property
+    def observation_shape(self) -> Tuple[int, ...]:
+        """The shape of one env's observation."""
+    @property
+    def game(self) -> Game:
+        """The game, with its rules."""
+    @property
+    def opponent(self) -> Optional[str]:
+        """`"random"` in single-agent mode, None for self-play."""
+    @property
+    def agent_player(self) -> int:
+        """The player the agent plays in single-agent mode."""
+    @property
+    def current_player(self) -> npt.NDArray[np.int32]:
+        """The players to act: 0, 1, or -4 where a game has just ended."""
+    @property
+    def action_mask(self) -> npt.NDArray[np.bool_]:
+        """The legal-action masks, [num_envs, num_actions]."""

@@ -1,0 +1,384 @@
+"""Gymnasium environments for every perfectplay game.
+
+Importing this module registers one Gymnasium id per game::
+
+    import gymnasium as gym
+    import perfectplay.gymnasium_env  # registers the perfectplay/... ids
+
+    env = gym.make("perfectplay/NineMensMorris-v0")
+    obs, info = env.reset(seed=0)
+    action = env.action_space.sample(mask=info["action_mask"])
+    obs, reward, terminated, truncated, info = env.step(action)
+
+Without the import, ``gym.make("perfectplay.gymnasium_env:perfectplay/Checkers-v0")`` imports
+it on the fly. Keyword arguments given to ``gym.make`` that the environment does not take
+itself are rule options for :func:`perfectplay.load_game`, e.g.
+``gym.make("perfectplay/TwelveMensMorris-v0", ply_limit=200)``.
+
+:class:`PerfectPlayEnv` is single-agent: the agent plays one side (``agent_player``, 0 being
+the side that moves first) against an opponent that moves inside :meth:`PerfectPlayEnv.step`.
+:class:`PerfectPlayVectorEnv` is the batched form, stepped in Rust by
+:class:`perfectplay.VectorEnv`; ``gym.make_vec(id, num_envs=N)`` builds it.
+
+Actions and observations are those of :class:`perfectplay.State`: a turn may take several
+actions by the same player (each jump of a checkers capture, and a morris mill's removal), so
+the agent may act several times in a row. ``info["action_mask"]`` (int8, 1 at the legal
+actions) says what it may do; an illegal action ends the episode as a loss by default.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, Optional, Tuple, Union
+
+import numpy as np
+
+try:
+    import gymnasium as gym
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, VectorEnv as _GymVectorEnv
+    from gymnasium.vector.utils import batch_space
+except ImportError as exc:  # pragma: no cover - depends on the environment
+    raise ImportError(
+        "perfectplay.gymnasium_env needs Gymnasium 1.0 or later: "
+        "pip install 'perfectplay[gym]' (or pip install gymnasium)"
+    ) from exc
+
+import perfectplay as pp
+
+__all__ = [
+    "ENV_IDS",
+    "Opponent",
+    "PerfectPlayEnv",
+    "PerfectPlayVectorEnv",
+    "register_envs",
+]
+
+#: Each registered Gymnasium id and the perfectplay game id it plays.
+ENV_IDS: Dict[str, str] = {
+    "perfectplay/Checkers-v0": "checkers",
+    "perfectplay/NineMensMorris-v0": "nine_mens_morris",
+    "perfectplay/TwelveMensMorris-v0": "twelve_mens_morris",
+    "perfectplay/NineMensMorrisNoFlying-v0": "nine_mens_morris_no_flying",
+    "perfectplay/Shah-v0": "shah",
+    "perfectplay/LaskerMorris-v0": "lasker_morris",
+    "perfectplay/Morabaraba-v0": "morabaraba",
+    "perfectplay/SixMensMorris-v0": "six_mens_morris",
+    "perfectplay/ThreeMensMorris-v0": "three_mens_morris",
+}
+
+#: An opponent: ``"random"`` (uniform among the legal actions, drawn from the environment's
+#: seeded generator) or a callable ``opponent(state) -> action`` given a copy of the state.
+Opponent = Union[str, Callable[[Any], int]]
+
+_ILLEGAL_ACTION_MODES = ("lose", "raise")
+
+
+def _observation_space(game: Any) -> spaces.Box:
+    """The Box every observation of ``game`` lies in: float32 in [0, 1]."""
+    shape = tuple(int(n) for n in game.observation_shape())
+    return spaces.Box(low=0.0, high=1.0, shape=shape, dtype=np.float32)
+
+
+class PerfectPlayEnv(gym.Env):
+    """One perfectplay game as a single-agent Gymnasium environment.
+
+    The agent plays ``agent_player`` (0, the default, is the side that moves first: Black in
+    checkers, White in morris); the opponent's actions are applied inside :meth:`step` (and
+    :meth:`reset`, when the opponent moves first) until the agent is to act again or the game
+    is over.
+
+    - Observation: float32 ``Box(0, 1, game.observation_shape())``, seen from the agent (the
+      player to act); at the end of a game, seen from the player the rules would have to move.
+    - Action: ``Discrete(game.num_distinct_actions())``.
+    - ``info["action_mask"]``: int8 ``[num_actions]``, 1 at the legal actions (all zeros once
+      the episode is over), ready for ``env.action_space.sample(mask=...)``; also
+      :meth:`action_masks`. ``info["current_player"]`` is the player to act (-4 at the end).
+    - Reward: 0 until the game ends, then +1 for a win, -1 for a loss, 0 for a draw, from the
+      agent's point of view.
+    - ``terminated`` when the game is decided or drawn; ``truncated`` when the engine's ply
+      limit cuts it short (rule option ``ply_limit``). At the end ``info`` also has
+      ``"winner"`` (0, 1 or ``None``) and ``"reason"`` (the outcome's reason).
+    - An illegal action: with ``illegal_action="lose"`` (the default) the episode terminates
+      with reward -1 and ``info["illegal_action"] = True``; with ``"raise"`` the engine's
+      ``IllegalActionError`` (a ``ValueError``) propagates and nothing changes.
+
+    Args:
+        game_id: any id of :func:`perfectplay.game_ids` (aliases too).
+        agent_player: the side the agent plays, 0 or 1.
+        opponent: ``"random"`` or a callable ``opponent(state) -> action``.
+        render_mode: ``None`` or ``"ansi"`` (the ASCII board, ``str(state)``).
+        illegal_action: ``"lose"`` or ``"raise"``.
+        **rules: rule options for :func:`perfectplay.load_game` (``ply_limit=...`` and the
+            game's own options).
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(
+        self,
+        game_id: str = "nine_mens_morris",
+        agent_player: int = 0,
+        opponent: Opponent = "random",
+        render_mode: Optional[str] = None,
+        illegal_action: str = "lose",
+        **rules: Any,
+    ) -> None:
+        if agent_player not in (0, 1):
+            raise ValueError(f"agent_player must be 0 or 1, not {agent_player!r}")
+        if not (opponent == "random" or callable(opponent)):
+            raise ValueError(
+                f"unknown opponent {opponent!r}; valid opponents: 'random' or a callable "
+                "opponent(state) -> action"
+            )
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"unknown render_mode {render_mode!r}; valid render modes: "
+                f"{self.metadata['render_modes']} or None"
+            )
+        if illegal_action not in _ILLEGAL_ACTION_MODES:
+            raise ValueError(
+                f"unknown illegal_action {illegal_action!r}; valid values: {_ILLEGAL_ACTION_MODES}"
+            )
+        self.game = pp.load_game(game_id, **rules)
+        self.game_id: str = self.game.id
+        self.agent_player = int(agent_player)
+        self.opponent = opponent
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.observation_space = _observation_space(self.game)
+        self.action_space = spaces.Discrete(int(self.game.num_distinct_actions()))
+        self.state = self.game.new_initial_state()
+        self._episode_over = False
+
+    # -- the game ---------------------------------------------------------------------------
+
+    def _opponent_action(self) -> int:
+        """The opponent's action in the current state."""
+        if callable(self.opponent):
+            return int(self.opponent(self.state.clone()))
+        legal = self.state.legal_actions()
+        return int(legal[int(self.np_random.integers(len(legal)))])
+
+    def _play_opponent(self) -> None:
+        """Applies the opponent's actions until the agent is to act or the game is over."""
+        state = self.state
+        while not state.is_terminal() and state.current_player() != self.agent_player:
+            state.apply_action(self._opponent_action())
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now, as a bool array of ``num_actions`` (all false once over)."""
+        if self._episode_over:
+            return np.zeros(self.action_space.n, dtype=bool)
+        return np.asarray(self.state.legal_action_mask(), dtype=bool)
+
+    def _info(self) -> Dict[str, Any]:
+        """A fresh info dict for the current state."""
+        info: Dict[str, Any] = {
+            "action_mask": self.action_masks().astype(np.int8),
+            "current_player": int(self.state.current_player()),
+        }
+        outcome = self.state.outcome()
+        if outcome is not None:
+            info["winner"] = outcome.winner
+            info["reason"] = outcome.reason
+        return info
+
+    # -- the Gymnasium API ------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+    ) -> Tuple[np.ndarray, Dict[str, Any]]:
+        """Starts a new game and returns ``(observation, info)``.
+
+        ``seed`` seeds the environment's generator (``self.np_random``), from which the random
+        opponent draws. ``options`` may hold ``"fen"``: a position string to start from
+        (see :meth:`perfectplay.Game.state_from_fen`).
+        """
+        super().reset(seed=seed)
+        fen = (options or {}).get("fen")
+        if fen is not None:
+            self.state = self.game.state_from_fen(fen)
+        else:
+            self.state = self.game.new_initial_state()
+        self._episode_over = False
+        self._play_opponent()
+        self._episode_over = self.state.is_terminal()
+        return self.state.observation(), self._info()
+
+    def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
+        """Plays the agent's ``action``, then the opponent's until the agent is to act again.
+
+        Returns ``(observation, reward, terminated, truncated, info)``; see the class
+        documentation.
+        """
+        if self._episode_over:
+            raise RuntimeError("the episode is over: call reset() before step()")
+        action = int(action)
+        if not 0 <= action < self.action_space.n or not self.state.legal_action_mask()[action]:
+            if self.illegal_action == "raise":
+                self.state.apply_action(action)  # raises IllegalActionError
+                raise ValueError(f"illegal action {action}")  # pragma: no cover
+            self._episode_over = True
+            info = self._info()
+            info["illegal_action"] = True
+            return self.state.observation(), -1.0, True, False, info
+        self.state.apply_action(action)
+        self._play_opponent()
+        terminated = truncated = False
+        reward = 0.0
+        outcome = self.state.outcome()
+        if outcome is not None:
+            self._episode_over = True
+            reward = float(self.state.returns()[self.agent_player])
+            truncated = bool(outcome.truncated)
+            terminated = not truncated
+        return self.state.observation(), reward, terminated, truncated, self._info()
+
+    def render(self) -> Optional[str]:
+        """The board as text (``str(state)``) with ``render_mode="ansi"``; else ``None``."""
+        if self.render_mode == "ansi":
+            return str(self.state)
+        if self.render_mode is None:
+            gym.logger.warn(
+                "render() was called without a render mode; "
+                "make the environment with render_mode='ansi'"
+            )
+        return None
+
+
+class PerfectPlayVectorEnv(_GymVectorEnv):
+    """A batch of single-agent games as a Gymnasium vector environment.
+
+    It wraps :class:`perfectplay.VectorEnv` in single-agent mode (``opponent="random"``): all
+    envs step together in Rust, in parallel. The spaces and conventions are those of
+    :class:`PerfectPlayEnv`, batched:
+
+    - ``reset() -> (obs [N, *shape], info)``; ``step(actions [N]) -> (obs, rewards [N],
+      terminated [N], truncated [N], info)``, rewards float32 from the agent's point of view.
+    - ``info["action_mask"]``: int8 ``[N, num_actions]``; ``info["current_player"]``: int32
+      ``[N]`` (-4 where a game has just ended); also :meth:`action_masks`.
+    - Autoreset: Gymnasium's next-step mode (``metadata["autoreset_mode"]``): the step after
+      an env's game ends ignores that env's action and starts a new game.
+    - An illegal action raises ``perfectplay.IllegalActionError`` naming the env index, and
+      no env moves.
+
+    ``gym.make_vec("perfectplay/NineMensMorris-v0", num_envs=1024)`` builds it (its
+    ``vector_entry_point``).
+
+    Args:
+        num_envs: the number of games.
+        game_id: any id of :func:`perfectplay.game_ids`.
+        agent_player: the side the agent plays in every env, 0 or 1.
+        opponent: ``"random"`` (the only opponent stepped in Rust).
+        seed: the seed of the envs' random streams until :meth:`reset` gets one.
+        copy: ``True`` (default) returns fresh arrays from every call; ``False`` returns the
+            env's own buffers, overwritten by the next call (faster; copy what you keep).
+        render_mode: must be ``None``.
+        **rules: rule options for :func:`perfectplay.load_game`.
+    """
+
+    metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        game_id: str = "nine_mens_morris",
+        agent_player: int = 0,
+        opponent: str = "random",
+        seed: int = 0,
+        copy: bool = True,
+        render_mode: Optional[str] = None,
+        **rules: Any,
+    ) -> None:
+        if opponent != "random":
+            raise ValueError(f"unknown opponent {opponent!r}; the vector env supports 'random'")
+        if render_mode is not None:
+            raise ValueError("PerfectPlayVectorEnv has no render modes; use render_mode=None")
+        self.env = pp.VectorEnv(
+            game_id,
+            int(num_envs),
+            seed=int(seed),
+            opponent=opponent,
+            agent_player=int(agent_player),
+            copy=bool(copy),
+            **rules,
+        )
+        self.game = self.env.game
+        self.game_id: str = self.game.id
+        self.agent_player = int(agent_player)
+        self.num_envs = int(num_envs)
+        self.render_mode = None
+        self.single_observation_space = _observation_space(self.game)
+        self.single_action_space = spaces.Discrete(int(self.game.num_distinct_actions()))
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+
+    def _info(self, info: Dict[str, Any]) -> Dict[str, Any]:
+        """The Gymnasium info from :class:`perfectplay.VectorEnv`'s (the mask as int8)."""
+        return {
+            "action_mask": info["action_mask"].view(np.int8),
+            "current_player": info["current_player"],
+        }
+
+    def reset(
+        self,
+        *,
+        seed: Optional[int] = None,
+        options: Optional[Dict[str, Any]] = None,
+    ) -> Tuple[np.ndarray, Dict[str, Any]]:
+        """Restarts every game and returns ``(obs, info)``; ``seed`` (an int) reseeds every
+        env's random streams (the opponent's and :meth:`sample_legal_actions`')."""
+        if seed is not None and not isinstance(seed, (int, np.integer)):
+            raise TypeError(
+                f"seed must be an int or None (one seed for the whole batch), not {seed!r}"
+            )
+        super().reset(seed=seed)
+        obs, info = self.env.reset(seed=None if seed is None else int(seed))
+        return obs, self._info(info)
+
+    def step(
+        self, actions: Any
+    ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
+        """Steps every env with its action; see the class documentation."""
+        obs, rewards, terminated, truncated, info = self.env.step(
+            np.asarray(actions, dtype=np.int64)
+        )
+        return obs, rewards, terminated, truncated, self._info(info)
+
+    def action_masks(self) -> np.ndarray:
+        """The legal-action masks now, bool ``[num_envs, num_actions]``."""
+        return self.env.action_mask
+
+    def sample_legal_actions(self) -> np.ndarray:
+        """A uniformly random legal action per env (int64 ``[num_envs]``), seeded."""
+        return self.env.sample_legal_actions()
+
+    @property
+    def current_player(self) -> np.ndarray:
+        """The players to act, int32 ``[num_envs]`` (-4 where a game has just ended)."""
+        return self.env.current_player
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Nothing to release: the games live in the wrapped :class:`perfectplay.VectorEnv`."""
+
+
+def register_envs() -> None:
+    """Registers every id of :data:`ENV_IDS` with Gymnasium (ids already there are kept).
+
+    Called when this module is imported; also suitable as a ``gymnasium.envs`` plugin entry
+    point (``perfectplay = "perfectplay.gymnasium_env:register_envs"``), which older Gymnasium
+    releases call at import.
+    """
+    for env_id, game_id in ENV_IDS.items():
+        if env_id in gym.registry:
+            continue
+        gym.register(
+            id=env_id,
+            entry_point="perfectplay.gymnasium_env:PerfectPlayEnv",
+            vector_entry_point="perfectplay.gymnasium_env:PerfectPlayVectorEnv",
+            kwargs={"game_id": game_id},
+            nondeterministic=False,
+        )
+
+
+register_envs()

@@ -1,0 +1,30 @@
+"""Shared helpers for the perfectplay tests."""
+
+import random
+
+import pytest
+
+import perfectplay as pp
+
+MORRIS_IDS = [g for g in pp.game_ids() if g != "checkers"]
+
+
+def random_states(game, seed, plies, actions=True):
+    """Yields the states of a random game of `game`, one per action (or per whole move)."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    yield state
+    for _ in range(plies):
+        if state.is_terminal():
+            return
+        if actions:
+            state.apply_action(rng.choice(state.legal_actions()))
+        else:
+            state.apply(rng.choice(state.legal_moves()))
+        yield state
+
+
+@pytest.fixture(params=pp.game_ids())
+def game_id(request):
+    """Every game id."""
+    return request.param

@@ -1,0 +1,257 @@
+"""The Gymnasium adapter: registration, check_env for every id, episodes and the vector env."""
+
+import numpy as np
+import pytest
+
+gym = pytest.importorskip("gymnasium")
+
+import perfectplay as pp  # noqa: E402
+from perfectplay import gymnasium_env as ge  # noqa: E402
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from gymnasium.vector import AutoresetMode  # noqa: E402
+
+ALL_IDS = sorted(ge.ENV_IDS)
+
+
+def play_episode(env, seed, max_steps=5000):
+    """Plays one episode with masked random actions; returns everything it saw."""
+    obs, info = env.reset(seed=seed)
+    env.action_space.seed(seed)
+    trace = [(obs.copy(), 0.0, False, False, info["action_mask"].copy())]
+    for _ in range(max_steps):
+        action = env.action_space.sample(mask=info["action_mask"])
+        obs, reward, terminated, truncated, info = env.step(action)
+        trace.append((obs.copy(), reward, terminated, truncated, info["action_mask"].copy()))
+        if terminated or truncated:
+            return trace, info
+    raise AssertionError("the episode did not end")
+
+
+def test_every_game_has_an_id():
+    assert sorted(ge.ENV_IDS.values()) == sorted(pp.game_ids())
+    for env_id in ALL_IDS:
+        assert env_id in gym.registry
+        assert gym.spec(env_id).vector_entry_point is not None
+
+
+def test_register_envs_is_idempotent():
+    ge.register_envs()
+    ge.register_envs()
+    assert all(env_id in gym.registry for env_id in ALL_IDS)
+
+
+@pytest.mark.parametrize("env_id", ALL_IDS)
+@pytest.mark.parametrize("agent_player", [0, 1])
+def test_check_env(env_id, agent_player):
+    env = gym.make(env_id, agent_player=agent_player)
+    check_env(env.unwrapped)
+    env.close()
+
+
+def test_check_env_callable_opponent():
+    first_legal = gym.make(
+        "perfectplay/SixMensMorris-v0", opponent=lambda state: state.legal_actions()[0]
+    )
+    check_env(first_legal.unwrapped)
+
+
+@pytest.mark.parametrize("env_id", ALL_IDS)
+def test_spaces(env_id):
+    env = gym.make(env_id).unwrapped
+    game = pp.load_game(ge.ENV_IDS[env_id])
+    assert env.observation_space.shape == tuple(game.observation_shape())
+    assert env.observation_space.dtype == np.float32
+    assert env.action_space.n == game.num_distinct_actions()
+    obs, info = env.reset(seed=0)
+    assert obs.dtype == np.float32 and obs in env.observation_space
+    assert info["action_mask"].dtype == np.int8
+    assert info["action_mask"].shape == (env.action_space.n,)
+
+
+@pytest.mark.parametrize("env_id", ["perfectplay/Checkers-v0", "perfectplay/NineMensMorris-v0"])
+@pytest.mark.parametrize("agent_player", [0, 1])
+def test_masks_equal_legal_actions_and_agent_acts(env_id, agent_player):
+    env = gym.make(env_id, agent_player=agent_player).unwrapped
+    obs, info = env.reset(seed=3)
+    env.action_space.seed(3)
+    steps = 0
+    while True:
+        state = env.state
+        assert state.current_player() == agent_player
+        assert info["current_player"] == agent_player
+        assert list(np.flatnonzero(info["action_mask"])) == state.legal_actions()
+        np.testing.assert_array_equal(env.action_masks(), state.legal_action_mask())
+        np.testing.assert_array_equal(obs, state.observation())
+        obs, reward, terminated, truncated, info = env.step(
+            env.action_space.sample(mask=info["action_mask"])
+        )
+        steps += 1
+        if terminated or truncated:
+            break
+        assert reward == 0.0
+    state = env.state
+    assert state.is_terminal()
+    assert reward == state.returns()[agent_player]
+    assert truncated == state.outcome().truncated and terminated != truncated
+    assert not info["action_mask"].any()
+    assert info["current_player"] == pp.TERMINAL_PLAYER
+    assert info["winner"] == state.outcome().winner
+    assert info["reason"] == state.outcome().reason
+    with pytest.raises(RuntimeError):
+        env.step(0)
+
+
+@pytest.mark.parametrize("env_id", ["perfectplay/Checkers-v0", "perfectplay/Morabaraba-v0"])
+def test_seeded_episode_is_deterministic(env_id):
+    env = gym.make(env_id)
+    first, _ = play_episode(env, seed=11)
+    second, _ = play_episode(env, seed=11)
+    assert len(first) == len(second)
+    for a, b in zip(first, second):
+        np.testing.assert_array_equal(a[0], b[0])
+        assert a[1:4] == b[1:4]
+        np.testing.assert_array_equal(a[4], b[4])
+    other = [play_episode(env, seed=s)[0] for s in (12, 13)]
+    assert any(
+        len(t) != len(first) or any(not np.array_equal(x[0], y[0]) for x, y in zip(t, first))
+        for t in other
+    )
+
+
+def test_ply_limit_truncates():
+    env = gym.make("perfectplay/Checkers-v0", ply_limit=6)
+    trace, info = play_episode(env, seed=0)
+    _, reward, terminated, truncated, _ = trace[-1]
+    assert truncated and not terminated and reward == 0.0
+    assert info["reason"] == "ply limit" and info["winner"] is None
+
+
+def test_rule_options_are_forwarded():
+    env = gym.make("perfectplay/NineMensMorris-v0", flying=None).unwrapped
+    assert env.game.rules()["flying"] is None
+    with pytest.raises(ValueError):
+        gym.make("perfectplay/NineMensMorris-v0", no_such_option=1)
+
+
+def test_illegal_action_loses_or_raises():
+    env = gym.make("perfectplay/Checkers-v0").unwrapped
+    _, info = env.reset(seed=0)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    obs, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    assert info["illegal_action"] and not info["action_mask"].any()
+
+    strict = gym.make("perfectplay/Checkers-v0", illegal_action="raise").unwrapped
+    strict.reset(seed=0)
+    fen = strict.state.fen()
+    with pytest.raises(pp.IllegalActionError):
+        strict.step(illegal)
+    assert strict.state.fen() == fen
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError):
+        ge.PerfectPlayEnv("checkers", agent_player=2)
+    with pytest.raises(ValueError):
+        ge.PerfectPlayEnv("checkers", opponent="perfect-ish")
+    with pytest.raises(ValueError):
+        ge.PerfectPlayEnv("checkers", render_mode="rgb_array")
+    with pytest.raises(ValueError):
+        ge.PerfectPlayEnv("no_such_game")
+
+
+def test_render_ansi_and_fen_option():
+    env = gym.make("perfectplay/ThreeMensMorris-v0", render_mode="ansi").unwrapped
+    env.reset(seed=0)
+    assert env.render() == str(env.state)
+    start = env.state.fen()
+    other = gym.make("perfectplay/ThreeMensMorris-v0").unwrapped
+    other.reset(seed=0, options={"fen": start})
+    assert other.state.fen() == start
+
+
+def test_callable_opponent_is_used():
+    seen = []
+
+    def last_legal(state):
+        seen.append(state.current_player())
+        return state.legal_actions()[-1]
+
+    env = gym.make("perfectplay/NineMensMorris-v0", agent_player=1, opponent=last_legal)
+    _, info = env.reset(seed=0)
+    assert seen == [0]
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert len(seen) >= 2 and set(seen) == {0}
+
+
+# -- the vector env -----------------------------------------------------------------------------
+
+
+def test_make_vec_uses_the_vector_entry_point():
+    envs = gym.make_vec(
+        "perfectplay/NineMensMorris-v0", num_envs=16, vectorization_mode="vector_entry_point"
+    )
+    assert isinstance(envs.unwrapped, ge.PerfectPlayVectorEnv)
+    assert envs.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    assert envs.num_envs == 16
+    assert envs.single_observation_space.shape == (7, 24)
+    assert envs.observation_space.shape == (16, 7, 24)
+    assert envs.single_action_space.n == 600
+    obs, info = envs.reset(seed=5)
+    assert obs.shape == (16, 7, 24) and obs.dtype == np.float32
+    assert info["action_mask"].shape == (16, 600) and info["action_mask"].dtype == np.int8
+    assert (info["current_player"] == 0).all()
+    envs.close()
+
+
+def test_vector_env_steps_and_autoresets():
+    envs = gym.make_vec("perfectplay/ThreeMensMorris-v0", num_envs=32, agent_player=1)
+    obs, info = envs.reset(seed=1)
+    assert (info["current_player"] == 1).all()
+    ended = np.zeros(32, dtype=bool)
+    finished = 0
+    for _ in range(200):
+        actions = envs.unwrapped.sample_legal_actions()
+        live = ~ended
+        mask = info["action_mask"].astype(bool)
+        assert mask[live, actions[live]].all()
+        obs, rewards, terminated, truncated, info = envs.step(actions)
+        assert obs.shape == (32, 7, 9)
+        assert rewards.shape == (32,)
+        done = terminated | truncated
+        # Rewards only where a game ends; no reward in the reset step.
+        assert (rewards[~done] == 0).all()
+        assert set(np.unique(rewards[done])) <= {-1.0, 0.0, 1.0}
+        assert (info["current_player"][done] == pp.TERMINAL_PLAYER).all()
+        assert not info["action_mask"][done].any()
+        assert (info["current_player"][~done] == 1).all()
+        finished += int(done.sum())
+        ended = done
+    assert finished > 0
+
+
+def test_vector_env_is_seeded():
+    def run(seed):
+        envs = ge.PerfectPlayVectorEnv(num_envs=8, game_id="checkers")
+        envs.reset(seed=seed)
+        out = []
+        for _ in range(30):
+            obs, rewards, *_ = envs.step(envs.sample_legal_actions())
+            out.append(obs.copy())
+        return np.stack(out)
+
+    np.testing.assert_array_equal(run(4), run(4))
+    assert not np.array_equal(run(4), run(5))
+
+
+def test_vector_env_rejects_illegal_actions_and_bad_arguments():
+    envs = ge.PerfectPlayVectorEnv(num_envs=4, game_id="checkers")
+    _, info = envs.reset(seed=0)
+    actions = envs.sample_legal_actions().copy()
+    actions[2] = int(np.flatnonzero(info["action_mask"][2] == 0)[0])
+    with pytest.raises(pp.IllegalActionError, match="2"):
+        envs.step(actions)
+    with pytest.raises(ValueError):
+        ge.PerfectPlayVectorEnv(num_envs=4, game_id="checkers", opponent="self")
+    with pytest.raises(TypeError):
+        envs.reset(seed=[1, 2, 3, 4])

@@ -1,0 +1,304 @@
+"""The state API: games, moves, position strings, outcomes and errors."""
+
+import copy
+
+import numpy as np
+import pytest
+
+import perfectplay as pp
+from conftest import MORRIS_IDS, random_states
+
+
+def test_game_ids_and_aliases():
+    ids = pp.game_ids()
+    assert ids[0] == "checkers"
+    assert "nine_mens_morris" in ids and "three_mens_morris" in ids
+    assert "cowboy_checkers" not in ids
+    assert "cowboy_checkers" in pp.game_ids(aliases=True)
+    game = pp.load_game("cowboy_checkers")
+    assert game.id == "nine_mens_morris"
+    assert game == pp.load_game("nine_mens_morris")
+    assert hash(game) == hash(pp.load_game("Nine_Mens_Morris"))
+
+
+def test_game_description(game_id):
+    game = pp.load_game(game_id)
+    assert game.num_players() == 2
+    shape = game.observation_shape()
+    assert isinstance(shape, tuple)
+    if game_id == "checkers":
+        assert shape == (5, 8, 8)
+        assert game.num_distinct_actions() == 128
+    else:
+        points = game.rules()["board"]
+        assert shape == (7, points)
+        assert game.num_distinct_actions() == points + points * points
+    assert repr(game) == f'perfectplay.load_game("{game_id}")'
+
+
+@pytest.mark.parametrize(
+    "game_id,counts",
+    [
+        ("checkers", [1, 7, 49, 302, 1469]),
+        ("nine_mens_morris", [1, 24, 552, 12144]),
+    ],
+)
+def test_perft_matches_the_engine(game_id, counts):
+    game = pp.load_game(game_id)
+    state = game.new_initial_state()
+    for depth, count in enumerate(counts):
+        assert game.perft(state, depth) == count
+
+
+def test_perft_by_moves_matches_perft():
+    for game_id in ["checkers", "twelve_mens_morris"]:
+        game = pp.load_game(game_id)
+        state = game.new_initial_state()
+        total = 0
+        for move in state.legal_moves():
+            child = state.clone()
+            child.apply(move)
+            total += sum(1 for _ in child.legal_moves())
+        assert total == game.perft(state, 2)
+
+
+def test_rule_options_as_keywords():
+    game = pp.load_game("twelve_mens_morris", removal="mill_immunity", ply_limit=200)
+    rules = game.rules()
+    assert rules["removal"] == "mill_immunity"
+    assert rules["ply_limit"] == 200
+    assert rules["diagonals"] is True
+    assert pp.load_game("nine_mens_morris", flying=None).rules()["flying"] is None
+    checkers = pp.load_game("checkers", adjudication=True, first_player="white")
+    assert checkers.rules()["adjudication"] is True
+    assert checkers.rules()["first_player"] == "white"
+    assert "adjudication=True" in repr(checkers)
+    names = [name for name, _, _ in checkers.rule_options()]
+    assert names == list(checkers.rules())
+
+
+def test_unknown_game_lists_the_valid_ids():
+    with pytest.raises(pp.UnknownGameError) as err:
+        pp.load_game("chess")
+    assert isinstance(err.value, ValueError)
+    for game_id in pp.game_ids(aliases=True):
+        assert game_id in str(err.value)
+
+
+def test_bad_rule_options_are_value_errors():
+    with pytest.raises(ValueError, match="first_player, threefold_repetition"):
+        pp.load_game("checkers", wings=3)
+    with pytest.raises(ValueError, match="removal"):
+        pp.load_game("nine_mens_morris", wings=3)
+    with pytest.raises(ValueError, match="black or white"):
+        pp.load_game("checkers", first_player="red")
+    with pytest.raises(ValueError, match="bool, int, str or None"):
+        pp.load_game("checkers", ply_limit=1.5)
+    with pytest.raises(ValueError, match="diagonal"):
+        pp.load_game("six_mens_morris", diagonals=True)
+    with pytest.raises(ValueError, match="men"):
+        pp.load_game("nine_mens_morris", men=13)
+
+
+def test_checkers_moves_and_board():
+    game = pp.load_game("checkers")
+    state = game.new_initial_state()
+    assert state.current_player() == 0
+    moves = state.legal_moves()
+    assert [str(m) for m in moves] == ["9-13", "10-14", "11-15", "12-16", "9-14", "10-15", "11-16"]
+    assert repr(moves[2]) == 'Move("11-15")'
+    assert moves[2] == moves[2] and moves[2] != moves[3]
+    assert len({*moves, *state.legal_moves()}) == 7
+    state.apply("11-15")
+    state.apply(state.legal_moves()[0])
+    assert [str(m) for m in state.history()] == ["11-15", "22-17"]
+    assert state.ply() == 2
+    assert state.current_player() == 0
+    assert "black to move" in str(state)
+    assert str(state).splitlines()[0] == "    b   b   b   b     1  2  3  4"
+    assert state._repr_svg_().startswith("<svg")
+    assert repr(state).startswith("<perfectplay.State checkers")
+    assert state.game == game
+
+
+def test_short_capture_notation():
+    state = pp.load_game("checkers").state_from_fen("W:W27:B23,14")
+    state.apply("27x9")
+    assert str(state.history()[0]) == "27x18x9"
+    assert state.history()[0].is_capture
+
+
+def test_morris_moves_and_board():
+    game = pp.load_game("nine_mens_morris")
+    state = game.new_initial_state()
+    assert len(state.legal_moves()) == 24
+    for move in ["a1", "d7", "a4", "g7"]:
+        state.apply(move)
+    state.apply("a7xd7")
+    assert str(state.history()[-1]) == "a7xd7"
+    assert state.history()[-1].family == "morris"
+    assert "in hand: white 6, black 7" in str(state)
+    assert state.fen().split()[1:] == ["b", "6", "7", "0", "-", "-"]
+    assert state.fen().count("W") == 3 and state.fen().count("B") == 1
+
+
+@pytest.mark.parametrize(
+    "game_id,fen",
+    [
+        ("checkers", "B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29"),
+        ("checkers", "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15"),
+        ("nine_mens_morris", "W.B/.../.../....../.../.../... b 8 8 3 - -"),
+        ("twelve_mens_morris", "WBW/.../.B./W....B/.../.../... w 9 9 0 - -"),
+        ("shah", ".../.../.../....../.../.../... w 12 12 0 - -"),
+    ],
+)
+def test_fen_round_trips(game_id, fen):
+    game = pp.load_game(game_id)
+    assert game.state_from_fen(fen).fen() == fen
+
+
+def test_fen_round_trips_along_random_games(game_id):
+    game = pp.load_game(game_id)
+    for seed in range(3):
+        for state in random_states(game, seed, 150, actions=False):
+            again = game.state_from_fen(state.fen())
+            assert again.fen() == state.fen()
+            assert [str(m) for m in again.legal_moves()] == [str(m) for m in state.legal_moves()]
+
+
+def test_morris_fen_defaults_its_optional_fields():
+    state = pp.load_game("nine_mens_morris").state_from_fen("W.B/.../.../....../.../.../... b 8 8 3")
+    assert state.fen() == "W.B/.../.../....../.../.../... b 8 8 3 - -"
+    assert state.current_player() == 1
+
+
+@pytest.mark.parametrize(
+    "game_id,fen",
+    [
+        ("checkers", "X:W21-32:B1-12"),
+        ("checkers", "B:W21,33:B1"),
+        ("checkers", ""),
+        ("nine_mens_morris", "W.B/.../... w 9 9"),
+        ("nine_mens_morris", "WWWWWWWWWW/.../.../....../.../.../... w 9 9 0"),
+    ],
+)
+def test_bad_fen_is_an_invalid_position_error(game_id, fen):
+    with pytest.raises(pp.InvalidPositionError) as err:
+        pp.load_game(game_id).state_from_fen(fen)
+    assert isinstance(err.value, ValueError)
+
+
+@pytest.mark.parametrize("game_id,move", [("checkers", "11-16x"), ("checkers", "1-5"), ("checkers", "24-28"), ("nine_mens_morris", "a1-a4"), ("nine_mens_morris", "h9")])
+def test_illegal_move_leaves_the_state_unchanged(game_id, move):
+    state = pp.load_game(game_id).new_initial_state()
+    state.apply(state.legal_moves()[0])
+    before = (state.fen(), state.ply(), [str(m) for m in state.history()], state.legal_actions())
+    with pytest.raises(pp.IllegalMoveError) as err:
+        state.apply(move)
+    assert isinstance(err.value, ValueError)
+    after = (state.fen(), state.ply(), [str(m) for m in state.history()], state.legal_actions())
+    assert before == after
+
+
+def test_moves_of_the_other_family_are_refused():
+    checkers = pp.load_game("checkers").new_initial_state()
+    morris = pp.load_game("nine_mens_morris").new_initial_state()
+    with pytest.raises(pp.IllegalMoveError, match="morris"):
+        checkers.apply(morris.legal_moves()[0])
+    with pytest.raises(TypeError):
+        checkers.apply(42)
+
+
+def test_clone_and_copy_are_independent():
+    state = pp.load_game("checkers").new_initial_state()
+    for other in [state.clone(), copy.copy(state), copy.deepcopy(state)]:
+        other.apply(other.legal_moves()[0])
+        assert other.ply() == 1
+    assert state.ply() == 0
+
+
+@pytest.mark.parametrize("game_id", ["checkers", "nine_mens_morris"])
+def test_undo_restores_the_state(game_id):
+    game = pp.load_game(game_id)
+    seen = []
+    for state in random_states(game, 7, 80, actions=False):
+        seen.append((state.fen(), state.legal_actions(), state.is_terminal(), state.ply()))
+    for fen, legal, terminal, ply in reversed(seen[:-1]):
+        assert isinstance(state.undo(), pp.Move)
+        assert (state.fen(), state.legal_actions(), state.is_terminal(), state.ply()) == (
+            fen, legal, terminal, ply
+        )
+    with pytest.raises(IndexError):
+        state.undo()
+    assert state.fen() == game.new_initial_state().fen()
+
+
+def test_no_men_is_a_loss():
+    state = pp.load_game("checkers").state_from_fen("B:W14:B")
+    assert state.is_terminal()
+    assert state.current_player() == pp.TERMINAL_PLAYER == -4
+    outcome = state.outcome()
+    assert (outcome.winner, outcome.reason, outcome.truncated) == (1, "no men", False)
+    assert outcome.winner_color == "white"
+    assert state.returns() == [-1.0, 1.0]
+    assert state.legal_moves() == [] and state.legal_actions() == []
+    assert not state.legal_action_mask().any()
+    with pytest.raises(pp.IllegalActionError, match="over"):
+        state.apply_action(0)
+    with pytest.raises(pp.IllegalMoveError):
+        state.apply("14-10")
+
+
+def test_a_mill_wins_three_mens_morris():
+    state = pp.load_game("three_mens_morris").new_initial_state()
+    assert state.outcome() is None and state.returns() == [0.0, 0.0]
+    for move in ["a1", "a2", "b1", "b2", "c1"]:
+        state.apply(move)
+    assert state.outcome() == state.outcome()
+    assert repr(state.outcome()) == 'Outcome(winner=0, reason="mill", truncated=False)'
+    assert state.returns() == [1.0, -1.0]
+
+
+def test_ply_limit_truncates_and_adjudication_decides():
+    state = pp.load_game("checkers", ply_limit=2).new_initial_state()
+    state.apply("11-15")
+    assert not state.is_terminal()
+    state.apply("23-19")
+    outcome = state.outcome()
+    assert (outcome.winner, outcome.reason, outcome.truncated) == (None, "ply limit", True)
+    assert state.returns() == [0.0, 0.0]
+    state = pp.load_game("checkers", ply_limit=3, adjudication=True).new_initial_state()
+    for move in ["11-15", "22-18", "15x22"]:
+        state.apply(move)
+    outcome = state.outcome()
+    assert (outcome.winner, outcome.reason, outcome.truncated) == (0, "adjudication", False)
+    assert state.returns() == [1.0, -1.0]
+
+
+def test_repetition_draws():
+    state = pp.load_game("checkers").state_from_fen("B:WK32:BK1")
+    for _ in range(2):
+        for move in ["1-5", "32-28", "5-1", "28-32"]:
+            state.apply(move)
+    outcome = state.outcome()
+    assert outcome.reason == "repetition" and outcome.winner is None and not outcome.truncated
+
+
+def test_first_player_is_player_zero():
+    state = pp.load_game("checkers", first_player="white").new_initial_state()
+    assert state.current_player() == 0
+    assert "white to move" in str(state)
+    assert np.array_equal(
+        state.observation(), pp.load_game("checkers").new_initial_state().observation()
+    )
+
+
+@pytest.mark.parametrize("game_id", MORRIS_IDS)
+def test_random_games_end(game_id):
+    game = pp.load_game(game_id)
+    for state in random_states(game, 3, 5000):
+        pass
+    assert state.is_terminal()
+    assert state.outcome().reason in {
+        "no moves", "no men", "mill", "board full", "repetition", "move rule", "ply limit"
+    }

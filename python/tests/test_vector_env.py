@@ -1,0 +1,250 @@
+"""The batched environment: agreement with State, autoreset, determinism, errors, opponents."""
+
+import hashlib
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import perfectplay as pp
+
+
+def crosscheck(game_id, num_envs, steps, seed=0, **rules):
+    """Steps a VectorEnv with sampled actions and the same actions through State objects,
+    comparing everything the env reports, autoresets included. Returns the episodes ended."""
+    env = pp.VectorEnv(game_id, num_envs, seed=seed, **rules)
+    game = env.game
+    assert game == pp.load_game(game_id, **rules)
+    states = [game.new_initial_state() for _ in range(num_envs)]
+    obs, info = env.reset()
+
+    def compare(obs, info):
+        for i, state in enumerate(states):
+            assert np.array_equal(obs[i], state.observation())
+            assert np.array_equal(info["action_mask"][i], state.legal_action_mask())
+            assert info["current_player"][i] == state.current_player()
+            assert env.fen(i) == state.fen()
+
+    compare(obs, info)
+    ended = 0
+    for _ in range(steps):
+        actions = env.sample_legal_actions().copy()
+        obs, rewards, terminated, truncated, info = env.step(actions)
+        assert rewards.shape == (num_envs, 2)
+        for i, state in enumerate(states):
+            if state.is_terminal():
+                states[i] = state = game.new_initial_state()
+                assert not terminated[i] and not truncated[i]
+                assert list(rewards[i]) == [0.0, 0.0]
+                continue
+            assert actions[i] in state.legal_actions()
+            state.apply_action(int(actions[i]))
+            outcome = state.outcome()
+            if outcome is None:
+                assert not terminated[i] and not truncated[i]
+            else:
+                ended += 1
+                assert terminated[i] == (not outcome.truncated)
+                assert truncated[i] == outcome.truncated
+            assert list(rewards[i]) == state.returns()
+        compare(obs, info)
+    return ended
+
+
+@pytest.mark.parametrize(
+    "game_id,rules",
+    [
+        ("checkers", {"ply_limit": 60}),
+        ("checkers", {"ply_limit": 30, "adjudication": True}),
+        ("checkers", {"first_player": "white", "ply_limit": 200}),
+        ("nine_mens_morris", {"ply_limit": 80}),
+        ("twelve_mens_morris", {}),
+        ("nine_mens_morris_no_flying", {"ply_limit": 150}),
+        ("shah", {"ply_limit": 100}),
+        ("lasker_morris", {"ply_limit": 100}),
+        ("morabaraba", {"ply_limit": 100}),
+        ("six_mens_morris", {}),
+        ("three_mens_morris", {}),
+    ],
+)
+def test_env_agrees_with_state(game_id, rules):
+    assert crosscheck(game_id, 12, 300, seed=3, **rules) > 0
+
+
+def test_buffers_types_and_shapes():
+    env = pp.VectorEnv("checkers", 5)
+    obs, info = env.reset(seed=1)
+    assert obs.dtype == np.float32 and obs.shape == (5, 5, 8, 8)
+    assert info["action_mask"].dtype == np.bool_ and info["action_mask"].shape == (5, 128)
+    assert info["current_player"].dtype == np.int32
+    assert list(env.current_player) == [0] * 5
+    assert env.action_mask.shape == (5, 128)
+    assert (env.num_envs, env.num_actions, env.observation_shape) == (5, 128, (5, 8, 8))
+    actions = env.sample_legal_actions()
+    assert actions.dtype == np.int64 and actions.shape == (5,)
+    obs, rewards, terminated, truncated, info = env.step(actions)
+    assert rewards.dtype == np.float32 and rewards.shape == (5, 2)
+    assert terminated.dtype == np.bool_ and truncated.dtype == np.bool_
+    assert list(env.current_player) == [1] * 5
+    env.step([int(a) for a in env.sample_legal_actions()])
+    env.step(env.sample_legal_actions().astype(np.int32))
+    assert "VectorEnv checkers x5" in repr(env)
+
+
+def test_buffers_are_reused_unless_copy():
+    env = pp.VectorEnv("nine_mens_morris", 3)
+    obs1, _ = env.reset()
+    obs2, *_ = env.step(env.sample_legal_actions())
+    assert obs1 is obs2
+    env = pp.VectorEnv("nine_mens_morris", 3, copy=True)
+    obs1, _ = env.reset()
+    before = obs1.copy()
+    obs2, *_ = env.step(env.sample_legal_actions())
+    assert obs1 is not obs2 and np.array_equal(obs1, before)
+
+
+def test_autoreset_next_step():
+    env = pp.VectorEnv("checkers", 4, ply_limit=3)
+    start_obs, _ = env.reset()
+    start_obs = start_obs.copy()
+    start_fen = env.fen(0)
+    for _ in range(2):
+        *_, terminated, truncated, info = env.step(env.sample_legal_actions())
+        assert not truncated.any()
+    obs, rewards, terminated, truncated, info = env.step(env.sample_legal_actions())
+    assert truncated.all() and not terminated.any()
+    assert (rewards == 0).all()
+    assert (info["current_player"] == pp.TERMINAL_PLAYER).all()
+    assert not info["action_mask"].any()
+    assert env.fen(0) != start_fen
+    # The action of a finished env is ignored, illegal or not.
+    obs, rewards, terminated, truncated, info = env.step(np.array([0, 5, -1, 999]))
+    assert not truncated.any() and not terminated.any()
+    assert np.array_equal(obs, start_obs)
+    assert env.fen(0) == start_fen
+    assert (info["current_player"] == 0).all()
+
+
+def test_illegal_action_names_the_env_and_changes_nothing():
+    env = pp.VectorEnv("nine_mens_morris", 6, seed=4)
+    for _ in range(5):
+        obs, _, _, _, info = env.step(env.sample_legal_actions())
+    before = ([env.fen(i) for i in range(6)], obs.copy(), info["action_mask"].copy())
+    actions = env.sample_legal_actions().copy()
+    illegal = int(np.flatnonzero(~env.action_mask[3])[0])
+    actions[3] = illegal
+    with pytest.raises(pp.IllegalActionError, match="env 3") as err:
+        env.step(actions)
+    assert isinstance(err.value, ValueError)
+    assert f"action {illegal}" in str(err.value)
+    after = ([env.fen(i) for i in range(6)], obs, env.action_mask)
+    assert before[0] == after[0]
+    assert np.array_equal(before[1], after[1]) and np.array_equal(before[2], after[2])
+    actions[3] = env.sample_legal_actions()[3]
+    env.step(actions)
+    with pytest.raises(ValueError, match="one action per env"):
+        env.step(np.zeros(5, dtype=np.int64))
+    with pytest.raises(pp.IllegalActionError, match="env 0"):
+        env.step(np.full(6, -7))
+
+
+def test_constructor_errors():
+    with pytest.raises(pp.UnknownGameError):
+        pp.VectorEnv("chess", 2)
+    with pytest.raises(ValueError, match="valid options"):
+        pp.VectorEnv("checkers", 2, wings=2)
+    with pytest.raises(ValueError, match="random"):
+        pp.VectorEnv("checkers", 2, opponent="perfect")
+    with pytest.raises(ValueError, match="agent_player"):
+        pp.VectorEnv("checkers", 2, opponent="random", agent_player=2)
+    with pytest.raises(ValueError, match="num_envs"):
+        pp.VectorEnv("checkers", 0)
+
+
+def digest(env, steps):
+    h = hashlib.sha256()
+    obs, info = env.reset()
+    h.update(obs.tobytes())
+    for _ in range(steps):
+        actions = env.sample_legal_actions()
+        h.update(actions.tobytes())
+        for array in env.step(actions)[:4]:
+            h.update(array.tobytes())
+    return h.hexdigest()
+
+
+def test_same_seed_same_games_different_seed_different_games():
+    for game_id in ["checkers", "nine_mens_morris"]:
+        a = digest(pp.VectorEnv(game_id, 64, seed=7), 200)
+        b = digest(pp.VectorEnv(game_id, 64, seed=7), 200)
+        c = digest(pp.VectorEnv(game_id, 64, seed=8), 200)
+        assert a == b != c
+    env = pp.VectorEnv("checkers", 8, seed=1)
+    first = digest(env, 50)
+    env.reset(seed=1)
+    assert digest(env, 50) == first
+    assert digest(pp.VectorEnv("checkers", 8, seed=1), 50) == first
+
+
+def test_results_do_not_depend_on_the_thread_count():
+    script = textwrap.dedent(
+        """
+        import hashlib, perfectplay as pp
+        for game_id, opponent in [("checkers", None), ("nine_mens_morris", "random")]:
+            env = pp.VectorEnv(game_id, 300, seed=5, opponent=opponent, ply_limit=120)
+            h = hashlib.sha256()
+            for _ in range(300):
+                a = env.sample_legal_actions()
+                for x in env.step(a)[:4]:
+                    h.update(x.tobytes())
+            print(h.hexdigest())
+        """
+    )
+    outputs = []
+    for threads in ["1", "2", "3"]:
+        run = subprocess.run(
+            [sys.executable, "-c", script],
+            env={**os.environ, "RAYON_NUM_THREADS": threads},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        outputs.append(run.stdout)
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert len(outputs[0].split()) == 2
+
+
+@pytest.mark.parametrize("agent_player", [0, 1])
+def test_random_opponent_single_agent(agent_player):
+    env = pp.VectorEnv("nine_mens_morris", 32, seed=2, opponent="random", agent_player=agent_player, ply_limit=60)
+    assert env.opponent == "random" and env.agent_player == agent_player
+    obs, info = env.reset()
+    assert (info["current_player"] == agent_player).all()
+    men_on_board = env.fen(0).split()[0].count("W") + env.fen(0).split()[0].count("B")
+    assert men_on_board == agent_player
+    finished = 0
+    for _ in range(300):
+        obs, rewards, terminated, truncated, info = env.step(env.sample_legal_actions())
+        assert rewards.shape == (32,) and rewards.dtype == np.float32
+        done = terminated | truncated
+        assert set(np.unique(rewards)) <= {-1.0, 0.0, 1.0}
+        assert (rewards[~terminated] == 0).all()
+        players = info["current_player"]
+        assert (players[done] == pp.TERMINAL_PLAYER).all()
+        assert (players[~done] == agent_player).all()
+        finished += int(done.sum())
+    assert finished > 32
+
+
+def test_random_opponent_loses_to_nobody_in_particular():
+    """Random against random: over many games both sides win some."""
+    env = pp.VectorEnv("three_mens_morris", 256, seed=9, opponent="random")
+    wins = losses = 0
+    for _ in range(60):
+        _, rewards, terminated, _, _ = env.step(env.sample_legal_actions())
+        wins += int((rewards == 1).sum())
+        losses += int((rewards == -1).sum())
+    assert wins > 20 and losses > 20
