@@ -42,13 +42,25 @@ pub trait ActionGame: Game {
     /// The number of actions; every action is below it.
     fn action_count(&self) -> usize;
 
-    /// Calls `visit` with each legal action at `stage` (possibly more than once).
-    fn for_each_legal_action<F: FnMut(usize)>(
+    /// Calls `visit` with each legal action at `stage` and what it leads to, in one pass. An
+    /// action may be visited more than once (with the same step, or, where a turn could end
+    /// there, a [`ActionStep::Done`] that takes precedence).
+    fn for_each_action_step<F: FnMut(usize, ActionStep<Self::Stage, Self::Move>)>(
         &self,
         pos: &Self::Position,
         stage: &Self::Stage,
         visit: F,
     );
+
+    /// Calls `visit` with each legal action at `stage` (possibly more than once).
+    fn for_each_legal_action<F: FnMut(usize)>(
+        &self,
+        pos: &Self::Position,
+        stage: &Self::Stage,
+        mut visit: F,
+    ) {
+        self.for_each_action_step(pos, stage, |a, _| visit(a));
+    }
 
     /// The legal actions at `stage`, ascending, without repeats.
     fn legal_actions(&self, pos: &Self::Position, stage: &Self::Stage) -> Vec<usize> {
@@ -66,7 +78,19 @@ pub trait ActionGame: Game {
         pos: &Self::Position,
         stage: &Self::Stage,
         action: usize,
-    ) -> Result<ActionStep<Self::Stage, Self::Move>, IllegalActionError>;
+    ) -> Result<ActionStep<Self::Stage, Self::Move>, IllegalActionError> {
+        let mut found = None;
+        self.for_each_action_step(pos, stage, |a, step| {
+            if a == action && (found.is_none() || matches!(step, ActionStep::Done(_))) {
+                found = Some(step);
+            }
+        });
+        found.ok_or_else(|| IllegalActionError {
+            action,
+            text: self.action_to_string(pos, stage, action),
+            legal: self.legal_actions(pos, stage),
+        })
+    }
 
     /// The actions that play `mv` from the start of a turn, in order.
     fn turn_actions(&self, mv: &Self::Move) -> Vec<usize>;

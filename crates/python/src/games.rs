@@ -8,11 +8,11 @@
 use std::fmt;
 
 use perfectplay_core::checkers::{self, Checkers, CheckersRules, Position};
-use perfectplay_core::morris::{self, Morris, MorrisMove, MorrisPosition, MorrisRules};
-use perfectplay_core::{ActionGame, Color};
+use perfectplay_core::morris::{Morris, MorrisMove, MorrisPosition, MorrisRules};
+use perfectplay_core::{ActionGame, ActionStep, Color};
 
 use crate::errors::{Error, Result};
-use crate::steps::{self, Steps};
+use crate::steps::Steps;
 
 /// Runs `$body` with `$g` bound to the value inside either variant of an enum whose variants
 /// are `Checkers` and `Morris`, so that one generic expression serves both families.
@@ -58,12 +58,14 @@ pub(crate) trait Family:
     fn settings(&self) -> Vec<(&'static str, String)>;
 
     /// Offers `steps` each legal action at `stage` and what it leads to (an action may be
-    /// offered more than once); see [`crate::steps`].
-    fn fill_steps(&self, pos: &Self::Position, stage: &Self::Stage, steps: &mut Steps<Self>);
+    /// offered more than once), in the core's one pass; see [`crate::steps`].
+    fn fill_steps(&self, pos: &Self::Position, stage: &Self::Stage, steps: &mut Steps<Self>) {
+        self.for_each_action_step(pos, stage, |action, step| {
+            steps.offer(action, matches!(step, ActionStep::Done(_)), || step);
+        });
+    }
 
-    /// Writes the observation of `pos` at `stage` into `out`: the same values as
-    /// [`ActionGame::write_observation`], which families may write faster (checked against
-    /// the core by `_core._self_check`).
+    /// Writes the observation of `pos` at `stage` into `out`.
     fn observe(&self, pos: &Self::Position, stage: &Self::Stage, out: &mut [f32]) {
         self.write_observation(pos, stage, out);
     }
@@ -119,10 +121,6 @@ impl Family for Checkers {
         ]
     }
 
-    fn fill_steps(&self, pos: &Position, stage: &checkers::actions::Stage, out: &mut Steps<Self>) {
-        steps::checkers_steps(pos, stage, out);
-    }
-
     fn fingerprint(pos: &Position) -> u64 {
         let (black, white) = (pos.pieces(Color::Black).0, pos.pieces(Color::White).0);
         let kings = pos.kings(Color::Black).0 | pos.kings(Color::White).0;
@@ -168,46 +166,6 @@ impl Family for Morris {
         self.rules().settings()
     }
 
-    fn fill_steps(
-        &self,
-        pos: &MorrisPosition,
-        stage: &morris::actions::Stage,
-        out: &mut Steps<Self>,
-    ) {
-        steps::morris_steps(self, pos, stage, out);
-    }
-
-    /// Sets only the nonzero values, where the core visits every value of every point.
-    fn observe(&self, pos: &MorrisPosition, stage: &morris::actions::Stage, out: &mut [f32]) {
-        let n = self.board().point_count();
-        let us = pos.side_to_move();
-        let empty = self.board().all_points().without(pos.occupied());
-        let planes = [pos.men(us), pos.men(!us), empty];
-        let mut chunks = out[..MORRIS_PLANES * n].chunks_exact_mut(n);
-        for (bits, plane) in planes.into_iter().zip(&mut chunks) {
-            write_bits(plane, bits.0);
-        }
-        let men = f32::from(self.rules().men);
-        let removing = matches!(stage, morris::actions::Stage::Removing { .. })
-            || pos.opening_removal_pending();
-        let arrived = match stage {
-            morris::actions::Stage::Removing { base, .. } => base.to(),
-            morris::actions::Stage::Start => None,
-        };
-        let fills = [
-            f32::from(pos.in_hand(us)) / men,
-            f32::from(pos.in_hand(!us)) / men,
-            f32::from(u8::from(removing)),
-            0.0,
-        ];
-        for (value, plane) in fills.into_iter().zip(&mut chunks) {
-            plane.fill(value);
-        }
-        if let Some(to) = arrived {
-            out[6 * n + usize::from(to)] = 1.0;
-        }
-    }
-
     fn fingerprint(pos: &MorrisPosition) -> u64 {
         u64::from(pos.men(Color::White).0) | u64::from(pos.men(Color::Black).0) << 32
     }
@@ -221,43 +179,6 @@ impl Family for Morris {
             AnyMove::Morris(mv) => Some(*mv),
             AnyMove::Checkers(_) => None,
         }
-    }
-}
-
-/// Planes of the morris observation.
-const MORRIS_PLANES: usize = 7;
-
-/// Each value of four bits as four floats, lowest bit first.
-const NIBBLES: [[f32; 4]; 16] = {
-    let mut table = [[0.0; 4]; 16];
-    let mut n = 0;
-    while n < 16 {
-        let mut bit = 0;
-        while bit < 4 {
-            if n & (1 << bit) != 0 {
-                table[n][bit] = 1.0;
-            }
-            bit += 1;
-        }
-        n += 1;
-    }
-    table
-};
-
-/// Writes bit `i` of `bits` as 0.0 or 1.0 into `plane[i]`, four at a time.
-fn write_bits(plane: &mut [f32], bits: u32) {
-    let mut rest = bits;
-    let mut quads = plane.chunks_exact_mut(4);
-    for quad in &mut quads {
-        quad.copy_from_slice(&NIBBLES[(rest & 15) as usize]);
-        rest >>= 4;
-    }
-    for (value, bit) in quads
-        .into_remainder()
-        .iter_mut()
-        .zip(NIBBLES[(rest & 15) as usize])
-    {
-        *value = bit;
     }
 }
 

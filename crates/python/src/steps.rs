@@ -1,136 +1,15 @@
 //! Every legal action together with what it leads to, in one pass over the legal moves.
 //!
-//! The core answers "which actions are legal" ([`ActionGame::for_each_legal_action`]) and
-//! "what does this action do" ([`ActionGame::apply_action`]) with a pass over the legal moves
-//! each. States and envs ask both questions at every step, so they keep a [`Steps`] table
-//! instead: filled by one pass that yields each legal action with its [`ActionStep`], following
-//! the encoding of the core's `checkers::actions` and `morris::actions` modules. The test suite
-//! checks the table against the core's answers at every step of random games of every game
+//! States and envs ask at every step both which actions are legal and what each does, so they
+//! keep a [`Steps`] table, filled by one pass of the core's
+//! [`perfectplay_core::ActionGame::for_each_action_step`]. The test suite checks the table
+//! against the core's answers at every step of random games of every game
 //! (`_core._self_check`).
 
-use perfectplay_core::checkers::actions::Stage as CheckersStage;
-use perfectplay_core::checkers::{Checkers, Move, Position, Square};
-use perfectplay_core::morris::actions::Stage as MorrisStage;
-use perfectplay_core::morris::{Morris, MorrisMove, MorrisPosition, MoveKind};
-use perfectplay_core::{ActionStep, Bitboard};
+use perfectplay_core::ActionStep;
 
 use crate::actions::ActionSet;
 use crate::games::Family;
-
-/// The action of a step or jump from `from` towards `to`: `4 * from + direction`, the
-/// direction being 0 north-west, 1 north-east, 2 south-west, 3 south-east (north towards
-/// square 1).
-fn checkers_action(from: Square, to: Square) -> usize {
-    let south = to.row() > from.row();
-    let east = to.column() > from.column();
-    4 * usize::from(from.index()) + 2 * usize::from(south) + usize::from(east)
-}
-
-/// Whether `mv` is a capture from `from` whose first `jumps` landings are `landings`.
-fn extends(mv: &Move, from: Square, landings: u64, jumps: u8) -> bool {
-    mv.from() == from
-        && mv.jump_count() > usize::from(jumps)
-        && mv
-            .landings()
-            .take(usize::from(jumps))
-            .enumerate()
-            .all(|(i, sq)| u64::from(sq.index()) == (landings >> (5 * i)) & 31)
-}
-
-/// Each legal checkers action at `stage` with its step (possibly more than once).
-pub(crate) fn checkers_steps(pos: &Position, stage: &CheckersStage, steps: &mut Steps<Checkers>) {
-    let (track, landings, jumps) = match *stage {
-        CheckersStage::Start => (None, 0, 0),
-        CheckersStage::Jumping {
-            from,
-            landings,
-            jumps,
-        } => (Some(from), landings, jumps),
-    };
-    pos.for_each_move(|mv| {
-        if let Some(from) = track {
-            if !extends(mv, from, landings, jumps) {
-                return;
-            }
-        }
-        let mut trail = std::iter::once(mv.from())
-            .chain(mv.landings())
-            .skip(usize::from(jumps));
-        let (Some(here), Some(next)) = (trail.next(), trail.next()) else {
-            return;
-        };
-        let action = checkers_action(here, next);
-        let done = mv.jump_count() <= usize::from(jumps) + 1;
-        steps.offer(action, done, || {
-            if done {
-                ActionStep::Done(*mv)
-            } else {
-                ActionStep::Continue(CheckersStage::Jumping {
-                    from: mv.from(),
-                    landings: landings | (u64::from(next.index()) << (5 * u32::from(jumps))),
-                    jumps: jumps + 1,
-                })
-            }
-        });
-    });
-}
-
-/// Whether `mv` has the placement or move of `base` (and is not a removal-only turn).
-fn same_base(mv: &MorrisMove, base: &MorrisMove) -> bool {
-    mv.from() == base.from() && mv.to() == base.to() && mv.kind() != MoveKind::Remove
-}
-
-/// Each legal morris action at `stage` with its step (possibly more than once).
-pub(crate) fn morris_steps(
-    game: &Morris,
-    pos: &MorrisPosition,
-    stage: &MorrisStage,
-    steps: &mut Steps<Morris>,
-) {
-    let n = game.board().point_count();
-    match *stage {
-        MorrisStage::Start => game.for_each_turn(pos, |mv| {
-            let action = match mv.kind() {
-                MoveKind::Place { to } => usize::from(to),
-                MoveKind::Move { from, to } => n + usize::from(from) * n + usize::from(to),
-                MoveKind::Pass => n,
-                MoveKind::Remove => {
-                    if let Some(point) = mv.removed().lowest_index() {
-                        steps.offer(usize::from(point), true, || ActionStep::Done(*mv));
-                    }
-                    return;
-                }
-            };
-            let done = mv.removed().is_empty();
-            steps.offer(action, done, || {
-                if done {
-                    ActionStep::Done(*mv)
-                } else {
-                    ActionStep::Continue(MorrisStage::Removing {
-                        base: mv.taking(Bitboard::EMPTY),
-                        taken: Bitboard::EMPTY,
-                    })
-                }
-            });
-        }),
-        MorrisStage::Removing { base, taken } => game.for_each_turn(pos, |mv| {
-            if !same_base(mv, &base) || !taken.is_subset(mv.removed()) {
-                return;
-            }
-            for point in mv.removed().without(taken).indices() {
-                let now = taken | Bitboard::from_index(point);
-                let done = mv.removed() == now;
-                steps.offer(usize::from(point), done, || {
-                    if done {
-                        ActionStep::Done(*mv)
-                    } else {
-                        ActionStep::Continue(MorrisStage::Removing { base, taken: now })
-                    }
-                });
-            }
-        }),
-    }
-}
 
 /// A step a game's action can lead to.
 pub(crate) type Step<F> =

@@ -10,7 +10,7 @@
 
 use super::geometry::Dir;
 use super::{Checkers, Move, Position, Square};
-use crate::rl::{ActionGame, ActionStep, IllegalActionError};
+use crate::rl::{ActionGame, ActionStep};
 use crate::Bitboard;
 
 const DIRS: [Dir; 4] = [
@@ -86,79 +86,40 @@ impl ActionGame for Checkers {
         128
     }
 
-    fn for_each_legal_action<F: FnMut(usize)>(&self, pos: &Position, stage: &Stage, mut visit: F) {
-        match *stage {
-            Stage::Start => pos.for_each_move(|mv| {
-                let first = mv.landings().next().unwrap_or(mv.to());
-                visit(action(mv.from(), first));
-            }),
-            Stage::Jumping {
-                from,
-                landings,
-                jumps,
-            } => {
-                let at = stage.current_square().unwrap_or(from);
-                pos.for_each_move(|mv| {
-                    if extends(mv, from, landings, jumps) {
-                        if let Some(next) = mv.landings().nth(usize::from(jumps)) {
-                            visit(action(at, next));
-                        }
-                    }
-                });
-            }
-        }
-    }
-
-    fn apply_action(
+    fn for_each_action_step<F: FnMut(usize, ActionStep<Stage, Move>)>(
         &self,
         pos: &Position,
         stage: &Stage,
-        action_id: usize,
-    ) -> Result<ActionStep<Stage, Move>, IllegalActionError> {
+        mut visit: F,
+    ) {
         let (landings, jumps) = match *stage {
             Stage::Start => (0, 0),
             Stage::Jumping {
                 landings, jumps, ..
             } => (landings, jumps),
         };
-        let mut done = None;
-        let mut next = None;
         pos.for_each_move(|mv| {
-            let on_track = match *stage {
-                Stage::Start => true,
-                Stage::Jumping {
-                    from,
-                    landings,
-                    jumps,
-                } => extends(mv, from, landings, jumps),
-            };
-            let mut squares = trail(mv).skip(usize::from(jumps));
-            let (Some(here), Some(step_to)) = (squares.next(), squares.next()) else {
-                return;
-            };
-            if !on_track || action(here, step_to) != action_id {
-                return;
+            if let Stage::Jumping { from, .. } = *stage {
+                if !extends(mv, from, landings, jumps) {
+                    return;
+                }
             }
-            if mv.jump_count() <= usize::from(jumps) + 1 {
-                done = Some(*mv);
+            let mut squares = trail(mv).skip(usize::from(jumps));
+            let (Some(here), Some(next)) = (squares.next(), squares.next()) else {
+                return;
+            };
+            let step = if mv.jump_count() <= usize::from(jumps) + 1 {
+                ActionStep::Done(*mv)
             } else {
-                let landings = landings | (u64::from(step_to.index()) << (5 * u32::from(jumps)));
-                next = Some(Stage::Jumping {
+                let landings = landings | (u64::from(next.index()) << (5 * u32::from(jumps)));
+                ActionStep::Continue(Stage::Jumping {
                     from: mv.from(),
                     landings,
                     jumps: jumps + 1,
-                });
-            }
+                })
+            };
+            visit(action(here, next), step);
         });
-        match (done, next) {
-            (Some(mv), _) => Ok(ActionStep::Done(mv)),
-            (None, Some(stage)) => Ok(ActionStep::Continue(stage)),
-            (None, None) => Err(IllegalActionError {
-                action: action_id,
-                text: self.action_to_string(pos, stage, action_id),
-                legal: self.legal_actions(pos, stage),
-            }),
-        }
     }
 
     fn turn_actions(&self, mv: &Move) -> Vec<usize> {

@@ -11,10 +11,11 @@
 //! A turn that closes a mill is two actions by the same player (three when it takes two men):
 //! first the placement or move, then each removal. [`Stage`] says where a player is within the
 //! turn; [`Morris::apply_action`] advances it and hands back the whole turn when it is
-//! complete. The legal actions are always those that can still complete a legal turn.
+//! complete ([`ActionGame`] has the methods). The legal actions are always those that can
+//! still complete a legal turn.
 
 use super::{Morris, MorrisMove, MorrisPosition, MoveKind};
-use crate::rl::{ActionStep, IllegalActionError};
+use crate::rl::{ActionGame, ActionStep};
 use crate::Bitboard;
 
 /// Where the player to move is within a turn.
@@ -68,101 +69,6 @@ impl Morris {
             .collect()
     }
 
-    /// Calls `visit` with each legal action at `stage` (an action may be visited more than
-    /// once; [`Morris::legal_actions`] collects them without repeats).
-    pub fn for_each_legal_action<F: FnMut(usize)>(
-        &self,
-        pos: &MorrisPosition,
-        stage: &Stage,
-        mut visit: F,
-    ) {
-        match *stage {
-            Stage::Start => self.for_each_turn(pos, |mv| {
-                let first = self
-                    .base_action(mv)
-                    .or_else(|| mv.removed().lowest_index().map(usize::from));
-                if let Some(a) = first {
-                    visit(a);
-                }
-            }),
-            Stage::Removing { base, taken } => self.for_each_turn(pos, |mv| {
-                if same_base(mv, &base) && taken.is_subset(mv.removed()) {
-                    for r in mv.removed().without(taken).indices() {
-                        visit(usize::from(r));
-                    }
-                }
-            }),
-        }
-    }
-
-    /// The legal actions at `stage`, ascending.
-    #[must_use]
-    pub fn legal_actions(&self, pos: &MorrisPosition, stage: &Stage) -> Vec<usize> {
-        let mut mask = vec![false; self.action_count()];
-        self.for_each_legal_action(pos, stage, |a| mask[a] = true);
-        mask.iter()
-            .enumerate()
-            .filter_map(|(a, &legal)| legal.then_some(a))
-            .collect()
-    }
-
-    /// Applies `action` at `stage`: the next stage of the turn, or the complete turn.
-    pub fn apply_action(
-        &self,
-        pos: &MorrisPosition,
-        stage: &Stage,
-        action: usize,
-    ) -> Result<MorrisActionStep, IllegalActionError> {
-        let n = self.board().point_count();
-        let mut found: Option<MorrisActionStep> = None;
-        match *stage {
-            Stage::Start => self.for_each_turn(pos, |mv| {
-                if found.is_some() {
-                    return;
-                }
-                if self.base_action(mv) == Some(action) {
-                    found = Some(if mv.removed().is_empty() {
-                        ActionStep::Done(*mv)
-                    } else {
-                        let base = mv.taking(Bitboard::EMPTY);
-                        ActionStep::Continue(Stage::Removing {
-                            base,
-                            taken: Bitboard::EMPTY,
-                        })
-                    });
-                } else if mv.kind() == MoveKind::Remove
-                    && action < n
-                    && mv.removed() == Bitboard::from_index(action as u8)
-                {
-                    found = Some(ActionStep::Done(*mv));
-                }
-            }),
-            Stage::Removing { base, taken }
-                if action < n && !taken.contains_index(action as u8) =>
-            {
-                let taken = taken | Bitboard::from_index(action as u8);
-                let mut exists = false;
-                self.for_each_turn(pos, |mv| {
-                    if same_base(mv, &base) && taken.is_subset(mv.removed()) {
-                        exists = true;
-                        if mv.removed() == taken {
-                            found = Some(ActionStep::Done(*mv));
-                        }
-                    }
-                });
-                if exists && found.is_none() {
-                    found = Some(ActionStep::Continue(Stage::Removing { base, taken }));
-                }
-            }
-            Stage::Removing { .. } => {}
-        }
-        found.ok_or_else(|| IllegalActionError {
-            action,
-            text: self.action_to_string(action),
-            legal: self.legal_actions(pos, stage),
-        })
-    }
-
     /// What `action` means on this board: `d6` (a point: placement or removal), `a1-a4`,
     /// `pass`, or `invalid` outside the action space.
     #[must_use]
@@ -186,6 +92,81 @@ impl Morris {
     }
 }
 
-fn same_base(mv: &MorrisMove, base: &MorrisMove) -> bool {
-    mv.from() == base.from() && mv.to() == base.to() && mv.kind() != MoveKind::Remove
+impl ActionGame for Morris {
+    type Stage = Stage;
+
+    fn action_count(&self) -> usize {
+        Morris::action_count(self)
+    }
+
+    /// At the start of a turn, one action per placement, move or pass (a turn that takes men
+    /// continues to the removal stage) or, for Shah's opening removal, per man that may be
+    /// taken; at the removal stage, one per man that may still be taken.
+    fn for_each_action_step<F: FnMut(usize, MorrisActionStep)>(
+        &self,
+        pos: &MorrisPosition,
+        stage: &Stage,
+        mut visit: F,
+    ) {
+        match *stage {
+            Stage::Start if pos.opening_removal_pending() => self.for_each_turn(pos, |mv| {
+                let action = self
+                    .base_action(mv)
+                    .or_else(|| mv.removed().lowest_index().map(usize::from));
+                if let Some(a) = action {
+                    visit(a, ActionStep::Done(*mv));
+                }
+            }),
+            Stage::Start => {
+                if self.position_outcome(pos).is_some() {
+                    return;
+                }
+                let theirs = pos.men(!pos.side_to_move());
+                self.visit_bases(pos, |base, takes| {
+                    let Some(a) = self.base_action(&base) else {
+                        return;
+                    };
+                    let step = if takes > 0 && self.removable(theirs).any() {
+                        ActionStep::Continue(Stage::Removing {
+                            base,
+                            taken: Bitboard::EMPTY,
+                        })
+                    } else {
+                        ActionStep::Done(base)
+                    };
+                    visit(a, step);
+                });
+            }
+            Stage::Removing { base, taken } => self.visit_removal_sets(pos, &base, |removed| {
+                if removed.is_empty() || !taken.is_subset(removed) {
+                    return;
+                }
+                for point in removed.without(taken).indices() {
+                    let now = taken | Bitboard::from_index(point);
+                    let step = if now == removed {
+                        ActionStep::Done(base.taking(removed))
+                    } else {
+                        ActionStep::Continue(Stage::Removing { base, taken: now })
+                    };
+                    visit(usize::from(point), step);
+                }
+            }),
+        }
+    }
+
+    fn turn_actions(&self, mv: &MorrisMove) -> Vec<usize> {
+        Morris::turn_actions(self, mv)
+    }
+
+    fn action_to_string(&self, _pos: &MorrisPosition, _stage: &Stage, action: usize) -> String {
+        Morris::action_to_string(self, action)
+    }
+
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![super::observation::PLANES, self.board().point_count()]
+    }
+
+    fn write_observation(&self, pos: &MorrisPosition, stage: &Stage, out: &mut [f32]) {
+        self.observe(pos, stage, out);
+    }
 }

@@ -130,8 +130,7 @@ impl Morris {
         if self.position_outcome(pos).is_some() {
             return;
         }
-        let us = pos.side;
-        let theirs = pos.men(!us);
+        let theirs = pos.men(!pos.side);
         let shape = self.board.shape();
         if pos.opening_removal {
             let takeable = self.removable(theirs);
@@ -143,20 +142,60 @@ impl Morris {
             }
             return;
         }
-        let trapped_before = self.rules.trap_captures && {
-            let them = !us;
-            let empty = self.board.all_points().without(pos.occupied());
-            !self.can_move(theirs, pos.in_hand(them), empty)
-        };
+        self.visit_bases(pos, |base, takes| {
+            self.visit_removals(base, theirs, takes, &mut visit)
+        });
+    }
+
+    /// Calls `visit` with each placement, slide or flight (or the pass of a trapped player who
+    /// passes) and the number of men it takes, in the order of [`Morris::for_each_turn`]. The
+    /// caller has checked that the game goes on and that no opening removal is due.
+    #[inline]
+    pub(crate) fn visit_bases<F: FnMut(MorrisMove, u32)>(
+        &self,
+        pos: &MorrisPosition,
+        mut visit: F,
+    ) {
+        let trapped_before = self.rules.trap_captures && self.trapped(pos, pos.men(pos.side));
         let mut any = false;
         self.visit_base_moves(pos, &mut |base, ours_after| {
             any = true;
-            let takes = self.takes(pos, &base, ours_after, trapped_before);
-            self.visit_removals(base, theirs, takes, &mut visit);
+            visit(base, self.takes(pos, &base, ours_after, trapped_before));
         });
         if !any && self.rules.trapped == Trapped::Passes {
-            visit(&MorrisMove::pass(shape));
+            visit(MorrisMove::pass(self.board.shape()), 0);
         }
+    }
+
+    /// Whether the side not to move could not move if the side to move had `ours` on the board.
+    #[inline]
+    fn trapped(&self, pos: &MorrisPosition, ours: Bitboard) -> bool {
+        let them = !pos.side;
+        let empty = self.board.all_points().without(ours | pos.men(them));
+        !self.can_move(pos.men(them), pos.in_hand(them), empty)
+    }
+
+    /// Calls `visit` with each set of men that `base` (a legal placement or move in `pos`) may
+    /// take; once, with the empty set, if it takes none.
+    pub(crate) fn visit_removal_sets<F: FnMut(Bitboard)>(
+        &self,
+        pos: &MorrisPosition,
+        base: &MorrisMove,
+        mut visit: F,
+    ) {
+        let us = pos.side;
+        let mut ours_after = pos.men(us);
+        if let Some(from) = base.from() {
+            ours_after = ours_after.without(Bitboard::from_index(from));
+        }
+        if let Some(to) = base.to() {
+            ours_after |= Bitboard::from_index(to);
+        }
+        let trapped_before = self.rules.trap_captures && self.trapped(pos, pos.men(us));
+        let takes = self.takes(pos, base, ours_after, trapped_before);
+        self.visit_removals(*base, pos.men(!us), takes, &mut |mv: &MorrisMove| {
+            visit(mv.removed())
+        });
     }
 
     /// How many men `base` takes.
@@ -173,13 +212,9 @@ impl Morris {
             return 0;
         }
         let placing = base.from().is_none();
-        if self.rules.trap_captures && !placing {
-            let them = !pos.side;
-            let empty = self.board.all_points().without(ours_after | pos.men(them));
-            if !self.can_move(pos.men(them), pos.in_hand(them), empty) {
-                // Only the move that traps takes, once; nothing is taken while they stay trapped.
-                return u32::from(!trapped_before);
-            }
+        if self.rules.trap_captures && !placing && self.trapped(pos, ours_after) {
+            // Only the move that traps takes, once; nothing is taken while they stay trapped.
+            return u32::from(!trapped_before);
         }
         if placing && !self.rules.captures_while_placing {
             return 0;

@@ -11,7 +11,7 @@ use super::{
     ParseMorrisMoveError,
 };
 use crate::game::{EndReason, Game, Outcome};
-use crate::rl::ActionStep;
+use crate::rl::{ActionGame, ActionStep};
 use crate::state::GameState;
 use crate::{perft, Bitboard, Color};
 
