@@ -11,7 +11,6 @@ mod perft;
 mod play;
 mod players;
 mod published;
-mod rng;
 mod rules;
 mod settings;
 

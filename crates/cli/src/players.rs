@@ -10,7 +10,7 @@ use crate::cli_game::CliGame;
 use crate::console::Console;
 use crate::errors::CliError;
 use crate::moves;
-use crate::rng::SplitMix64;
+use perfectplay_core::SplitMix64;
 
 /// Who plays a side, as chosen on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

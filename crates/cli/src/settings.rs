@@ -28,16 +28,7 @@ impl RuleSet for CheckersRules {
     }
 
     fn values(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("first_player", self.first_player.to_string()),
-            (
-                "threefold_repetition",
-                self.threefold_repetition.to_string(),
-            ),
-            ("move_rule", limit(self.move_rule)),
-            ("ply_limit", limit(self.ply_limit)),
-            ("adjudication", self.adjudication.to_string()),
-        ]
+        self.settings()
     }
 }
 
@@ -83,10 +74,6 @@ pub(crate) fn summary<R: RuleSet>(rules: &R) -> String {
         .map(|(n, v)| format!("{n}={v}"))
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-fn limit(value: Option<u32>) -> String {
-    value.map_or_else(|| "none".to_owned(), |n| n.to_string())
 }
 
 #[cfg(test)]

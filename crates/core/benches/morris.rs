@@ -10,28 +10,15 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use perfectplay_core::morris::Morris;
-use perfectplay_core::{perft, Game, GameState};
-
-/// A small seeded generator (SplitMix64), so playouts repeat exactly.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        (z ^ (z >> 31)) % n
-    }
-}
+use perfectplay_core::{perft, Game, GameState, SplitMix64};
 
 /// Plays one game with random turns through `GameState` (all rules: repetition, the move rule,
 /// the ply limit); returns the plies played.
-fn playout<G: Game + Clone>(game: &G, rng: &mut Rng) -> u32 {
+fn playout<G: Game + Clone>(game: &G, rng: &mut SplitMix64) -> u32 {
     let mut state = GameState::new(game.clone());
     while !state.is_over() {
         let n = game.count_moves(state.position());
-        let pick = rng.below(n);
+        let pick = rng.below(n as usize).unwrap_or(0) as u64;
         let mut chosen = None;
         let mut i = 0;
         game.for_each_move(state.position(), |mv| {
@@ -70,12 +57,12 @@ fn morris_playouts(c: &mut Criterion) {
         "three_mens_morris",
     ] {
         let game = Morris::preset(id).expect("preset");
-        let mut rng = Rng(1);
+        let mut rng = SplitMix64::new(1);
         let plies: u64 = (0..100).map(|_| u64::from(playout(&game, &mut rng))).sum();
         group.throughput(Throughput::Elements(plies));
         group.bench_function(format!("{id}_100_games"), |b| {
             b.iter(|| {
-                let mut rng = Rng(1);
+                let mut rng = SplitMix64::new(1);
                 (0..100).map(|_| playout(&game, &mut rng)).sum::<u32>()
             })
         });

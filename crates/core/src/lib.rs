@@ -23,6 +23,7 @@ mod game;
 mod options;
 mod perft;
 mod rl;
+mod rng;
 mod state;
 
 pub mod checkers;
@@ -34,4 +35,5 @@ pub use game::{DrawRules, EndReason, Game, MoveBuffer, Outcome, Player};
 pub use options::{RuleOption, RuleOptionError};
 pub use perft::{perft, perft_divide};
 pub use rl::{ActionGame, ActionStep, IllegalActionError};
+pub use rng::SplitMix64;
 pub use state::{GameState, PlayError};

@@ -10,9 +10,9 @@ use rayon::prelude::*;
 
 use crate::errors::{Error, Result};
 use crate::games::Family;
-use crate::rng::SplitMix64;
 use crate::state::{returns, TERMINAL_PLAYER};
 use crate::track::Track;
+use perfectplay_core::SplitMix64;
 
 /// Envs per rayon task: enough work to outweigh the scheduling.
 const MIN_ENVS_PER_TASK: usize = 16;
@@ -66,7 +66,7 @@ impl<F: Family> Slot<F> {
                 break;
             }
             let action = match opponent {
-                Opponent::Random => steps.nth(self.opponent_rng.below(steps.len())),
+                Opponent::Random => steps.nth(self.opponent_rng.below(steps.len()).unwrap_or(0)),
             };
             self.track.act(usize::from(action));
         }
@@ -78,7 +78,7 @@ impl<F: Family> Slot<F> {
         let steps = self.track.fresh_steps();
         match steps.len() {
             0 => 0,
-            n => i64::from(steps.nth(self.sample_rng.below(n))),
+            n => i64::from(steps.nth(self.sample_rng.below(n).unwrap_or(0))),
         }
     }
 

@@ -80,10 +80,6 @@ pub(crate) trait Family:
     fn unwrap_move(mv: &AnyMove) -> Option<Self::Move>;
 }
 
-fn limit(value: Option<u32>) -> String {
-    value.map_or_else(|| "none".to_owned(), |n| n.to_string())
-}
-
 impl Family for Checkers {
     const FAMILY: &'static str = "checkers";
 
@@ -108,17 +104,7 @@ impl Family for Checkers {
     }
 
     fn settings(&self) -> Vec<(&'static str, String)> {
-        let rules = self.rules();
-        vec![
-            ("first_player", rules.first_player.to_string()),
-            (
-                "threefold_repetition",
-                rules.threefold_repetition.to_string(),
-            ),
-            ("move_rule", limit(rules.move_rule)),
-            ("ply_limit", limit(rules.ply_limit)),
-            ("adjudication", rules.adjudication.to_string()),
-        ]
+        self.rules().settings()
     }
 
     fn fingerprint(pos: &Position) -> u64 {

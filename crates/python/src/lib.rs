@@ -19,7 +19,6 @@ mod games;
 mod py_env;
 mod py_game;
 mod py_state;
-mod rng;
 mod state;
 mod steps;
 mod track;

@@ -73,6 +73,23 @@ impl CheckersRules {
         },
     ];
 
+    /// The options as `name=value` pairs, in the order of [`CheckersRules::OPTIONS`]; each
+    /// value reads back with [`CheckersRules::set`].
+    #[must_use]
+    pub fn settings(&self) -> Vec<(&'static str, String)> {
+        let limit = |l: Option<u32>| l.map_or("none".to_owned(), |n| n.to_string());
+        vec![
+            ("first_player", self.first_player.to_string()),
+            (
+                "threefold_repetition",
+                self.threefold_repetition.to_string(),
+            ),
+            ("move_rule", limit(self.move_rule)),
+            ("ply_limit", limit(self.ply_limit)),
+            ("adjudication", self.adjudication.to_string()),
+        ]
+    }
+
     /// Sets one option by name from its text value.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), RuleOptionError> {
         match name {
@@ -90,5 +107,28 @@ impl CheckersRules {
             _ => return Err(unknown(name, Self::OPTIONS)),
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_read_back() {
+        let mut rules = CheckersRules {
+            first_player: Color::White,
+            move_rule: None,
+            adjudication: true,
+            ..CheckersRules::default()
+        };
+        let mut copy = CheckersRules::default();
+        for (name, value) in rules.settings() {
+            copy.set(name, &value).unwrap();
+        }
+        assert_eq!(copy, rules);
+        rules.set("ply_limit", "none").unwrap();
+        assert_eq!(rules.ply_limit, None);
+        assert_eq!(CheckersRules::OPTIONS.len(), rules.settings().len());
     }
 }

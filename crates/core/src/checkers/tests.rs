@@ -1118,20 +1118,12 @@ proptest! {
 // 4. Random games
 // ---------------------------------------------------------------------------------------------
 
-/// SplitMix64, for reproducible random play from a seed.
-struct Rng(u64);
+/// Reproducible random play from a seed.
+struct Rng(crate::SplitMix64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        self.0.below(n).unwrap_or(0)
     }
 }
 
@@ -1146,7 +1138,7 @@ fn random_game(start: Position, seed: u64) {
     };
     let game = checkers(rules);
     let mut state = GameState::from_position(game, start);
-    let mut rng = Rng(seed);
+    let mut rng = Rng(crate::SplitMix64::new(seed));
     let mut no_progress = 0;
     for _ in 0..200 {
         let before = *state.position();
@@ -1244,7 +1236,7 @@ fn random_game(start: Position, seed: u64) {
 /// Plays a random game under the default rules, checking that the state ends it consistently.
 fn random_game_with_default_rules(start: Position, seed: u64) {
     let mut state = GameState::from_position(Checkers::default(), start);
-    let mut rng = Rng(seed);
+    let mut rng = Rng(crate::SplitMix64::new(seed));
     for _ in 0..200 {
         let moves = state.legal_moves();
         if let Some(outcome) = state.outcome() {

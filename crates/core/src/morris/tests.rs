@@ -153,20 +153,12 @@ fn win(color: Color, reason: EndReason) -> Option<Outcome> {
     Some(Outcome::win(color, reason))
 }
 
-/// SplitMix64, for reproducible random play from a seed.
-struct Rng(u64);
+/// Reproducible random play from a seed.
+struct Rng(crate::SplitMix64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        self.0.below(n).unwrap_or(0)
     }
 }
 
@@ -179,7 +171,7 @@ fn random_positions(
     plies: u32,
     every: u32,
 ) -> Vec<(MorrisPosition, u32)> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng(crate::SplitMix64::new(seed));
     let mut out = Vec::new();
     for _ in 0..games {
         let mut state = GameState::new(*game);
@@ -1646,7 +1638,7 @@ fn check_turn(game: &Morris, before: &MorrisPosition, mv: &MorrisMove) {
 fn random_playout(game: &Morris, seed: u64) -> Outcome {
     let limit = game.rules().ply_limit.expect("presets have a ply limit");
     let mut state = GameState::new(*game);
-    let mut rng = Rng(seed);
+    let mut rng = Rng(crate::SplitMix64::new(seed));
     while !state.is_over() {
         assert!(state.ply() < limit);
         let before = *state.position();
@@ -1714,7 +1706,7 @@ proptest! {
 #[test]
 fn random_nine_mens_morris_games_end_for_documented_reasons() {
     let g = game("nine_mens_morris");
-    let mut rng = Rng(0x6e69_6e65);
+    let mut rng = Rng(crate::SplitMix64::new(0x6e69_6e65));
     let mut reasons = Vec::new();
     for _ in 0..200 {
         let mut state = GameState::new(g);
