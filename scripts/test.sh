@@ -14,6 +14,9 @@ cargo clippy --workspace --all-targets -- -D warnings
 echo "== cargo test"
 cargo test --workspace
 
+echo "== cargo doc (broken links are errors)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
+
 echo "== every published and cross-checked perft count up to 2 billion leaves (release build)"
 # Checkers to depth 13 and Nine Men's Morris to depth 7, beyond what the debug tests reach.
 PERFT_MAX_LEAVES=2000000000 cargo test --release -p perfectplay-core --test perft

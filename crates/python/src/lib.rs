@@ -1,16 +1,16 @@
 //! `perfectplay._core`: the Python extension of perfectplay, built by maturin into the
 //! `perfectplay` package (`python/perfectplay`).
 //!
-//! - [`py_game`]: `load_game`, `game_ids` and `Game`;
-//! - [`py_state`]: `State`, `Move` and `Outcome`, an OpenSpiel-like game state over whole
+//! - `py_game`: `load_game`, `game_ids` and `Game`;
+//! - `py_state`: `State`, `Move` and `Outcome`, an OpenSpiel-like game state over whole
 //!   moves and over actions;
-//! - [`py_env`]: `VectorEnv`, many games stepped in parallel into numpy buffers;
-//! - [`errors`]: where Rust errors become Python exceptions.
+//! - `py_env`: `VectorEnv`, many games stepped in parallel into numpy buffers;
+//! - `errors`: where Rust errors become Python exceptions.
 //!
-//! Both families go through the same generic code ([`games::Family`]); the core crate does the
-//! rules. States and envs play through a [`track::Track`], which keeps the history rules of the
+//! Both families go through the same generic code (`games::Family`); the core crate does the
+//! rules. States and envs play through a `track::Track`, which keeps the history rules of the
 //! core's `GameState` and a table of the legal actions with what each leads to
-//! ([`steps::Steps`]), so that a step costs one pass over the legal moves.
+//! (`steps::Steps`), so that a step costs one pass over the legal moves.
 
 mod actions;
 mod env;
