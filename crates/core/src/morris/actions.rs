@@ -122,11 +122,15 @@ impl ActionGame for Morris {
                     return;
                 }
                 let theirs = pos.men(!pos.side_to_move());
+                // Whether a man can be taken at all, worked out once, when a mill first closes.
+                let mut can_take = None;
                 self.visit_bases(pos, |base, takes| {
                     let Some(a) = self.base_action(&base) else {
                         return;
                     };
-                    let step = if takes > 0 && self.removable(theirs).any() {
+                    let step = if takes > 0
+                        && *can_take.get_or_insert_with(|| self.removable(theirs).any())
+                    {
                         ActionStep::Continue(Stage::Removing {
                             base,
                             taken: Bitboard::EMPTY,

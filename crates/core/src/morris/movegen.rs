@@ -52,31 +52,16 @@ impl Morris {
     /// only when that re-forms a mill; a side whose only move that is counts as trapped.
     pub(crate) fn has_base_move(&self, pos: &MorrisPosition) -> bool {
         let us = pos.side;
-        let ours = pos.men(us);
-        let hand = pos.in_hand(us);
         let empty = self.board.all_points().without(pos.occupied());
-        if empty.is_empty() {
+        if !self.can_move(pos.men(us), pos.in_hand(us), empty) {
             return false;
         }
-        if hand > 0 {
+        if pos.in_hand(us) > 0 || pos.barrier(us).is_none() {
             return true;
         }
-        let moves = if self.can_fly(ours, hand) {
-            ours.count() * empty.count()
-        } else {
-            ours.indices()
-                .map(|from| (self.board.neighbours(from) & empty).count())
-                .sum()
-        };
-        match moves {
-            0 => false,
-            1 if pos.barrier(us).is_some() => {
-                let mut any = false;
-                self.visit_base_moves(pos, &mut |_, _| any = true);
-                any
-            }
-            _ => true,
-        }
+        let mut any = false;
+        self.visit_base_moves(pos, &mut |_, _| any = true);
+        any
     }
 
     /// Calls `visit` with each placement, slide or flight of the side to move and the side's
