@@ -60,6 +60,7 @@ mod mv;
 mod notation;
 mod observation;
 mod position;
+mod retro;
 mod rules;
 mod svg;
 mod zobrist;

@@ -40,7 +40,7 @@ impl Morris {
     }
 
     #[inline]
-    fn can_fly(&self, ours: Bitboard, hand: u8) -> bool {
+    pub(crate) fn can_fly(&self, ours: Bitboard, hand: u8) -> bool {
         self.rules
             .flying
             .is_some_and(|n| ours.count() + u32::from(hand) <= u32::from(n))
@@ -154,7 +154,7 @@ impl Morris {
 
     /// Whether the side not to move could not move if the side to move had `ours` on the board.
     #[inline]
-    fn trapped(&self, pos: &MorrisPosition, ours: Bitboard) -> bool {
+    pub(crate) fn trapped(&self, pos: &MorrisPosition, ours: Bitboard) -> bool {
         let them = !pos.side;
         let empty = self.board.all_points().without(ours | pos.men(them));
         !self.can_move(pos.men(them), pos.in_hand(them), empty)
@@ -185,7 +185,7 @@ impl Morris {
 
     /// How many men `base` takes.
     #[inline]
-    fn takes(
+    pub(crate) fn takes(
         &self,
         pos: &MorrisPosition,
         base: &MorrisMove,

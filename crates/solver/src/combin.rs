@@ -1,0 +1,304 @@
+//! Binomial coefficients and the combinatorial number system (colex rank of point sets).
+//!
+//! A set of points is a `u32` mask, bit `p` standing for point `p`. Among the sets of one size
+//! `k`, the colex rank of `{p_0 < p_1 < ... < p_{k-1}}` is `C(p_0, 1) + C(p_1, 2) + ... +
+//! C(p_{k-1}, k)`: the ranks of the `k`-subsets of `0..n` are exactly `0..C(n, k)`, and the order
+//! they give is the numeric order of the masks. The `_within` variants rank the subsets of an
+//! arbitrary point set `space` as if its points were renumbered `0..popcount(space)`.
+//!
+//! ```
+//! use perfectplay_solver::combin::{binomial, colex_rank, colex_unrank, combinations};
+//!
+//! assert_eq!(binomial(24, 9), 1_307_504);
+//! assert_eq!(colex_rank(0b1011), 1);
+//! assert_eq!(colex_unrank(1, 3), 0b1011);
+//! let sets: Vec<u32> = combinations(4, 2).collect();
+//! assert_eq!(sets, [0b0011, 0b0101, 0b0110, 0b1001, 0b1010, 0b1100]);
+//! ```
+
+/// The largest `n` of the precomputed table behind [`choose`].
+pub const TABLE_MAX: u32 = 32;
+
+/// `C(n, k)`, the number of `k`-subsets of an `n`-set (0 when `k > n`).
+///
+/// Exact while the result fits a `u64` (every `n` up to 67); use [`choose`] in hot paths.
+#[must_use]
+pub const fn binomial(n: u32, k: u32) -> u64 {
+    if k > n {
+        return 0;
+    }
+    let k = if k > n - k { n - k } else { k };
+    // u128 keeps the running product `r * (n - i)` from overflowing before the exact division.
+    let mut r: u128 = 1;
+    let mut i = 0;
+    while i < k {
+        r = r * (n - i) as u128 / (i + 1) as u128;
+        i += 1;
+    }
+    r as u64
+}
+
+const fn build_table() -> [[u64; TABLE_MAX as usize + 1]; TABLE_MAX as usize + 1] {
+    let mut table = [[0; TABLE_MAX as usize + 1]; TABLE_MAX as usize + 1];
+    let mut n = 0;
+    while n <= TABLE_MAX as usize {
+        table[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            table[n][k] = table[n - 1][k - 1] + table[n - 1][k];
+            k += 1;
+        }
+        n += 1;
+    }
+    table
+}
+
+static BINOMIALS: [[u64; TABLE_MAX as usize + 1]; TABLE_MAX as usize + 1] = build_table();
+
+/// `C(n, k)` from a precomputed table, for `n, k <= 32` (0 when `k > n`).
+///
+/// # Panics
+///
+/// If `n` or `k` exceeds [`TABLE_MAX`].
+#[inline]
+#[must_use]
+pub fn choose(n: u32, k: u32) -> u64 {
+    BINOMIALS[n as usize][k as usize]
+}
+
+/// The colex rank of `set` among the sets of the same size: `0..C(32, set.count_ones())`, and
+/// below `C(n, k)` when every point is below `n`.
+#[inline]
+#[must_use]
+pub fn colex_rank(set: u32) -> u64 {
+    let mut rank = 0;
+    let mut rest = set;
+    let mut i = 1;
+    while rest != 0 {
+        rank += choose(rest.trailing_zeros(), i);
+        rest &= rest - 1;
+        i += 1;
+    }
+    rank
+}
+
+/// The `k`-set whose colex rank is `rank` (the inverse of [`colex_rank`]).
+///
+/// `rank` must be below `C(32, k)`.
+#[inline]
+#[must_use]
+pub fn colex_unrank(rank: u64, k: u32) -> u32 {
+    debug_assert!(k <= TABLE_MAX && rank < choose(TABLE_MAX, k));
+    let mut rank = rank;
+    let mut set = 0;
+    let mut p = TABLE_MAX;
+    for i in (1..=k).rev() {
+        // The i-th point is the largest p with C(p, i) <= rank; the points only go down, so one
+        // downward sweep over 0..32 serves every i. C(i - 1, i) = 0 stops the sweep in time.
+        p -= 1;
+        while choose(p, i) > rank {
+            p -= 1;
+        }
+        set |= 1 << p;
+        rank -= choose(p, i);
+    }
+    set
+}
+
+/// The rank of `set`, a subset of `space`, among the subsets of `space` of the same size: the
+/// colex rank once the points of `space` are renumbered `0..space.count_ones()` in order.
+#[inline]
+#[must_use]
+pub fn colex_rank_within(set: u32, space: u32) -> u64 {
+    debug_assert_eq!(set & !space, 0, "the set lies outside its space");
+    let mut rank = 0;
+    let mut rest = set;
+    let mut i = 1;
+    while rest != 0 {
+        let below = space & ((1 << rest.trailing_zeros()) - 1);
+        rank += choose(below.count_ones(), i);
+        rest &= rest - 1;
+        i += 1;
+    }
+    rank
+}
+
+/// The `k`-subset of `space` whose rank within `space` is `rank` (the inverse of
+/// [`colex_rank_within`]); `rank` must be below `C(space.count_ones(), k)`.
+#[inline]
+#[must_use]
+pub fn colex_unrank_within(rank: u64, k: u32, space: u32) -> u32 {
+    debug_assert!(rank < choose(space.count_ones(), k));
+    deposit(colex_unrank(rank, k), space)
+}
+
+/// Spreads the low bits of `bits` onto the points of `space`: bit `i` of `bits` goes to the
+/// `i`-th lowest point of `space` (what the `pdep` instruction does), bits beyond
+/// `space.count_ones()` are dropped.
+#[inline]
+#[must_use]
+pub fn deposit(bits: u32, space: u32) -> u32 {
+    let mut out = 0;
+    let mut rest = space;
+    let mut bits = bits;
+    while rest != 0 && bits != 0 {
+        let lowest = rest & rest.wrapping_neg();
+        if bits & 1 != 0 {
+            out |= lowest;
+        }
+        bits >>= 1;
+        rest ^= lowest;
+    }
+    out
+}
+
+/// Every `k`-subset of `0..n` (`n <= 32`) as a mask, in colex (numeric) order: the `i`-th set
+/// yielded has colex rank `i`.
+#[must_use]
+pub fn combinations(n: u32, k: u32) -> Combinations {
+    assert!(n <= TABLE_MAX, "at most 32 points");
+    let first = if k <= n { (1u64 << k) - 1 } else { 1 << n };
+    Combinations {
+        next: first,
+        end: 1 << n,
+    }
+}
+
+/// Iterator over the `k`-subsets of `0..n` in colex order, made by [`combinations`].
+#[derive(Clone, Debug)]
+pub struct Combinations {
+    // u64 so that the sets of all 32 points, and the sentinel past them, fit.
+    next: u64,
+    end: u64,
+}
+
+impl Iterator for Combinations {
+    type Item = u32;
+
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        let set = self.next;
+        if set >= self.end {
+            return None;
+        }
+        self.next = if set == 0 {
+            self.end
+        } else {
+            // Gosper's hack: the next larger integer with the same number of set bits.
+            let lowest = set & set.wrapping_neg();
+            let ripple = set + lowest;
+            ripple | (((set ^ ripple) >> 2) >> lowest.trailing_zeros())
+        };
+        Some(set as u32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    #[test]
+    fn binomials_match_known_values_and_the_table() {
+        assert_eq!(binomial(0, 0), 1);
+        assert_eq!(binomial(5, 7), 0);
+        assert_eq!(binomial(24, 12), 2_704_156);
+        assert_eq!(binomial(32, 16), 601_080_390);
+        assert_eq!(binomial(64, 32), 1_832_624_140_942_590_534);
+        for n in 0..=TABLE_MAX {
+            for k in 0..=TABLE_MAX {
+                assert_eq!(choose(n, k), binomial(n, k), "C({n}, {k})");
+            }
+        }
+    }
+
+    #[test]
+    fn combinations_are_the_ranks_in_order() {
+        for n in 0..=16 {
+            for k in 0..=n + 1 {
+                let mut count = 0;
+                let mut previous = None;
+                for (i, set) in combinations(n, k).enumerate() {
+                    assert_eq!(set.count_ones(), k);
+                    assert!(u64::from(set) < 1 << n);
+                    assert!(previous < Some(set), "increasing");
+                    assert_eq!(colex_rank(set), i as u64);
+                    assert_eq!(colex_unrank(i as u64, k), set);
+                    previous = Some(set);
+                    count += 1;
+                }
+                assert_eq!(count, choose(n, k), "C({n}, {k})");
+            }
+        }
+        assert_eq!(combinations(32, 32).collect::<Vec<_>>(), [u32::MAX]);
+        assert_eq!(combinations(32, 31).count(), 32);
+        assert_eq!(combinations(32, 0).collect::<Vec<_>>(), [0]);
+    }
+
+    #[test]
+    fn ranks_within_a_space_are_dense() {
+        let space = 0b1010_0110_1100_0001_0000_0001_1000_0000u32;
+        let n = space.count_ones();
+        for k in 0..=n {
+            let mut seen = vec![false; choose(n, k) as usize];
+            // Every subset of `space`, by walking its submasks.
+            let mut sub = space;
+            loop {
+                if sub.count_ones() == k {
+                    let rank = colex_rank_within(sub, space);
+                    assert!(!std::mem::replace(&mut seen[rank as usize], true));
+                    assert_eq!(colex_unrank_within(rank, k, space), sub);
+                }
+                if sub == 0 {
+                    break;
+                }
+                sub = (sub - 1) & space;
+            }
+            assert!(seen.iter().all(|&s| s), "k = {k}");
+        }
+    }
+
+    #[test]
+    fn deposit_spreads_bits_in_order() {
+        assert_eq!(deposit(0b101, 0b1011_0000), 0b1001_0000);
+        assert_eq!(deposit(u32::MAX, 0b1011_0000), 0b1011_0000);
+        assert_eq!(deposit(0b1, 0), 0);
+    }
+
+    proptest! {
+        #[test]
+        fn colex_rank_roundtrips(set in any::<u32>()) {
+            let k = set.count_ones();
+            let rank = colex_rank(set);
+            prop_assert!(rank < choose(32, k));
+            prop_assert_eq!(colex_unrank(rank, k), set);
+        }
+
+        #[test]
+        fn colex_unrank_roundtrips(k in 0u32..=32, seed in any::<u64>()) {
+            let rank = seed % choose(32, k);
+            let set = colex_unrank(rank, k);
+            prop_assert_eq!(set.count_ones(), k);
+            prop_assert_eq!(colex_rank(set), rank);
+        }
+
+        #[test]
+        fn rank_within_is_the_rank_of_the_compressed_set(space in any::<u32>(), pick in any::<u32>()) {
+            let set = space & pick;
+            let k = set.count_ones();
+            let n = space.count_ones();
+            let rank = colex_rank_within(set, space);
+            prop_assert!(rank < choose(n, k));
+            prop_assert_eq!(colex_unrank_within(rank, k, space), set);
+            // Compressing by brute force: the i-th point of `space` becomes point i.
+            let mut compressed = 0;
+            for (i, p) in (0..32).filter(|&p| space >> p & 1 != 0).enumerate() {
+                if set >> p & 1 != 0 {
+                    compressed |= 1 << i;
+                }
+            }
+            prop_assert_eq!(rank, colex_rank(compressed));
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! What the solver needs to know about a game: how its positions split into subspaces, how each
+//! subspace is indexed, and how to step backwards.
+
+use std::fmt::{Debug, Display};
+use std::hash::Hash;
+
+use perfectplay_core::Game;
+
+use crate::error::ProbeError;
+
+/// A game family's database scheme: the subspaces, their perfect indices and their order.
+///
+/// Positions are normalised so that the side to move is always the same colour; a subspace
+/// key and an index within it name one position up to the board's symmetries.
+pub trait Domain: Send + Sync {
+    /// The game.
+    type Game: Game + Sync;
+    /// A subspace: its `Display` is the file name stem, parsed back by [`Domain::parse_key`].
+    type Key: Copy + Eq + Ord + Hash + Debug + Display + Send + Sync;
+
+    /// The game with its rules.
+    fn game(&self) -> &Self::Game;
+
+    /// The game's id as headers record it (`nine_mens_morris`).
+    fn game_id(&self) -> String;
+
+    /// The rules as text; a table is only read under exactly these rules.
+    fn rules_text(&self) -> String;
+
+    /// The name and version of the indexing scheme; a table is only read under the same one.
+    fn index_scheme(&self) -> &'static str;
+
+    /// The key written as `text`, if it names a subspace of this game.
+    fn parse_key(&self, text: &str) -> Option<Self::Key>;
+
+    /// The number of indices of subspace `key`.
+    fn size(&self, key: Self::Key) -> u64;
+
+    /// The canonical position at `index` of `key`.
+    fn unrank(&self, key: Self::Key, index: u64) -> <Self::Game as Game>::Position;
+
+    /// The subspace and index of `pos`; an error if the databases do not cover it.
+    fn locate(&self, pos: &<Self::Game as Game>::Position) -> Result<(Self::Key, u64), ProbeError>;
+
+    /// Every subspace a turn from a position of `key` can lead to, when that position is not
+    /// over: `key`'s own partner for quiet moves, and the subspaces after captures or
+    /// placements. Over-approximations only cost solving more.
+    fn successor_keys(&self, key: Self::Key) -> Vec<Self::Key>;
+
+    /// Calls `visit` with every position from which one legal turn that keeps the material
+    /// (no capture, no placement, no promotion) leads to `pos`, once per such turn.
+    fn for_each_quiet_predecessor<F: FnMut(&<Self::Game as Game>::Position)>(
+        &self,
+        pos: &<Self::Game as Game>::Position,
+        visit: F,
+    );
+}

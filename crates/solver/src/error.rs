@@ -1,0 +1,165 @@
+//! Errors, one type per layer: a bad file ([`DbError`]), a failed query ([`ProbeError`]), a
+//! failed build ([`SolveError`]).
+
+use std::io;
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+/// A database file that cannot be used.
+#[derive(Debug, Error)]
+pub enum DbError {
+    /// The file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's error.
+        source: io::Error,
+    },
+    /// The file does not start with the database magic number.
+    #[error("{path}: not a perfectplay database (bad magic number)")]
+    BadMagic {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file was written by another version of the format.
+    #[error("{path}: database format version {found}, this program reads version {expected}")]
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// The version in the file.
+        found: u32,
+        /// The version this program reads and writes.
+        expected: u32,
+    },
+    /// The file is shorter or longer than its header says.
+    #[error(
+        "{path}: file is {actual} bytes, its header promises {expected} (truncated or damaged)"
+    )]
+    Length {
+        /// The file.
+        path: PathBuf,
+        /// The length the header implies.
+        expected: u64,
+        /// The length on disk.
+        actual: u64,
+    },
+    /// The header or payload does not match its checksum, or the header cannot be decoded.
+    #[error("{path}: corrupted: {detail}")]
+    Corrupted {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        detail: String,
+    },
+    /// The file is intact but belongs to another game, rule set, index or subspace.
+    #[error("{path}: {what} is `{found}`, expected `{expected}`")]
+    Mismatch {
+        /// The file.
+        path: PathBuf,
+        /// Which header field differs.
+        what: &'static str,
+        /// What the file holds.
+        found: String,
+        /// What was asked for.
+        expected: String,
+    },
+}
+
+impl DbError {
+    pub(crate) fn io(path: impl Into<PathBuf>, source: io::Error) -> DbError {
+        DbError::Io {
+            path: path.into(),
+            source,
+        }
+    }
+
+    pub(crate) fn corrupted(path: impl Into<PathBuf>, detail: impl Into<String>) -> DbError {
+        DbError::Corrupted {
+            path: path.into(),
+            detail: detail.into(),
+        }
+    }
+}
+
+/// A query the databases cannot answer.
+#[derive(Debug, Error)]
+pub enum ProbeError {
+    /// The subspace of the position has no table in the directories searched.
+    #[error("no table for subspace {subspace} in {}", display_dirs(.dirs))]
+    MissingTable {
+        /// The subspace, as its file name stem.
+        subspace: String,
+        /// The directories searched.
+        dirs: Vec<PathBuf>,
+    },
+    /// The position lies outside what the databases of this game cover.
+    #[error("position outside the databases: {0}")]
+    OutOfScope(String),
+    /// The position cannot arise in play (e.g. the side to move has already won).
+    #[error("the position cannot arise in play")]
+    CannotArise,
+    /// The table exists but cannot be used.
+    #[error(transparent)]
+    Db(#[from] DbError),
+}
+
+fn display_dirs(dirs: &[PathBuf]) -> String {
+    if dirs.is_empty() {
+        return "no directory".to_owned();
+    }
+    dirs.iter()
+        .map(|d| d.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A build that could not finish.
+#[derive(Debug, Error)]
+pub enum SolveError {
+    /// A file could not be read or written.
+    #[error(transparent)]
+    Db(#[from] DbError),
+    /// A table the subspace depends on is missing or unusable.
+    #[error("while solving {subspace}: {source}")]
+    Dependency {
+        /// The subspace being solved.
+        subspace: String,
+        /// What went wrong reading its dependency.
+        source: ProbeError,
+    },
+    /// The rules cannot be solved by this database scheme.
+    #[error("cannot build databases for these rules: {0}")]
+    Unsupported(String),
+    /// A subspace asked for does not exist in this game.
+    #[error("no subspace {0} in this game")]
+    NoSuchSubspace(String),
+    /// A distance does not fit the one-byte encoding.
+    #[error("subspace {subspace}: a distance exceeds {max} plies, the most one byte holds")]
+    DistanceOverflow {
+        /// The subspace.
+        subspace: String,
+        /// The largest distance the format stores.
+        max: u32,
+    },
+    /// A position has more successors within its unit than the counter holds.
+    #[error("subspace {subspace}: a position has more than {max} successors in its unit")]
+    TooManySuccessors {
+        /// The subspace.
+        subspace: String,
+        /// The counter's capacity.
+        max: u32,
+    },
+    /// The build was cancelled; complete files stay, the unit in progress left nothing behind.
+    #[error("interrupted")]
+    Interrupted,
+    /// The solver's own consistency check failed: a bug, reported instead of a wrong table.
+    #[error("internal inconsistency in {subspace}: {detail}")]
+    Inconsistent {
+        /// The subspace.
+        subspace: String,
+        /// What was found.
+        detail: String,
+    },
+}

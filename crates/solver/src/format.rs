@@ -1,0 +1,470 @@
+//! The database file: a fixed prefix, a bincode header, and the payload.
+//!
+//! ```text
+//! offset 0    8 bytes   magic  "PPLAYDB\x1a"
+//!        8    u32 LE    format version (FORMAT_VERSION)
+//!        12   u32 LE    header length H
+//!        16   H bytes   header, bincode (standard configuration)
+//!        16+H u64 LE    xxh3-64 of the header bytes
+//!        ...  zeros up to the next multiple of 64
+//!        P    payload   one byte per index (distance form) or four indices per byte (WDL form,
+//!                       index i in bits 2(i%4)..2(i%4)+2 of byte i/4), checked by the header's
+//!                       xxh3-64 payload checksum
+//! ```
+//!
+//! The version sits before the header so that a file from another version is named as such
+//! even when its header no longer decodes. A file is written under a temporary name in the same
+//! directory and renamed once complete and synced: a file with the final name is complete.
+
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use xxhash_rust::xxh3::xxh3_64;
+
+use crate::error::DbError;
+use crate::value::{wdl_from_code, Packed, Value};
+
+/// The first eight bytes of every database file.
+pub const MAGIC: [u8; 8] = *b"PPLAYDB\x1a";
+/// The format this program reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+/// The extension of database files.
+pub const EXTENSION: &str = "ppdb";
+
+const PREFIX: usize = 16;
+const ALIGN: usize = 64;
+const MAX_HEADER: usize = 1 << 20;
+
+/// How the payload stores each position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Encoding {
+    /// One byte: the result and the distance (see [`crate::value`]).
+    Distance,
+    /// Two bits: the result only.
+    Wdl,
+}
+
+impl Encoding {
+    /// The payload length for `positions` indices.
+    #[must_use]
+    pub const fn payload_len(self, positions: u64) -> u64 {
+        match self {
+            Encoding::Distance => positions,
+            Encoding::Wdl => positions.div_ceil(4),
+        }
+    }
+}
+
+/// Counts over one table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Stats {
+    /// Positions won by the side to move.
+    pub wins: u64,
+    /// Drawn positions.
+    pub draws: u64,
+    /// Positions lost by the side to move.
+    pub losses: u64,
+    /// Indices whose position cannot arise in play.
+    pub cannot_arise: u64,
+    /// The longest win, in plies (0 in a WDL-only table or without wins).
+    pub longest_win: u32,
+    /// The longest loss, in plies.
+    pub longest_loss: u32,
+}
+
+impl Stats {
+    /// Counts the values of a distance payload.
+    #[must_use]
+    pub fn of_bytes(bytes: &[u8]) -> Stats {
+        let mut histogram = [0u64; 256];
+        for &b in bytes {
+            histogram[usize::from(b)] += 1;
+        }
+        Stats::of_histogram(&histogram)
+    }
+
+    /// Counts from a histogram of payload bytes.
+    #[must_use]
+    pub fn of_histogram(histogram: &[u64; 256]) -> Stats {
+        let mut stats = Stats::default();
+        for (b, &n) in histogram.iter().enumerate() {
+            if n == 0 {
+                continue;
+            }
+            let packed = Packed(b as u8);
+            match packed.value() {
+                None => stats.cannot_arise += n,
+                Some(v) => match (v.wdl, v.plies) {
+                    (crate::Wdl::Draw, _) => stats.draws += n,
+                    (crate::Wdl::Win, p) => {
+                        stats.wins += n;
+                        stats.longest_win = stats.longest_win.max(p.unwrap_or(0));
+                    }
+                    (crate::Wdl::Loss, p) => {
+                        stats.losses += n;
+                        stats.longest_loss = stats.longest_loss.max(p.unwrap_or(0));
+                    }
+                },
+            }
+        }
+        stats
+    }
+
+    /// The number of indices counted.
+    #[must_use]
+    pub const fn positions(&self) -> u64 {
+        self.wins + self.draws + self.losses + self.cannot_arise
+    }
+}
+
+/// Everything a file says about itself.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Header {
+    /// The game (`nine_mens_morris`).
+    pub game_id: String,
+    /// The rules as `name=value` text.
+    pub rules: String,
+    /// The indexing scheme and its version.
+    pub index_scheme: String,
+    /// The subspace, as written in file names.
+    pub subspace: String,
+    /// How the payload stores values.
+    pub encoding: Encoding,
+    /// The number of indices.
+    pub positions: u64,
+    /// Counts of results and the longest distances.
+    pub stats: Stats,
+    /// xxh3-64 of the payload.
+    pub payload_checksum: u64,
+}
+
+/// What a reader expects of a file before trusting it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expected {
+    /// The game.
+    pub game_id: String,
+    /// The rules text.
+    pub rules: String,
+    /// The index scheme.
+    pub index_scheme: String,
+    /// The subspace, if a particular one is expected.
+    pub subspace: Option<String>,
+    /// The number of indices, if known.
+    pub positions: Option<u64>,
+}
+
+/// The file name of subspace `stem`.
+#[must_use]
+pub fn file_name(stem: &str) -> String {
+    format!("{stem}.{EXTENSION}")
+}
+
+/// Writes a table to `dir`, under a temporary name first; returns the final path.
+pub fn write_table(dir: &Path, header: &Header, payload: &[u8]) -> Result<PathBuf, DbError> {
+    let path = dir.join(file_name(&header.subspace));
+    let tmp = dir.join(format!(
+        ".{}.tmp-{}",
+        file_name(&header.subspace),
+        std::process::id()
+    ));
+    let bytes = encode_prefix(header)?;
+    let result = (|| -> std::io::Result<()> {
+        let mut file = File::create(&tmp)?;
+        file.write_all(&bytes)?;
+        file.write_all(payload)?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&tmp, &path)?;
+        // The rename is durable once the directory is synced; not every platform allows it.
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    if let Err(e) = result {
+        let _ = fs::remove_file(&tmp);
+        return Err(DbError::io(&path, e));
+    }
+    Ok(path)
+}
+
+/// The prefix, header, header checksum and padding that precede the payload.
+fn encode_prefix(header: &Header) -> Result<Vec<u8>, DbError> {
+    let encoded = bincode::serde::encode_to_vec(header, bincode::config::standard())
+        .map_err(|e| DbError::corrupted(&header.subspace, format!("cannot encode header: {e}")))?;
+    let mut bytes = Vec::with_capacity(PREFIX + encoded.len() + 8 + ALIGN);
+    bytes.extend_from_slice(&MAGIC);
+    bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    bytes.extend_from_slice(&(encoded.len() as u32).to_le_bytes());
+    bytes.extend_from_slice(&encoded);
+    bytes.extend_from_slice(&xxh3_64(&encoded).to_le_bytes());
+    bytes.resize(bytes.len().next_multiple_of(ALIGN), 0);
+    Ok(bytes)
+}
+
+/// Reads and checks the header of a file's bytes; returns it with the payload's offset.
+///
+/// Checks the magic number, the version, the header checksum, the length the header implies,
+/// and that game, rules, index scheme, subspace and size are the expected ones. The payload
+/// checksum is checked separately ([`check_payload`]) because it reads the whole file.
+pub fn read_header(
+    path: &Path,
+    bytes: &[u8],
+    expected: Option<&Expected>,
+) -> Result<(Header, usize), DbError> {
+    if bytes.len() < PREFIX || bytes[..8] != MAGIC {
+        if bytes.len() < 8 && MAGIC.starts_with(bytes) {
+            return Err(DbError::Length {
+                path: path.to_owned(),
+                expected: PREFIX as u64,
+                actual: bytes.len() as u64,
+            });
+        }
+        return Err(DbError::BadMagic {
+            path: path.to_owned(),
+        });
+    }
+    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    if version != FORMAT_VERSION {
+        return Err(DbError::Version {
+            path: path.to_owned(),
+            found: version,
+            expected: FORMAT_VERSION,
+        });
+    }
+    let header_len = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
+    if header_len > MAX_HEADER {
+        return Err(DbError::corrupted(path, "implausible header length"));
+    }
+    let header_end = PREFIX + header_len;
+    let payload_offset = (header_end + 8).next_multiple_of(ALIGN);
+    if bytes.len() < payload_offset {
+        return Err(DbError::Length {
+            path: path.to_owned(),
+            expected: payload_offset as u64,
+            actual: bytes.len() as u64,
+        });
+    }
+    let encoded = &bytes[PREFIX..header_end];
+    let checksum = u64::from_le_bytes(bytes[header_end..header_end + 8].try_into().expect("8"));
+    if xxh3_64(encoded) != checksum {
+        return Err(DbError::corrupted(path, "header checksum mismatch"));
+    }
+    let (header, used): (Header, usize) =
+        bincode::serde::decode_from_slice(encoded, bincode::config::standard())
+            .map_err(|e| DbError::corrupted(path, format!("header does not decode: {e}")))?;
+    if used != header_len {
+        return Err(DbError::corrupted(
+            path,
+            "header length disagrees with its contents",
+        ));
+    }
+    if header.stats.positions() != header.positions {
+        return Err(DbError::corrupted(path, "header counts do not add up"));
+    }
+    let expected_len = payload_offset as u64 + header.encoding.payload_len(header.positions);
+    if bytes.len() as u64 != expected_len {
+        return Err(DbError::Length {
+            path: path.to_owned(),
+            expected: expected_len,
+            actual: bytes.len() as u64,
+        });
+    }
+    if let Some(expected) = expected {
+        check_expected(path, &header, expected)?;
+    }
+    Ok((header, payload_offset))
+}
+
+fn check_expected(path: &Path, header: &Header, expected: &Expected) -> Result<(), DbError> {
+    let mismatch = |what, found: &str, wanted: &str| DbError::Mismatch {
+        path: path.to_owned(),
+        what,
+        found: found.to_owned(),
+        expected: wanted.to_owned(),
+    };
+    if header.game_id != expected.game_id {
+        return Err(mismatch("game", &header.game_id, &expected.game_id));
+    }
+    if header.rules != expected.rules {
+        return Err(mismatch("rules", &header.rules, &expected.rules));
+    }
+    if header.index_scheme != expected.index_scheme {
+        return Err(mismatch(
+            "index scheme",
+            &header.index_scheme,
+            &expected.index_scheme,
+        ));
+    }
+    if let Some(subspace) = &expected.subspace {
+        if &header.subspace != subspace {
+            return Err(mismatch("subspace", &header.subspace, subspace));
+        }
+    }
+    if let Some(positions) = expected.positions {
+        if header.positions != positions {
+            return Err(mismatch(
+                "number of positions",
+                &header.positions.to_string(),
+                &positions.to_string(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Checks the payload against the header's checksum.
+pub fn check_payload(path: &Path, header: &Header, payload: &[u8]) -> Result<(), DbError> {
+    if xxh3_64(payload) != header.payload_checksum {
+        return Err(DbError::corrupted(path, "payload checksum mismatch"));
+    }
+    Ok(())
+}
+
+/// The value at `index` of a checked payload; `None` if the position cannot arise.
+#[inline]
+#[must_use]
+pub fn payload_value(encoding: Encoding, payload: &[u8], index: u64) -> Option<Value> {
+    match encoding {
+        Encoding::Distance => Packed(payload[index as usize]).value(),
+        Encoding::Wdl => {
+            let byte = payload[(index / 4) as usize];
+            wdl_from_code(byte >> (2 * (index % 4)))
+        }
+    }
+}
+
+/// The compact form of a distance payload.
+#[must_use]
+pub fn to_wdl_payload(bytes: &[u8]) -> Vec<u8> {
+    bytes
+        .chunks(4)
+        .map(|four| {
+            four.iter()
+                .enumerate()
+                .fold(0u8, |acc, (i, &b)| acc | (Packed(b).wdl_code() << (2 * i)))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header(payload: &[u8], encoding: Encoding, positions: u64) -> Header {
+        Header {
+            game_id: "g".into(),
+            rules: "r=1".into(),
+            index_scheme: "s1".into(),
+            subspace: "3-3".into(),
+            encoding,
+            positions,
+            stats: Stats {
+                draws: positions,
+                ..Stats::default()
+            },
+            payload_checksum: xxh3_64(payload),
+        }
+    }
+
+    fn file(payload: &[u8]) -> Vec<u8> {
+        let h = header(payload, Encoding::Distance, payload.len() as u64);
+        let mut bytes = encode_prefix(&h).unwrap();
+        bytes.extend_from_slice(payload);
+        bytes
+    }
+
+    #[test]
+    fn a_file_reads_back_and_damage_is_named() {
+        let payload = vec![0u8; 100];
+        let bytes = file(&payload);
+        let p = Path::new("t");
+        let (h, offset) = read_header(p, &bytes, None).unwrap();
+        assert_eq!(offset % ALIGN, 0);
+        check_payload(p, &h, &bytes[offset..]).unwrap();
+
+        let truncated = &bytes[..bytes.len() - 1];
+        assert!(matches!(
+            read_header(p, truncated, None),
+            Err(DbError::Length { .. })
+        ));
+        assert!(matches!(
+            read_header(p, &bytes[..5], None),
+            Err(DbError::Length { .. })
+        ));
+
+        let mut corrupt = bytes.clone();
+        *corrupt.last_mut().unwrap() = 7;
+        let (h, offset) = read_header(p, &corrupt, None).unwrap();
+        assert!(matches!(
+            check_payload(p, &h, &corrupt[offset..]),
+            Err(DbError::Corrupted { .. })
+        ));
+
+        let mut header_hit = bytes.clone();
+        header_hit[PREFIX + 1] ^= 1;
+        assert!(matches!(
+            read_header(p, &header_hit, None),
+            Err(DbError::Corrupted { .. })
+        ));
+
+        let mut version = bytes.clone();
+        version[8] = 9;
+        assert!(matches!(
+            read_header(p, &version, None),
+            Err(DbError::Version { found: 9, .. })
+        ));
+        assert!(matches!(
+            read_header(p, b"hello world, not a table", None),
+            Err(DbError::BadMagic { .. })
+        ));
+    }
+
+    #[test]
+    fn a_file_for_other_rules_is_refused() {
+        let payload = vec![0u8; 10];
+        let bytes = file(&payload);
+        let mut expected = Expected {
+            game_id: "g".into(),
+            rules: "r=1".into(),
+            index_scheme: "s1".into(),
+            subspace: Some("3-3".into()),
+            positions: Some(10),
+        };
+        read_header(Path::new("t"), &bytes, Some(&expected)).unwrap();
+        expected.rules = "r=2".into();
+        let err = read_header(Path::new("t"), &bytes, Some(&expected)).unwrap_err();
+        assert!(err.to_string().contains("rules"), "{err}");
+    }
+
+    #[test]
+    fn the_compact_form_keeps_every_result() {
+        let bytes: Vec<u8> = (0..=255u8).collect();
+        let compact = to_wdl_payload(&bytes);
+        assert_eq!(compact.len(), 64);
+        for (i, &b) in bytes.iter().enumerate() {
+            let full = payload_value(Encoding::Distance, &bytes, i as u64);
+            let wdl = payload_value(Encoding::Wdl, &compact, i as u64);
+            assert_eq!(full.map(|v| v.wdl), wdl.map(|v| v.wdl), "byte {b}");
+        }
+    }
+
+    #[test]
+    fn a_written_file_has_its_final_name_and_no_leftovers() {
+        let dir = tempfile::tempdir().unwrap();
+        let payload = vec![0u8; 33];
+        let h = header(&payload, Encoding::Distance, 33);
+        let path = write_table(dir.path(), &h, &payload).unwrap();
+        assert_eq!(path.file_name().unwrap(), "3-3.ppdb");
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 1);
+        let bytes = fs::read(&path).unwrap();
+        let (read, _) = read_header(&path, &bytes, None).unwrap();
+        assert_eq!(read, h);
+    }
+}

@@ -1,0 +1,650 @@
+//! The perfect index of the boards of one subspace.
+//!
+//! A subspace holds the boards with `a` men of the side to move ("mover") and `b` men of the
+//! other side; men in hand are not part of it. Boards related by a symmetry of the board (see
+//! [`Symmetries`]) share one index, and the indices are dense: `0..size`, one per class of
+//! symmetric boards.
+//!
+//! # How
+//!
+//! The mover's men decide most of it. Each `a`-set of points belongs to an orbit under the
+//! group, represented by its least member (the canonical set); a table over the colex ranks of
+//! all `a`-sets gives the orbit's class number and a symmetry taking the set to the canonical
+//! one. Once the mover is canonical, the other side's men are free among the remaining points,
+//! so a class whose canonical set no symmetry fixes (almost all of them) owns a block of
+//! `C(n - a, b)` indices, the colex rank of the other men among the free points. The rare
+//! classes that some symmetries fix (their stabiliser) keep only the other-side sets that are
+//! least under the stabiliser, in a sorted list searched by binary search. Offsets over the
+//! classes join the blocks: index = `offset[class] + local`.
+//!
+//! # Memory
+//!
+//! The table of one mover count `a` takes 4 bytes per `a`-set plus 8 per class (about
+//! `C(n, a) / |G|` classes) and is shared by every subspace with that `a`: on 24 points, 5.9 MB
+//! for `a = 9` (1,307,504 sets, 81,911 classes) and 12.2 MB for `a = 12`. A subspace adds 12
+//! bytes per class and 4 per kept other-side set of a symmetric class: for `(9, 9)` on 24
+//! points, 1.0 MB of its own (6.9 MB with the shared table) for 408,864,180 indices. The
+//! `subspace_sizes_on_24_points` test prints these figures.
+//!
+//! ```
+//! use perfectplay_core::morris::BOARD_24;
+//! use perfectplay_core::Bitboard;
+//! use perfectplay_solver::morris::index::MorrisIndexer;
+//!
+//! let indexer = MorrisIndexer::new(&BOARD_24);
+//! let subspace = indexer.subspace(3, 2);
+//! // a7 d7 g7 against a1 d1, and its mirror image g1 d1 a1 against g7 d7.
+//! let a = subspace.rank(Bitboard(0b111), Bitboard(0b11 << 21));
+//! let b = subspace.rank(Bitboard(0b111 << 21), Bitboard(0b110));
+//! assert_eq!(a, b);
+//! assert!(a < subspace.size());
+//! let (mover, other) = subspace.unrank(a);
+//! assert_eq!(subspace.rank(mover, other), a);
+//! ```
+
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+use perfectplay_core::morris::Board;
+use perfectplay_core::Bitboard;
+
+use super::symmetry::Symmetries;
+use crate::combin::{
+    binomial, colex_rank, colex_rank_within, colex_unrank_within, combinations, deposit,
+};
+
+/// The number of boards (before symmetry) with `a` and `b` men on `points` points:
+/// `C(points, a) * C(points - a, b)`.
+#[must_use]
+pub fn count_boards(points: u32, a: u32, b: u32) -> u64 {
+    if a > points {
+        return 0;
+    }
+    binomial(points, a) * binomial(points - a, b)
+}
+
+/// Bits of a mover-table entry that hold the symmetry; the class number sits above them.
+const SYMMETRY_BITS: u32 = 5;
+const SYMMETRY_MASK: u32 = (1 << SYMMETRY_BITS) - 1;
+/// A mover-table entry not filled in yet.
+const UNSET: u32 = u32::MAX;
+
+/// The classes of the `a`-sets of points under the symmetries.
+struct MoverTable {
+    /// By colex rank of an `a`-set: its class `<< SYMMETRY_BITS`, or-ed with a symmetry that takes
+    /// it to the class's canonical set.
+    entries: Vec<u32>,
+    /// The canonical (least) set of each class, ascending.
+    canonical: Vec<u32>,
+    /// The symmetries that fix each class's canonical set, bit `s` for symmetry `s`.
+    stabilizer: Vec<u32>,
+}
+
+impl MoverTable {
+    fn build(symmetries: &Symmetries, a: u32) -> MoverTable {
+        let n = symmetries.board().point_count() as u32;
+        let total = binomial(n, a);
+        assert!(
+            total < 1 << (32 - SYMMETRY_BITS),
+            "class numbers fit an entry"
+        );
+        let mut entries = vec![UNSET; total as usize];
+        let mut canonical = Vec::new();
+        let mut stabilizer = Vec::new();
+        // Sets come in increasing order, so the first one met of each orbit is its least member;
+        // filling in the whole orbit then leaves only canonical sets unset when reached.
+        for (rank, set) in combinations(n, a).enumerate() {
+            if entries[rank] != UNSET {
+                continue;
+            }
+            let class = canonical.len() as u32;
+            let mut fixing = 0;
+            for s in 0..symmetries.len() {
+                let image = symmetries.apply(s, set);
+                if image == set {
+                    fixing |= 1 << s;
+                }
+                let entry = &mut entries[colex_rank(image) as usize];
+                if *entry == UNSET {
+                    *entry = class << SYMMETRY_BITS | symmetries.inverse(s) as u32;
+                }
+            }
+            canonical.push(set);
+            stabilizer.push(fixing);
+        }
+        MoverTable {
+            entries,
+            canonical,
+            stabilizer,
+        }
+    }
+
+    fn heap_bytes(&self) -> usize {
+        4 * (self.entries.len() + self.canonical.len() + self.stabilizer.len())
+    }
+}
+
+/// The perfect index of one subspace: the boards with `a` men of the side to move and `b` of the
+/// other side, up to symmetry. Made by [`MorrisIndexer::subspace`].
+pub struct SubspaceIndex {
+    symmetries: Arc<Symmetries>,
+    movers: Arc<MoverTable>,
+    a: u32,
+    b: u32,
+    all_points: u32,
+    /// The first index of each class, and the size last.
+    offsets: Vec<u64>,
+    /// For each class, where its kept other-side ranks start in `kept` (empty unless symmetric);
+    /// the end of `kept` last.
+    kept_start: Vec<u32>,
+    /// The ranks (within the free points) of the other-side sets kept by symmetric classes,
+    /// ascending within each class.
+    kept: Vec<u32>,
+}
+
+impl SubspaceIndex {
+    fn build(symmetries: Arc<Symmetries>, movers: Arc<MoverTable>, a: u32, b: u32) -> Self {
+        let all_points = symmetries.board().all_points().0;
+        let free = all_points.count_ones() - a;
+        let block = binomial(free, b);
+        let classes = movers.canonical.len();
+        let mut offsets = Vec::with_capacity(classes + 1);
+        let mut kept_start = Vec::with_capacity(classes + 1);
+        let mut kept = Vec::new();
+        let mut size = 0;
+        for (&mover, &fixing) in movers.canonical.iter().zip(&movers.stabilizer) {
+            offsets.push(size);
+            kept_start.push(u32::try_from(kept.len()).expect("kept ranks fit a u32"));
+            if fixing == 1 {
+                size += block;
+                continue;
+            }
+            let space = !mover & all_points;
+            let before = kept.len();
+            for (rank, compressed) in combinations(free, b).enumerate() {
+                let other = deposit(compressed, space);
+                if least_image(&symmetries, fixing, other) == other {
+                    kept.push(rank as u32);
+                }
+            }
+            size += (kept.len() - before) as u64;
+        }
+        offsets.push(size);
+        kept_start.push(u32::try_from(kept.len()).expect("kept ranks fit a u32"));
+        SubspaceIndex {
+            symmetries,
+            movers,
+            a,
+            b,
+            all_points,
+            offsets,
+            kept_start,
+            kept,
+        }
+    }
+
+    /// The number of indices: the boards of the subspace up to symmetry.
+    #[inline]
+    #[must_use]
+    pub fn size(&self) -> u64 {
+        self.offsets[self.offsets.len() - 1]
+    }
+
+    /// The men on the board: `(mover, other)`.
+    #[must_use]
+    pub fn men(&self) -> (u32, u32) {
+        (self.a, self.b)
+    }
+
+    /// The board of this subspace.
+    #[must_use]
+    pub fn board(&self) -> &'static Board {
+        self.symmetries.board()
+    }
+
+    /// The number of classes of the mover's men under the symmetries.
+    #[must_use]
+    pub fn mover_classes(&self) -> usize {
+        self.movers.canonical.len()
+    }
+
+    /// Heap bytes of this subspace's own tables.
+    #[must_use]
+    pub fn heap_bytes(&self) -> usize {
+        8 * self.offsets.len() + 4 * (self.kept_start.len() + self.kept.len())
+    }
+
+    /// Heap bytes of the mover table, shared by every subspace with the same mover count.
+    #[must_use]
+    pub fn mover_table_bytes(&self) -> usize {
+        self.movers.heap_bytes()
+    }
+
+    /// The class of `mover`, a symmetry taking it to the class's canonical set, and that set.
+    #[inline]
+    fn mover_class(&self, mover: Bitboard) -> (usize, usize, u32) {
+        debug_assert_eq!(mover.count(), self.a, "mover count");
+        debug_assert!(mover.is_subset(Bitboard(self.all_points)));
+        let entry = self.movers.entries[colex_rank(mover.0) as usize];
+        let class = (entry >> SYMMETRY_BITS) as usize;
+        (
+            class,
+            (entry & SYMMETRY_MASK) as usize,
+            self.movers.canonical[class],
+        )
+    }
+
+    /// The canonical form of the other side's men once the mover's are canonical: `other` moved
+    /// by symmetry `s`, then the least image under the class's stabiliser.
+    #[inline]
+    fn canonical_other(&self, class: usize, s: usize, other: Bitboard) -> u32 {
+        debug_assert_eq!(other.count(), self.b, "other count");
+        debug_assert!(other.is_subset(Bitboard(self.all_points)));
+        let other = self.symmetries.apply(s, other.0);
+        match self.movers.stabilizer[class] {
+            1 => other,
+            fixing => least_image(&self.symmetries, fixing, other),
+        }
+    }
+
+    fn kept(&self, class: usize) -> &[u32] {
+        &self.kept[self.kept_start[class] as usize..self.kept_start[class + 1] as usize]
+    }
+
+    /// The index of the board with `mover`'s men for the side to move and `other`'s for the
+    /// other side; every symmetric image of the board has the same index.
+    ///
+    /// The sets must be disjoint, on the board, and hold `a` and `b` men.
+    #[inline]
+    #[must_use]
+    pub fn rank(&self, mover: Bitboard, other: Bitboard) -> u64 {
+        debug_assert!(!mover.intersects(other), "men share a point");
+        let (class, s, canonical) = self.mover_class(mover);
+        let other = self.canonical_other(class, s, other);
+        let local = colex_rank_within(other, !canonical & self.all_points);
+        if self.movers.stabilizer[class] == 1 {
+            return self.offsets[class] + local;
+        }
+        let kept = self.kept(class);
+        let local = local as u32;
+        let position = kept.partition_point(|&r| r < local);
+        debug_assert_eq!(kept.get(position), Some(&local), "canonical sets are kept");
+        self.offsets[class] + position as u64
+    }
+
+    /// The canonical board of index `index` (below [`size`](Self::size)): `(mover, other)`.
+    #[must_use]
+    pub fn unrank(&self, index: u64) -> (Bitboard, Bitboard) {
+        debug_assert!(index < self.size(), "index out of range");
+        let class = self.offsets.partition_point(|&o| o <= index) - 1;
+        let local = index - self.offsets[class];
+        let within = match self.movers.stabilizer[class] {
+            1 => local,
+            _ => u64::from(self.kept(class)[local as usize]),
+        };
+        let canonical = self.movers.canonical[class];
+        let other = colex_unrank_within(within, self.b, !canonical & self.all_points);
+        (Bitboard(canonical), Bitboard(other))
+    }
+
+    /// The representative of the board's class, the board that [`unrank`](Self::unrank)
+    /// returns for its index.
+    #[must_use]
+    pub fn canonical(&self, mover: Bitboard, other: Bitboard) -> (Bitboard, Bitboard) {
+        debug_assert!(!mover.intersects(other), "men share a point");
+        let (class, s, canonical) = self.mover_class(mover);
+        let other = self.canonical_other(class, s, other);
+        (Bitboard(canonical), Bitboard(other))
+    }
+}
+
+impl fmt::Debug for SubspaceIndex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SubspaceIndex")
+            .field("board", self.board())
+            .field("men", &self.men())
+            .field("size", &self.size())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The least image of `set` under the symmetries of the bitmask `group`.
+#[inline]
+fn least_image(symmetries: &Symmetries, group: u32, set: u32) -> u32 {
+    let mut least = set;
+    // The identity (bit 0) leaves `set` as it is.
+    let mut rest = group & !1;
+    while rest != 0 {
+        least = least.min(symmetries.apply(rest.trailing_zeros() as usize, set));
+        rest &= rest - 1;
+    }
+    least
+}
+
+/// The perfect indices of the subspaces of one board, built on first use and kept.
+///
+/// Safe to share between threads: each table is built once, by whichever thread asks first.
+pub struct MorrisIndexer {
+    symmetries: Arc<Symmetries>,
+    /// By mover count `a`.
+    movers: Vec<OnceLock<Arc<MoverTable>>>,
+    /// By `a * (points + 1) + b`.
+    subspaces: Vec<OnceLock<Arc<SubspaceIndex>>>,
+}
+
+impl MorrisIndexer {
+    /// An indexer for `board`; it computes the board's symmetries now, the tables later.
+    ///
+    /// # Panics
+    ///
+    /// If the board has more than 32 symmetries (none has more than 16).
+    #[must_use]
+    pub fn new(board: &'static Board) -> MorrisIndexer {
+        let symmetries = Symmetries::new(board);
+        assert!(
+            symmetries.len() <= 1 << SYMMETRY_BITS,
+            "symmetry numbers fit their bits"
+        );
+        let n = board.point_count();
+        MorrisIndexer {
+            symmetries: Arc::new(symmetries),
+            movers: (0..=n).map(|_| OnceLock::new()).collect(),
+            subspaces: (0..(n + 1) * (n + 1)).map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    /// The board.
+    #[must_use]
+    pub fn board(&self) -> &'static Board {
+        self.symmetries.board()
+    }
+
+    /// The board's symmetries.
+    #[must_use]
+    pub fn symmetries(&self) -> &Symmetries {
+        &self.symmetries
+    }
+
+    /// The index of the boards with `a` men of the side to move and `b` of the other side.
+    ///
+    /// # Panics
+    ///
+    /// If `a + b` exceeds the number of points.
+    #[must_use]
+    pub fn subspace(&self, a: u32, b: u32) -> Arc<SubspaceIndex> {
+        let n = self.board().point_count();
+        assert!((a + b) as usize <= n, "{a} + {b} men do not fit {n} points");
+        let slot = &self.subspaces[a as usize * (n + 1) + b as usize];
+        Arc::clone(slot.get_or_init(|| {
+            let movers = self.movers[a as usize]
+                .get_or_init(|| Arc::new(MoverTable::build(&self.symmetries, a)));
+            Arc::new(SubspaceIndex::build(
+                Arc::clone(&self.symmetries),
+                Arc::clone(movers),
+                a,
+                b,
+            ))
+        }))
+    }
+}
+
+impl fmt::Debug for MorrisIndexer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MorrisIndexer")
+            .field("board", self.board())
+            .field("symmetries", &self.symmetries.len())
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::LazyLock;
+    use std::time::Instant;
+
+    use perfectplay_core::morris::{
+        BOARD_16, BOARD_24, BOARD_24_DIAGONALS, BOARD_9, BOARD_9_ORTHOGONAL,
+    };
+    use proptest::prelude::*;
+
+    use super::*;
+
+    static INDEXER_24: LazyLock<MorrisIndexer> = LazyLock::new(|| MorrisIndexer::new(&BOARD_24));
+
+    fn assert_roundtrip(subspace: &SubspaceIndex, index: u64) {
+        let (mover, other) = subspace.unrank(index);
+        let (a, b) = subspace.men();
+        assert_eq!((mover.count(), other.count()), (a, b));
+        assert!(!mover.intersects(other));
+        assert!((mover | other).is_subset(subspace.board().all_points()));
+        assert_eq!(subspace.rank(mover, other), index, "{subspace:?}");
+        assert_eq!(subspace.canonical(mover, other), (mover, other));
+    }
+
+    /// Every board of the subspace, by mover set and free-point rank.
+    fn for_each_board(board: &Board, a: u32, b: u32, mut f: impl FnMut(Bitboard, Bitboard)) {
+        let n = board.point_count() as u32;
+        for mover in combinations(n, a) {
+            let space = !mover & board.all_points().0;
+            for compressed in combinations(n - a, b) {
+                f(Bitboard(mover), Bitboard(deposit(compressed, space)));
+            }
+        }
+    }
+
+    /// The number of orbits of boards under the group, by Burnside's lemma: the average over
+    /// the symmetries of the boards each one fixes, which are the boards made of whole cycles.
+    fn orbits(symmetries: &Symmetries, a: u32, b: u32) -> u64 {
+        let n = symmetries.board().point_count();
+        let (a, b) = (a as usize, b as usize);
+        let mut total = 0;
+        for s in 0..symmetries.len() {
+            let mut cycles = Vec::new();
+            let mut seen = 0u32;
+            for p in 0..n as u8 {
+                let mut length = 0;
+                let mut q = p;
+                while seen >> q & 1 == 0 {
+                    seen |= 1 << q;
+                    length += 1;
+                    q = symmetries.point_image(s, q);
+                }
+                if length > 0 {
+                    cycles.push(length);
+                }
+            }
+            // ways[i][j]: cycle choices giving i mover and j other points.
+            let mut ways = vec![vec![0u64; b + 1]; a + 1];
+            ways[0][0] = 1;
+            for &len in &cycles {
+                for i in (0..=a).rev() {
+                    for j in (0..=b).rev() {
+                        let mover = if i >= len { ways[i - len][j] } else { 0 };
+                        let other = if j >= len { ways[i][j - len] } else { 0 };
+                        ways[i][j] += mover + other;
+                    }
+                }
+            }
+            total += ways[a][b];
+        }
+        assert_eq!(total % symmetries.len() as u64, 0);
+        total / symmetries.len() as u64
+    }
+
+    #[test]
+    fn indexer_is_send_and_sync() {
+        fn shareable<T: Send + Sync>() {}
+        shareable::<MorrisIndexer>();
+        shareable::<SubspaceIndex>();
+    }
+
+    #[test]
+    fn every_index_roundtrips_on_the_small_boards() {
+        for board in [&BOARD_9, &BOARD_9_ORTHOGONAL, &BOARD_16] {
+            let indexer = MorrisIndexer::new(board);
+            let n = board.point_count() as u32;
+            for a in 0..=n {
+                for b in 0..=n - a {
+                    let subspace = indexer.subspace(a, b);
+                    for index in 0..subspace.size() {
+                        assert_roundtrip(&subspace, index);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_index_roundtrips_with_few_men_on_24_points() {
+        for board in [&BOARD_24, &BOARD_24_DIAGONALS] {
+            let indexer = MorrisIndexer::new(board);
+            for a in 0..=3 {
+                for b in 0..=3 {
+                    let subspace = indexer.subspace(a, b);
+                    for index in 0..subspace.size() {
+                        assert_roundtrip(&subspace, index);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sampled_indices_roundtrip_in_large_subspaces() {
+        for (a, b) in [(5, 5), (9, 9), (8, 9), (0, 12), (12, 12)] {
+            let subspace = INDEXER_24.subspace(a, b);
+            let size = subspace.size();
+            let step = (size / 20_000).max(1);
+            for index in (0..size).step_by(step as usize).chain(size - 100..size) {
+                assert_roundtrip(&subspace, index);
+            }
+        }
+    }
+
+    #[test]
+    fn every_board_of_the_small_boards_has_a_rank_and_every_rank_a_board() {
+        for board in [&BOARD_9, &BOARD_9_ORTHOGONAL, &BOARD_16] {
+            let indexer = MorrisIndexer::new(board);
+            let n = board.point_count() as u32;
+            for a in 0..=n {
+                for b in 0..=n - a {
+                    let subspace = indexer.subspace(a, b);
+                    let mut hit = vec![false; subspace.size() as usize];
+                    for_each_board(board, a, b, |mover, other| {
+                        let index = subspace.rank(mover, other);
+                        hit[index as usize] = true;
+                    });
+                    assert!(hit.iter().all(|&h| h), "{subspace:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sizes_are_the_numbers_of_orbits() {
+        for board in [
+            &BOARD_9,
+            &BOARD_9_ORTHOGONAL,
+            &BOARD_16,
+            &BOARD_24,
+            &BOARD_24_DIAGONALS,
+        ] {
+            let indexer = MorrisIndexer::new(board);
+            let n = board.point_count() as u32;
+            let most = n.min(7);
+            for a in 0..=most {
+                for b in 0..=most.min(n - a) {
+                    let size = indexer.subspace(a, b).size();
+                    assert_eq!(
+                        size,
+                        orbits(indexer.symmetries(), a, b),
+                        "{board:?} {a} {b}"
+                    );
+                }
+            }
+        }
+        for (a, b) in [(9, 9), (8, 9), (12, 12)] {
+            let size = INDEXER_24.subspace(a, b).size();
+            assert_eq!(size, orbits(INDEXER_24.symmetries(), a, b), "{a} {b}");
+        }
+    }
+
+    #[test]
+    fn subspace_sizes_on_24_points() {
+        for (a, b) in [(3, 3), (5, 5), (9, 9), (8, 9)] {
+            let start = Instant::now();
+            let subspace = INDEXER_24.subspace(a, b);
+            let elapsed = start.elapsed();
+            let boards = count_boards(24, a, b);
+            let size = subspace.size();
+            let ratio = size as f64 * 16.0 / boards as f64;
+            println!(
+                "({a}, {b}): {size} indices, {boards} boards / 16 = {}, ratio {ratio:.5}; \
+                 {} mover classes, mover table {} bytes, own tables {} bytes, built in {elapsed:?}",
+                boards / 16,
+                subspace.mover_classes(),
+                subspace.mover_table_bytes(),
+                subspace.heap_bytes(),
+            );
+            assert!(size * 16 >= boards, "no class is larger than the group");
+            assert!(ratio < 1.02, "few boards are symmetric");
+        }
+    }
+
+    /// Timing of the largest mover table; run with `--release -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "a timing, meaningful in release only"]
+    fn build_times_on_24_points() {
+        let indexer = MorrisIndexer::new(&BOARD_24);
+        for (a, b) in [(12, 0), (12, 12), (9, 9), (0, 12)] {
+            let start = Instant::now();
+            let subspace = indexer.subspace(a, b);
+            println!("({a}, {b}): built in {:?}", start.elapsed());
+            let start = Instant::now();
+            let mut sum = 0u64;
+            let size = subspace.size();
+            let step = size / 1_000_000 + 1;
+            let mut count = 0;
+            for index in (0..size).step_by(step as usize) {
+                let (mover, other) = subspace.unrank(index);
+                // A non-canonical image exercises the symmetry step too.
+                let s = index as usize % indexer.symmetries().len();
+                let mover = Bitboard(indexer.symmetries().apply(s, mover.0));
+                let other = Bitboard(indexer.symmetries().apply(s, other.0));
+                sum = sum.wrapping_add(subspace.rank(mover, other));
+                count += 1;
+            }
+            println!("  {count} unrank + rank in {:?} ({sum})", start.elapsed());
+        }
+    }
+
+    fn position() -> impl Strategy<Value = (Vec<u8>, u32, u32)> {
+        (
+            Just((0..24).collect::<Vec<u8>>()).prop_shuffle(),
+            0u32..=12,
+            0u32..=12,
+        )
+    }
+
+    proptest! {
+        #[test]
+        fn symmetric_images_share_an_index((points, a, b) in position()) {
+            let set = |men: &[u8]| men.iter().fold(0u32, |acc, &p| acc | 1 << p);
+            let mover = set(&points[..a as usize]);
+            let other = set(&points[a as usize..(a + b) as usize]);
+            let subspace = INDEXER_24.subspace(a, b);
+            let group = INDEXER_24.symmetries();
+            let index = subspace.rank(Bitboard(mover), Bitboard(other));
+            prop_assert!(index < subspace.size());
+            let canonical = subspace.canonical(Bitboard(mover), Bitboard(other));
+            prop_assert_eq!(subspace.unrank(index), canonical);
+            let mut in_orbit = false;
+            for s in 0..group.len() {
+                let image = (Bitboard(group.apply(s, mover)), Bitboard(group.apply(s, other)));
+                prop_assert_eq!(subspace.rank(image.0, image.1), index);
+                in_orbit |= image == canonical;
+            }
+            prop_assert!(in_orbit, "the canonical board is an image of the board");
+        }
+    }
+}

@@ -1,0 +1,348 @@
+//! Building databases: plan the units, skip the complete ones, solve the rest in parallel, write
+//! each file atomically, report.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use xxhash_rust::xxh3::xxh3_64;
+
+use crate::domain::Domain;
+use crate::error::{DbError, SolveError};
+use crate::format::{to_wdl_payload, write_table, Encoding, Header, Stats};
+use crate::plan::plan;
+use crate::retro::{Observer, UnitSolver};
+use crate::table::Table;
+use crate::tablebase::{expected_for, Tablebase};
+
+/// How to build.
+#[derive(Clone, Debug, Default)]
+pub struct SolveOptions {
+    /// Worker threads; `None` uses every core.
+    pub threads: Option<usize>,
+    /// Write the compact WDL-only form (2 bits per position) instead of distances.
+    pub wdl_only: bool,
+    /// Draw progress bars on the terminal (standard error).
+    pub progress: bool,
+    /// Set to stop the build between tasks; the unit in progress is dropped, nothing half
+    /// written is left behind.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+/// One subspace of a build.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SubspaceReport {
+    /// The subspace, as its file name stem.
+    pub subspace: String,
+    /// Indices in the table.
+    pub positions: u64,
+    /// Counts and longest distances.
+    pub stats: Stats,
+    /// Seconds spent on the unit this subspace was solved in (0 when an existing file was
+    /// kept).
+    pub seconds: f64,
+    /// Whether a complete, valid file was already there and kept.
+    pub kept: bool,
+    /// The file.
+    pub path: PathBuf,
+}
+
+/// What a build did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolveReport {
+    /// Every subspace the request needed, in solving order.
+    pub subspaces: Vec<SubspaceReport>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Threads used.
+    pub threads: usize,
+    /// The largest working memory of one unit, in bytes (values and counters).
+    pub peak_working_bytes: u64,
+    /// Positions solved (not kept) in this run.
+    pub solved_positions: u64,
+}
+
+impl SolveReport {
+    /// Positions solved per second of wall time in this run.
+    #[must_use]
+    pub fn positions_per_second(&self) -> f64 {
+        self.solved_positions as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// Builds the tables `targets` need into `out` (created if missing): every unit in dependency
+/// order, keeping complete valid files from earlier runs.
+pub fn solve<D: Domain>(
+    domain: D,
+    out: &Path,
+    targets: &[D::Key],
+    options: &SolveOptions,
+) -> Result<SolveReport, SolveError> {
+    std::fs::create_dir_all(out).map_err(|e| DbError::io(out, e))?;
+    let tb = Tablebase::open(domain, out)?;
+    let units = plan(tb.domain(), targets);
+    let threads = options
+        .threads
+        .unwrap_or_else(rayon::current_num_threads)
+        .max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| SolveError::Unsupported(format!("cannot start {threads} threads: {e}")))?;
+    let started = Instant::now();
+    let bars = Bars::new(options.progress, &tb, &units);
+    let mut report = SolveReport {
+        subspaces: Vec::new(),
+        seconds: 0.0,
+        threads,
+        peak_working_bytes: 0,
+        solved_positions: 0,
+    };
+    for unit in &units {
+        if let Some(kept) = kept_files(&tb, unit, options.wdl_only) {
+            bars.unit_done(kept.iter().map(|r| r.positions).sum());
+            report.subspaces.extend(kept);
+            continue;
+        }
+        let positions: u64 = unit.iter().map(|&k| tb.domain().size(k)).sum();
+        let unit_started = Instant::now();
+        let bar = bars.unit_bar(unit, positions);
+        let solved = pool.install(|| solve_unit(&tb, unit, options, &bar))?;
+        bar.finish_and_clear();
+        let seconds = unit_started.elapsed().as_secs_f64();
+        for mut r in solved {
+            r.seconds = seconds;
+            report.subspaces.push(r);
+        }
+        report.solved_positions += positions;
+        report.peak_working_bytes = report
+            .peak_working_bytes
+            .max(positions * UnitSolver::<D>::BYTES_PER_POSITION);
+        bars.unit_done(positions);
+    }
+    bars.finish();
+    report.seconds = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// The reports of a unit whose files are all present, valid and of the requested form.
+fn kept_files<D: Domain>(
+    tb: &Tablebase<D>,
+    unit: &[D::Key],
+    wdl_only: bool,
+) -> Option<Vec<SubspaceReport>> {
+    let mut kept = Vec::new();
+    for &key in unit {
+        let path = tb.find(key)?;
+        let table = Table::open(&path, Some(&tb.expected(key))).ok()?;
+        let wanted = if wdl_only {
+            Encoding::Wdl
+        } else {
+            Encoding::Distance
+        };
+        // A distance table serves a WDL-only request too; not the other way round.
+        if table.header().encoding != wanted && table.header().encoding == Encoding::Wdl {
+            return None;
+        }
+        kept.push(SubspaceReport {
+            subspace: key.to_string(),
+            positions: table.positions(),
+            stats: table.header().stats,
+            seconds: 0.0,
+            kept: true,
+            path,
+        });
+    }
+    Some(kept)
+}
+
+fn solve_unit<D: Domain>(
+    tb: &Tablebase<D>,
+    unit: &[D::Key],
+    options: &SolveOptions,
+    bar: &UnitBar,
+) -> Result<Vec<SubspaceReport>, SolveError> {
+    let domain = tb.domain();
+    let mut exits = Vec::new();
+    let mut exits_have_distances = true;
+    for &key in unit {
+        for next in domain.successor_keys(key) {
+            if unit.contains(&next) || exits.iter().any(|(k, _)| *k == next) {
+                continue;
+            }
+            let table = tb.table(next).map_err(|e| SolveError::Dependency {
+                subspace: key.to_string(),
+                source: e,
+            })?;
+            exits_have_distances &= table.has_distances();
+            exits.push((next, table));
+        }
+    }
+    if !exits_have_distances && !options.wdl_only {
+        return Err(SolveError::Unsupported(format!(
+            "{}: a table it depends on is WDL-only; distances need distance tables \
+             (rebuild them without --wdl-only, or build this one with --wdl-only)",
+            unit[0]
+        )));
+    }
+    let solver = UnitSolver::new(domain, unit, exits, options.cancel.as_deref());
+    let solved = solver.run(bar)?;
+    bar.writing();
+    let mut reports = Vec::new();
+    let dir = &tb.directories()[0];
+    for (&key, payload) in unit.iter().zip(&solved.payloads) {
+        let mut stats = histogram_stats(payload);
+        let (encoding, bytes) = if options.wdl_only {
+            stats.longest_win = 0;
+            stats.longest_loss = 0;
+            (Encoding::Wdl, to_wdl_payload(payload))
+        } else {
+            (Encoding::Distance, payload.clone())
+        };
+        let expected = expected_for(domain, key);
+        let header = Header {
+            game_id: expected.game_id,
+            rules: expected.rules,
+            index_scheme: expected.index_scheme,
+            subspace: key.to_string(),
+            encoding,
+            positions: payload.len() as u64,
+            stats,
+            payload_checksum: xxh3_64(&bytes),
+        };
+        let path = write_table(dir, &header, &bytes)?;
+        reports.push(SubspaceReport {
+            subspace: key.to_string(),
+            positions: header.positions,
+            stats,
+            seconds: 0.0,
+            kept: false,
+            path,
+        });
+    }
+    if options
+        .cancel
+        .as_ref()
+        .is_some_and(|c| c.load(Ordering::Relaxed))
+    {
+        return Err(SolveError::Interrupted);
+    }
+    Ok(reports)
+}
+
+/// The statistics of a distance payload, counted in parallel.
+fn histogram_stats(payload: &[u8]) -> Stats {
+    let histogram = payload
+        .par_chunks(1 << 20)
+        .map(|chunk| {
+            let mut h = [0u64; 256];
+            for &b in chunk {
+                h[usize::from(b)] += 1;
+            }
+            h
+        })
+        .reduce(
+            || [0u64; 256],
+            |mut a, b| {
+                for (x, y) in a.iter_mut().zip(b) {
+                    *x += y;
+                }
+                a
+            },
+        );
+    Stats::of_histogram(&histogram)
+}
+
+/// The overall bar and the current unit's bar, or nothing when quiet.
+struct Bars {
+    multi: Option<MultiProgress>,
+    overall: ProgressBar,
+}
+
+/// The bar of the unit being solved; also the solver's progress observer.
+pub(crate) struct UnitBar {
+    bar: ProgressBar,
+}
+
+impl Bars {
+    fn new<D: Domain>(show: bool, tb: &Tablebase<D>, units: &[Vec<D::Key>]) -> Bars {
+        let total: u64 = units.iter().flatten().map(|&k| tb.domain().size(k)).sum();
+        if !show {
+            return Bars {
+                multi: None,
+                overall: ProgressBar::hidden(),
+            };
+        }
+        let multi = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
+        let overall = multi.add(ProgressBar::new(total));
+        overall.set_style(
+            ProgressStyle::with_template(
+                "{prefix:>12} [{bar:30}] {human_pos}/{human_len} positions, {elapsed} elapsed, eta {eta}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        overall.set_prefix("all");
+        overall.enable_steady_tick(Duration::from_millis(500));
+        Bars {
+            multi: Some(multi),
+            overall,
+        }
+    }
+
+    fn unit_bar<K: std::fmt::Display>(&self, unit: &[K], positions: u64) -> UnitBar {
+        let name = unit
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(" + ");
+        let bar = match &self.multi {
+            None => ProgressBar::hidden(),
+            Some(multi) => {
+                let bar = multi.add(ProgressBar::new(positions));
+                bar.set_style(
+                    ProgressStyle::with_template(
+                        "{prefix:>12} [{bar:30}] {human_pos}/{human_len} {per_sec}, eta {eta} {msg}",
+                    )
+                    .expect("valid template")
+                    .progress_chars("=> "),
+                );
+                bar.set_prefix(name);
+                bar.set_message("initialising");
+                bar
+            }
+        };
+        UnitBar { bar }
+    }
+
+    fn unit_done(&self, positions: u64) {
+        self.overall.inc(positions);
+    }
+
+    fn finish(&self) {
+        self.overall.finish_and_clear();
+    }
+}
+
+impl UnitBar {
+    fn finish_and_clear(&self) {
+        self.bar.finish_and_clear();
+    }
+
+    fn writing(&self) {
+        self.bar.set_message("writing");
+    }
+}
+
+impl Observer for UnitBar {
+    fn initialised(&self, n: u64) {
+        self.bar.inc(n);
+    }
+
+    fn layer(&self, d: u32, max: u32) {
+        self.bar.set_message(format!("layer {d} of at least {max}"));
+    }
+}

@@ -1,0 +1,168 @@
+//! One checked table: a file mapped read-only, or bytes in memory.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+
+use crate::error::DbError;
+use crate::format::{check_payload, payload_value, read_header, Encoding, Expected, Header};
+use crate::value::Value;
+
+/// Where a table's bytes live.
+enum Bytes {
+    Mapped(Mmap),
+    Owned(Vec<u8>),
+}
+
+impl Bytes {
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            Bytes::Mapped(map) => map,
+            Bytes::Owned(bytes) => bytes,
+        }
+    }
+}
+
+/// A table whose header and payload have been checked. Reads never go past its payload.
+pub struct Table {
+    path: PathBuf,
+    header: Header,
+    bytes: Bytes,
+    offset: usize,
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("path", &self.path)
+            .field("header", &self.header)
+            .finish()
+    }
+}
+
+impl Table {
+    /// Maps the file at `path` read-only and checks it: magic, version, lengths, both checksums
+    /// and, if given, that it is the expected table.
+    pub fn open(path: &Path, expected: Option<&Expected>) -> Result<Table, DbError> {
+        let file = File::open(path).map_err(|e| DbError::io(path, e))?;
+        let len = file.metadata().map_err(|e| DbError::io(path, e))?.len();
+        let bytes = if len == 0 {
+            Bytes::Owned(Vec::new())
+        } else {
+            Bytes::Mapped(map_read_only(&file).map_err(|e| DbError::io(path, e))?)
+        };
+        Table::from_bytes(path, bytes, expected)
+    }
+
+    /// A table from bytes in memory (tests, or files read without mapping).
+    pub fn from_vec(
+        path: &Path,
+        bytes: Vec<u8>,
+        expected: Option<&Expected>,
+    ) -> Result<Table, DbError> {
+        Table::from_bytes(path, Bytes::Owned(bytes), expected)
+    }
+
+    fn from_bytes(
+        path: &Path,
+        bytes: Bytes,
+        expected: Option<&Expected>,
+    ) -> Result<Table, DbError> {
+        let (header, offset) = read_header(path, bytes.as_slice(), expected)?;
+        check_payload(path, &header, &bytes.as_slice()[offset..])?;
+        Ok(Table {
+            path: path.to_owned(),
+            header,
+            bytes,
+            offset,
+        })
+    }
+
+    /// The file this table was read from.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The header.
+    #[must_use]
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The number of indices.
+    #[must_use]
+    pub fn positions(&self) -> u64 {
+        self.header.positions
+    }
+
+    /// The payload bytes.
+    #[must_use]
+    pub fn payload(&self) -> &[u8] {
+        &self.bytes.as_slice()[self.offset..]
+    }
+
+    /// The value at `index`; `None` if the position cannot arise. An index past the end is a
+    /// corrupted query and reads as a [`DbError`].
+    #[inline]
+    pub fn value(&self, index: u64) -> Result<Option<Value>, DbError> {
+        if index >= self.header.positions {
+            return Err(DbError::corrupted(
+                &self.path,
+                format!(
+                    "index {index} past the table's {} positions",
+                    self.header.positions
+                ),
+            ));
+        }
+        Ok(payload_value(self.header.encoding, self.payload(), index))
+    }
+
+    /// Whether the table stores distances.
+    #[must_use]
+    pub fn has_distances(&self) -> bool {
+        self.header.encoding == Encoding::Distance
+    }
+}
+
+/// Maps `file` read-only.
+fn map_read_only(file: &File) -> std::io::Result<Mmap> {
+    // SAFETY: the map is read-only and the bytes are only ever read as `u8`, so any content is
+    // valid. Another process truncating the file while it is mapped would fault on access;
+    // perfectplay never modifies a table in place (it writes a new file and renames it over),
+    // so only an outside actor can do that. Tested by `tests::a_mapped_table_reads_its_file`.
+    unsafe { Mmap::map(file) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{write_table, Stats};
+    use crate::value::Packed;
+
+    #[test]
+    fn a_mapped_table_reads_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let payload: Vec<u8> = vec![0, 1, 2, 3, 4, 255];
+        let header = Header {
+            game_id: "g".into(),
+            rules: "r".into(),
+            index_scheme: "s".into(),
+            subspace: "k".into(),
+            encoding: Encoding::Distance,
+            positions: payload.len() as u64,
+            stats: Stats::of_bytes(&payload),
+            payload_checksum: xxhash_rust::xxh3::xxh3_64(&payload),
+        };
+        let path = write_table(dir.path(), &header, &payload).unwrap();
+        let table = Table::open(&path, None).unwrap();
+        for (i, &b) in payload.iter().enumerate() {
+            assert_eq!(table.value(i as u64).unwrap(), Packed(b).value());
+        }
+        assert!(table.value(6).is_err());
+
+        std::fs::write(&path, b"").unwrap();
+        assert!(Table::open(&path, None).is_err());
+    }
+}

@@ -1,0 +1,246 @@
+//! Probing: a set of directories whose tables open lazily, on the first probe that needs them.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+
+use perfectplay_core::{Color, Game};
+
+use crate::domain::Domain;
+use crate::error::{DbError, ProbeError};
+use crate::format::{file_name, Expected, EXTENSION};
+use crate::table::Table;
+use crate::value::Value;
+
+type Position<D> = <<D as Domain>::Game as Game>::Position;
+type Move<D> = <<D as Domain>::Game as Game>::Move;
+
+/// Endgame tables of one game under one rule set, read from one or more directories.
+///
+/// `Tablebase` is `Send + Sync`: probe it from any number of threads. A table is mapped on the
+/// first probe that needs it and kept for the tablebase's life.
+pub struct Tablebase<D: Domain> {
+    domain: D,
+    dirs: Vec<PathBuf>,
+    tables: RwLock<HashMap<D::Key, Arc<Table>>>,
+}
+
+/// The value of the position after a move, and the move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveValue<M> {
+    /// The move.
+    pub mv: M,
+    /// The value of the position before the move if this move is played: the successor's
+    /// value seen from the mover, one ply longer.
+    pub value: Value,
+}
+
+impl<D: Domain> Tablebase<D> {
+    /// A tablebase with no directory yet.
+    pub fn new(domain: D) -> Tablebase<D> {
+        Tablebase {
+            domain,
+            dirs: Vec::new(),
+            tables: RwLock::new(HashMap::new()),
+        }
+    }
+
+    /// A tablebase reading `dir`, which must exist.
+    pub fn open(domain: D, dir: impl AsRef<Path>) -> Result<Tablebase<D>, DbError> {
+        let mut tb = Tablebase::new(domain);
+        tb.add_directory(dir)?;
+        Ok(tb)
+    }
+
+    /// Adds a directory to search (after those already added). Nothing is read yet.
+    pub fn add_directory(&mut self, dir: impl AsRef<Path>) -> Result<(), DbError> {
+        let dir = dir.as_ref();
+        if !dir.is_dir() {
+            return Err(DbError::io(
+                dir,
+                std::io::Error::new(std::io::ErrorKind::NotFound, "no such directory"),
+            ));
+        }
+        self.dirs.push(dir.to_owned());
+        Ok(())
+    }
+
+    /// The directories searched, in order.
+    #[must_use]
+    pub fn directories(&self) -> &[PathBuf] {
+        &self.dirs
+    }
+
+    /// The game's database scheme.
+    pub fn domain(&self) -> &D {
+        &self.domain
+    }
+
+    /// What a table of subspace `key` must say about itself.
+    #[must_use]
+    pub fn expected(&self, key: D::Key) -> Expected {
+        expected_for(&self.domain, key)
+    }
+
+    /// The path of `key`'s table, if some directory holds one.
+    #[must_use]
+    pub fn find(&self, key: D::Key) -> Option<PathBuf> {
+        let name = file_name(&key.to_string());
+        self.dirs
+            .iter()
+            .map(|d| d.join(&name))
+            .find(|p| p.is_file())
+    }
+
+    /// The table of subspace `key`, opened and checked on first use.
+    pub fn table(&self, key: D::Key) -> Result<Arc<Table>, ProbeError> {
+        if let Some(t) = self.tables.read().expect("table map lock").get(&key) {
+            return Ok(Arc::clone(t));
+        }
+        let path = self.find(key).ok_or_else(|| ProbeError::MissingTable {
+            subspace: key.to_string(),
+            dirs: self.dirs.clone(),
+        })?;
+        let table = Arc::new(Table::open(&path, Some(&self.expected(key)))?);
+        let mut tables = self.tables.write().expect("table map lock");
+        Ok(Arc::clone(tables.entry(key).or_insert(table)))
+    }
+
+    /// The value of `pos` for the side to move. A position that is already over needs no
+    /// table.
+    pub fn probe(&self, pos: &Position<D>) -> Result<Value, ProbeError> {
+        if let Some(value) = terminal_value(self.domain.game(), pos) {
+            return value;
+        }
+        let (key, index) = self.domain.locate(pos)?;
+        self.table(key)?
+            .value(index)?
+            .ok_or(ProbeError::CannotArise)
+    }
+
+    /// Like [`Tablebase::probe`], but `None` when the table is missing.
+    pub fn get(&self, pos: &Position<D>) -> Result<Option<Value>, ProbeError> {
+        match self.probe(pos) {
+            Ok(v) => Ok(Some(v)),
+            Err(ProbeError::MissingTable { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Every legal move of `pos` with its value, best first (quickest win, then draws, then
+    /// the slowest loss); moves of equal value keep the generator's order.
+    pub fn move_values(&self, pos: &Position<D>) -> Result<Vec<MoveValue<Move<D>>>, ProbeError> {
+        let game = self.domain.game();
+        let mut moves = Vec::new();
+        let mut error = None;
+        game.for_each_move(pos, |mv| {
+            if error.is_some() {
+                return;
+            }
+            match self.probe(&game.play(pos, mv)) {
+                Ok(v) => moves.push(MoveValue {
+                    mv: *mv,
+                    value: v.before(),
+                }),
+                Err(e) => error = Some(e),
+            }
+        });
+        if let Some(e) = error {
+            return Err(e);
+        }
+        moves.sort_by_key(|m| std::cmp::Reverse(m.value.rank_key()));
+        Ok(moves)
+    }
+
+    /// The moves that keep the best value of `pos`.
+    pub fn best_moves(&self, pos: &Position<D>) -> Result<Vec<MoveValue<Move<D>>>, ProbeError> {
+        let mut moves = self.move_values(pos)?;
+        if let Some(best) = moves.first().map(|m| m.value.rank_key()) {
+            moves.retain(|m| m.value.rank_key() == best);
+        }
+        Ok(moves)
+    }
+
+    /// A line of best moves (the first of each position's best moves) until the game is over,
+    /// or `max_plies` for a draw or a table without distances.
+    pub fn principal_variation(
+        &self,
+        pos: &Position<D>,
+        max_plies: usize,
+    ) -> Result<Vec<Move<D>>, ProbeError> {
+        let game = self.domain.game();
+        let mut line = Vec::new();
+        let mut current = *pos;
+        while line.len() < max_plies && game.outcome(&current).is_none() {
+            let Some(best) = self.best_moves(&current)?.into_iter().next() else {
+                break;
+            };
+            line.push(best.mv);
+            current = game.play(&current, &best.mv);
+        }
+        Ok(line)
+    }
+
+    /// The subspaces with a table file in some directory (not checked yet), by key.
+    #[must_use]
+    pub fn available(&self) -> Vec<(D::Key, PathBuf)> {
+        let mut found: Vec<(D::Key, PathBuf)> = Vec::new();
+        for dir in &self.dirs {
+            for (key, path) in list_tables(&self.domain, dir) {
+                if !found.iter().any(|(k, _)| *k == key) {
+                    found.push((key, path));
+                }
+            }
+        }
+        found.sort_by_key(|(k, _)| *k);
+        found
+    }
+}
+
+/// The header fields a table of `key` must carry.
+pub(crate) fn expected_for<D: Domain>(domain: &D, key: D::Key) -> Expected {
+    Expected {
+        game_id: domain.game_id(),
+        rules: domain.rules_text(),
+        index_scheme: domain.index_scheme().to_owned(),
+        subspace: Some(key.to_string()),
+        positions: Some(domain.size(key)),
+    }
+}
+
+/// The tables in `dir` whose names parse as keys of `domain`.
+pub(crate) fn list_tables<D: Domain>(domain: &D, dir: &Path) -> Vec<(D::Key, PathBuf)> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.extension().and_then(|e| e.to_str()) != Some(EXTENSION) {
+            continue;
+        }
+        let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+            continue;
+        };
+        if let Some(key) = domain.parse_key(stem) {
+            found.push((key, path));
+        }
+    }
+    found.sort_by_key(|(k, _)| *k);
+    found
+}
+
+/// The value of a position that is over, for the side to move; `Err(CannotArise)` if the side
+/// to move has already won.
+pub(crate) fn terminal_value<G: Game>(
+    game: &G,
+    pos: &G::Position,
+) -> Option<Result<Value, ProbeError>> {
+    let outcome = game.outcome(pos)?;
+    let mover: Color = game.side_to_move(pos);
+    Some(match outcome.winner {
+        None => Ok(Value::DRAW),
+        Some(w) if w == mover => Err(ProbeError::CannotArise),
+        Some(_) => Ok(Value::decided(0)),
+    })
+}

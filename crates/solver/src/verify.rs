@@ -1,0 +1,183 @@
+//! Verification: every stored value recomputed from its successors by forward move generation,
+//! independently of the solver's backward pass.
+//!
+//! A table passes when every position that is over holds its result, and every other position
+//! holds exactly the best of its successors' values seen from the mover (the quickest win,
+//! else a draw, else the slowest loss). Together these imply the table is right: a wrong win
+//! or loss would need a chain of ever shorter distances ending in a wrong terminal value, and a
+//! wrongly stored draw has a successor whose true value is a shorter loss or a win. Where a
+//! table (or a successor's table) is WDL-only, results are compared without distances.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use perfectplay_core::Game;
+use rayon::prelude::*;
+
+use crate::domain::Domain;
+use crate::error::{ProbeError, SolveError};
+use crate::tablebase::{terminal_value, Tablebase};
+use crate::value::Value;
+
+/// One table's verification.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifiedTable {
+    /// The subspace.
+    pub subspace: String,
+    /// Positions checked.
+    pub positions: u64,
+    /// Positions whose stored value differs from the recomputed one.
+    pub mismatches: u64,
+    /// The first mismatch found (index, stored, recomputed), for the report.
+    pub example: Option<String>,
+}
+
+/// What a verification found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VerifyReport {
+    /// Every table checked, in order.
+    pub tables: Vec<VerifiedTable>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+impl VerifyReport {
+    /// Whether every table passed.
+    #[must_use]
+    pub fn passed(&self) -> bool {
+        self.tables.iter().all(|t| t.mismatches == 0)
+    }
+}
+
+const CHUNK: u64 = 1 << 14;
+
+/// Rechecks the tables of `keys` (every table found, if `None`), with `threads` workers.
+/// `on_table` is called before each table with its subspace and size (for progress).
+pub fn verify<D: Domain>(
+    tb: &Tablebase<D>,
+    keys: Option<&[D::Key]>,
+    threads: Option<usize>,
+    on_table: &(dyn Fn(&str, u64) + Sync),
+) -> Result<VerifyReport, SolveError> {
+    let keys: Vec<D::Key> = match keys {
+        Some(k) => k.to_vec(),
+        None => tb.available().into_iter().map(|(k, _)| k).collect(),
+    };
+    let threads = threads.unwrap_or_else(rayon::current_num_threads).max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| SolveError::Unsupported(format!("cannot start {threads} threads: {e}")))?;
+    let started = Instant::now();
+    let mut tables = Vec::new();
+    for key in keys {
+        let size = tb.domain().size(key);
+        on_table(&key.to_string(), size);
+        tables.push(pool.install(|| verify_table(tb, key))?);
+    }
+    Ok(VerifyReport {
+        tables,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+fn verify_table<D: Domain>(tb: &Tablebase<D>, key: D::Key) -> Result<VerifiedTable, SolveError> {
+    let dependency = |e: ProbeError| SolveError::Dependency {
+        subspace: key.to_string(),
+        source: e,
+    };
+    let table = tb.table(key).map_err(dependency)?;
+    let positions = table.positions();
+    let mismatches = AtomicU64::new(0);
+    let example: Mutex<Option<(u64, String)>> = Mutex::new(None);
+    let error: Mutex<Option<SolveError>> = Mutex::new(None);
+    (0..positions.div_ceil(CHUNK))
+        .into_par_iter()
+        .for_each(|c| {
+            let start = c * CHUNK;
+            for index in start..(start + CHUNK).min(positions) {
+                let result = (|| -> Result<Option<String>, SolveError> {
+                    let stored = table.value(index)?;
+                    let pos = tb.domain().unrank(key, index);
+                    let computed = recompute(tb, &pos).map_err(dependency)?;
+                    let same = match (stored, computed) {
+                        (None, None) => true,
+                        (Some(s), Some(c)) if s.plies.is_none() || c.plies.is_none() => {
+                            s.wdl == c.wdl
+                        }
+                        (s, c) => s == c,
+                    };
+                    Ok((!same).then(|| {
+                        format!(
+                            "index {index}: stored {}, successors give {} ({pos:?})",
+                            describe(stored),
+                            describe(computed)
+                        )
+                    }))
+                })();
+                match result {
+                    Ok(None) => {}
+                    Ok(Some(text)) => {
+                        mismatches.fetch_add(1, Ordering::Relaxed);
+                        let mut slot = example.lock().expect("lock");
+                        if slot.as_ref().is_none_or(|(i, _)| index < *i) {
+                            *slot = Some((index, text));
+                        }
+                    }
+                    Err(e) => {
+                        error.lock().expect("lock").get_or_insert(e);
+                        return;
+                    }
+                }
+            }
+        });
+    if let Some(e) = error.into_inner().expect("lock") {
+        return Err(e);
+    }
+    Ok(VerifiedTable {
+        subspace: key.to_string(),
+        positions,
+        mismatches: mismatches.into_inner(),
+        example: example.into_inner().expect("lock").map(|(_, t)| t),
+    })
+}
+
+fn describe(v: Option<Value>) -> String {
+    v.map_or_else(|| "cannot arise".to_owned(), |v| v.to_string())
+}
+
+/// The value `pos` must have given its successors; `None` if it cannot arise.
+fn recompute<D: Domain>(
+    tb: &Tablebase<D>,
+    pos: &<D::Game as Game>::Position,
+) -> Result<Option<Value>, ProbeError> {
+    let game = tb.domain().game();
+    if let Some(v) = terminal_value(game, pos) {
+        return match v {
+            Ok(v) => Ok(Some(v)),
+            Err(ProbeError::CannotArise) => Ok(None),
+            Err(e) => Err(e),
+        };
+    }
+    let mut best: Option<Value> = None;
+    let mut error = None;
+    game.for_each_move(pos, |mv| {
+        if error.is_some() {
+            return;
+        }
+        match tb.probe(&game.play(pos, mv)) {
+            Ok(v) => {
+                let v = v.before();
+                if best.is_none_or(|b| v.better_than(b)) {
+                    best = Some(v);
+                }
+            }
+            Err(e) => error = Some(e),
+        }
+    });
+    match error {
+        Some(e) => Err(e),
+        None => Ok(best),
+    }
+}
