@@ -72,6 +72,39 @@ pub(crate) enum CliError {
     /// Reading input or writing output failed.
     #[error("input/output error: {0}")]
     Io(#[from] io::Error),
+    /// A game without a database scheme yet.
+    #[error("no endgame databases for {game} yet; the morris games have them")]
+    NoDatabases {
+        /// The game.
+        game: String,
+    },
+    /// A subspace argument that names no subspace.
+    #[error("{0}")]
+    BadSubspace(String),
+    /// A directory without tables.
+    #[error("no tables (*.ppdb) in {}", dir.display())]
+    NoTables {
+        /// The directory.
+        dir: std::path::PathBuf,
+    },
+    /// A database directory or file that cannot be used.
+    #[error("{0}")]
+    Db(String),
+    /// A database file that is damaged, missing or for other rules.
+    #[error(transparent)]
+    DbFile(#[from] perfectplay_solver::DbError),
+    /// A query the tables cannot answer.
+    #[error(transparent)]
+    Probe(#[from] perfectplay_solver::ProbeError),
+    /// A build that could not finish.
+    #[error(transparent)]
+    Solve(#[from] perfectplay_solver::SolveError),
+    /// Verification found stored values that disagree with their successors.
+    #[error("verification failed: {mismatches} positions disagree with their successors")]
+    VerifyFailed {
+        /// How many.
+        mismatches: u64,
+    },
 }
 
 impl CliError {
@@ -85,11 +118,19 @@ impl CliError {
             | CliError::Rules(_)
             | CliError::BadSetting { .. }
             | CliError::NoPublishedCounts { .. }
-            | CliError::NoPublishedCount { .. } => 2,
+            | CliError::NoPublishedCount { .. }
+            | CliError::NoDatabases { .. }
+            | CliError::BadSubspace(_) => 2,
             CliError::PerftMismatch { .. }
             | CliError::NoLegalMove
             | CliError::Play(_)
-            | CliError::Io(_) => 1,
+            | CliError::Io(_)
+            | CliError::NoTables { .. }
+            | CliError::Db(_)
+            | CliError::DbFile(_)
+            | CliError::Probe(_)
+            | CliError::Solve(_)
+            | CliError::VerifyFailed { .. } => 1,
         }
     }
 

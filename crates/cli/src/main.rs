@@ -1,8 +1,9 @@
-//! `perfectplay`: the command-line tool for perft, playing games and their rule options, for
-//! English checkers and the morris family.
+//! `perfectplay`: the command-line tool for perft, playing games and their rule options, and
+//! endgame databases (solve, probe, verify, info), for English checkers and the morris family.
 
 mod cli_game;
 mod console;
+mod db;
 mod errors;
 mod games;
 mod list;
@@ -41,6 +42,14 @@ enum Command {
     Rules(rules::RulesArgs),
     /// List the games, with their aliases.
     Games,
+    /// Build endgame databases by retrograde analysis (resumable).
+    Solve(db::SolveArgs),
+    /// Look up a position in the databases: its value, distance and every move's value.
+    Probe(db::ProbeArgs),
+    /// Recheck every stored value against its successors; exit status 1 on any mismatch.
+    Verify(db::VerifyArgs),
+    /// Summarise the tables in a directory from their headers.
+    Info(db::InfoArgs),
 }
 
 fn main() -> ExitCode {
@@ -71,6 +80,10 @@ fn run(cli: &Cli) -> Result<(), CliError> {
         Command::Play(args) => play::run(args, &mut out, &mut io::stderr()),
         Command::Rules(args) => rules::run(args, &mut out),
         Command::Games => list::run(&mut out),
+        Command::Solve(args) => db::run_solve(args, &mut out),
+        Command::Probe(args) => db::run_probe(args, &mut out),
+        Command::Verify(args) => db::run_verify(args, &mut out),
+        Command::Info(args) => db::run_info(args, &mut out),
     }
 }
 

@@ -88,21 +88,7 @@ pub fn colex_rank(set: u32) -> u64 {
 #[inline]
 #[must_use]
 pub fn colex_unrank(rank: u64, k: u32) -> u32 {
-    debug_assert!(k <= TABLE_MAX && rank < choose(TABLE_MAX, k));
-    let mut rank = rank;
-    let mut set = 0;
-    let mut p = TABLE_MAX;
-    for i in (1..=k).rev() {
-        // The i-th point is the largest p with C(p, i) <= rank; the points only go down, so one
-        // downward sweep over 0..32 serves every i. C(i - 1, i) = 0 stops the sweep in time.
-        p -= 1;
-        while choose(p, i) > rank {
-            p -= 1;
-        }
-        set |= 1 << p;
-        rank -= choose(p, i);
-    }
-    set
+    colex_unrank_within(rank, k, u32::MAX)
 }
 
 /// The rank of `set`, a subset of `space`, among the subsets of `space` of the same size: the
@@ -128,8 +114,28 @@ pub fn colex_rank_within(set: u32, space: u32) -> u64 {
 #[inline]
 #[must_use]
 pub fn colex_unrank_within(rank: u64, k: u32, space: u32) -> u32 {
-    debug_assert!(rank < choose(space.count_ones(), k));
-    deposit(colex_unrank(rank, k), space)
+    debug_assert!(k <= space.count_ones() && rank < choose(space.count_ones(), k));
+    let mut rank = rank;
+    let mut set = 0;
+    let mut rest = space;
+    let mut q = space.count_ones();
+    for i in (1..=k).rev() {
+        // The i-th point is the highest q (counted within `space`) with C(q, i) <= rank; the
+        // points only go down, so one sweep from the top of `space` serves every i, and
+        // C(i - 1, i) = 0 stops it in time.
+        loop {
+            q -= 1;
+            let point = 31 - rest.leading_zeros();
+            rest ^= 1 << point;
+            let count = choose(q, i);
+            if count <= rank {
+                set |= 1 << point;
+                rank -= count;
+                break;
+            }
+        }
+    }
+    set
 }
 
 /// Spreads the low bits of `bits` onto the points of `space`: bit `i` of `bits` goes to the
@@ -155,41 +161,65 @@ pub fn deposit(bits: u32, space: u32) -> u32 {
 /// Every `k`-subset of `0..n` (`n <= 32`) as a mask, in colex (numeric) order: the `i`-th set
 /// yielded has colex rank `i`.
 #[must_use]
-pub fn combinations(n: u32, k: u32) -> Combinations {
+pub fn combinations(n: u32, k: u32) -> Subsets {
     assert!(n <= TABLE_MAX, "at most 32 points");
-    let first = if k <= n { (1u64 << k) - 1 } else { 1 << n };
-    Combinations {
-        next: first,
-        end: 1 << n,
+    subsets_of(u32::MAX.checked_shr(TABLE_MAX - n).unwrap_or(0), k)
+}
+
+/// Every `k`-subset of `space` as a mask, in colex (numeric) order: the `i`-th set yielded has
+/// rank `i` within `space` (see [`colex_rank_within`]).
+#[must_use]
+pub fn subsets_of(space: u32, k: u32) -> Subsets {
+    Subsets {
+        next: lowest_points(space, k),
+        space,
+        k,
+        done: space.count_ones() < k,
     }
 }
 
-/// Iterator over the `k`-subsets of `0..n` in colex order, made by [`combinations`].
-#[derive(Clone, Debug)]
-pub struct Combinations {
-    // u64 so that the sets of all 32 points, and the sentinel past them, fit.
-    next: u64,
-    end: u64,
+/// The `count` lowest points of `space`.
+#[inline]
+fn lowest_points(space: u32, count: u32) -> u32 {
+    let mut rest = space;
+    for _ in 0..count {
+        rest &= rest.wrapping_sub(1);
+    }
+    space ^ rest
 }
 
-impl Iterator for Combinations {
+/// Iterator over the `k`-subsets of a point set in colex order, made by [`combinations`] and
+/// [`subsets_of`].
+#[derive(Clone, Debug)]
+pub struct Subsets {
+    next: u32,
+    space: u32,
+    k: u32,
+    done: bool,
+}
+
+impl Iterator for Subsets {
     type Item = u32;
 
     #[inline]
     fn next(&mut self) -> Option<u32> {
-        let set = self.next;
-        if set >= self.end {
+        if self.done {
             return None;
         }
-        self.next = if set == 0 {
-            self.end
+        let set = self.next;
+        // Gosper's hack on the points of `space`: filling the gaps between them with ones lets
+        // adding the lowest point carry past the lowest run of chosen points to the next free
+        // point of `space`; the points of the run but one then restart from the bottom. A carry
+        // out of the top means `set` was the last.
+        let lowest = set & set.wrapping_neg();
+        let sum = u64::from(set | !self.space) + u64::from(lowest);
+        if set == 0 || sum >> 32 != 0 {
+            self.done = true;
         } else {
-            // Gosper's hack: the next larger integer with the same number of set bits.
-            let lowest = set & set.wrapping_neg();
-            let ripple = set + lowest;
-            ripple | (((set ^ ripple) >> 2) >> lowest.trailing_zeros())
-        };
-        Some(set as u32)
+            let ripple = sum as u32 & self.space;
+            self.next = ripple | lowest_points(self.space, self.k - ripple.count_ones());
+        }
+        Some(set)
     }
 }
 
@@ -257,6 +287,20 @@ mod tests {
             }
             assert!(seen.iter().all(|&s| s), "k = {k}");
         }
+    }
+
+    #[test]
+    fn subsets_of_a_space_come_in_rank_order() {
+        let space = 0b1000_0000_0110_0000_0000_0010_1101_0001u32;
+        for k in 0..=space.count_ones() + 1 {
+            let sets: Vec<u32> = subsets_of(space, k).collect();
+            let expected: Vec<u32> = combinations(space.count_ones(), k)
+                .map(|c| deposit(c, space))
+                .collect();
+            assert_eq!(sets, expected, "k = {k}");
+        }
+        assert_eq!(subsets_of(0, 0).collect::<Vec<_>>(), [0]);
+        assert_eq!(subsets_of(0, 1).count(), 0);
     }
 
     #[test]

@@ -214,6 +214,29 @@ pub fn read_header(
     bytes: &[u8],
     expected: Option<&Expected>,
 ) -> Result<(Header, usize), DbError> {
+    parse_header(path, bytes, bytes.len() as u64, expected)
+}
+
+/// The header of the file at `path`, checked as by [`read_header`] (length included) but
+/// reading only the first bytes: the payload checksum is not checked.
+pub fn read_file_header(path: &Path) -> Result<Header, DbError> {
+    use std::io::Read;
+    let file = File::open(path).map_err(|e| DbError::io(path, e))?;
+    let len = file.metadata().map_err(|e| DbError::io(path, e))?.len();
+    let mut head = Vec::new();
+    file.take((MAX_HEADER + PREFIX + 8 + ALIGN) as u64)
+        .read_to_end(&mut head)
+        .map_err(|e| DbError::io(path, e))?;
+    parse_header(path, &head, len, None).map(|(h, _)| h)
+}
+
+/// Reads the header from `bytes`, the first bytes (or all) of a file of `file_len` bytes.
+fn parse_header(
+    path: &Path,
+    bytes: &[u8],
+    file_len: u64,
+    expected: Option<&Expected>,
+) -> Result<(Header, usize), DbError> {
     if bytes.len() < PREFIX || bytes[..8] != MAGIC {
         if bytes.len() < 8 && MAGIC.starts_with(bytes) {
             return Err(DbError::Length {
@@ -244,7 +267,7 @@ pub fn read_header(
         return Err(DbError::Length {
             path: path.to_owned(),
             expected: payload_offset as u64,
-            actual: bytes.len() as u64,
+            actual: file_len,
         });
     }
     let encoded = &bytes[PREFIX..header_end];
@@ -265,11 +288,11 @@ pub fn read_header(
         return Err(DbError::corrupted(path, "header counts do not add up"));
     }
     let expected_len = payload_offset as u64 + header.encoding.payload_len(header.positions);
-    if bytes.len() as u64 != expected_len {
+    if file_len != expected_len {
         return Err(DbError::Length {
             path: path.to_owned(),
             expected: expected_len,
-            actual: bytes.len() as u64,
+            actual: file_len,
         });
     }
     if let Some(expected) = expected {

@@ -1,0 +1,369 @@
+//! `perfectplay solve | probe | verify | info`: building, querying and checking endgame
+//! databases.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use perfectplay_core::morris::{Morris, MorrisRules};
+use perfectplay_core::Game;
+use perfectplay_solver::format::{read_file_header, Header, EXTENSION};
+use perfectplay_solver::morris::{MorrisDomain, MorrisKey};
+use perfectplay_solver::{solve, verify, Domain, SolveOptions, SolveReport, Tablebase, Wdl};
+
+use crate::errors::CliError;
+use crate::games::{self, GameId};
+use crate::settings;
+
+/// Arguments of `perfectplay solve`.
+#[derive(Args, Debug)]
+pub(crate) struct SolveArgs {
+    #[arg(value_name = "GAME", help = games::game_help())]
+    pub(crate) game: String,
+    /// Directory for the tables (created if missing); complete tables already there are kept.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: PathBuf,
+    /// Every moving-phase subspace with at most N men of each side on the board.
+    #[arg(long, value_name = "N", conflicts_with_all = ["subspace", "whole_game"])]
+    pub(crate) max_men: Option<u8>,
+    /// One subspace (and what it depends on): men of the side to move and of the other side,
+    /// e.g. 5,4; with men in hand 3-2-h6-6.
+    #[arg(long, value_name = "W,B", conflicts_with = "whole_game")]
+    pub(crate) subspace: Vec<String>,
+    /// The whole game, placement included: every subspace reachable from the start. The default
+    /// for games of at most 6 men; larger games default to every moving-phase subspace.
+    #[arg(long)]
+    pub(crate) whole_game: bool,
+    /// Worker threads (default: every core).
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) threads: Option<u32>,
+    /// Write results only (2 bits per position) instead of distances (1 byte).
+    #[arg(long)]
+    pub(crate) wdl_only: bool,
+    /// No progress bars (the summary is still printed).
+    #[arg(short, long)]
+    pub(crate) quiet: bool,
+    /// Set a rule option (repeatable); `perfectplay rules GAME` lists them.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub(crate) set: Vec<String>,
+}
+
+/// Arguments of `perfectplay probe`.
+#[derive(Args, Debug)]
+pub(crate) struct ProbeArgs {
+    #[arg(value_name = "GAME", help = games::game_help())]
+    pub(crate) game: String,
+    /// Directory of the tables (repeatable: searched in order).
+    #[arg(long, value_name = "DIR", required = true)]
+    pub(crate) db: Vec<PathBuf>,
+    /// The position (default: the start). Morris: `.../.../.../....../.../.../... w 9 9`.
+    #[arg(long, value_name = "FEN")]
+    pub(crate) fen: Option<String>,
+    /// Set a rule option (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub(crate) set: Vec<String>,
+}
+
+/// Arguments of `perfectplay verify`.
+#[derive(Args, Debug)]
+pub(crate) struct VerifyArgs {
+    #[arg(value_name = "GAME", help = games::game_help())]
+    pub(crate) game: String,
+    /// Directory of the tables.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) db: PathBuf,
+    /// Only these subspaces (default: every table in the directory).
+    #[arg(long, value_name = "W,B")]
+    pub(crate) subspace: Vec<String>,
+    /// Worker threads (default: every core).
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) threads: Option<u32>,
+    /// No progress lines.
+    #[arg(short, long)]
+    pub(crate) quiet: bool,
+    /// Set a rule option (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub(crate) set: Vec<String>,
+}
+
+/// Arguments of `perfectplay info`.
+#[derive(Args, Debug)]
+pub(crate) struct InfoArgs {
+    /// Directory of the tables.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) db: PathBuf,
+}
+
+/// The morris game named by `game` with `set` applied, and its database scheme.
+fn morris_domain(game: &str, set: &[String]) -> Result<MorrisDomain, CliError> {
+    let preset = match GameId::parse(game)? {
+        GameId::Morris(preset) => preset,
+        GameId::Checkers => {
+            return Err(CliError::NoDatabases {
+                game: "checkers".into(),
+            })
+        }
+    };
+    let mut rules: MorrisRules = preset.rules;
+    settings::apply(&mut rules, set)?;
+    Ok(MorrisDomain::new(Morris::new(rules)?)?)
+}
+
+fn parse_keys(domain: &MorrisDomain, texts: &[String]) -> Result<Vec<MorrisKey>, CliError> {
+    texts
+        .iter()
+        .map(|t| {
+            let key: MorrisKey =
+                t.parse()
+                    .map_err(|e: perfectplay_solver::morris::ParseKeyError| {
+                        CliError::BadSubspace(e.to_string())
+                    })?;
+            if domain.size(key) == 0 && !domain.is_valid_key(key) {
+                return Err(CliError::BadSubspace(format!(
+                    "subspace {key} does not exist in {}",
+                    domain.game_id()
+                )));
+            }
+            Ok(key)
+        })
+        .collect()
+}
+
+/// Builds the requested tables and prints the summary table.
+pub(crate) fn run_solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let domain = morris_domain(&args.game, &args.set)?;
+    let men = domain.game().rules().men;
+    let targets = if !args.subspace.is_empty() {
+        parse_keys(&domain, &args.subspace)?
+    } else if args.whole_game || (args.max_men.is_none() && men <= 6) {
+        vec![domain.start_key()]
+    } else {
+        domain.moving_keys(args.max_men.unwrap_or(men))
+    };
+    let options = SolveOptions {
+        threads: args.threads.map(|t| t as usize),
+        wdl_only: args.wdl_only,
+        progress: !args.quiet,
+        cancel: None,
+    };
+    let report = solve(domain, &args.out, &targets, &options)?;
+    write_report(out, &report)?;
+    Ok(())
+}
+
+fn write_report(out: &mut dyn Write, report: &SolveReport) -> Result<(), CliError> {
+    writeln!(
+        out,
+        "{:>12} {:>14} {:>14} {:>12} {:>14} {:>8} {:>9}",
+        "subspace", "positions", "wins", "draws", "losses", "longest", "seconds"
+    )?;
+    for s in &report.subspaces {
+        let seconds = if s.kept {
+            "kept".to_owned()
+        } else {
+            format!("{:.2}", s.seconds)
+        };
+        writeln!(
+            out,
+            "{:>12} {:>14} {:>14} {:>12} {:>14} {:>8} {:>9}",
+            s.subspace,
+            s.positions,
+            s.stats.wins,
+            s.stats.draws,
+            s.stats.losses,
+            s.stats.longest_win,
+            seconds
+        )?;
+    }
+    let positions: u64 = report.subspaces.iter().map(|s| s.positions).sum();
+    writeln!(
+        out,
+        "{} tables, {positions} positions; solved {} in {:.2} s with {} threads ({:.0} positions/s, {:.0} per thread); peak working memory {} bytes (2 per position of the largest unit)",
+        report.subspaces.len(),
+        report.solved_positions,
+        report.seconds,
+        report.threads,
+        report.positions_per_second(),
+        report.positions_per_second() / report.threads as f64,
+        report.peak_working_bytes,
+    )?;
+    Ok(())
+}
+
+/// Prints the value of a position and of each of its moves.
+pub(crate) fn run_probe(args: &ProbeArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let domain = morris_domain(&args.game, &args.set)?;
+    let game = *domain.game();
+    let pos = match &args.fen {
+        Some(fen) => game.parse_fen(fen)?.0,
+        None => game.start_position(),
+    };
+    let mut tb = Tablebase::new(domain);
+    for dir in &args.db {
+        tb.add_directory(dir)?;
+    }
+    writeln!(out, "{}", game.diagram(&pos))?;
+    let value = tb.probe(&pos)?;
+    let subspace = tb
+        .domain()
+        .locate(&pos)
+        .map_or_else(|_| "-".to_owned(), |(k, _)| k.to_string());
+    writeln!(
+        out,
+        "value: {value} (for {} to move; subspace {subspace})",
+        pos.side_to_move()
+    )?;
+    if let Some(plies) = value.plies {
+        writeln!(out, "distance: {plies} plies")?;
+    }
+    let moves = tb.move_values(&pos)?;
+    if moves.is_empty() {
+        writeln!(out, "no moves: the game is over")?;
+        return Ok(());
+    }
+    writeln!(out, "moves, best first:")?;
+    for m in &moves {
+        writeln!(out, "  {:<12} {}", m.mv.to_string(), m.value)?;
+    }
+    if value.wdl != Wdl::Draw && value.plies.is_some() {
+        let line = tb.principal_variation(&pos, 400)?;
+        let text: Vec<String> = line.iter().map(ToString::to_string).collect();
+        writeln!(out, "principal variation: {}", text.join(" "))?;
+    }
+    Ok(())
+}
+
+/// Rechecks every stored value; a mismatch is an error (exit status 1).
+pub(crate) fn run_verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let domain = morris_domain(&args.game, &args.set)?;
+    let keys = parse_keys(&domain, &args.subspace)?;
+    let tb = Tablebase::open(domain, &args.db)?;
+    let quiet = args.quiet;
+    let progress = move |name: &str, size: u64| {
+        if !quiet {
+            eprintln!("verifying {name} ({size} positions)");
+        }
+    };
+    let keys = (!keys.is_empty()).then_some(keys.as_slice());
+    let report = verify(&tb, keys, args.threads.map(|t| t as usize), &progress)?;
+    if report.tables.is_empty() {
+        return Err(CliError::NoTables {
+            dir: args.db.clone(),
+        });
+    }
+    let mut bad = 0;
+    let mut positions = 0;
+    for t in &report.tables {
+        positions += t.positions;
+        if t.mismatches == 0 {
+            writeln!(out, "{:>12} {:>14} positions ok", t.subspace, t.positions)?;
+        } else {
+            bad += t.mismatches;
+            writeln!(
+                out,
+                "{:>12} {:>14} positions, {} MISMATCHES, first: {}",
+                t.subspace,
+                t.positions,
+                t.mismatches,
+                t.example.as_deref().unwrap_or("")
+            )?;
+        }
+    }
+    writeln!(
+        out,
+        "verified {} tables, {positions} positions in {:.2} s",
+        report.tables.len(),
+        report.seconds
+    )?;
+    if bad > 0 {
+        return Err(CliError::VerifyFailed { mismatches: bad });
+    }
+    Ok(())
+}
+
+/// Prints the summary table of the tables in a directory from their headers.
+pub(crate) fn run_info(args: &InfoArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let mut rows: Vec<(PathBuf, Result<Header, String>, u64)> = Vec::new();
+    let entries = std::fs::read_dir(&args.db).map_err(|e| CliError::Db(e.to_string()))?;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.extension().and_then(|e| e.to_str()) != Some(EXTENSION) {
+            continue;
+        }
+        let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
+        rows.push((path.clone(), header_of(&path), size));
+    }
+    if rows.is_empty() {
+        return Err(CliError::NoTables {
+            dir: args.db.clone(),
+        });
+    }
+    rows.sort_by(|a, b| sort_key(&a.1, &a.0).cmp(&sort_key(&b.1, &b.0)));
+    let mut games: Vec<(String, String)> = Vec::new();
+    for (_, h, _) in &rows {
+        if let Ok(h) = h {
+            if !games.iter().any(|(g, r)| *g == h.game_id && *r == h.rules) {
+                games.push((h.game_id.clone(), h.rules.clone()));
+            }
+        }
+    }
+    for (g, r) in &games {
+        writeln!(out, "game: {g}\nrules: {r}")?;
+    }
+    writeln!(
+        out,
+        "{:>12} {:>14} {:>14} {:>12} {:>14} {:>8} {:>9} {:>14}",
+        "subspace", "positions", "wins", "draws", "losses", "longest", "form", "bytes"
+    )?;
+    let (mut positions, mut bytes) = (0u64, 0u64);
+    for (path, h, size) in &rows {
+        match h {
+            Ok(h) => {
+                positions += h.positions;
+                bytes += size;
+                let form = match h.encoding {
+                    perfectplay_solver::format::Encoding::Distance => "distance",
+                    perfectplay_solver::format::Encoding::Wdl => "wdl",
+                };
+                writeln!(
+                    out,
+                    "{:>12} {:>14} {:>14} {:>12} {:>14} {:>8} {:>9} {:>14}",
+                    h.subspace,
+                    h.positions,
+                    h.stats.wins,
+                    h.stats.draws,
+                    h.stats.losses,
+                    h.stats.longest_win,
+                    form,
+                    size
+                )?;
+            }
+            Err(e) => writeln!(out, "{:>12} unreadable: {e}", display_name(path))?,
+        }
+    }
+    writeln!(
+        out,
+        "{} tables, {positions} positions, {bytes} bytes",
+        rows.len()
+    )?;
+    Ok(())
+}
+
+fn display_name(path: &Path) -> String {
+    path.file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+}
+
+fn sort_key(h: &Result<Header, String>, path: &Path) -> (u8, Option<MorrisKey>, String) {
+    let key = h
+        .as_ref()
+        .ok()
+        .and_then(|h| h.subspace.parse::<MorrisKey>().ok());
+    (u8::from(h.is_err()), key, display_name(path))
+}
+
+/// The header of a table file, checked for magic, version and length but not for its payload
+/// checksum (that reads the whole file: `verify` and every probe do it).
+fn header_of(path: &Path) -> Result<Header, String> {
+    read_file_header(path).map_err(|e| e.to_string())
+}
