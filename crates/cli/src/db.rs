@@ -298,7 +298,7 @@ pub(crate) fn run_info(args: &InfoArgs, out: &mut dyn Write) -> Result<(), CliEr
             dir: args.db.clone(),
         });
     }
-    rows.sort_by(|a, b| sort_key(&a.1, &a.0).cmp(&sort_key(&b.1, &b.0)));
+    rows.sort_by_key(|(path, h, _)| sort_key(h, path));
     let mut games: Vec<(String, String)> = Vec::new();
     for (_, h, _) in &rows {
         if let Ok(h) = h {
