@@ -125,7 +125,7 @@ pub fn colex_unrank_within(rank: u64, k: u32, space: u32) -> u32 {
         // C(i - 1, i) = 0 stops it in time.
         loop {
             q -= 1;
-            let point = 31 - rest.leading_zeros();
+            let point = rest.ilog2();
             rest ^= 1 << point;
             let count = choose(q, i);
             if count <= rank {
@@ -160,6 +160,10 @@ pub fn deposit(bits: u32, space: u32) -> u32 {
 
 /// Every `k`-subset of `0..n` (`n <= 32`) as a mask, in colex (numeric) order: the `i`-th set
 /// yielded has colex rank `i`.
+///
+/// # Panics
+///
+/// If `n` exceeds 32.
 #[must_use]
 pub fn combinations(n: u32, k: u32) -> Subsets {
     assert!(n <= TABLE_MAX, "at most 32 points");
@@ -175,6 +179,17 @@ pub fn subsets_of(space: u32, k: u32) -> Subsets {
         space,
         k,
         done: space.count_ones() < k,
+    }
+}
+
+/// The `k`-subsets of `space` from `first` (one of them) on, in colex order.
+pub(crate) fn subsets_of_from(space: u32, k: u32, first: u32) -> Subsets {
+    debug_assert!(first & !space == 0 && first.count_ones() == k);
+    Subsets {
+        next: first,
+        space,
+        k,
+        done: false,
     }
 }
 

@@ -1,12 +1,28 @@
-//! Small morris databases solved from scratch and verified.
+//! Small morris databases solved from scratch, verified, probed, damaged and resumed.
 
-use perfectplay_core::morris::Morris;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use perfectplay_core::morris::{Morris, MorrisRules};
 use perfectplay_core::Game;
 use perfectplay_solver::morris::{MorrisDomain, MorrisKey};
-use perfectplay_solver::{solve, verify, Domain, SolveOptions, Tablebase};
+use perfectplay_solver::{
+    solve, verify, DbError, Domain, ProbeError, SolveError, SolveOptions, Tablebase, Wdl,
+};
 
 fn domain(id: &str) -> MorrisDomain {
     MorrisDomain::new(Morris::preset(id).unwrap()).unwrap()
+}
+
+fn quiet() -> SolveOptions {
+    SolveOptions::default()
+}
+
+fn verified(id: &str, dir: &std::path::Path) {
+    let tb = Tablebase::open(domain(id), dir).unwrap();
+    let check = verify(&tb, None, None, &|_, _| {}).unwrap();
+    assert!(!check.tables.is_empty());
+    assert!(check.passed(), "{:?}", check.tables);
 }
 
 #[test]
@@ -14,29 +30,205 @@ fn three_mens_morris_is_solved_whole_and_verifies() {
     let dir = tempfile::tempdir().unwrap();
     let d = domain("three_mens_morris");
     let start = d.start_key();
-    let report = solve(d, dir.path(), &[start], &SolveOptions::default()).unwrap();
-    assert!(!report.subspaces.is_empty());
+    let report = solve(d, dir.path(), &[start], &quiet()).unwrap();
+    assert!(report.subspaces.len() > 5);
     let tb = Tablebase::open(domain("three_mens_morris"), dir.path()).unwrap();
     let v = tb.probe(&tb.domain().game().start_position()).unwrap();
-    println!("three men's morris start: {v}");
-    let check = verify(&tb, None, None, &|_, _| {}).unwrap();
-    assert!(check.passed(), "{:?}", check.tables);
+    // The first player wins: the README states it with the line below.
+    assert_eq!((v.wdl, v.plies), (Wdl::Win, Some(9)));
+    let line = tb
+        .principal_variation(&tb.domain().game().start_position(), 50)
+        .unwrap();
+    assert_eq!(line.len(), 9);
+    verified("three_mens_morris", dir.path());
 }
 
 #[test]
-fn nine_mens_morris_three_against_three_verifies() {
+fn nine_mens_morris_three_against_three_verifies_and_is_deterministic() {
+    let one = tempfile::tempdir().unwrap();
+    let two = tempfile::tempdir().unwrap();
+    let key = MorrisKey::moving(3, 3);
+    let mut options = quiet();
+    options.threads = Some(1);
+    let a = solve(domain("nine_mens_morris"), one.path(), &[key], &options).unwrap();
+    options.threads = Some(3);
+    let b = solve(domain("nine_mens_morris"), two.path(), &[key], &options).unwrap();
+    assert_eq!(a.subspaces.len(), 1);
+    assert_eq!(a.peak_working_bytes, 2 * a.subspaces[0].positions);
+    let bytes = |d: &std::path::Path| std::fs::read(d.join("3-3.ppdb")).unwrap();
+    assert_eq!(
+        bytes(one.path()),
+        bytes(two.path()),
+        "same bytes whatever the threads"
+    );
+    assert_eq!(a.subspaces[0].stats, b.subspaces[0].stats);
+    verified("nine_mens_morris", one.path());
+}
+
+#[test]
+fn a_rerun_keeps_complete_tables_and_rebuilds_damaged_ones() {
     let dir = tempfile::tempdir().unwrap();
-    let report = solve(
+    let keys = [MorrisKey::moving(3, 4)];
+    let first = solve(domain("nine_mens_morris"), dir.path(), &keys, &quiet()).unwrap();
+    assert_eq!(first.subspaces.len(), 3, "3-3 first, then 3-4 with 4-3");
+    assert!(first.subspaces.iter().all(|s| !s.kept));
+    let again = solve(domain("nine_mens_morris"), dir.path(), &keys, &quiet()).unwrap();
+    assert!(again.subspaces.iter().all(|s| s.kept));
+    assert_eq!(again.solved_positions, 0);
+
+    // Damage one byte of the payload: probing refuses it, a rerun rebuilds it.
+    let path = dir.path().join("4-3.ppdb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(&path, &bytes).unwrap();
+    let tb = Tablebase::open(domain("nine_mens_morris"), dir.path()).unwrap();
+    let err = tb.table(MorrisKey::moving(4, 3)).unwrap_err();
+    assert!(
+        matches!(err, ProbeError::Db(DbError::Corrupted { .. })),
+        "{err}"
+    );
+    let third = solve(domain("nine_mens_morris"), dir.path(), &keys, &quiet()).unwrap();
+    let rebuilt: Vec<_> = third
+        .subspaces
+        .iter()
+        .filter(|s| !s.kept)
+        .map(|s| s.subspace.as_str())
+        .collect();
+    assert_eq!(rebuilt, ["3-4", "4-3"]);
+
+    // Truncated: refused with the lengths.
+    bytes.truncate(bytes.len() / 2);
+    std::fs::write(&path, &bytes).unwrap();
+    let tb = Tablebase::open(domain("nine_mens_morris"), dir.path()).unwrap();
+    let err = tb.table(MorrisKey::moving(4, 3)).unwrap_err();
+    assert!(
+        matches!(err, ProbeError::Db(DbError::Length { .. })),
+        "{err}"
+    );
+
+    // Tables of other rules are refused by name.
+    let mut rules = MorrisRules::NINE_MENS_MORRIS;
+    rules.removal = perfectplay_core::morris::RemovalRule::Any;
+    let other = MorrisDomain::new(Morris::new(rules).unwrap()).unwrap();
+    let tb = Tablebase::open(other, dir.path()).unwrap();
+    let err = tb.table(MorrisKey::moving(3, 3)).unwrap_err();
+    assert!(
+        matches!(err, ProbeError::Db(DbError::Mismatch { .. })),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_cancelled_build_leaves_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = quiet();
+    options.cancel = Some(Arc::new(AtomicBool::new(true)));
+    let err = solve(
         domain("nine_mens_morris"),
         dir.path(),
         &[MorrisKey::moving(3, 3)],
-        &SolveOptions::default(),
+        &options,
     )
-    .unwrap();
-    for s in &report.subspaces {
-        println!("{} {} {:?}", s.subspace, s.positions, s.stats);
+    .unwrap_err();
+    assert!(matches!(err, SolveError::Interrupted), "{err}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn wdl_only_tables_agree_with_distance_tables() {
+    let full = tempfile::tempdir().unwrap();
+    let wdl = tempfile::tempdir().unwrap();
+    let keys = [MorrisKey::moving(3, 4)];
+    solve(domain("nine_mens_morris"), full.path(), &keys, &quiet()).unwrap();
+    let mut options = quiet();
+    options.wdl_only = true;
+    solve(domain("nine_mens_morris"), wdl.path(), &keys, &options).unwrap();
+    let size = |d: &std::path::Path| std::fs::metadata(d.join("3-4.ppdb")).unwrap().len();
+    assert!(size(wdl.path()) * 3 < size(full.path()));
+    let a = Tablebase::open(domain("nine_mens_morris"), full.path()).unwrap();
+    let b = Tablebase::open(domain("nine_mens_morris"), wdl.path()).unwrap();
+    for key in [MorrisKey::moving(3, 4), MorrisKey::moving(4, 3)] {
+        for index in (0..a.domain().size(key)).step_by(97) {
+            let pos = a.domain().unrank(key, index);
+            let (x, y) = (a.probe(&pos).unwrap(), b.probe(&pos).unwrap());
+            assert_eq!(x.wdl, y.wdl);
+            assert_eq!(y.plies, None);
+        }
     }
+    verified("nine_mens_morris", wdl.path());
+    // A distance build over WDL-only tables rebuilds them with distances.
+    let report = solve(domain("nine_mens_morris"), wdl.path(), &keys, &quiet()).unwrap();
+    assert!(report.subspaces.iter().all(|s| !s.kept));
+    assert_eq!(size(wdl.path()), size(full.path()));
+}
+
+#[test]
+fn other_presets_solve_small_subspaces() {
+    for (id, key) in [
+        ("lasker_morris", MorrisKey::moving(3, 3)),
+        ("morabaraba", MorrisKey::moving(3, 4)),
+        (
+            "nine_mens_morris",
+            MorrisKey {
+                mover: 2,
+                other: 2,
+                mover_hand: 1,
+                other_hand: 1,
+            },
+        ),
+        (
+            "lasker_morris",
+            MorrisKey {
+                mover: 3,
+                other: 2,
+                mover_hand: 0,
+                other_hand: 1,
+            },
+        ),
+        ("six_mens_morris", MorrisKey::moving(4, 4)),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let report = solve(domain(id), dir.path(), &[key], &quiet()).unwrap();
+        assert!(
+            report
+                .subspaces
+                .iter()
+                .any(|s| s.subspace == key.to_string()),
+            "{id} {key}"
+        );
+        verified(id, dir.path());
+    }
+}
+
+#[test]
+fn rules_with_memories_are_refused_by_name() {
+    for id in ["twelve_mens_morris", "shah", "nine_mens_morris_no_flying"] {
+        let err = MorrisDomain::new(Morris::preset(id).unwrap()).unwrap_err();
+        assert!(err.to_string().contains("no_reforming"), "{err}");
+    }
+}
+
+#[test]
+fn probing_names_what_is_missing() {
+    let dir = tempfile::tempdir().unwrap();
     let tb = Tablebase::open(domain("nine_mens_morris"), dir.path()).unwrap();
-    let check = verify(&tb, None, None, &|_, _| {}).unwrap();
-    assert!(check.passed(), "{:?}", check.tables);
+    let game = *tb.domain().game();
+    let (pos, _) = game
+        .parse_fen("WWW/.../.../....../.../.../.BB B... w 0 0")
+        .map_or_else(
+            |_| game.parse_fen("WWW/.../.../....../.../.../BBB w 0 0"),
+            Ok,
+        )
+        .unwrap();
+    let err = tb.probe(&pos).unwrap_err();
+    match &err {
+        ProbeError::MissingTable { subspace, dirs } => {
+            assert_eq!(subspace, "3-3");
+            assert_eq!(dirs, &[dir.path().to_owned()]);
+        }
+        other => panic!("{other}"),
+    }
+    assert!(tb.get(&pos).unwrap().is_none());
+    assert!(err.to_string().contains("3-3"));
 }

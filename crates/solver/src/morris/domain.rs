@@ -17,7 +17,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use perfectplay_core::morris::{DoubleMill, Morris, MorrisPosition, Trapped};
+use perfectplay_core::morris::{DoubleMill, Morris, MorrisPosition, MorrisRules, Trapped};
 use perfectplay_core::{Color, Game};
 
 use super::index::{MorrisIndexer, SubspaceIndex};
@@ -113,6 +113,17 @@ impl FromStr for MorrisKey {
             mover_hand,
             other_hand,
         })
+    }
+}
+
+/// `rules` with the history rules (repetition, move rule, ply limit) at fixed values: they do
+/// not change database values, so tables serve every setting of them.
+fn without_history(rules: &MorrisRules) -> MorrisRules {
+    MorrisRules {
+        threefold_repetition: true,
+        move_rule: None,
+        ply_limit: None,
+        ..*rules
     }
 }
 
@@ -213,17 +224,16 @@ impl Domain for MorrisDomain {
     }
 
     fn game_id(&self) -> String {
-        self.game.id().to_owned()
+        let rules = without_history(self.game.rules());
+        MorrisRules::PRESETS
+            .iter()
+            .find(|p| without_history(&p.rules) == rules)
+            .map_or("morris", |p| p.id)
+            .to_owned()
     }
 
     fn rules_text(&self) -> String {
-        // History rules do not change database values: leave them out so that tables serve
-        // every setting of them.
-        let mut rules = *self.game.rules();
-        rules.threefold_repetition = true;
-        rules.move_rule = None;
-        rules.ply_limit = None;
-        rules.to_string()
+        without_history(self.game.rules()).to_string()
     }
 
     fn index_scheme(&self) -> &'static str {

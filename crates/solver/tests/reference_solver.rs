@@ -1,0 +1,362 @@
+//! An independent reference solver, checked value for value against the production tables.
+//!
+//! The reference shares nothing with the production solver but the engine's move generator:
+//! no symmetry, no index, no counters. It builds the explicit graph of every position reachable
+//! from a set of roots by forward play (positions kept as they are, White or Black to move),
+//! then computes values by plain passes over all states, one distance at a time:
+//!
+//! - a position that is over is a loss in 0 for the side to move (a draw if nobody won);
+//! - pass `k` odd: an undecided position with a successor lost in `k - 1` is won in `k`;
+//! - pass `k` even: an undecided position all of whose successors are won, the longest in
+//!   exactly `k - 1`, is lost in `k`;
+//! - after a pass that decides nothing, whatever is left can only cycle or reach draws: a draw.
+//!
+//! Every state of the graph is then probed in the production tables and must agree exactly.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use perfectplay_core::morris::{Morris, MorrisPosition};
+use perfectplay_core::{Bitboard, Color, Game};
+use perfectplay_solver::morris::{MorrisDomain, MorrisKey};
+use perfectplay_solver::{solve, ProbeError, SolveOptions, Tablebase, Value};
+
+/// A position's value for the side to move, as the reference finds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RefValue {
+    /// Neither side can force a win.
+    Draw,
+    /// Decided this many plies from the end: odd a win, even a loss.
+    Plies(u32),
+    /// The side to move has already won: the tables call this "cannot arise".
+    CannotArise,
+}
+
+/// The explicit state graph.
+struct Graph {
+    /// Every state, by id.
+    positions: Vec<MorrisPosition>,
+    /// The value of each state that is over, `None` for the others.
+    terminal: Vec<Option<RefValue>>,
+    /// The successors of state `i` are `successors[first[i]..first[i + 1]]`.
+    first: Vec<usize>,
+    /// Successor ids, one per legal move (duplicates kept).
+    successors: Vec<usize>,
+}
+
+impl Graph {
+    fn successors(&self, i: usize) -> &[usize] {
+        &self.successors[self.first[i]..self.first[i + 1]]
+    }
+}
+
+/// A one-to-one key for positions without memories (all the rules tested here have none).
+fn key(pos: &MorrisPosition) -> u64 {
+    let white = pos.men(Color::White);
+    let black = pos.men(Color::Black);
+    let (wh, bh) = (pos.in_hand(Color::White), pos.in_hand(Color::Black));
+    let side = pos.side_to_move();
+    // The key holds every field: rebuilding the position from it must give it back.
+    assert_eq!(
+        *pos,
+        MorrisPosition::from_parts(white, black, wh, bh, side),
+        "position with a memory"
+    );
+    assert!(white.0 < 1 << 24 && black.0 < 1 << 24 && wh < 16 && bh < 16);
+    u64::from(white.0)
+        | u64::from(black.0) << 24
+        | u64::from(wh) << 48
+        | u64::from(bh) << 52
+        | u64::from(side == Color::White) << 56
+}
+
+/// Every position reachable from `roots` by forward play, with its successors.
+fn build_graph(game: &Morris, roots: &[MorrisPosition]) -> Graph {
+    let mut ids: HashMap<u64, usize> = HashMap::new();
+    let mut graph = Graph {
+        positions: Vec::new(),
+        terminal: Vec::new(),
+        first: vec![0],
+        successors: Vec::new(),
+    };
+    let mut id_of = |pos: MorrisPosition, graph: &mut Graph| -> usize {
+        *ids.entry(key(&pos)).or_insert_with(|| {
+            graph.positions.push(pos);
+            graph.positions.len() - 1
+        })
+    };
+    for &root in roots {
+        id_of(root, &mut graph);
+    }
+    // States are expanded in id order; new ones are appended, so this is a breadth-first search.
+    let mut i = 0;
+    while i < graph.positions.len() {
+        let pos = graph.positions[i];
+        match game.outcome(&pos) {
+            Some(outcome) => {
+                let value = match outcome.winner {
+                    None => RefValue::Draw,
+                    Some(w) if w == game.side_to_move(&pos) => RefValue::CannotArise,
+                    Some(_) => RefValue::Plies(0),
+                };
+                graph.terminal.push(Some(value));
+            }
+            None => {
+                graph.terminal.push(None);
+                let mut next = Vec::new();
+                game.for_each_move(&pos, |mv| next.push(game.play(&pos, mv)));
+                for succ in next {
+                    let id = id_of(succ, &mut graph);
+                    graph.successors.push(id);
+                }
+            }
+        }
+        graph.first.push(graph.successors.len());
+        i += 1;
+    }
+    graph
+}
+
+/// The value of every state, by passes over all states until one decides nothing.
+fn solve_reference(graph: &Graph) -> Vec<RefValue> {
+    let n = graph.positions.len();
+    let mut value: Vec<Option<RefValue>> = graph.terminal.clone();
+    for k in 1u32.. {
+        let mut changed = false;
+        for s in 0..n {
+            if value[s].is_some() {
+                continue;
+            }
+            let succ = graph.successors(s);
+            let decided = if k % 2 == 1 {
+                // Won in k: some successor is lost in k - 1.
+                succ.iter()
+                    .any(|&t| value[t] == Some(RefValue::Plies(k - 1)))
+            } else {
+                // Lost in k: every successor is won within k - 1, one in exactly k - 1.
+                let won_within =
+                    |t: usize| matches!(value[t], Some(RefValue::Plies(p)) if p % 2 == 1 && p < k);
+                !succ.is_empty()
+                    && succ.iter().all(|&t| won_within(t))
+                    && succ
+                        .iter()
+                        .any(|&t| value[t] == Some(RefValue::Plies(k - 1)))
+            };
+            // Values written in this pass are k, which no test above accepts: updating in
+            // place reads the previous pass only.
+            if decided {
+                value[s] = Some(RefValue::Plies(k));
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let value: Vec<RefValue> = value
+        .into_iter()
+        .map(|v| v.unwrap_or(RefValue::Draw))
+        .collect();
+    check_consistent(graph, &value);
+    value
+}
+
+/// The reference's own check: every state that is not over has the best of its successors'
+/// values, seen from the mover one ply longer (quickest win, else draw, else slowest loss).
+fn check_consistent(graph: &Graph, value: &[RefValue]) {
+    for s in 0..graph.positions.len() {
+        if graph.terminal[s].is_some() {
+            continue;
+        }
+        let mut best_win: Option<u32> = None;
+        let mut draw = false;
+        let mut longest_loss: Option<u32> = None;
+        for &t in graph.successors(s) {
+            match value[t] {
+                RefValue::Plies(p) if p % 2 == 0 => {
+                    best_win = Some(best_win.map_or(p + 1, |b| b.min(p + 1)));
+                }
+                RefValue::Plies(p) => {
+                    longest_loss = Some(longest_loss.map_or(p + 1, |l| l.max(p + 1)));
+                }
+                RefValue::Draw => draw = true,
+                RefValue::CannotArise => panic!("a move reaches a position already won"),
+            }
+        }
+        let best = match (best_win, draw, longest_loss) {
+            (Some(w), _, _) => RefValue::Plies(w),
+            (None, true, _) | (None, false, None) => RefValue::Draw,
+            (None, false, Some(l)) => RefValue::Plies(l),
+        };
+        assert_eq!(value[s], best, "reference inconsistent at state {s}");
+    }
+}
+
+/// Probes every state in the production tables; panics listing the first mismatches.
+fn compare(game: &Morris, tb: &Tablebase<MorrisDomain>, graph: &Graph, value: &[RefValue]) {
+    let mut mismatches = Vec::new();
+    let mut count = 0usize;
+    for (pos, &expected) in graph.positions.iter().zip(value) {
+        let got = tb.probe(pos);
+        let agree = match (expected, &got) {
+            (RefValue::Draw, Ok(v)) => *v == Value::DRAW,
+            (RefValue::Plies(p), Ok(v)) => *v == Value::decided(p),
+            (RefValue::CannotArise, Err(ProbeError::CannotArise)) => true,
+            _ => false,
+        };
+        if !agree {
+            count += 1;
+            if mismatches.len() < 10 {
+                let got = match got {
+                    Ok(v) => v.to_string(),
+                    Err(e) => format!("error: {e}"),
+                };
+                mismatches.push(format!(
+                    "{}: reference {expected:?}, production {got}",
+                    game.fen(pos, 0)
+                ));
+            }
+        }
+    }
+    assert!(
+        count == 0,
+        "{count} of {} states disagree, first ones:\n{}",
+        graph.positions.len(),
+        mismatches.join("\n")
+    );
+}
+
+/// Counts of decided and drawn states, for the report.
+fn summary(value: &[RefValue]) -> String {
+    let wins = value
+        .iter()
+        .filter(|v| matches!(v, RefValue::Plies(p) if p % 2 == 1))
+        .count();
+    let losses = value
+        .iter()
+        .filter(|v| matches!(v, RefValue::Plies(p) if p % 2 == 0))
+        .count();
+    let draws = value.iter().filter(|v| **v == RefValue::Draw).count();
+    let longest = value
+        .iter()
+        .filter_map(|v| match v {
+            RefValue::Plies(p) => Some(*p),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
+    format!(
+        "{} states: {wins} won, {losses} lost, {draws} drawn, longest {longest} plies",
+        value.len()
+    )
+}
+
+/// Builds the graph from `roots`, solves it both ways and compares; returns the graph and
+/// the reference values.
+fn check(id: &str, roots: &[MorrisPosition], targets: &[MorrisKey]) -> (Graph, Vec<RefValue>) {
+    let game = Morris::preset(id).unwrap();
+    let started = Instant::now();
+    let graph = build_graph(&game, roots);
+    let built = started.elapsed();
+    let value = solve_reference(&graph);
+    let reference = started.elapsed();
+    println!(
+        "{id}: reference graph {:.1} s, values {:.1} s; {} successor links; {}",
+        built.as_secs_f64(),
+        (reference - built).as_secs_f64(),
+        graph.successors.len(),
+        summary(&value)
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let report = solve(
+        MorrisDomain::new(game).unwrap(),
+        dir.path(),
+        targets,
+        &SolveOptions::default(),
+    )
+    .unwrap();
+    let tb = Tablebase::open(MorrisDomain::new(game).unwrap(), dir.path()).unwrap();
+    let produced = started.elapsed();
+    compare(&game, &tb, &graph, &value);
+    println!(
+        "{id}: production {:.1} s ({} subspaces), comparison {:.1} s",
+        (produced - reference).as_secs_f64(),
+        report.subspaces.len(),
+        (started.elapsed() - produced).as_secs_f64()
+    );
+    (graph, value)
+}
+
+#[test]
+fn three_mens_morris_whole_game_matches_the_reference() {
+    let game = Morris::preset("three_mens_morris").unwrap();
+    let start = game.start_position();
+    let target = MorrisDomain::new(game).unwrap().start_key();
+    let (graph, value) = check("three_mens_morris", &[start], &[target]);
+    assert_eq!(graph.positions[0], start);
+    println!("three_mens_morris start: {:?}", value[0]);
+}
+
+/// Every set of `low..=high` points of `board`.
+fn point_sets(points: Bitboard, low: u32, high: u32) -> Vec<Bitboard> {
+    let all: Vec<u8> = points.indices().collect();
+    (0u32..1 << all.len())
+        .filter(|m| (low..=high).contains(&m.count_ones()))
+        .map(|m| {
+            let mut set = Bitboard::EMPTY;
+            for (bit, &p) in all.iter().enumerate() {
+                if m >> bit & 1 == 1 {
+                    set = Bitboard(set.0 | Bitboard::from_index(p).0);
+                }
+            }
+            set
+        })
+        .collect()
+}
+
+/// Every moving-phase position with `low..=high` men of each side on the board, either side
+/// to move.
+fn moving_roots(game: &Morris, low: u32, high: u32) -> Vec<MorrisPosition> {
+    let sets = point_sets(game.board().all_points(), low, high);
+    let mut roots = Vec::new();
+    for &white in &sets {
+        for &black in &sets {
+            if white.intersects(black) {
+                continue;
+            }
+            for side in [Color::White, Color::Black] {
+                roots.push(MorrisPosition::from_parts(white, black, 0, 0, side));
+            }
+        }
+    }
+    roots
+}
+
+#[test]
+fn six_mens_morris_moving_phase_matches_the_reference() {
+    let game = Morris::preset("six_mens_morris").unwrap();
+    let roots = moving_roots(&game, 3, 4);
+    let targets: Vec<MorrisKey> = (3..=4)
+        .flat_map(|a| (3..=4).map(move |b| MorrisKey::moving(a, b)))
+        .collect();
+    let (graph, _) = check("six_mens_morris", &roots, &targets);
+    println!(
+        "six_mens_morris: {} roots, {} states in all",
+        roots.len(),
+        graph.positions.len()
+    );
+}
+
+#[test]
+#[ignore = "minutes and gigabytes: 5.4 million states with flying moves"]
+fn nine_mens_morris_three_against_three_matches_the_reference() {
+    let game = Morris::preset("nine_mens_morris").unwrap();
+    let roots = moving_roots(&game, 3, 3);
+    let (graph, _) = check("nine_mens_morris", &roots, &[MorrisKey::moving(3, 3)]);
+    println!(
+        "nine_mens_morris: {} roots, {} states in all",
+        roots.len(),
+        graph.positions.len()
+    );
+}
