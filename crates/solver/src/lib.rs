@@ -1,4 +1,54 @@
-//! perfectplay-solver: retrograde analysis and endgame databases.
+//! perfectplay-solver: retrograde analysis, endgame databases and perfect-play queries.
+//!
+//! # Databases
+//!
+//! A game's positions are split into **subspaces** ([`Domain::Key`]): for morris, the men of the
+//! side to move and of the other side on the board and in hand ([`morris::MorrisKey`]), the side
+//! to move normalised by swapping colours. Each subspace has a dense perfect index with the
+//! board's symmetries folded out ([`morris::index`]). One file per subspace holds one value per
+//! index ([`format`](mod@format)): win, draw or loss for the side to move and the distance to the end in
+//! plies under optimal play, one byte ([`value`]), or the compact WDL-only form, two bits.
+//!
+//! # Building
+//!
+//! [`solve`] plans the subspaces a request needs ([`plan`]): captures lead to fewer men and
+//! placements to fewer men in hand, so those are solved first, and a subspace is solved together
+//! with its colour-swapped partner when quiet moves alternate between them (a *unit*). Each unit
+//! is solved by retrograde analysis in parallel over index ranges (rayon): the method and its
+//! determinism are described in [`retro`]. Working memory at peak is **2 bytes
+//! per position of the largest unit** (its values and a successor counter), plus the index
+//! tables (under 40 MB for the largest Nine Men's Morris subspace) and the mapped tables the
+//! unit reads; [`SolveReport::peak_working_bytes`] reports it and a test checks it. Files are
+//! written under a temporary name and renamed when complete; a rerun keeps complete valid files.
+//! The bytes written do not depend on the number of threads.
+//!
+//! # Probing and verifying
+//!
+//! [`Tablebase`] opens tables lazily (memory-mapped, read-only, every checksum checked on
+//! first use) from one or more directories and answers [`Tablebase::probe`],
+//! [`Tablebase::best_moves`] and [`Tablebase::principal_variation`]; it is `Send + Sync`.
+//! [`verify`] recomputes every stored value from its successors by forward generation.
+//!
+//! ```no_run
+//! use perfectplay_core::morris::Morris;
+//! use perfectplay_core::Game;
+//! use perfectplay_solver::morris::{MorrisDomain, MorrisKey};
+//! use perfectplay_solver::{solve, SolveOptions, Tablebase};
+//!
+//! let game = Morris::preset("nine_mens_morris")?;
+//! let out = std::path::Path::new("solver-data/nine_mens_morris");
+//! solve(MorrisDomain::new(game)?, out, &[MorrisKey::moving(4, 3)], &SolveOptions::default())?;
+//! let tb = Tablebase::open(MorrisDomain::new(game)?, out)?;
+//! let (pos, _) = game.parse_fen("WWW/.../.../..W.../.../.../BBB b 0 0")?;
+//! println!("{}", tb.probe(&pos)?);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Errors
+//!
+//! [`DbError`] is a file that cannot be used (I/O, bad magic, other version, wrong length,
+//! checksum, other game or rules); [`ProbeError`] a query the tables cannot answer (missing
+//! table, position out of scope); [`SolveError`] a build that could not finish.
 
 mod bytes;
 pub mod combin;
@@ -7,7 +57,7 @@ mod error;
 pub mod format;
 pub mod morris;
 mod plan;
-mod retro;
+pub mod retro;
 mod solve;
 mod table;
 mod tablebase;
