@@ -39,6 +39,19 @@ pub trait Domain: Send + Sync {
     /// The canonical position at `index` of `key`.
     fn unrank(&self, key: Self::Key, index: u64) -> <Self::Game as Game>::Position;
 
+    /// Calls `visit` with each index of `range` in `key` and its canonical position, in order.
+    /// Full passes use this; a domain overrides it when walking is cheaper than unranking.
+    fn for_each_position<F: FnMut(u64, &<Self::Game as Game>::Position)>(
+        &self,
+        key: Self::Key,
+        range: std::ops::Range<u64>,
+        mut visit: F,
+    ) {
+        for index in range {
+            visit(index, &self.unrank(key, index));
+        }
+    }
+
     /// The subspace and index of `pos`; an error if the databases do not cover it.
     fn locate(&self, pos: &<Self::Game as Game>::Position) -> Result<(Self::Key, u64), ProbeError>;
 

@@ -187,11 +187,22 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             let start = c * CHUNK;
             let end = (start + CHUNK).min(self.total());
             let mut local = [0u64; 256];
-            for g in start..end {
-                if let Err(e) = self.initialise(g, &mut local) {
+            let mut g = start;
+            while g < end {
+                let (m, first) = self.member_of(g);
+                let stop = end.min(self.offsets[m + 1]);
+                let mut result = Ok(());
+                self.domain
+                    .for_each_position(self.keys[m], first..first + (stop - g), |i, pos| {
+                        if result.is_ok() {
+                            result = self.initialise(self.offsets[m] + i, pos, &mut local);
+                        }
+                    });
+                if let Err(e) = result {
                     self.fail(e);
                     return;
                 }
+                g = stop;
             }
             self.merge_counts(&local);
             observer.initialised(end - start);
@@ -319,10 +330,9 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         }
     }
 
-    fn initialise(&self, g: u64, counts: &mut [u64; 256]) -> Result<(), SolveError> {
-        let pos = self.position(g);
+    fn initialise(&self, g: u64, pos: &Pos<D>, counts: &mut [u64; 256]) -> Result<(), SolveError> {
         let slot = g as usize;
-        if let Some(v) = terminal_value(self.domain.game(), &pos) {
+        if let Some(v) = terminal_value(self.domain.game(), pos) {
             let byte = match v {
                 Ok(v) if v.wdl == Wdl::Draw => Packed::DRAW,
                 Ok(_) => {
@@ -337,7 +347,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             self.counters[slot].store(CANNOT_LOSE, Ordering::Relaxed);
             return Ok(());
         }
-        let mut exits = self.exits(g, &pos, false)?;
+        let mut exits = self.exits(g, pos, false)?;
         if exits.overflow {
             return Err(SolveError::TooManySuccessors {
                 subspace: self.subspace(g),

@@ -96,41 +96,48 @@ fn verify_table<D: Domain>(tb: &Tablebase<D>, key: D::Key) -> Result<VerifiedTab
         .into_par_iter()
         .for_each(|c| {
             let start = c * CHUNK;
-            for index in start..(start + CHUNK).min(positions) {
-                let result = (|| -> Result<Option<String>, SolveError> {
-                    let stored = table.value(index)?;
-                    let pos = tb.domain().unrank(key, index);
-                    let computed = recompute(tb, &pos).map_err(dependency)?;
-                    let same = match (stored, computed) {
-                        (None, None) => true,
-                        (Some(s), Some(c)) if s.plies.is_none() || c.plies.is_none() => {
-                            s.wdl == c.wdl
-                        }
-                        (s, c) => s == c,
-                    };
-                    Ok((!same).then(|| {
-                        format!(
-                            "index {index}: stored {}, successors give {} ({pos:?})",
-                            describe(stored),
-                            describe(computed)
-                        )
-                    }))
-                })();
-                match result {
-                    Ok(None) => {}
-                    Ok(Some(text)) => {
-                        mismatches.fetch_add(1, Ordering::Relaxed);
-                        let mut slot = example.lock().expect("lock");
-                        if slot.as_ref().is_none_or(|(i, _)| index < *i) {
-                            *slot = Some((index, text));
-                        }
-                    }
-                    Err(e) => {
-                        error.lock().expect("lock").get_or_insert(e);
+            let mut stop = false;
+            tb.domain().for_each_position(
+                key,
+                start..(start + CHUNK).min(positions),
+                |index, pos| {
+                    if stop {
                         return;
                     }
-                }
-            }
+                    let result = (|| -> Result<Option<String>, SolveError> {
+                        let stored = table.value(index)?;
+                        let computed = recompute(tb, pos).map_err(dependency)?;
+                        let same = match (stored, computed) {
+                            (None, None) => true,
+                            (Some(s), Some(c)) if s.plies.is_none() || c.plies.is_none() => {
+                                s.wdl == c.wdl
+                            }
+                            (s, c) => s == c,
+                        };
+                        Ok((!same).then(|| {
+                            format!(
+                                "index {index}: stored {}, successors give {} ({pos:?})",
+                                describe(stored),
+                                describe(computed)
+                            )
+                        }))
+                    })();
+                    match result {
+                        Ok(None) => {}
+                        Ok(Some(text)) => {
+                            mismatches.fetch_add(1, Ordering::Relaxed);
+                            let mut slot = example.lock().expect("lock");
+                            if slot.as_ref().is_none_or(|(i, _)| index < *i) {
+                                *slot = Some((index, text));
+                            }
+                        }
+                        Err(e) => {
+                            error.lock().expect("lock").get_or_insert(e);
+                            stop = true;
+                        }
+                    }
+                },
+            );
         });
     if let Some(e) = error.into_inner().expect("lock") {
         return Err(e);

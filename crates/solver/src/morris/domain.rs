@@ -256,6 +256,25 @@ impl Domain for MorrisDomain {
         MorrisPosition::from_parts(mover, other, key.mover_hand, key.other_hand, Color::White)
     }
 
+    fn for_each_position<F: FnMut(u64, &MorrisPosition)>(
+        &self,
+        key: MorrisKey,
+        range: std::ops::Range<u64>,
+        mut visit: F,
+    ) {
+        let start = range.start;
+        for (i, (mover, other)) in self.index(key.mover, key.other).boards(range).enumerate() {
+            let pos = MorrisPosition::from_parts(
+                mover,
+                other,
+                key.mover_hand,
+                key.other_hand,
+                Color::White,
+            );
+            visit(start + i as u64, &pos);
+        }
+    }
+
     fn locate(&self, pos: &MorrisPosition) -> Result<(MorrisKey, u64), ProbeError> {
         if pos.barrier(Color::White).is_some()
             || pos.barrier(Color::Black).is_some()

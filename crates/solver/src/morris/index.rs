@@ -152,6 +152,13 @@ pub struct SubspaceIndex {
     /// The ranks (within the free points) of the other-side sets kept by symmetric classes,
     /// ascending within each class.
     kept: Vec<u32>,
+    /// For each class, where its bitmap of kept ranks starts in `kept_bits` (in words).
+    bits_start: Vec<u32>,
+    /// Bit `r` of a symmetric class's bitmap is set when the other-side set of rank `r` is
+    /// kept: ranking is then a word read and a population count instead of a binary search.
+    kept_bits: Vec<u64>,
+    /// For each word of `kept_bits`, the kept ranks of its class before it.
+    bits_before: Vec<u32>,
 }
 
 impl SubspaceIndex {
@@ -163,25 +170,38 @@ impl SubspaceIndex {
         let mut offsets = Vec::with_capacity(classes + 1);
         let mut kept_start = Vec::with_capacity(classes + 1);
         let mut kept = Vec::new();
+        let mut bits_start = Vec::with_capacity(classes + 1);
+        let mut kept_bits: Vec<u64> = Vec::new();
+        let mut bits_before: Vec<u32> = Vec::new();
         let mut size = 0;
         for (&mover, &fixing) in movers.canonical.iter().zip(&movers.stabilizer) {
             offsets.push(size);
             kept_start.push(u32::try_from(kept.len()).expect("kept ranks fit a u32"));
+            bits_start.push(u32::try_from(kept_bits.len()).expect("bitmap words fit a u32"));
             if fixing == 1 {
                 size += block;
                 continue;
             }
             let space = !mover & all_points;
             let before = kept.len();
+            let first_word = kept_bits.len();
+            kept_bits.resize(first_word + block.div_ceil(64) as usize, 0);
             for (rank, other) in subsets_of(space, b).enumerate() {
                 if is_least(&symmetries, fixing, other) {
                     kept.push(rank as u32);
+                    kept_bits[first_word + rank / 64] |= 1 << (rank % 64);
                 }
+            }
+            let mut count = 0u32;
+            for &word in &kept_bits[first_word..] {
+                bits_before.push(count);
+                count += word.count_ones();
             }
             size += (kept.len() - before) as u64;
         }
         offsets.push(size);
         kept_start.push(u32::try_from(kept.len()).expect("kept ranks fit a u32"));
+        bits_start.push(u32::try_from(kept_bits.len()).expect("bitmap words fit a u32"));
         SubspaceIndex {
             symmetries,
             movers,
@@ -191,6 +211,9 @@ impl SubspaceIndex {
             offsets,
             kept_start,
             kept,
+            bits_start,
+            kept_bits,
+            bits_before,
         }
     }
 
@@ -222,7 +245,11 @@ impl SubspaceIndex {
     /// Heap bytes of this subspace's own tables.
     #[must_use]
     pub fn heap_bytes(&self) -> usize {
-        8 * self.offsets.len() + 4 * (self.kept_start.len() + self.kept.len())
+        8 * (self.offsets.len() + self.kept_bits.len())
+            + 4 * (self.kept_start.len()
+                + self.kept.len()
+                + self.bits_start.len()
+                + self.bits_before.len())
     }
 
     /// Heap bytes of the mover table, shared by every subspace with the same mover count.
@@ -276,11 +303,13 @@ impl SubspaceIndex {
         if self.movers.stabilizer[class] == 1 {
             return self.offsets[class] + local;
         }
-        let kept = self.kept(class);
-        let local = local as u32;
-        let position = kept.partition_point(|&r| r < local);
-        debug_assert_eq!(kept.get(position), Some(&local), "canonical sets are kept");
-        self.offsets[class] + position as u64
+        let word = self.bits_start[class] as usize + (local / 64) as usize;
+        let below = self.kept_bits[word] & ((1u64 << (local % 64)) - 1);
+        debug_assert!(
+            self.kept_bits[word] >> (local % 64) & 1 == 1,
+            "canonical sets are kept"
+        );
+        self.offsets[class] + u64::from(self.bits_before[word]) + u64::from(below.count_ones())
     }
 
     /// The canonical board of index `index` (below [`size`](Self::size)): `(mover, other)`.
