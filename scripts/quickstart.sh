@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The main job: build the release binary, check perft 12 from the checkers start position
-# against the published count, and play a short sample game between two seeded random players.
+# The main job: build the release binary, check perft against published counts, play sample
+# games, build a default set of endgame databases into solver-data/ and query them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,3 +21,16 @@ echo "== perft: Nine Men's Morris from the empty board (published: 24, 552, 12,1
 echo
 echo "== a sample game of Nine Men's Morris: two seeded random players"
 "$bin" play nine_mens_morris --seed 7 --quiet
+
+echo
+echo "== endgame databases: Three and Six Men's Morris whole, Nine Men's Morris up to 4 men a side"
+"$bin" solve three_mens_morris --out solver-data/three_mens_morris --quiet
+"$bin" solve six_mens_morris --out solver-data/six_mens_morris --quiet | tail -n 1
+"$bin" solve nine_mens_morris --out solver-data/nine_mens_morris --max-men 4 --quiet
+"$bin" verify nine_mens_morris --db solver-data/nine_mens_morris --quiet
+
+echo
+echo "== perfect play: the start of Three Men's Morris, and a Nine Men's Morris ending"
+"$bin" probe three_mens_morris --db solver-data/three_mens_morris
+"$bin" probe nine_mens_morris --db solver-data/nine_mens_morris \
+    --fen "W../.W./..W/B..B../.../.../B.. b 0 0"

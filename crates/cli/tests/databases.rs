@@ -1,0 +1,126 @@
+//! `solve`, `probe`, `verify` and `info` run the way users and scripts run them.
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+#[test]
+fn solve_probe_verify_info_and_a_damaged_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    let out = run(&[
+        "solve",
+        "nine_mens_morris",
+        "--out",
+        db,
+        "--max-men",
+        "3",
+        "-q",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let summary = text(&out);
+    assert!(
+        summary.contains("3-3") && summary.contains("169626"),
+        "{summary}"
+    );
+
+    let again = run(&[
+        "solve",
+        "nine_mens_morris",
+        "--out",
+        db,
+        "--max-men",
+        "3",
+        "-q",
+    ]);
+    assert!(
+        text(&again).contains("kept"),
+        "a rerun keeps the table: {}",
+        text(&again)
+    );
+
+    // White flies g4 to g7, closing a7-d7-g7, and takes a man: Black is left with two.
+    let probe = run(&[
+        "probe",
+        "nine_mens_morris",
+        "--db",
+        db,
+        "--fen",
+        "WW./.../.../.....W/.../.../BBB w 0 0",
+    ]);
+    assert!(probe.status.success(), "{}", text(&probe));
+    let shown = text(&probe);
+    assert!(shown.contains("value: win in 1"), "{shown}");
+    assert!(shown.contains("moves, best first:\n  g4-g7x"), "{shown}");
+
+    let verify = run(&["verify", "nine_mens_morris", "--db", db, "-q"]);
+    assert!(verify.status.success(), "{}", text(&verify));
+    assert!(text(&verify).contains("3-3"), "{}", text(&verify));
+
+    let info = run(&["info", "--db", db]);
+    assert!(info.status.success(), "{}", text(&info));
+    assert!(
+        text(&info).contains("nine_mens_morris") && text(&info).contains("140621"),
+        "{}",
+        text(&info)
+    );
+
+    // Truncate the table: probing and verifying refuse it with a message, status 1.
+    let path = dir.path().join("3-3.ppdb");
+    let bytes = std::fs::read(&path).unwrap();
+    std::fs::write(&path, &bytes[..bytes.len() - 10]).unwrap();
+    let verify = run(&["verify", "nine_mens_morris", "--db", db, "-q"]);
+    assert_eq!(verify.status.code(), Some(1), "{}", text(&verify));
+    assert!(text(&verify).contains("truncated"), "{}", text(&verify));
+    let info = run(&["info", "--db", db]);
+    assert!(text(&info).contains("unreadable"), "{}", text(&info));
+}
+
+#[test]
+fn database_commands_refuse_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    let out = run(&[
+        "solve",
+        "twelve_mens_morris",
+        "--out",
+        db,
+        "--subspace",
+        "3,3",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("no_reforming"), "{}", text(&out));
+    let out = run(&[
+        "solve",
+        "nine_mens_morris",
+        "--out",
+        db,
+        "--subspace",
+        "three",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let out = run(&["solve", "checkers", "--out", db]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let out = run(&["probe", "nine_mens_morris", "--db", db]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("no table for subspace"),
+        "{}",
+        text(&out)
+    );
+    let out = run(&["info", "--db", db]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+}
