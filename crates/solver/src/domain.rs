@@ -52,6 +52,15 @@ pub trait Domain: Send + Sync {
         }
     }
 
+    /// Whether `index` of `key` (whose position is `pos`, from [`Domain::unrank`]) is a hole:
+    /// an index scheme with room to spare (e.g. for the rules' memories) has indices whose
+    /// position is stored under another index, or is not a position at all. Holes are stored as
+    /// "cannot arise" and never probed. A perfect index has none.
+    fn is_hole(&self, key: Self::Key, index: u64, pos: &<Self::Game as Game>::Position) -> bool {
+        let _ = (key, index, pos);
+        false
+    }
+
     /// The subspace and index of `pos`; an error if the databases do not cover it.
     fn locate(&self, pos: &<Self::Game as Game>::Position) -> Result<(Self::Key, u64), ProbeError>;
 

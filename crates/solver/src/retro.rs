@@ -195,7 +195,15 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                 self.domain
                     .for_each_position(self.keys[m], first..first + (stop - g), |i, pos| {
                         if result.is_ok() {
-                            result = self.initialise(self.offsets[m] + i, pos, &mut local);
+                            let g = self.offsets[m] + i;
+                            result = if self.domain.is_hole(self.keys[m], i, pos) {
+                                self.values[g as usize]
+                                    .store(Packed::CANNOT_ARISE.0, Ordering::Relaxed);
+                                self.counters[g as usize].store(CANNOT_LOSE, Ordering::Relaxed);
+                                Ok(())
+                            } else {
+                                self.initialise(g, pos, &mut local)
+                            };
                         }
                     });
                 if let Err(e) = result {
