@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use rayon::prelude::*;
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -256,6 +256,15 @@ fn histogram_stats(payload: &[u8]) -> Stats {
     Stats::of_histogram(&histogram)
 }
 
+/// Positions per second, as `1.25 M/s`.
+fn rate(per_second: f64) -> String {
+    if per_second >= 1e6 {
+        format!("{:.2} M/s", per_second / 1e6)
+    } else {
+        format!("{:.0} k/s", per_second / 1e3)
+    }
+}
+
 /// The overall bar and the current unit's bar, or nothing when quiet.
 struct Bars {
     multi: Option<MultiProgress>,
@@ -299,22 +308,26 @@ impl Bars {
             .map(ToString::to_string)
             .collect::<Vec<_>>()
             .join(" + ");
-        let bar = match &self.multi {
-            None => ProgressBar::hidden(),
-            Some(multi) => {
-                let bar = multi.add(ProgressBar::new(positions));
-                bar.set_style(
+        let bar =
+            match &self.multi {
+                None => ProgressBar::hidden(),
+                Some(multi) => {
+                    let bar = multi.add(ProgressBar::new(positions));
+                    bar.set_style(
                     ProgressStyle::with_template(
-                        "{prefix:>12} [{bar:30}] {human_pos}/{human_len} {per_sec}, eta {eta} {msg}",
+                        "{prefix:>12} [{bar:30}] {human_pos}/{human_len} {rate}, eta {eta} {msg}",
                     )
                     .expect("valid template")
+                    .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = write!(w, "{}", rate(state.per_sec()));
+                    })
                     .progress_chars("=> "),
                 );
-                bar.set_prefix(name);
-                bar.set_message("initialising");
-                bar
-            }
-        };
+                    bar.set_prefix(name);
+                    bar.set_message("initialising");
+                    bar
+                }
+            };
         UnitBar { bar }
     }
 
