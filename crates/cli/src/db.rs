@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use perfectplay_core::morris::{Morris, MorrisRules};
 use perfectplay_core::Game;
+use perfectplay_solver::checksums::{check_manifest, write_manifest, ChecksumStatus, MANIFEST};
 use perfectplay_solver::format::{read_file_header, Header, EXTENSION};
 use perfectplay_solver::morris::{MorrisDomain, MorrisKey};
 use perfectplay_solver::{solve, verify, Domain, SolveOptions, SolveReport, Tablebase, Wdl};
@@ -81,6 +82,10 @@ pub(crate) struct VerifyArgs {
     /// No progress lines.
     #[arg(short, long)]
     pub(crate) quiet: bool,
+    /// Compare every table's SHA-256 with the directory's CHECKSUMS manifest instead (written
+    /// by `perfectplay info --write-checksums`).
+    #[arg(long, conflicts_with = "subspace")]
+    pub(crate) checksums: bool,
     /// Set a rule option (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub(crate) set: Vec<String>,
@@ -92,6 +97,9 @@ pub(crate) struct InfoArgs {
     /// Directory of the tables.
     #[arg(long, value_name = "DIR")]
     pub(crate) db: PathBuf,
+    /// Also write the CHECKSUMS manifest (SHA-256 of every table) into the directory.
+    #[arg(long)]
+    pub(crate) write_checksums: bool,
 }
 
 /// The morris game named by `game` with `set` applied, and its database scheme.
@@ -236,6 +244,9 @@ pub(crate) fn run_probe(args: &ProbeArgs, out: &mut dyn Write) -> Result<(), Cli
 /// Rechecks every stored value; a mismatch is an error (exit status 1).
 pub(crate) fn run_verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let domain = morris_domain(&args.game, &args.set)?;
+    if args.checksums {
+        return run_checksums(&args.db, out);
+    }
     let keys = parse_keys(&domain, &args.subspace)?;
     let tb = Tablebase::open(domain, &args.db)?;
     let quiet = args.quiet;
@@ -277,6 +288,29 @@ pub(crate) fn run_verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), C
     )?;
     if bad > 0 {
         return Err(CliError::VerifyFailed { mismatches: bad });
+    }
+    Ok(())
+}
+
+/// Compares the tables with the manifest; any difference is an error (exit status 1).
+fn run_checksums(dir: &Path, out: &mut dyn Write) -> Result<(), CliError> {
+    let results = check_manifest(dir)?;
+    let mut bad = 0;
+    for r in &results {
+        let line = match &r.status {
+            ChecksumStatus::Match => "ok".to_owned(),
+            ChecksumStatus::Mismatch { expected, found } => {
+                format!("DIFFERENT: manifest {expected}, file {found}")
+            }
+            ChecksumStatus::Missing => "MISSING".to_owned(),
+            ChecksumStatus::Unlisted => "NOT IN THE MANIFEST".to_owned(),
+        };
+        bad += u64::from(r.status != ChecksumStatus::Match);
+        writeln!(out, "{:>16} {line}", r.file)?;
+    }
+    writeln!(out, "{} files checked against {MANIFEST}", results.len())?;
+    if bad > 0 {
+        return Err(CliError::ChecksumsDiffer { files: bad });
     }
     Ok(())
 }
@@ -346,6 +380,10 @@ pub(crate) fn run_info(args: &InfoArgs, out: &mut dyn Write) -> Result<(), CliEr
         "{} tables, {positions} positions, {bytes} bytes",
         rows.len()
     )?;
+    if args.write_checksums {
+        let path = write_manifest(&args.db)?;
+        writeln!(out, "wrote {}", path.display())?;
+    }
     Ok(())
 }
 

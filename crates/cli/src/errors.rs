@@ -99,6 +99,12 @@ pub(crate) enum CliError {
     /// A build that could not finish.
     #[error(transparent)]
     Solve(#[from] perfectplay_solver::SolveError),
+    /// Tables whose bytes differ from the checksum manifest.
+    #[error("{files} files differ from the checksum manifest")]
+    ChecksumsDiffer {
+        /// How many.
+        files: u64,
+    },
     /// Verification found stored values that disagree with their successors.
     #[error("verification failed: {mismatches} positions disagree with their successors")]
     VerifyFailed {
@@ -130,7 +136,8 @@ impl CliError {
             | CliError::DbFile(_)
             | CliError::Probe(_)
             | CliError::Solve(_)
-            | CliError::VerifyFailed { .. } => 1,
+            | CliError::VerifyFailed { .. }
+            | CliError::ChecksumsDiffer { .. } => 1,
         }
     }
 

@@ -78,6 +78,12 @@ fn solve_probe_verify_info_and_a_damaged_file() {
         text(&info)
     );
 
+    // A manifest, checked; then any change to a table shows.
+    let info = run(&["info", "--db", db, "--write-checksums"]);
+    assert!(text(&info).contains("CHECKSUMS"), "{}", text(&info));
+    let sums = run(&["verify", "nine_mens_morris", "--db", db, "--checksums"]);
+    assert!(sums.status.success(), "{}", text(&sums));
+
     // Truncate the table: probing and verifying refuse it with a message, status 1.
     let path = dir.path().join("3-3.ppdb");
     let bytes = std::fs::read(&path).unwrap();
@@ -87,6 +93,9 @@ fn solve_probe_verify_info_and_a_damaged_file() {
     assert!(text(&verify).contains("truncated"), "{}", text(&verify));
     let info = run(&["info", "--db", db]);
     assert!(text(&info).contains("unreadable"), "{}", text(&info));
+    let sums = run(&["verify", "nine_mens_morris", "--db", db, "--checksums"]);
+    assert_eq!(sums.status.code(), Some(1), "{}", text(&sums));
+    assert!(text(&sums).contains("DIFFERENT"), "{}", text(&sums));
 }
 
 #[test]

@@ -51,6 +51,7 @@
 //! table, position out of scope); [`SolveError`] a build that could not finish.
 
 mod bytes;
+pub mod checksums;
 pub mod combin;
 mod domain;
 mod error;
