@@ -419,7 +419,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
 
     fn unmove(&self, g: u64, d: u32, counts: &mut [u64; 256]) -> Result<(), SolveError> {
         let pos = self.position(g);
-        let mut preds: ArrayVec<u64, 1024> = ArrayVec::new();
+        let mut preds: ArrayVec<u64, 4096> = ArrayVec::new();
         let mut overflow = false;
         let mut error = None;
         self.domain.for_each_quiet_predecessor(&pos, |q| {
@@ -448,7 +448,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             return Err(e);
         }
         if overflow {
-            return Err(self.inconsistent(g, "more than 1024 predecessors"));
+            return Err(self.inconsistent(g, "more than 4096 predecessors"));
         }
         preds.sort_unstable();
         let mut last = None;

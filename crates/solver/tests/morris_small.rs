@@ -175,6 +175,8 @@ fn other_presets_solve_small_subspaces() {
                 other: 2,
                 mover_hand: 1,
                 other_hand: 1,
+                mover_barrier: false,
+                other_barrier: false,
             },
         ),
         (
@@ -184,6 +186,8 @@ fn other_presets_solve_small_subspaces() {
                 other: 2,
                 mover_hand: 0,
                 other_hand: 1,
+                mover_barrier: false,
+                other_barrier: false,
             },
         ),
         ("six_mens_morris", MorrisKey::moving(4, 4)),
@@ -202,11 +206,63 @@ fn other_presets_solve_small_subspaces() {
 }
 
 #[test]
-fn rules_with_memories_are_refused_by_name() {
-    for id in ["twelve_mens_morris", "shah", "nine_mens_morris_no_flying"] {
-        let err = MorrisDomain::new(Morris::preset(id).unwrap()).unwrap_err();
-        assert!(err.to_string().contains("no_reforming"), "{err}");
+fn the_first_mill_memory_is_refused_by_name() {
+    let err = MorrisDomain::new(Morris::preset("shah").unwrap()).unwrap_err();
+    assert!(err.to_string().contains("first_mill_opens"), "{err}");
+    for id in ["twelve_mens_morris", "nine_mens_morris_no_flying"] {
+        assert!(
+            MorrisDomain::new(Morris::preset(id).unwrap()).is_ok(),
+            "{id}"
+        );
     }
+}
+
+#[test]
+fn twelve_mens_morris_three_against_three_with_memories_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = MorrisKey::moving(3, 3);
+    let report = solve(domain("twelve_mens_morris"), dir.path(), &[key], &quiet()).unwrap();
+    let names: Vec<&str> = report
+        .subspaces
+        .iter()
+        .map(|s| s.subspace.as_str())
+        .collect();
+    assert_eq!(names, ["3-3", "3-3-bo", "3-3-bm", "3-3-bmo"], "one unit");
+    let d = domain("twelve_mens_morris");
+    for s in &report.subspaces {
+        let key: MorrisKey = s.subspace.parse().unwrap();
+        let holes = (0..d.size(key))
+            .filter(|&i| d.is_hole(key, i, &d.unrank(key, i)))
+            .count() as u64;
+        // Holes are stored as "cannot arise"; every other index is a position.
+        assert_eq!(s.stats.cannot_arise, holes, "{}", s.subspace);
+        println!(
+            "{}: {} indices, {} positions ({} won, {} lost, {} drawn)",
+            s.subspace,
+            s.positions,
+            s.positions - holes,
+            s.stats.wins,
+            s.stats.losses,
+            s.stats.draws
+        );
+    }
+    verified("twelve_mens_morris", dir.path());
+
+    // White breaks the mill a7-d7-g7 with g7-g4: the position remembers it, and is probed
+    // with its memory.
+    let tb = Tablebase::open(domain("twelve_mens_morris"), dir.path()).unwrap();
+    let game = *tb.domain().game();
+    let (before, _) = game
+        .parse_fen("WWW/.../.../....../.../.B./B.B w 0 0")
+        .unwrap();
+    let mv = game.parse_move(&before, "g7-g4").unwrap();
+    let pos = game.play(&before, &mv);
+    assert!(pos.barrier(perfectplay_core::Color::White).is_some());
+    let (key, _) = tb.domain().locate(&pos).unwrap();
+    assert_eq!(key.to_string(), "3-3-bo");
+    let value = tb.probe(&pos).unwrap();
+    let best = tb.best_moves(&pos).unwrap();
+    assert!(!best.is_empty(), "{value}");
 }
 
 #[test]

@@ -12,11 +12,16 @@
 //! - after a pass that decides nothing, whatever is left can only cycle or reach draws: a draw.
 //!
 //! Every state of the graph is then probed in the production tables and must agree exactly.
+//!
+//! Under `no_reforming` a state is a position with its no-re-forming memories in canonical
+//! form, computed here by the reference's own reading of the rule: a memory is kept only if
+//! its man is still its side's, its point is empty, the man can reach the point, and arriving
+//! there completes a mill of that side (any other memory can never forbid a move).
 
 use std::collections::HashMap;
 use std::time::Instant;
 
-use perfectplay_core::morris::{Morris, MorrisPosition};
+use perfectplay_core::morris::{Barrier, Morris, MorrisPosition, MorrisRules};
 use perfectplay_core::{Bitboard, Color, Game};
 use perfectplay_solver::morris::{MorrisDomain, MorrisKey};
 use perfectplay_solver::{solve, ProbeError, SolveOptions, Tablebase, Value};
@@ -50,29 +55,66 @@ impl Graph {
     }
 }
 
-/// A one-to-one key for positions without memories (all the rules tested here have none).
-fn key(pos: &MorrisPosition) -> u64 {
+/// The reference's canonical form of the no-re-forming memory of `color`: the memory if it
+/// can still forbid a move, else none. Only moving-phase positions are checked here.
+fn canonical_barrier(game: &Morris, pos: &MorrisPosition, color: Color) -> Option<Barrier> {
+    let b = pos.barrier(color)?;
+    let board = game.board();
+    let ours = pos.men(color);
+    assert_eq!(pos.in_hand(color), 0, "moving phase only");
+    let flies = game
+        .rules()
+        .flying
+        .is_some_and(|n| ours.count() <= u32::from(n));
+    let reaches = flies || board.neighbours(b.man).contains_index(b.point);
+    let after = ours.0 & !(1 << b.man) | 1 << b.point;
+    let reforms = board
+        .mills()
+        .iter()
+        .any(|&mill| mill >> b.point & 1 == 1 && mill & after == mill);
+    let keep =
+        ours.contains_index(b.man) && !pos.occupied().contains_index(b.point) && reaches && reforms;
+    keep.then_some(b)
+}
+
+/// `pos` with its memories in the reference's canonical form.
+fn canonical(game: &Morris, pos: &MorrisPosition) -> MorrisPosition {
+    let mut out = *pos;
+    for color in [Color::White, Color::Black] {
+        out.set_barrier(color, canonical_barrier(game, pos, color));
+    }
+    out
+}
+
+/// A one-to-one key for positions whose only memories are the no-re-forming ones.
+fn key(pos: &MorrisPosition) -> u128 {
     let white = pos.men(Color::White);
     let black = pos.men(Color::Black);
     let (wh, bh) = (pos.in_hand(Color::White), pos.in_hand(Color::Black));
     let side = pos.side_to_move();
+    let memory = |color: Color| -> u128 {
+        pos.barrier(color)
+            .map_or(0, |b| 1 | u128::from(b.man) << 1 | u128::from(b.point) << 6)
+    };
     // The key holds every field: rebuilding the position from it must give it back.
-    assert_eq!(
-        *pos,
-        MorrisPosition::from_parts(white, black, wh, bh, side),
-        "position with a memory"
-    );
+    let mut rebuilt = MorrisPosition::from_parts(white, black, wh, bh, side);
+    rebuilt.set_barrier(Color::White, pos.barrier(Color::White));
+    rebuilt.set_barrier(Color::Black, pos.barrier(Color::Black));
+    assert_eq!(*pos, rebuilt, "position with another memory");
     assert!(white.0 < 1 << 24 && black.0 < 1 << 24 && wh < 16 && bh < 16);
-    u64::from(white.0)
-        | u64::from(black.0) << 24
-        | u64::from(wh) << 48
-        | u64::from(bh) << 52
-        | u64::from(side == Color::White) << 56
+    u128::from(white.0)
+        | u128::from(black.0) << 24
+        | u128::from(wh) << 48
+        | u128::from(bh) << 52
+        | u128::from(side == Color::White) << 56
+        | memory(Color::White) << 64
+        | memory(Color::Black) << 80
 }
 
-/// Every position reachable from `roots` by forward play, with its successors.
+/// Every position reachable from `roots` by forward play, with its successors; memories in
+/// canonical form.
 fn build_graph(game: &Morris, roots: &[MorrisPosition]) -> Graph {
-    let mut ids: HashMap<u64, usize> = HashMap::new();
+    let mut ids: HashMap<u128, usize> = HashMap::new();
     let mut graph = Graph {
         positions: Vec::new(),
         terminal: Vec::new(),
@@ -80,6 +122,7 @@ fn build_graph(game: &Morris, roots: &[MorrisPosition]) -> Graph {
         successors: Vec::new(),
     };
     let mut id_of = |pos: MorrisPosition, graph: &mut Graph| -> usize {
+        let pos = canonical(game, &pos);
         *ids.entry(key(&pos)).or_insert_with(|| {
             graph.positions.push(pos);
             graph.positions.len() - 1
@@ -254,7 +297,16 @@ fn summary(value: &[RefValue]) -> String {
 /// Builds the graph from `roots`, solves it both ways and compares; returns the graph and
 /// the reference values.
 fn check(id: &str, roots: &[MorrisPosition], targets: &[MorrisKey]) -> (Graph, Vec<RefValue>) {
-    let game = Morris::preset(id).unwrap();
+    check_game(id, Morris::preset(id).unwrap(), roots, targets)
+}
+
+/// [`check`] for `game`, called `id` in the report.
+fn check_game(
+    id: &str,
+    game: Morris,
+    roots: &[MorrisPosition],
+    targets: &[MorrisKey],
+) -> (Graph, Vec<RefValue>) {
     let started = Instant::now();
     let graph = build_graph(&game, roots);
     let built = started.elapsed();
@@ -359,4 +411,83 @@ fn nine_mens_morris_three_against_three_matches_the_reference() {
         roots.len(),
         graph.positions.len()
     );
+}
+
+/// Memories seen in the graph: states with a memory of the side to move, of the other side,
+/// and of both.
+fn memories(graph: &Graph) -> (usize, usize, usize) {
+    let mut counts = (0, 0, 0);
+    for pos in &graph.positions {
+        let us = pos.side_to_move();
+        let (m, o) = (pos.barrier(us).is_some(), pos.barrier(!us).is_some());
+        counts.0 += usize::from(m);
+        counts.1 += usize::from(o);
+        counts.2 += usize::from(m && o);
+    }
+    counts
+}
+
+/// Six Men's Morris without re-forming in the moving phase, from `low` to `high` men a side,
+/// sliding or (`flying`) flying with three men.
+fn six_mens_morris_without_re_forming(flying: &str, low: u8, high: u8) {
+    let mut rules = MorrisRules::preset("six_mens_morris").unwrap().rules;
+    rules.set("no_reforming", "true").unwrap();
+    rules.set("flying", flying).unwrap();
+    let game = Morris::new(rules).unwrap();
+    let roots = moving_roots(&game, u32::from(low), u32::from(high));
+    let targets: Vec<MorrisKey> = (low..=high)
+        .flat_map(|a| (low..=high).map(move |b| MorrisKey::moving(a, b)))
+        .collect();
+    let id = format!("six_mens_morris no_reforming flying={flying}");
+    let (graph, _) = check_game(&id, game, &roots, &targets);
+    let (m, o, both) = memories(&graph);
+    println!(
+        "{id}: {} roots, {} states in all; memories of the mover {m}, of the other side {o}, \
+         of both {both}",
+        roots.len(),
+        graph.positions.len()
+    );
+    assert!(m > 0 && o > 0 && both > 0);
+}
+
+#[test]
+fn six_mens_morris_without_re_forming_matches_the_reference() {
+    six_mens_morris_without_re_forming("none", 3, 4);
+}
+
+/// Sliding on 16 points, a man never fills the point the other side's memory names (all of its
+/// neighbours are that side's men: no point has four lines); flying, it can.
+#[test]
+fn six_mens_morris_without_re_forming_flying_matches_the_reference() {
+    six_mens_morris_without_re_forming("3", 3, 3);
+}
+
+/// The rules that forbid re-forming a mill on the 24-point board, moving phase 3-3: every
+/// position with three men a side, either side to move, and every memory play reaches from
+/// them.
+fn three_against_three_without_re_forming(id: &str) {
+    let game = Morris::preset(id).unwrap();
+    assert!(game.rules().no_reforming);
+    let roots = moving_roots(&game, 3, 3);
+    let (graph, _) = check(id, &roots, &[MorrisKey::moving(3, 3)]);
+    let (m, o, both) = memories(&graph);
+    println!(
+        "{id}: {} roots, {} states in all; memories of the mover {m}, of the other side {o}, \
+         of both {both}",
+        roots.len(),
+        graph.positions.len()
+    );
+    assert!(m > 0 && o > 0 && both > 0);
+}
+
+/// About 25 s: 5.4 million roots, 5.7 million states.
+#[test]
+fn nine_mens_morris_no_flying_three_against_three_matches_the_reference() {
+    three_against_three_without_re_forming("nine_mens_morris_no_flying");
+}
+
+#[test]
+#[ignore = "half a minute more: the same rules with the diagonal lines"]
+fn twelve_mens_morris_three_against_three_matches_the_reference() {
+    three_against_three_without_re_forming("twelve_mens_morris");
 }

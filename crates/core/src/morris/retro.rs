@@ -1,24 +1,134 @@
 //! Retrograde generation: the positions and quiet turns (slides, flights, passes) that lead to
 //! a position, for solvers that work backwards from the end of the game.
+//!
+//! Under `no_reforming` positions carry each side's memory of the man that last broke a mill
+//! ([`super::Barrier`]); generation works on their canonical form
+//! ([`Morris::canonical_memory`]), where memories that can no longer forbid a turn are
+//! dropped.
+
+use arrayvec::ArrayVec;
 
 use super::mv::MorrisMove;
-use super::position::MorrisPosition;
+use super::position::{Barrier, MorrisPosition};
 use super::rules::Trapped;
 use super::Morris;
-use crate::Bitboard;
+use crate::{Bitboard, Color};
+
+/// Room for the effective barriers of one side: sliding, at most one per end of a line at one
+/// of its men (two per line: at most 80, on the 24-point board with diagonals); flying, at most
+/// 3 men times 24 points.
+const MAX_BARRIERS: usize = 96;
+
+/// The effective barriers of one side.
+type Barriers = ArrayVec<Barrier, MAX_BARRIERS>;
 
 impl Morris {
     /// Whether positions under these rules remember more than the men, the hands and the side
     /// to move: the no-re-forming memory (`no_reforming`) or Shah's first mill
     /// (`first_mill_opens`). Retrograde generation ([`Morris::for_each_quiet_predecessor`])
-    /// needs rules without memories.
+    /// handles the first, not the second.
     #[must_use]
     pub const fn keeps_memory(&self) -> bool {
         self.rules.no_reforming || self.rules.first_mill_opens
     }
 
+    /// Whether `barrier`, as `color`'s no-re-forming memory in `pos`, is *effective*: it may
+    /// still forbid a turn. The rules have `no_reforming`, the man is `color`'s, the point is
+    /// empty, `color` may step (no man in hand, or `mixed_placement`), the man can reach the
+    /// point (a line joins them, or `color` flies), and arriving there closes a mill of
+    /// `color` with its other men.
+    #[must_use]
+    pub fn is_effective_barrier(
+        &self,
+        pos: &MorrisPosition,
+        color: Color,
+        barrier: Barrier,
+    ) -> bool {
+        let Barrier { man, point } = barrier;
+        let ours = pos.men(color);
+        let hand = pos.in_hand(color);
+        self.rules.no_reforming
+            && usize::from(point) < self.board.point_count()
+            && ours.contains_index(man)
+            && !pos.occupied().contains_index(point)
+            && (hand == 0 || self.rules.mixed_placement)
+            && (self.can_fly(ours, hand) || self.board.neighbours(man).contains_index(point))
+            && self.board.mills_closed_at(
+                point,
+                ours.without(Bitboard::from_index(man)) | Bitboard::from_index(point),
+            ) > 0
+    }
+
+    /// `color`'s no-re-forming memory in `pos` if it is effective, else `None`.
+    #[must_use]
+    pub fn effective_barrier(&self, pos: &MorrisPosition, color: Color) -> Option<Barrier> {
+        pos.barrier(color)
+            .filter(|&b| self.is_effective_barrier(pos, color, b))
+    }
+
+    /// `pos` with its no-re-forming memories in canonical form: each barrier that is not
+    /// effective ([`Morris::is_effective_barrier`]) dropped. A position and its canonical form
+    /// have the same turns, outcomes and values, and their successors again share canonical
+    /// forms.
+    ///
+    /// An ineffective barrier of side `c` stays ineffective until `c`'s next turn replaces it:
+    /// only the other side plays before then, and its turn can only fill points and take men
+    /// of `c`, while `c`'s count (which decides flying) and hand stay as they are or shrink.
+    /// Taking men never closes a mill of `c`, a filled point or a taken man stays so (the
+    /// engine drops such a memory at once), and a side that could not step still cannot. So
+    /// whenever the forbidden move could be tried, it does not exist or re-forms no mill.
+    #[must_use]
+    pub fn canonical_memory(&self, pos: &MorrisPosition) -> MorrisPosition {
+        let mut canonical = *pos;
+        for color in Color::ALL {
+            canonical.barrier[color.index()] = self.effective_barrier(pos, color);
+        }
+        canonical
+    }
+
+    /// Every effective barrier `color` could have in `pos`, whatever its memory is now;
+    /// with `point`, only those whose point it is.
+    fn effective_barriers(
+        &self,
+        pos: &MorrisPosition,
+        color: Color,
+        point: Option<u8>,
+    ) -> Barriers {
+        let mut found = Barriers::new();
+        let ours = pos.men(color);
+        let hand = pos.in_hand(color);
+        if !self.rules.no_reforming || (hand > 0 && !self.rules.mixed_placement) {
+            return found;
+        }
+        let empty = self.board.all_points().without(pos.occupied());
+        let fly = self.can_fly(ours, hand);
+        for man in ours.indices() {
+            let mut targets = if fly {
+                empty
+            } else {
+                self.board.neighbours(man) & empty
+            };
+            if let Some(p) = point {
+                targets &= Bitboard::from_index(p);
+            }
+            let rest = ours.without(Bitboard::from_index(man));
+            for p in targets.indices() {
+                if self
+                    .board
+                    .mills_closed_at(p, rest | Bitboard::from_index(p))
+                    > 0
+                {
+                    found.push(Barrier { man, point: p });
+                }
+            }
+        }
+        found
+    }
+
     /// Calls `visit` with every position `q` and quiet turn `mv` such that `mv` is legal in `q`
-    /// and `self.play_turn(&q, &mv) == *pos`, once per pair.
+    /// and `self.play_turn(&q, &mv) == *pos`, once per pair; under `no_reforming`, every `q`
+    /// with canonical memories ([`Morris::canonical_memory`]) such that the canonical forms of
+    /// `self.play_turn(&q, &mv)` and `pos` agree.
     ///
     /// A quiet turn neither places nor takes a man: a slide, a flight, or the pass of a trapped
     /// player (with `trapped = passes`). A slide or flight that closes a mill (or, with
@@ -27,8 +137,21 @@ impl Morris {
     /// `trap_captures` while the opponent stays trapped. Predecessors are generated whether or
     /// not `pos` itself is over; no `q` is over.
     ///
-    /// The rules must keep no memory (`!self.keeps_memory()`) and `pos` must carry none: a
-    /// predecessor's memory is not a function of `pos`. Both are checked in debug builds only.
+    /// With `no_reforming`, when the side `s` to move in `pos` waits while the other side `o`
+    /// steps from `f` to `t` in `q`:
+    /// - `pos` remembers `(t, f)` for `o` exactly when `f` was in a mill of `o` in `q` (such a
+    ///   memory is always effective), and nothing for `o` otherwise, or after a pass;
+    /// - `pos` remembers for `s` what `q` did, unless that memory's point was `t` (filled, it
+    ///   lapses): a `pos` without a memory of `s` comes from a `q` without one, or with any
+    ///   effective one pointing at `t`; a memory of `s` pointing at `f` cannot come from `q`,
+    ///   where `f` was occupied;
+    /// - `q`'s memory of `o` is none or any effective one but the one forbidding `f` to `t`
+    ///   (for a pass: any with which `o` has no move left).
+    ///
+    /// `pos`'s memories are put in canonical form first. The rules must not have
+    /// `first_mill_opens`, and `pos` must carry no memory the rules do not have: a
+    /// predecessor's first-mill memory is not a function of `pos`. Both are checked in debug
+    /// builds only.
     ///
     /// ```
     /// use perfectplay_core::morris::{Morris, MorrisPosition};
@@ -55,24 +178,41 @@ impl Morris {
         mut visit: F,
     ) {
         debug_assert!(
-            !self.keeps_memory(),
-            "retrograde generation needs rules without memories"
+            !self.rules.first_mill_opens,
+            "retrograde generation needs rules without the first-mill memory"
         );
         debug_assert!(
-            pos.barrier == [None; 2] && pos.first_mill.is_none() && !pos.opening_removal,
-            "retrograde generation needs a position without memories"
+            pos.first_mill.is_none()
+                && !pos.opening_removal
+                && (self.rules.no_reforming || pos.barrier == [None; 2]),
+            "retrograde generation needs a position without memories the rules lack"
         );
+        let pos = &self.canonical_memory(pos);
         let mover = !pos.side;
+        let waiting = pos.side;
+        // The memories `pos` has: the waiting side's kept from `q`, the mover's just made.
+        let kept = pos.barrier(waiting);
+        let made = pos.barrier(mover);
         let shape = self.board.shape();
         let mut q = *pos;
         q.side = mover;
+        q.barrier[mover.index()] = None;
 
-        // `visit_bases` offers the pass only to a side with no placement, slide or flight.
-        if self.rules.trapped == Trapped::Passes
-            && !self.has_base_move(&q)
-            && self.position_outcome(&q).is_none()
-        {
-            visit(&q, &MorrisMove::pass(shape));
+        // `visit_bases` offers the pass only to a side with no placement, slide or flight; a
+        // pass leaves the mover without a memory.
+        if self.rules.trapped == Trapped::Passes && made.is_none() {
+            let pass = MorrisMove::pass(shape);
+            if !self.has_base_move(&q) && self.position_outcome(&q).is_none() {
+                visit(&q, &pass);
+            }
+            // A memory that forbids the mover's only move leaves it trapped too.
+            for b in self.effective_barriers(&q, mover, None) {
+                let mut barred = q;
+                barred.barrier[mover.index()] = Some(b);
+                if !self.has_base_move(&barred) && self.position_outcome(&barred).is_none() {
+                    visit(&barred, &pass);
+                }
+            }
         }
 
         let hand = pos.in_hand(mover);
@@ -87,20 +227,65 @@ impl Morris {
         let fly = self.can_fly(after, hand);
         let takes_nothing = self.removable(pos.men(pos.side)).is_empty();
         for to in after.indices() {
-            let sources = if fly {
+            let mut sources = if fly {
                 empty
             } else {
                 self.board.neighbours(to) & empty
             };
+            match made {
+                Some(b) if b.man != to => continue,
+                Some(b) => sources &= Bitboard::from_index(b.point),
+                None => {}
+            }
+            // The waiting side's memory of `pos` pointing at `from` cannot have been in `q`.
+            if let Some(b) = kept {
+                sources = sources.without(Bitboard::from_index(b.point));
+            }
             let rest = after.without(Bitboard::from_index(to));
             for from in sources.indices() {
-                q.men[mover.index()] = rest | Bitboard::from_index(from);
+                let before = rest | Bitboard::from_index(from);
+                let breaks =
+                    self.rules.no_reforming && self.board.mills_closed_at(from, before) > 0;
+                if breaks != made.is_some() {
+                    continue;
+                }
+                q.men[mover.index()] = before;
+                q.barrier = [None; 2];
+                // The memories of `q` change neither whether it is over (its mover has this
+                // step) nor what the step takes.
                 if self.position_outcome(&q).is_some() {
                     continue;
                 }
                 let base = MorrisMove::step(shape, from, to);
-                if takes_nothing || self.takes_none(&q, &base, after) {
+                if !(takes_nothing || self.takes_none(&q, &base, after)) {
+                    continue;
+                }
+                if !self.rules.no_reforming {
                     visit(&q, &base);
+                    continue;
+                }
+                let waiting_options = match kept {
+                    Some(b) => Barriers::from_iter([b]),
+                    None => self.effective_barriers(&q, waiting, Some(to)),
+                };
+                let mover_options = self.effective_barriers(&q, mover, None);
+                let forbidden = Barrier {
+                    man: from,
+                    point: to,
+                };
+                // `None` first (unless the waiting side's memory is kept), then each memory.
+                let waiting_none = kept.is_none().then_some(None);
+                for w in waiting_none
+                    .into_iter()
+                    .chain(waiting_options.iter().map(|&b| Some(b)))
+                {
+                    q.barrier[waiting.index()] = w;
+                    q.barrier[mover.index()] = None;
+                    visit(&q, &base);
+                    for &b in mover_options.iter().filter(|&&b| b != forbidden) {
+                        q.barrier[mover.index()] = Some(b);
+                        visit(&q, &base);
+                    }
                 }
             }
         }
@@ -118,7 +303,7 @@ impl Morris {
 mod tests {
     use std::collections::HashSet;
 
-    use super::super::{Morris, MorrisMove, MorrisPosition, MorrisRules, MoveKind};
+    use super::super::{Barrier, Morris, MorrisMove, MorrisPosition, MorrisRules, MoveKind};
     use crate::game::Game;
     use crate::{Bitboard, Color, SplitMix64};
 
@@ -220,6 +405,60 @@ mod tests {
         all
     }
 
+    /// Rules with the no-re-forming memory: the presets, and variations that fly, pass, or
+    /// move with men in hand while remembering.
+    fn memory_games() -> Vec<(Morris, Expect)> {
+        let memories = Expect {
+            memories: true,
+            ..Expect::default()
+        };
+        let all = vec![
+            (with("twelve_mens_morris", &[]), memories),
+            (with("nine_mens_morris_no_flying", &[]), memories),
+            (
+                with(
+                    "six_mens_morris",
+                    &[("no_reforming", "true"), ("flying", "3")],
+                ),
+                Expect {
+                    flights: true,
+                    ..memories
+                },
+            ),
+            (
+                with(
+                    "nine_mens_morris_no_flying",
+                    &[
+                        ("trapped", "passes"),
+                        ("removal", "mill_immunity"),
+                        ("full_board", "play_on"),
+                    ],
+                ),
+                Expect {
+                    passes: true,
+                    quiet_mills: true,
+                    ..memories
+                },
+            ),
+            (
+                with("lasker_morris", &[("no_reforming", "true")]),
+                Expect {
+                    moves_from_hand: true,
+                    flights: true,
+                    ..memories
+                },
+            ),
+        ];
+        for (game, _) in &all {
+            assert!(game.rules().no_reforming && !game.rules().first_mill_opens);
+        }
+        all
+    }
+
+    fn all_games() -> Vec<(Morris, Expect)> {
+        games().into_iter().chain(memory_games()).collect()
+    }
+
     /// Kinds of quiet turn that a game's sample must contain, so that the checks reach them.
     #[derive(Clone, Copy, Debug, Default)]
     struct Expect {
@@ -227,6 +466,9 @@ mod tests {
         passes: bool,
         moves_from_hand: bool,
         quiet_mills: bool,
+        /// Quiet turns that make a memory, and quiet turns from positions where the mover, and
+        /// where the waiting side, has an effective memory.
+        memories: bool,
     }
 
     fn is_quiet(mv: &MorrisMove) -> bool {
@@ -238,7 +480,8 @@ mod tests {
     }
 
     /// Every position of a few random games from the start, then random boards (men of each
-    /// side on random points, random hands, either side to move) that the rules accept.
+    /// side on random points, random hands, either side to move, under `no_reforming` random
+    /// effective memories) that the rules accept; memories in canonical form.
     fn sample(game: &Morris, seed: u64) -> Vec<MorrisPosition> {
         let mut rng = SplitMix64::new(seed);
         let mut out = Vec::new();
@@ -246,7 +489,7 @@ mod tests {
         for _ in 0..12 {
             let mut pos = game.start_position();
             for _ in 0..160 {
-                out.push(pos);
+                out.push(game.canonical_memory(&pos));
                 game.generate_moves(&pos, &mut moves);
                 if moves.is_empty() {
                     break;
@@ -282,6 +525,12 @@ mod tests {
                 }
                 pos.hand[color.index()] = hand as u8;
             }
+            for color in Color::ALL {
+                let options = game.effective_barriers(&pos, color, None);
+                if !options.is_empty() && below(&mut rng, 3) > 0 {
+                    pos.barrier[color.index()] = Some(options[below(&mut rng, options.len())]);
+                }
+            }
             if game.validate(&pos).is_ok() {
                 out.push(pos);
             }
@@ -297,7 +546,7 @@ mod tests {
 
     #[test]
     fn every_predecessor_leads_to_the_position_by_a_legal_quiet_turn() {
-        for (seed, (game, _)) in games().into_iter().enumerate() {
+        for (seed, (game, _)) in all_games().into_iter().enumerate() {
             for pos in sample(&game, 0x7265_7472_6f00 + seed as u64) {
                 let found = predecessors(&game, &pos);
                 let distinct: HashSet<_> = found.iter().collect();
@@ -308,10 +557,12 @@ mod tests {
                     assert!(is_quiet(mv), "{}", context());
                     assert_eq!(q.side_to_move(), !pos.side_to_move(), "{}", context());
                     assert!(game.validate(q).is_ok(), "{}", context());
+                    assert_eq!(game.canonical_memory(q), *q, "{}", context());
                     let mut legal = 0;
                     game.for_each_turn(q, |turn| legal += u32::from(turn == mv));
                     assert_eq!(legal, 1, "{}", context());
-                    assert_eq!(game.play_turn(q, mv), pos, "{}", context());
+                    let next = game.canonical_memory(&game.play_turn(q, mv));
+                    assert_eq!(next, pos, "{}", context());
                 }
             }
         }
@@ -319,8 +570,11 @@ mod tests {
 
     #[test]
     fn every_quiet_turn_is_found_once_from_the_position_it_leads_to() {
-        for (seed, (game, expect)) in games().into_iter().enumerate() {
+        for (seed, (game, expect)) in all_games().into_iter().enumerate() {
             let mut seen = Expect::default();
+            let mut made = false;
+            let mut mover_memory = false;
+            let mut waiting_memory = false;
             let mut quiet = Vec::new();
             for q in sample(&game, 0x636f_6d70_6c00 + seed as u64) {
                 quiet.clear();
@@ -329,13 +583,23 @@ mod tests {
                         quiet.push(*mv);
                     }
                 });
-                for mv in &quiet {
-                    let pos = game.play_turn(&q, mv);
+                for (i, mv) in quiet.iter().enumerate() {
+                    // The raw successor, its memories as the engine leaves them, or every other
+                    // time its canonical form: generation canonicalises first.
+                    let raw = game.play_turn(&q, mv);
+                    let pos = if i % 2 == 0 {
+                        raw
+                    } else {
+                        game.canonical_memory(&raw)
+                    };
                     let mut n = 0;
                     game.for_each_quiet_predecessor(&pos, |p, m| {
                         n += u32::from(*p == q && m == mv)
                     });
                     assert_eq!(n, 1, "{mv} from {}", game.fen(&q, 0));
+                    made |= raw.barrier(q.side_to_move()).is_some();
+                    mover_memory |= q.barrier(q.side_to_move()).is_some();
+                    waiting_memory |= q.barrier(!q.side_to_move()).is_some();
                     if let MoveKind::Move { from, to } = mv.kind() {
                         seen.flights |= !game.board().neighbours(from).contains_index(to);
                         seen.moves_from_hand |= q.in_hand(q.side_to_move()) > 0;
@@ -356,6 +620,12 @@ mod tests {
             assert!(
                 seen.quiet_mills || !expect.quiet_mills,
                 "no mill that takes nothing in {rules}"
+            );
+            seen.memories = made && mover_memory && waiting_memory;
+            assert!(
+                seen.memories || !expect.memories,
+                "memories missing in {rules}: made {made}, of the mover {mover_memory}, \
+                 of the waiting side {waiting_memory}"
             );
         }
     }
@@ -386,6 +656,54 @@ mod tests {
         // ...mill immunity does not, so closing the mill was quiet.
         let immune = with("nine_mens_morris", &[("removal", "mill_immunity")]);
         assert_eq!(count(&immune, "a7 d7 g7", "b6 d6 f6"), 3 * 18);
+    }
+
+    #[test]
+    fn a_memory_names_the_step_that_broke_the_mill() {
+        let game = with("twelve_mens_morris", &[]);
+        let point = |name: &str| game.board().point(name).expect("a point");
+        let q0 = MorrisPosition::from_parts(
+            men(&game, "a4 b4 c4 b2 g7"),
+            men(&game, "e5 f4 g1"),
+            0,
+            0,
+            Color::White,
+        );
+        let broke = MorrisMove::step(game.board().shape(), point("b4"), point("b6"));
+        let pos = game.play_turn(&q0, &broke);
+        let memory = Barrier {
+            man: point("b6"),
+            point: point("b4"),
+        };
+        assert_eq!(pos.barrier(Color::White), Some(memory));
+        let found = predecessors(&game, &pos);
+        assert!(found.contains(&(q0, broke)));
+        for (q, mv) in &found {
+            // Only that step made this memory; White's own memory in `q` may be any that does
+            // not forbid it.
+            assert_eq!((*mv, q.men), (broke, q0.men));
+            assert_eq!(q.barrier(Color::Black), None);
+            let back = Barrier {
+                man: point("b4"),
+                point: point("b6"),
+            };
+            assert_ne!(q.barrier(Color::White), Some(back));
+        }
+        // Without the memory, b6 came from a point that was in no mill: a7, c5 or d6.
+        let mut forgot = pos;
+        forgot.set_barrier(Color::White, None);
+        let mut sources: Vec<_> = predecessors(&game, &forgot)
+            .iter()
+            .filter(|(q, mv)| q.barrier == [None; 2] && mv.to() == Some(point("b6")))
+            .filter_map(|(_, mv)| mv.from().map(|f| game.board().name(f)))
+            .collect();
+        sources.sort_unstable();
+        assert_eq!(sources, ["a7", "c5", "d6"]);
+        // With a4 gone the memory can no longer re-form a mill: it is dropped.
+        let mut taken = pos;
+        taken.men[Color::White.index()] = taken.men(Color::White).without(men(&game, "a4"));
+        assert_eq!(game.canonical_memory(&taken).barrier(Color::White), None);
+        assert_eq!(game.canonical_memory(&pos), pos);
     }
 
     #[test]

@@ -370,6 +370,41 @@ impl SubspaceIndex {
         let other = self.canonical_other(class, s, other);
         (Bitboard(canonical), Bitboard(other))
     }
+
+    /// Every symmetry that takes the board to its [`canonical`](Self::canonical) form, as a
+    /// bitmask (bit `s` for symmetry `s` of [`symmetries`](Self::symmetries)): at least one,
+    /// and as many as the canonical board has symmetries fixing it. Whatever rides on the
+    /// board (the no-re-forming memories) maps to the canonical board through any of them,
+    /// and through all of them to every form that board can carry it in.
+    #[must_use]
+    pub fn canonical_symmetries(&self, mover: Bitboard, other: Bitboard) -> u32 {
+        debug_assert!(!mover.intersects(other), "men share a point");
+        let (class, s, _) = self.mover_class(mover);
+        let fixing = self.movers.stabilizer[class];
+        if fixing == 1 {
+            return 1 << s;
+        }
+        // The symmetries taking `mover` to its canonical set are `t` after `s`, for `t` fixing
+        // that set; of those, the ones taking `other` to its least image.
+        let moved = self.symmetries.apply(s, other.0);
+        let least = least_image(&self.symmetries, fixing, moved);
+        let mut found = 0;
+        let mut rest = fixing;
+        while rest != 0 {
+            let t = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if self.symmetries.apply(t, moved) == least {
+                found |= 1 << self.symmetries.compose(t, s);
+            }
+        }
+        found
+    }
+
+    /// The board's symmetries.
+    #[must_use]
+    pub fn symmetries(&self) -> &Symmetries {
+        &self.symmetries
+    }
 }
 
 /// Iterator over the canonical boards of a range of indices, made by [`SubspaceIndex::boards`].
@@ -864,6 +899,33 @@ mod tests {
         }
         prop_assert!(in_orbit, "the canonical board is an image of the board");
         Ok(())
+    }
+
+    #[test]
+    fn canonical_symmetries_are_exactly_those_reaching_the_canonical_board() {
+        for board in [&BOARD_9, &BOARD_16] {
+            let indexer = MorrisIndexer::new(board);
+            let group = indexer.symmetries();
+            let n = board.point_count() as u32;
+            for (a, b) in [(0, 0), (1, 1), (2, 2), (3, 3), (4, 2), (3, 4)] {
+                if a + b > n {
+                    continue;
+                }
+                let subspace = indexer.subspace(a, b);
+                for_each_board(board, a, b, |mover, other| {
+                    let canonical = subspace.canonical(mover, other);
+                    let mut expected = 0;
+                    for s in 0..group.len() {
+                        let image = (group.apply(s, mover.0), group.apply(s, other.0));
+                        if (Bitboard(image.0), Bitboard(image.1)) == canonical {
+                            expected |= 1 << s;
+                        }
+                    }
+                    assert_ne!(expected, 0);
+                    assert_eq!(subspace.canonical_symmetries(mover, other), expected);
+                });
+            }
+        }
     }
 
     proptest! {
