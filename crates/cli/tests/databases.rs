@@ -102,7 +102,7 @@ fn solve_probe_verify_info_and_a_damaged_file() {
 fn database_commands_refuse_bad_input() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().to_str().unwrap();
-    let out = run(&["solve", "shah", "--out", db, "--subspace", "3,3"]);
+    let out = run(&["solve", "shah", "--out", db, "--whole-game"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(text(&out).contains("first_mill_opens"), "{}", text(&out));
     let out = run(&[

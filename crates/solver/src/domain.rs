@@ -52,6 +52,13 @@ pub trait Domain: Send + Sync {
         }
     }
 
+    /// Why subspace `key` cannot be solved under these rules, if it cannot (checked for every
+    /// subspace of a plan before any work starts).
+    fn check_key(&self, key: Self::Key) -> Result<(), String> {
+        let _ = key;
+        Ok(())
+    }
+
     /// Whether `index` of `key` (whose position is `pos`, from [`Domain::unrank`]) is a hole:
     /// an index scheme with room to spare (e.g. for the rules' memories) has indices whose
     /// position is stored under another index, or is not a position at all. Holes are stored as

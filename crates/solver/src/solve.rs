@@ -84,6 +84,11 @@ pub fn solve<D: Domain>(
     std::fs::create_dir_all(out).map_err(|e| DbError::io(out, e))?;
     let tb = Tablebase::open(domain, out)?;
     let units = plan(tb.domain(), targets);
+    for &key in units.iter().flatten() {
+        tb.domain()
+            .check_key(key)
+            .map_err(|why| SolveError::Unsupported(format!("subspace {key}: {why}")))?;
+    }
     let threads = options
         .threads
         .unwrap_or_else(rayon::current_num_threads)

@@ -148,10 +148,11 @@ impl Morris {
     /// - `q`'s memory of `o` is none or any effective one but the one forbidding `f` to `t`
     ///   (for a pass: any with which `o` has no move left).
     ///
-    /// `pos`'s memories are put in canonical form first. The rules must not have
-    /// `first_mill_opens`, and `pos` must carry no memory the rules do not have: a
-    /// predecessor's first-mill memory is not a function of `pos`. Both are checked in debug
-    /// builds only.
+    /// `pos`'s memories are put in canonical form first. Under `first_mill_opens` (Shah) `pos`
+    /// must be in the moving phase (no man in hand), where the first-mill memory has been used
+    /// up and no position carries it: while placing, a predecessor's first-mill memory is not
+    /// a function of `pos`. `pos` must carry no memory the rules do not have. Both are checked
+    /// in debug builds only.
     ///
     /// ```
     /// use perfectplay_core::morris::{Morris, MorrisPosition};
@@ -178,8 +179,8 @@ impl Morris {
         mut visit: F,
     ) {
         debug_assert!(
-            !self.rules.first_mill_opens,
-            "retrograde generation needs rules without the first-mill memory"
+            !self.rules.first_mill_opens || pos.hand == [0, 0],
+            "with the first-mill memory, retrograde generation is defined in the moving phase only"
         );
         debug_assert!(
             pos.first_mill.is_none()

@@ -229,16 +229,9 @@ struct Slot {
 }
 
 impl MorrisDomain {
-    /// The scheme for `game`; refuses Shah's first-mill memory (`first_mill_opens`).
+    /// The scheme for `game`. Under Shah's first-mill memory (`first_mill_opens`) only the
+    /// moving phase can be solved: see [`Domain::check_key`].
     pub fn new(game: Morris) -> Result<MorrisDomain, SolveError> {
-        if game.rules().first_mill_opens {
-            return Err(SolveError::Unsupported(format!(
-                "{}: positions under first_mill_opens remember who closed the first mill while \
-                 placing, which the database index does not hold; set first_mill_opens=false \
-                 to solve the game without that memory",
-                game.id()
-            )));
-        }
         let board = game.board();
         let points = board.point_count();
         let max_neighbours = (0..points as u8)
@@ -466,6 +459,18 @@ impl Domain for MorrisDomain {
         } else {
             "morris-symmetry-classes-v1"
         }
+    }
+
+    fn check_key(&self, key: MorrisKey) -> Result<(), String> {
+        if self.game.rules().first_mill_opens && !key.is_moving_phase() {
+            return Err(
+                "while placing, positions under first_mill_opens (Shah) remember who \
+                        closed the first mill, which the database index does not hold: only \
+                        the moving phase can be solved (--max-men or moving subspaces)"
+                    .to_owned(),
+            );
+        }
+        Ok(())
     }
 
     fn parse_key(&self, text: &str) -> Option<MorrisKey> {
@@ -747,8 +752,10 @@ mod tests {
             twelve.successor_keys(plain),
             [plain, plain.with_barriers(false, true)]
         );
-        let shah = MorrisDomain::new(Morris::preset("shah").unwrap()).unwrap_err();
-        assert!(shah.to_string().contains("first_mill_opens"), "{shah}");
+        let shah = MorrisDomain::new(Morris::preset("shah").unwrap()).unwrap();
+        assert!(shah.check_key(plain).is_ok());
+        let placing = shah.check_key(shah.start_key()).unwrap_err();
+        assert!(placing.contains("first_mill_opens"), "{placing}");
     }
 
     /// A subspace and an index in it.
