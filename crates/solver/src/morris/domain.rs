@@ -54,7 +54,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use perfectplay_core::morris::{Barrier, DoubleMill, Morris, MorrisPosition, MorrisRules, Trapped};
-use perfectplay_core::{Bitboard, Color, Game};
+use perfectplay_core::{Bitboard, Color};
 
 use super::index::{MorrisIndexer, SubspaceIndex};
 use crate::domain::Domain;
