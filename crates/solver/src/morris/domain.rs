@@ -678,6 +678,7 @@ mod tests {
     use std::collections::{BTreeSet, HashSet};
 
     use perfectplay_core::morris::MoveKind;
+    use perfectplay_core::Game;
 
     use super::*;
 
