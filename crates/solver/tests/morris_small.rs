@@ -297,3 +297,39 @@ fn probing_names_what_is_missing() {
     assert!(tb.get(&pos).unwrap().is_none());
     assert!(err.to_string().contains("3-3"));
 }
+
+#[test]
+fn a_tablebase_is_shared_between_threads() {
+    fn shareable<T: Send + Sync>() {}
+    shareable::<Tablebase<MorrisDomain>>();
+    let dir = tempfile::tempdir().unwrap();
+    solve(
+        domain("nine_mens_morris"),
+        dir.path(),
+        &[MorrisKey::moving(3, 3)],
+        &quiet(),
+    )
+    .unwrap();
+    let tb = Tablebase::open(domain("nine_mens_morris"), dir.path()).unwrap();
+    let key = MorrisKey::moving(3, 3);
+    let values: Vec<Vec<_>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..4)
+            .map(|t| {
+                let tb = &tb;
+                s.spawn(move || {
+                    (t..1000)
+                        .step_by(4)
+                        .map(|i| tb.probe(&tb.domain().unrank(key, i * 37)).unwrap())
+                        .collect()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for (t, vs) in values.iter().enumerate() {
+        for (n, v) in vs.iter().enumerate() {
+            let i = (t + 4 * n) as u64 * 37;
+            assert_eq!(*v, tb.probe(&tb.domain().unrank(key, i)).unwrap());
+        }
+    }
+}
