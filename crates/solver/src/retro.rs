@@ -177,43 +177,45 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         self.domain.unrank(self.keys[m], i)
     }
 
-    /// Solves the unit.
-    pub(crate) fn run(self, observer: &dyn Observer) -> Result<Solved, SolveError> {
+    /// Runs `task` on every chunk of the unit's combined index range in parallel, with a
+    /// per-chunk count of the distances written; the first error stops the others.
+    fn for_each_chunk<F>(&self, task: F)
+    where
+        F: Fn(std::ops::Range<u64>, &mut [u64; 256]) -> Result<(), SolveError> + Sync,
+    {
         let chunks = self.total().div_ceil(CHUNK);
         (0..chunks).into_par_iter().for_each(|c| {
             if self.stopped() {
                 return;
             }
             let start = c * CHUNK;
-            let end = (start + CHUNK).min(self.total());
             let mut local = [0u64; 256];
-            let mut g = start;
-            while g < end {
+            match task(start..(start + CHUNK).min(self.total()), &mut local) {
+                Ok(()) => self.merge_counts(&local),
+                Err(e) => self.fail(e),
+            }
+        });
+    }
+
+    /// Solves the unit.
+    pub(crate) fn run(self, observer: &dyn Observer) -> Result<Solved, SolveError> {
+        self.for_each_chunk(|range, local| {
+            let mut g = range.start;
+            while g < range.end {
                 let (m, first) = self.member_of(g);
-                let stop = end.min(self.offsets[m + 1]);
+                let stop = range.end.min(self.offsets[m + 1]);
                 let mut result = Ok(());
                 self.domain
                     .for_each_position(self.keys[m], first..first + (stop - g), |i, pos| {
                         if result.is_ok() {
-                            let g = self.offsets[m] + i;
-                            result = if self.domain.is_hole(self.keys[m], i, pos) {
-                                self.values[g as usize]
-                                    .store(Packed::CANNOT_ARISE.0, Ordering::Relaxed);
-                                self.counters[g as usize].store(CANNOT_LOSE, Ordering::Relaxed);
-                                Ok(())
-                            } else {
-                                self.initialise(g, pos, &mut local)
-                            };
+                            result = self.initialise(m, i, pos, local);
                         }
                     });
-                if let Err(e) = result {
-                    self.fail(e);
-                    return;
-                }
+                result?;
                 g = stop;
             }
-            self.merge_counts(&local);
-            observer.initialised(end - start);
+            observer.initialised(range.end - range.start);
+            Ok(())
         });
         self.check()?;
 
@@ -338,8 +340,22 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         }
     }
 
-    fn initialise(&self, g: u64, pos: &Pos<D>, counts: &mut [u64; 256]) -> Result<(), SolveError> {
+    /// Values `pos`, index `index` of member `m`, from its exits, or marks it undecided with
+    /// its successors in the unit counted.
+    fn initialise(
+        &self,
+        m: usize,
+        index: u64,
+        pos: &Pos<D>,
+        counts: &mut [u64; 256],
+    ) -> Result<(), SolveError> {
+        let g = self.offsets[m] + index;
         let slot = g as usize;
+        if self.domain.is_hole(self.keys[m], index, pos) {
+            self.values[slot].store(Packed::CANNOT_ARISE.0, Ordering::Relaxed);
+            self.counters[slot].store(CANNOT_LOSE, Ordering::Relaxed);
+            return Ok(());
+        }
         if let Some(v) = terminal_value(self.domain.game(), pos) {
             let byte = match v {
                 Ok(v) if v.wdl == Wdl::Draw => Packed::DRAW,
@@ -396,24 +412,13 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         let target = Packed::decided(d)
             .expect("layers stay within the encoding")
             .0;
-        let chunks = self.total().div_ceil(CHUNK);
-        (0..chunks).into_par_iter().for_each(|c| {
-            if self.stopped() {
-                return;
-            }
-            let start = c * CHUNK;
-            let end = (start + CHUNK).min(self.total());
-            let mut local = [0u64; 256];
-            for g in start..end {
-                if self.values[g as usize].load(Ordering::Relaxed) != target {
-                    continue;
-                }
-                if let Err(e) = self.unmove(g, d, &mut local) {
-                    self.fail(e);
-                    return;
+        self.for_each_chunk(|range, local| {
+            for g in range {
+                if self.values[g as usize].load(Ordering::Relaxed) == target {
+                    self.unmove(g, d, local)?;
                 }
             }
-            self.merge_counts(&local);
+            Ok(())
         });
     }
 
