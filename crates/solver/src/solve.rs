@@ -12,7 +12,7 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use crate::domain::Domain;
 use crate::error::{DbError, SolveError};
-use crate::format::{to_wdl_payload, write_table, Encoding, Header, Stats};
+use crate::format::{to_wdl_payload, write_table, Encoding, Header, Stats, EXTENSION};
 use crate::plan::plan;
 use crate::retro::{Observer, UnitSolver};
 use crate::table::Table;
@@ -82,6 +82,7 @@ pub fn solve<D: Domain>(
     options: &SolveOptions,
 ) -> Result<SolveReport, SolveError> {
     std::fs::create_dir_all(out).map_err(|e| DbError::io(out, e))?;
+    remove_leftovers(out)?;
     let tb = Tablebase::open(domain, out)?;
     let units = plan(tb.domain(), targets);
     for &key in units.iter().flatten() {
@@ -131,6 +132,19 @@ pub fn solve<D: Domain>(
     bars.finish();
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// Removes the temporary files of an earlier build that was killed while writing (one build
+/// per directory at a time: a concurrent build's temporary file would go too).
+fn remove_leftovers(dir: &Path) -> Result<(), DbError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| DbError::io(dir, e))?;
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') && name.contains(&format!(".{EXTENSION}.tmp-")) {
+            std::fs::remove_file(entry.path()).map_err(|e| DbError::io(entry.path(), e))?;
+        }
+    }
+    Ok(())
 }
 
 /// The reports of a unit whose files are all present, valid and of the requested form.

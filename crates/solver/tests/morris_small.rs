@@ -133,6 +133,20 @@ fn a_cancelled_build_leaves_no_file() {
     .unwrap_err();
     assert!(matches!(err, SolveError::Interrupted), "{err}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    // What a build killed while writing leaves behind is cleared by the next one.
+    std::fs::write(dir.path().join(".3-3.ppdb.tmp-12345"), b"half a table").unwrap();
+    solve(
+        domain("nine_mens_morris"),
+        dir.path(),
+        &[MorrisKey::moving(3, 3)],
+        &quiet(),
+    )
+    .unwrap();
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names, ["3-3.ppdb"]);
 }
 
 #[test]
