@@ -11,7 +11,8 @@
 //! [`perfectplay_core::GameState`] (threefold repetition, the move rule, the ply limit) are not
 //! part of a database game, and a position from which neither side can force a win is a draw.
 //! This is the game the published solutions of Nine Men's Morris solve. Shah's first-mill
-//! memory (`first_mill_opens`) is refused.
+//! memory (`first_mill_opens`) lives only while placing: Shah's moving phase is solved like
+//! any other, and subspaces with men in hand are refused under it ([`Domain::check_key`]).
 //!
 //! # The no-re-forming memory
 //!
