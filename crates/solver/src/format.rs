@@ -75,13 +75,28 @@ pub struct Stats {
 }
 
 impl Stats {
-    /// Counts the values of a distance payload.
+    /// Counts the values of a distance payload, in parallel over chunks.
     #[must_use]
     pub fn of_bytes(bytes: &[u8]) -> Stats {
-        let mut histogram = [0u64; 256];
-        for &b in bytes {
-            histogram[usize::from(b)] += 1;
-        }
+        use rayon::prelude::*;
+        let histogram = bytes
+            .par_chunks(1 << 20)
+            .map(|chunk| {
+                let mut h = [0u64; 256];
+                for &b in chunk {
+                    h[usize::from(b)] += 1;
+                }
+                h
+            })
+            .reduce(
+                || [0u64; 256],
+                |mut a, b| {
+                    for (x, y) in a.iter_mut().zip(b) {
+                        *x += y;
+                    }
+                    a
+                },
+            );
         Stats::of_histogram(&histogram)
     }
 

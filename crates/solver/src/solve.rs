@@ -7,7 +7,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
-use rayon::prelude::*;
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::domain::Domain;
@@ -213,7 +212,7 @@ fn solve_unit<D: Domain>(
     let mut reports = Vec::new();
     let dir = &tb.directories()[0];
     for (&key, payload) in unit.iter().zip(&solved.payloads) {
-        let mut stats = histogram_stats(payload);
+        let mut stats = Stats::of_bytes(payload);
         let (encoding, bytes) = if options.wdl_only {
             stats.longest_win = 0;
             stats.longest_loss = 0;
@@ -250,29 +249,6 @@ fn solve_unit<D: Domain>(
         return Err(SolveError::Interrupted);
     }
     Ok(reports)
-}
-
-/// The statistics of a distance payload, counted in parallel.
-fn histogram_stats(payload: &[u8]) -> Stats {
-    let histogram = payload
-        .par_chunks(1 << 20)
-        .map(|chunk| {
-            let mut h = [0u64; 256];
-            for &b in chunk {
-                h[usize::from(b)] += 1;
-            }
-            h
-        })
-        .reduce(
-            || [0u64; 256],
-            |mut a, b| {
-                for (x, y) in a.iter_mut().zip(b) {
-                    *x += y;
-                }
-                a
-            },
-        );
-    Stats::of_histogram(&histogram)
 }
 
 /// Positions per second, as `1.25 M/s`.
