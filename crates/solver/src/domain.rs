@@ -68,6 +68,23 @@ pub trait Domain: Send + Sync {
         false
     }
 
+    /// The subspace of `pos` without its index, or `None` where [`Domain::locate`] fails; the
+    /// solver asks this of every successor, so it must be cheap and allocate nothing.
+    fn subspace_of(&self, pos: &<Self::Game as Game>::Position) -> Option<Self::Key> {
+        self.locate(pos).ok().map(|(key, _)| key)
+    }
+
+    /// Whether no two different quiet turns from `pos` (turns that keep the material) lead to
+    /// the same subspace and index. When they cannot, the solver counts a position's
+    /// successors in its unit without locating them. `false` is always safe.
+    ///
+    /// The solver relies on turns between the subspaces of one unit being quiet: material only
+    /// goes down, so a turn that changes it cannot lead back.
+    fn quiet_turns_are_distinct(&self, pos: &<Self::Game as Game>::Position) -> bool {
+        let _ = pos;
+        false
+    }
+
     /// The subspace and index of `pos`; an error if the databases do not cover it.
     fn locate(&self, pos: &<Self::Game as Game>::Position) -> Result<(Self::Key, u64), ProbeError>;
 

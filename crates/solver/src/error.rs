@@ -151,6 +151,16 @@ pub enum SolveError {
         /// The counter's capacity.
         max: u32,
     },
+    /// The working memory of a unit could not be had.
+    #[error("subspace {subspace}: cannot map {bytes} bytes of working memory: {source}")]
+    Memory {
+        /// The first subspace of the unit.
+        subspace: String,
+        /// The bytes asked for.
+        bytes: u64,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
     /// The build was cancelled; complete files stay, the unit in progress left nothing behind.
     #[error("interrupted")]
     Interrupted,

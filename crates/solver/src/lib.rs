@@ -15,10 +15,12 @@
 //! placements to fewer men in hand, so those are solved first, and a subspace is solved together
 //! with its colour-swapped partner when quiet moves alternate between them (a *unit*). Each unit
 //! is solved by retrograde analysis in parallel over index ranges (rayon): the method and its
-//! determinism are described in [`retro`]. Working memory at peak is **2 bytes
-//! per position of the largest unit** (its values and a successor counter), plus the index
-//! tables (under 40 MB for the largest Nine Men's Morris subspace) and the mapped tables the
-//! unit reads; [`SolveReport::peak_working_bytes`] reports it and a test checks it. Files are
+//! determinism are described in [`retro`]. Working memory at peak is **3 bytes
+//! per position of the largest unit**: a 2-byte cell per position while it is solved (its value
+//! and a successor counter), and the 1-byte payload taken out of the cells at the end;
+//! [`SolveReport::peak_working_bytes`] reports it and a test checks it. To that add the index
+//! tables (under 40 MB for the largest Nine Men's Morris subspace) and a copy of each table the
+//! unit's exits lead to, held in huge pages for its random reads. Files are
 //! written under a temporary name and renamed when complete; a rerun keeps complete valid files.
 //! The bytes written do not depend on the number of threads.
 //!
@@ -50,7 +52,7 @@
 //! checksum, other game or rules); [`ProbeError`] a query the tables cannot answer (missing
 //! table, position out of scope); [`SolveError`] a build that could not finish.
 
-mod bytes;
+mod cells;
 pub mod checksums;
 pub mod combin;
 mod domain;

@@ -3,48 +3,57 @@
 //!
 //! # Method
 //!
-//! Working memory is two bytes per position: the value byte of the final payload
-//! ([`crate::value`]), and a counter.
+//! Working memory is one 16-bit cell per position (the private `cells` module): a value byte and a
+//! counter, changed together by one compare-and-swap.
 //!
 //! 1. **Initialisation** (one forward pass). Each position generates its turns. Turns that
-//!    leave the unit (captures, placements) or end the game are valued at once from the tables
-//!    already built; turns that stay in the unit are counted, each successor index once (two
-//!    turns reaching symmetric positions count once, as the backward pass finds them once).
+//!    leave the unit (captures, placements) are valued at once from the tables already built
+//!    (or as the end of the game); turns that stay in the unit are counted, each successor index
+//!    once (two turns reaching symmetric positions count once, as the backward pass finds them
+//!    once). Where the domain knows no two quiet turns of a position meet
+//!    ([`Domain::quiet_turns_are_distinct`]), they are counted without being located.
 //!    A position with a winning exit is marked *won in d* (possibly improved later); one with
-//!    a drawing exit cannot lose (counter 255); otherwise the counter holds its successors in
-//!    the unit, and a position with none is lost (in 1 + its longest exit) or drawn.
+//!    a drawing exit cannot lose; otherwise the counter holds its successors in the unit and
+//!    the value byte the longest loss through its exits, and a position with no successor in
+//!    the unit is lost (in that longest exit loss) or drawn.
 //! 2. **Layers** `d = 0, 1, 2, ...`: every position whose value is final at distance `d` is
 //!    unmoved. If it is lost, each predecessor is won in `d + 1` unless it already wins sooner.
 //!    If it is won, each undecided predecessor's counter drops; at zero every successor wins,
-//!    and the predecessor is lost in one more than its longest successor, recomputed forward
-//!    (exits may be longer than `d`). Layers are processed in order with a barrier between
-//!    them, so every value written in layer `d` is the same whatever the thread schedule.
+//!    and the predecessor is lost in `max(d + 1, longest exit loss)`: layers come in order,
+//!    so the successor that empties the counter is the longest internal one. Layers are
+//!    processed with a barrier between them, so every value written in layer `d` is the same
+//!    whatever the thread schedule. A layer scans the cells for its value four at a time; where
+//!    a chunk holds many of its positions the chunk's boards are walked rather than unranked;
+//!    predecessors are prefetched as they are located and updated once all are.
 //! 3. What is still undecided can only repeat or reach draws: a draw.
 //!
 //! Distances are exact under optimal play (the winner the shortest way, the loser the
 //! longest). With WDL-only dependencies the distances of exits are unknown and read as 0; the
 //! results stay exact, and such a unit is written in the WDL-only form.
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use arrayvec::ArrayVec;
 use perfectplay_core::Game;
 use rayon::prelude::*;
 
-use crate::bytes::{into_bytes, zeroed_atomic};
+use crate::cells::{Cell, Cells, CANNOT_LOSE};
 use crate::domain::Domain;
 use crate::error::{ProbeError, SolveError};
 use crate::table::Table;
 use crate::tablebase::terminal_value;
 use crate::value::{Packed, Value, Wdl, MAX_DISTANCE};
 
-/// The counter of a position that cannot lose (it has a drawing exit).
-const CANNOT_LOSE: u8 = 255;
 /// The most successors in the unit one position may have.
 const MAX_INTERNAL: usize = 254;
-/// Positions per parallel task.
+/// Positions per parallel task (a multiple of the four cells of a word).
 const CHUNK: u64 = 1 << 14;
+/// How many positions walking a chunk visits in the time of one unranking: a layer walks a
+/// chunk rather than unranking its positions when more than this share of it is in the layer.
+const WALK_PER_UNRANK: u64 = 8;
+/// The most quiet predecessors one position may have.
+const MAX_PREDECESSORS: usize = 4096;
 
 /// Progress callbacks, called from worker threads.
 pub(crate) trait Observer: Sync {
@@ -67,8 +76,7 @@ pub(crate) struct UnitSolver<'a, D: Domain> {
     offsets: Vec<u64>,
     /// Tables of the subspaces the unit's exits lead to.
     exits: Vec<(D::Key, Arc<Table>)>,
-    values: Vec<AtomicU8>,
-    counters: Vec<AtomicU8>,
+    cells: Cells,
     max_plies: AtomicU32,
     layer_counts: Vec<AtomicU64>,
     error: Mutex<Option<SolveError>>,
@@ -85,8 +93,10 @@ struct Exits {
     draw: bool,
     /// The longest loss through successors won for their movers.
     longest_loss: Option<u32>,
-    /// Successors in the unit, as combined indices (initialisation only).
+    /// Successors in the unit, as combined indices, where two turns may reach one index.
     internal: ArrayVec<u64, MAX_INTERNAL>,
+    /// Successors in the unit known to be distinct, not located.
+    distinct: u32,
     /// More successors in the unit than the counter holds.
     overflow: bool,
 }
@@ -111,29 +121,34 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         keys: &'a [D::Key],
         exits: Vec<(D::Key, Arc<Table>)>,
         cancel: Option<&'a AtomicBool>,
-    ) -> UnitSolver<'a, D> {
+    ) -> Result<UnitSolver<'a, D>, SolveError> {
         let mut offsets = vec![0u64];
         for &k in keys {
             offsets.push(offsets.last().copied().unwrap_or(0) + domain.size(k));
         }
-        let total = usize::try_from(*offsets.last().unwrap_or(&0)).expect("unit fits in memory");
-        UnitSolver {
+        let total = *offsets.last().unwrap_or(&0);
+        let cells = Cells::new(total).map_err(|source| SolveError::Memory {
+            subspace: keys.first().map(ToString::to_string).unwrap_or_default(),
+            bytes: total * 2,
+            source,
+        })?;
+        Ok(UnitSolver {
             domain,
             keys,
             offsets,
             exits,
-            values: zeroed_atomic(total),
-            counters: zeroed_atomic(total),
+            cells,
             max_plies: AtomicU32::new(0),
             layer_counts: (0..=MAX_DISTANCE + 1).map(|_| AtomicU64::new(0)).collect(),
             error: Mutex::new(None),
             failed: AtomicBool::new(false),
             cancel,
-        }
+        })
     }
 
-    /// The bytes of working memory per position at peak: the value and the counter.
-    pub(crate) const BYTES_PER_POSITION: u64 = 2;
+    /// The bytes of memory per position at peak: the cell while solving, and the payload byte
+    /// taken out of it at the end.
+    pub(crate) const BYTES_PER_POSITION: u64 = 3;
 
     fn total(&self) -> u64 {
         *self.offsets.last().unwrap_or(&0)
@@ -200,6 +215,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
     /// Solves the unit.
     pub(crate) fn run(self, observer: &dyn Observer) -> Result<Solved, SolveError> {
         self.for_each_chunk(|range, local| {
+            let mut run: ArrayVec<Cell, { CHUNK as usize }> = ArrayVec::new();
             let mut g = range.start;
             while g < range.end {
                 let (m, first) = self.member_of(g);
@@ -208,12 +224,13 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                 self.domain
                     .for_each_position(self.keys[m], first..first + (stop - g), |i, pos| {
                         if result.is_ok() {
-                            result = self.initialise(m, i, pos, local);
+                            result = self.initialise(m, i, pos, local).map(|c| run.push(c));
                         }
                     });
                 result?;
                 g = stop;
             }
+            self.cells.store_run(range.start, &run);
             observer.initialised(range.end - range.start);
             Ok(())
         });
@@ -229,16 +246,11 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             d += 1;
         }
 
-        let UnitSolver {
-            values, offsets, ..
-        } = self;
-        let mut bytes = into_bytes(values);
-        let mut payloads = Vec::with_capacity(offsets.len() - 1);
-        for w in offsets.windows(2).rev() {
-            let tail = bytes.split_off(usize::try_from(w[0]).expect("fits"));
-            payloads.push(tail);
-        }
-        payloads.reverse();
+        let payloads = self
+            .offsets
+            .windows(2)
+            .map(|w| self.cells.payload(w[0]..w[1]))
+            .collect();
         Ok(Solved { payloads })
     }
 
@@ -268,18 +280,44 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         })
     }
 
-    /// Values every successor of `pos` that leaves the unit or ends the game; collects the
-    /// others (as combined indices) or, with `read_internal`, values them from the unit.
-    fn exits(&self, g: u64, pos: &Pos<D>, read_internal: bool) -> Result<Exits, SolveError> {
+    /// Values every successor of `pos` that leaves the unit; counts the others, or collects
+    /// them as combined indices where two turns may reach the same index.
+    ///
+    /// A successor in the unit is valued by its own cell, even when the game ends there (it is
+    /// then decided at initialisation and reaches `pos` through the layers), so it costs no
+    /// end-of-game test and, usually, no index.
+    /// `exits` is filled in place: it holds an array of indices, too large to return by value
+    /// once per position.
+    fn exits(&self, g: u64, pos: &Pos<D>, exits: &mut Exits) -> Result<(), SolveError> {
         let game = self.domain.game();
-        let mut exits = Exits::default();
+        let distinct = self.domain.quiet_turns_are_distinct(pos);
         let mut error: Option<SolveError> = None;
         game.for_each_move(pos, |mv| {
             if error.is_some() {
                 return;
             }
             let next = game.play(pos, mv);
-            match self.successor_value(g, &next, read_internal) {
+            if let Some(m) = self.domain.subspace_of(&next).and_then(|k| self.member(k)) {
+                if distinct {
+                    exits.distinct += 1;
+                    return;
+                }
+                match self.domain.locate(&next) {
+                    Ok((_, index)) => {
+                        if exits.internal.try_push(self.offsets[m] + index).is_err() {
+                            exits.overflow = true;
+                        }
+                    }
+                    Err(e) => {
+                        error = Some(SolveError::Dependency {
+                            subspace: self.subspace(g),
+                            source: e,
+                        })
+                    }
+                }
+                return;
+            }
+            match self.successor_value(g, &next) {
                 Ok(Ok(v)) => exits.add(v),
                 Ok(Err(internal)) => {
                     if exits.internal.try_push(internal).is_err() {
@@ -291,18 +329,12 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         });
         match error {
             Some(e) => Err(e),
-            None => Ok(exits),
+            None => Ok(()),
         }
     }
 
-    /// The value of successor `next`, or its combined index if it lies in the unit and
-    /// `read_internal` is off.
-    fn successor_value(
-        &self,
-        g: u64,
-        next: &Pos<D>,
-        read_internal: bool,
-    ) -> Result<Result<Value, u64>, SolveError> {
+    /// The value of successor `next`, or its combined index if it lies in the unit.
+    fn successor_value(&self, g: u64, next: &Pos<D>) -> Result<Result<Value, u64>, SolveError> {
         if let Some(v) = terminal_value(self.domain.game(), next) {
             return v
                 .map(Ok)
@@ -316,14 +348,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                 source: e,
             })?;
         if let Some(m) = self.member(key) {
-            let h = self.offsets[m] + index;
-            if !read_internal {
-                return Ok(Err(h));
-            }
-            return match Packed(self.values[h as usize].load(Ordering::Relaxed)).value() {
-                Some(v) => Ok(Ok(v)),
-                None => Err(self.inconsistent(g, "a successor cannot arise")),
-            };
+            return Ok(Err(self.offsets[m] + index));
         }
         let Some((_, table)) = self.exits.iter().find(|(k, _)| *k == key) else {
             return Err(SolveError::Dependency {
@@ -340,7 +365,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         }
     }
 
-    /// Values `pos`, index `index` of member `m`, from its exits, or marks it undecided with
+    /// The cell of `pos`, index `index` of member `m`: valued from its exits, or undecided with
     /// its successors in the unit counted.
     fn initialise(
         &self,
@@ -348,63 +373,65 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         index: u64,
         pos: &Pos<D>,
         counts: &mut [u64; 256],
-    ) -> Result<(), SolveError> {
+    ) -> Result<Cell, SolveError> {
         let g = self.offsets[m] + index;
-        let slot = g as usize;
         if self.domain.is_hole(self.keys[m], index, pos) {
-            self.values[slot].store(Packed::CANNOT_ARISE.0, Ordering::Relaxed);
-            self.counters[slot].store(CANNOT_LOSE, Ordering::Relaxed);
-            return Ok(());
+            return Ok(Cell::CANNOT_ARISE);
         }
         if let Some(v) = terminal_value(self.domain.game(), pos) {
-            let byte = match v {
-                Ok(v) if v.wdl == Wdl::Draw => Packed::DRAW,
-                Ok(_) => {
-                    counts[0] += 1;
-                    self.packed(g, 0)?
-                }
-                Err(_) => Packed::CANNOT_ARISE,
-            };
             // A finished position has no successor: nothing ever unmoves into it, and a draw
             // here is final.
-            self.values[slot].store(byte.0, Ordering::Relaxed);
-            self.counters[slot].store(CANNOT_LOSE, Ordering::Relaxed);
-            return Ok(());
+            return Ok(match v {
+                Ok(v) if v.wdl == Wdl::Draw => Cell::CANNOT_LOSE,
+                Ok(_) => {
+                    counts[0] += 1;
+                    Cell::decided(self.packed(g, 0)?.0)
+                }
+                Err(_) => Cell::CANNOT_ARISE,
+            });
         }
-        let mut exits = self.exits(g, pos, false)?;
+        let mut exits = Exits::default();
+        self.exits(g, pos, &mut exits)?;
         if exits.overflow {
             return Err(SolveError::TooManySuccessors {
                 subspace: self.subspace(g),
                 max: MAX_INTERNAL as u32,
             });
         }
-        exits.internal.sort_unstable();
-        let internal = {
-            let mut n = 0;
-            let mut last = None;
-            for &h in &exits.internal {
-                if last != Some(h) {
-                    n += 1;
-                    last = Some(h);
-                }
-            }
-            n
-        };
         if let Some(win) = exits.best_win {
             counts[win as usize] += 1;
-            self.values[slot].store(self.packed(g, win)?.0, Ordering::Relaxed);
-        } else if exits.draw {
-            self.counters[slot].store(CANNOT_LOSE, Ordering::Relaxed);
-        } else if internal == 0 {
-            let Some(loss) = exits.longest_loss else {
-                return Err(self.inconsistent(g, "a position that goes on has no turn"));
-            };
-            counts[loss as usize] += 1;
-            self.values[slot].store(self.packed(g, loss)?.0, Ordering::Relaxed);
-        } else {
-            self.counters[slot].store(internal as u8, Ordering::Relaxed);
+            return Ok(Cell::decided(self.packed(g, win)?.0));
         }
-        Ok(())
+        if exits.draw {
+            return Ok(Cell::CANNOT_LOSE);
+        }
+        exits.internal.sort_unstable();
+        let mut internal = exits.distinct;
+        let mut last = None;
+        for &h in &exits.internal {
+            if last != Some(h) {
+                internal += 1;
+                last = Some(h);
+            }
+        }
+        let internal = u8::try_from(internal)
+            .ok()
+            .filter(|&n| usize::from(n) <= MAX_INTERNAL)
+            .ok_or_else(|| SolveError::TooManySuccessors {
+                subspace: self.subspace(g),
+                max: MAX_INTERNAL as u32,
+            })?;
+        let exit_loss = exits.longest_loss.unwrap_or(0);
+        if internal > 0 {
+            // The longest exit loss is checked against the encoding when the position is lost.
+            let exit_loss = u8::try_from(exit_loss).unwrap_or(u8::MAX);
+            return Ok(Cell::counting(internal, exit_loss));
+        }
+        if exit_loss == 0 {
+            return Err(self.inconsistent(g, "a position that goes on has no turn"));
+        }
+        counts[exit_loss as usize] += 1;
+        Ok(Cell::decided(self.packed(g, exit_loss)?.0))
     }
 
     /// Unmoves every position final at distance `d`.
@@ -413,21 +440,55 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             .expect("layers stay within the encoding")
             .0;
         self.for_each_chunk(|range, local| {
-            for g in range {
-                if self.values[g as usize].load(Ordering::Relaxed) == target {
-                    self.unmove(g, d, local)?;
+            let mut found = [0u64; (CHUNK / 64) as usize];
+            let mut n = 0u64;
+            self.cells.for_each_decided(range.clone(), target, |g| {
+                let k = g - range.start;
+                found[(k / 64) as usize] |= 1 << (k % 64);
+                n += 1;
+                Ok::<(), SolveError>(())
+            })?;
+            if n * WALK_PER_UNRANK < range.end - range.start {
+                for g in range.clone() {
+                    let k = g - range.start;
+                    if found[(k / 64) as usize] >> (k % 64) & 1 == 1 {
+                        self.unmove(g, &self.position(g), d, local)?;
+                    }
                 }
+                return Ok(());
+            }
+            // Many positions of this chunk are in the layer: walking the chunk's boards in
+            // order is cheaper than unranking each.
+            let mut g = range.start;
+            while g < range.end {
+                let (m, first) = self.member_of(g);
+                let stop = range.end.min(self.offsets[m + 1]);
+                let mut result = Ok(());
+                self.domain
+                    .for_each_position(self.keys[m], first..first + (stop - g), |i, pos| {
+                        let k = self.offsets[m] + i - range.start;
+                        if result.is_ok() && found[(k / 64) as usize] >> (k % 64) & 1 == 1 {
+                            result = self.unmove(self.offsets[m] + i, pos, d, local);
+                        }
+                    });
+                result?;
+                g = stop;
             }
             Ok(())
         });
     }
 
-    fn unmove(&self, g: u64, d: u32, counts: &mut [u64; 256]) -> Result<(), SolveError> {
-        let pos = self.position(g);
-        let mut preds: ArrayVec<u64, 4096> = ArrayVec::new();
+    fn unmove(
+        &self,
+        g: u64,
+        pos: &Pos<D>,
+        d: u32,
+        counts: &mut [u64; 256],
+    ) -> Result<(), SolveError> {
+        let mut preds: ArrayVec<u64, MAX_PREDECESSORS> = ArrayVec::new();
         let mut overflow = false;
         let mut error = None;
-        self.domain.for_each_quiet_predecessor(&pos, |q| {
+        self.domain.for_each_quiet_predecessor(pos, |q| {
             if error.is_some() {
                 return;
             }
@@ -436,7 +497,10 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                     // A predecessor in another subspace reaches this unit by a quiet turn from
                     // outside: it is solved later, forward.
                     if let Some(m) = self.member(key) {
-                        if preds.try_push(self.offsets[m] + index).is_err() {
+                        let q = self.offsets[m] + index;
+                        // Fetched while the next predecessors are located.
+                        self.cells.prefetch(q);
+                        if preds.try_push(q).is_err() {
                             overflow = true;
                         }
                     }
@@ -457,15 +521,12 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         }
         preds.sort_unstable();
         let mut last = None;
+        preds.retain(|q| last.replace(*q) != Some(*q));
         for &q in &preds {
-            if last == Some(q) {
-                continue;
-            }
-            last = Some(q);
             if d.is_multiple_of(2) {
                 self.improve_win(q, d + 1, counts)?;
             } else {
-                self.count_down(q, counts)?;
+                self.count_down(q, d, counts)?;
             }
         }
         Ok(())
@@ -473,56 +534,60 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
 
     /// `q` has a successor lost in `plies - 1`: it wins in `plies` unless it already wins sooner.
     fn improve_win(&self, q: u64, plies: u32, counts: &mut [u64; 256]) -> Result<(), SolveError> {
-        let new = self.packed(q, plies)?.0;
-        let cell = &self.values[q as usize];
-        let mut current = cell.load(Ordering::Relaxed);
-        loop {
-            match Packed(current).value() {
-                Some(v) if v.wdl == Wdl::Win && v.plies.is_some_and(|p| p <= plies) => {
-                    return Ok(())
-                }
-                Some(v) if v.wdl == Wdl::Draw => {}
-                Some(Value { wdl: Wdl::Win, .. }) => {}
-                _ => return Err(self.inconsistent(q, "a lost position has a losing successor")),
+        let new = Cell::decided(self.packed(q, plies)?.0);
+        let mut lost = false;
+        let (_, changed) = self.cells.update(q, |cell| {
+            if !cell.is_decided() {
+                return Some(new);
             }
-            match cell.compare_exchange_weak(current, new, Ordering::Relaxed, Ordering::Relaxed) {
-                Ok(_) => {
-                    counts[plies as usize] += 1;
-                    return Ok(());
+            match Packed(cell.value).value() {
+                Some(Value {
+                    wdl: Wdl::Win,
+                    plies: Some(p),
+                }) if p <= plies => None,
+                Some(Value { wdl: Wdl::Win, .. }) => Some(new),
+                _ => {
+                    lost = true;
+                    None
                 }
-                Err(actual) => current = actual,
             }
+        });
+        if lost {
+            return Err(self.inconsistent(q, "a lost position has a losing successor"));
         }
+        if changed {
+            counts[plies as usize] += 1;
+        }
+        Ok(())
     }
 
-    /// `q` has one more successor known to be won by its mover.
-    fn count_down(&self, q: u64, counts: &mut [u64; 256]) -> Result<(), SolveError> {
-        let slot = q as usize;
-        if self.values[slot].load(Ordering::Relaxed) != 0
-            || self.counters[slot].load(Ordering::Relaxed) == CANNOT_LOSE
-        {
-            return Ok(());
-        }
-        let before = self.counters[slot].fetch_sub(1, Ordering::Relaxed);
-        match before {
-            0 => Err(self.inconsistent(q, "successor count went below zero")),
-            1 => {
-                // Every successor is won by the opponent: lost in one more than the longest.
-                let pos = self.position(q);
-                let exits = self.exits(q, &pos, true)?;
-                if exits.best_win.is_some() || exits.draw {
-                    return Err(
-                        self.inconsistent(q, "counted down to a loss with a better successor")
-                    );
+    /// `q` has one more successor known to be won by its mover, in `d` plies.
+    fn count_down(&self, q: u64, d: u32, counts: &mut [u64; 256]) -> Result<(), SolveError> {
+        let mut lost_in = None;
+        let (seen, _) = self.cells.update(q, |cell| {
+            lost_in = None;
+            match cell.counter {
+                0 | CANNOT_LOSE => None,
+                1 => {
+                    // Every successor is won by the opponent: lost in one more than the
+                    // longest, this one (layers come in order) or an exit.
+                    let plies = (d + 1).max(u32::from(cell.value));
+                    let packed = Packed::decided(plies)?;
+                    lost_in = Some(plies);
+                    Some(Cell::decided(packed.0))
                 }
-                let plies = exits
-                    .longest_loss
-                    .ok_or_else(|| self.inconsistent(q, "lost without successors"))?;
-                counts[plies as usize] += 1;
-                self.values[slot].store(self.packed(q, plies)?.0, Ordering::Relaxed);
-                Ok(())
+                n => Some(Cell::counting(n - 1, cell.value)),
             }
-            _ => Ok(()),
+        });
+        if seen.counter == 1 {
+            let Some(plies) = lost_in else {
+                return Err(SolveError::DistanceOverflow {
+                    subspace: self.subspace(q),
+                    max: MAX_DISTANCE,
+                });
+            };
+            counts[plies as usize] += 1;
         }
+        Ok(())
     }
 }

@@ -58,7 +58,8 @@ pub struct SolveReport {
     pub seconds: f64,
     /// Threads used.
     pub threads: usize,
-    /// The largest working memory of one unit, in bytes (values and counters).
+    /// The largest working memory of one unit, in bytes: its cells (value and counter) and, at
+    /// the end, its payloads.
     pub peak_working_bytes: u64,
     /// Positions solved (not kept) in this run.
     pub solved_positions: u64,
@@ -196,7 +197,7 @@ fn solve_unit<D: Domain>(
                 source: e,
             })?;
             exits_have_distances &= table.has_distances();
-            exits.push((next, table));
+            exits.push((next, Arc::new(table.resident_copy()?)));
         }
     }
     if !exits_have_distances && !options.wdl_only {
@@ -206,19 +207,20 @@ fn solve_unit<D: Domain>(
             unit[0]
         )));
     }
-    let solver = UnitSolver::new(domain, unit, exits, options.cancel.as_deref());
+    let solver = UnitSolver::new(domain, unit, exits, options.cancel.as_deref())?;
     let solved = solver.run(bar)?;
     bar.writing();
     let mut reports = Vec::new();
     let dir = &tb.directories()[0];
-    for (&key, payload) in unit.iter().zip(&solved.payloads) {
-        let mut stats = Stats::of_bytes(payload);
+    for (&key, payload) in unit.iter().zip(solved.payloads) {
+        let mut stats = Stats::of_bytes(&payload);
+        let positions = payload.len() as u64;
         let (encoding, bytes) = if options.wdl_only {
             stats.longest_win = 0;
             stats.longest_loss = 0;
-            (Encoding::Wdl, to_wdl_payload(payload))
+            (Encoding::Wdl, to_wdl_payload(&payload))
         } else {
-            (Encoding::Distance, payload.clone())
+            (Encoding::Distance, payload)
         };
         let expected = expected_for(domain, key);
         let header = Header {
@@ -227,7 +229,7 @@ fn solve_unit<D: Domain>(
             index_scheme: expected.index_scheme,
             subspace: key.to_string(),
             encoding,
-            positions: payload.len() as u64,
+            positions,
             stats,
             payload_checksum: xxh3_64(&bytes),
         };

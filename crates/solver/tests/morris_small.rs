@@ -54,7 +54,7 @@ fn nine_mens_morris_three_against_three_verifies_and_is_deterministic() {
     options.threads = Some(3);
     let b = solve(domain("nine_mens_morris"), two.path(), &[key], &options).unwrap();
     assert_eq!(a.subspaces.len(), 1);
-    assert_eq!(a.peak_working_bytes, 2 * a.subspaces[0].positions);
+    assert_eq!(a.peak_working_bytes, 3 * a.subspaces[0].positions);
     let bytes = |d: &std::path::Path| std::fs::read(d.join("3-3.ppdb")).unwrap();
     assert_eq!(
         bytes(one.path()),

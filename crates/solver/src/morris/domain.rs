@@ -209,6 +209,14 @@ fn without_history(rules: &MorrisRules) -> MorrisRules {
     }
 }
 
+/// Why a position has no subspace (made into a [`ProbeError`] only when reported).
+enum Unlocated {
+    /// It remembers something these rules do not.
+    Memory,
+    /// Its counts make no subspace of these rules.
+    NoSubspace(MorrisKey),
+}
+
 /// The database scheme of a morris game under one rule set.
 #[derive(Debug)]
 pub struct MorrisDomain {
@@ -255,6 +263,38 @@ impl MorrisDomain {
 
     fn memory(&self) -> bool {
         self.game.rules().no_reforming
+    }
+
+    /// The subspace of `pos` and its effective memories (mover's, other's), or why no subspace
+    /// holds it; nothing is allocated, as the solver asks this of every successor.
+    fn key_of(
+        &self,
+        pos: &MorrisPosition,
+    ) -> Result<(MorrisKey, Option<Barrier>, Option<Barrier>), Unlocated> {
+        let raw_barrier =
+            pos.barrier(Color::White).is_some() || pos.barrier(Color::Black).is_some();
+        if (raw_barrier && !self.memory())
+            || pos.first_mill().is_some()
+            || pos.opening_removal_pending()
+        {
+            return Err(Unlocated::Memory);
+        }
+        let us = pos.side_to_move();
+        let (ours, theirs) = (pos.men(us), pos.men(!us));
+        let mover = self.game.effective_barrier(pos, us);
+        let other = self.game.effective_barrier(pos, !us);
+        let key = MorrisKey {
+            mover: ours.count() as u8,
+            other: theirs.count() as u8,
+            mover_hand: pos.in_hand(us),
+            other_hand: pos.in_hand(!us),
+            mover_barrier: mover.is_some(),
+            other_barrier: other.is_some(),
+        };
+        if !self.is_valid_key(key) || !ours.is_subset(self.game.board().all_points()) {
+            return Err(Unlocated::NoSubspace(key));
+        }
+        Ok((key, mover, other))
     }
 
     fn index(&self, mover: u8, other: u8) -> &SubspaceIndex {
@@ -486,6 +526,10 @@ impl Domain for MorrisDomain {
     }
 
     fn unrank(&self, key: MorrisKey, index: u64) -> MorrisPosition {
+        if !key.has_barriers() {
+            let board = self.index(key.mover, key.other).unrank(index);
+            return Self::board_position(key, board);
+        }
         let slots = self.slots_per_board(key);
         let board = self.index(key.mover, key.other).unrank(index / slots);
         let mut pos = Self::board_position(key, board);
@@ -542,36 +586,34 @@ impl Domain for MorrisDomain {
         self.locate(pos).ok() != Some((key, index))
     }
 
+    fn subspace_of(&self, pos: &MorrisPosition) -> Option<MorrisKey> {
+        self.key_of(pos).ok().map(|(key, ..)| key)
+    }
+
+    fn quiet_turns_are_distinct(&self, pos: &MorrisPosition) -> bool {
+        // A quiet turn keeps the other side's men where they are, so two successors that are
+        // symmetric images of each other need a symmetry that fixes those men.
+        let us = pos.side_to_move();
+        let (ours, theirs) = (pos.men(us), pos.men(!us));
+        let (a, b) = (ours.count() as u8, theirs.count() as u8);
+        u32::from(a) + u32::from(b) <= u32::from(self.points())
+            && theirs.is_subset(self.game.board().all_points())
+            && self.index(b, a).has_trivial_stabilizer(theirs)
+    }
+
     fn locate(&self, pos: &MorrisPosition) -> Result<(MorrisKey, u64), ProbeError> {
-        let raw_barrier =
-            pos.barrier(Color::White).is_some() || pos.barrier(Color::Black).is_some();
-        if (raw_barrier && !self.memory())
-            || pos.first_mill().is_some()
-            || pos.opening_removal_pending()
-        {
-            return Err(ProbeError::OutOfScope(
+        let (key, mover, other) = self.key_of(pos).map_err(|e| match e {
+            Unlocated::Memory => ProbeError::OutOfScope(
                 "the position carries a memory of earlier turns (no re-forming, first mill) \
                  that these rules do not have"
                     .into(),
-            ));
-        }
+            ),
+            Unlocated::NoSubspace(key) => {
+                ProbeError::OutOfScope(format!("subspace {key} does not exist under these rules"))
+            }
+        })?;
         let us = pos.side_to_move();
         let (ours, theirs) = (pos.men(us), pos.men(!us));
-        let mover = self.game.effective_barrier(pos, us);
-        let other = self.game.effective_barrier(pos, !us);
-        let key = MorrisKey {
-            mover: ours.count() as u8,
-            other: theirs.count() as u8,
-            mover_hand: pos.in_hand(us),
-            other_hand: pos.in_hand(!us),
-            mover_barrier: mover.is_some(),
-            other_barrier: other.is_some(),
-        };
-        if !self.is_valid_key(key) || !ours.is_subset(self.game.board().all_points()) {
-            return Err(ProbeError::OutOfScope(format!(
-                "subspace {key} does not exist under these rules"
-            )));
-        }
         let index = self.index(key.mover, key.other);
         let board = index.rank(ours, theirs);
         if !key.has_barriers() {

@@ -146,6 +146,12 @@ pub struct SubspaceIndex {
     all_points: u32,
     /// The first index of each class, and the size last.
     offsets: Vec<u64>,
+    /// The indices of a class whose canonical set only the identity fixes, the most any class
+    /// has: `C(points - a, b)`.
+    block: u64,
+    /// For each `k`, the class holding index `k * block`: unranking starts there and steps
+    /// over the few (smaller, symmetric) classes before its index instead of a binary search.
+    class_at_block: Vec<u32>,
     /// For each class, where its kept other-side ranks start in `kept` (empty unless symmetric);
     /// the end of `kept` last.
     kept_start: Vec<u32>,
@@ -202,6 +208,14 @@ impl SubspaceIndex {
         offsets.push(size);
         kept_start.push(u32::try_from(kept.len()).expect("kept ranks fit a u32"));
         bits_start.push(u32::try_from(kept_bits.len()).expect("bitmap words fit a u32"));
+        let mut class_at_block = Vec::with_capacity(size.div_ceil(block) as usize);
+        let mut class = 0;
+        for k in 0..size.div_ceil(block) {
+            while offsets[class + 1] <= k * block {
+                class += 1;
+            }
+            class_at_block.push(u32::try_from(class).expect("class numbers fit a u32"));
+        }
         SubspaceIndex {
             symmetries,
             movers,
@@ -209,6 +223,8 @@ impl SubspaceIndex {
             b,
             all_points,
             offsets,
+            block,
+            class_at_block,
             kept_start,
             kept,
             bits_start,
@@ -246,7 +262,8 @@ impl SubspaceIndex {
     #[must_use]
     pub fn heap_bytes(&self) -> usize {
         8 * (self.offsets.len() + self.kept_bits.len())
-            + 4 * (self.kept_start.len()
+            + 4 * (self.class_at_block.len()
+                + self.kept_start.len()
                 + self.kept.len()
                 + self.bits_start.len()
                 + self.bits_before.len())
@@ -312,11 +329,23 @@ impl SubspaceIndex {
         self.offsets[class] + u64::from(self.bits_before[word]) + u64::from(below.count_ones())
     }
 
+    /// Whether only the identity among the board's symmetries maps `mover`, a set of `a`
+    /// points, to itself.
+    #[inline]
+    #[must_use]
+    pub fn has_trivial_stabilizer(&self, mover: Bitboard) -> bool {
+        let (class, ..) = self.mover_class(mover);
+        self.movers.stabilizer[class] == 1
+    }
+
     /// The canonical board of index `index` (below [`size`](Self::size)): `(mover, other)`.
     #[must_use]
     pub fn unrank(&self, index: u64) -> (Bitboard, Bitboard) {
         debug_assert!(index < self.size(), "index out of range");
-        let class = self.offsets.partition_point(|&o| o <= index) - 1;
+        let mut class = self.class_at_block[(index / self.block) as usize] as usize;
+        while self.offsets[class + 1] <= index {
+            class += 1;
+        }
         let local = index - self.offsets[class];
         let within = match self.movers.stabilizer[class] {
             1 => local,
