@@ -212,24 +212,37 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         });
     }
 
+    /// Calls `visit` with the member, index and position of each combined index of `range`, in
+    /// order, walking the boards rather than unranking them; stops at the first error.
+    fn walk<F>(&self, range: std::ops::Range<u64>, mut visit: F) -> Result<(), SolveError>
+    where
+        F: FnMut(usize, u64, &Pos<D>) -> Result<(), SolveError>,
+    {
+        let mut g = range.start;
+        while g < range.end {
+            let (m, first) = self.member_of(g);
+            let stop = range.end.min(self.offsets[m + 1]);
+            let mut result = Ok(());
+            self.domain
+                .for_each_position(self.keys[m], first..first + (stop - g), |i, pos| {
+                    if result.is_ok() {
+                        result = visit(m, i, pos);
+                    }
+                });
+            result?;
+            g = stop;
+        }
+        Ok(())
+    }
+
     /// Solves the unit.
     pub(crate) fn run(self, observer: &dyn Observer) -> Result<Solved, SolveError> {
         self.for_each_chunk(|range, local| {
             let mut run: ArrayVec<Cell, { CHUNK as usize }> = ArrayVec::new();
-            let mut g = range.start;
-            while g < range.end {
-                let (m, first) = self.member_of(g);
-                let stop = range.end.min(self.offsets[m + 1]);
-                let mut result = Ok(());
-                self.domain
-                    .for_each_position(self.keys[m], first..first + (stop - g), |i, pos| {
-                        if result.is_ok() {
-                            result = self.initialise(m, i, pos, local).map(|c| run.push(c));
-                        }
-                    });
-                result?;
-                g = stop;
-            }
+            self.walk(range.clone(), |m, i, pos| {
+                run.push(self.initialise(m, i, pos, local)?);
+                Ok(())
+            })?;
             self.cells.store_run(range.start, &run);
             observer.initialised(range.end - range.start);
             Ok(())
@@ -459,22 +472,14 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             }
             // Many positions of this chunk are in the layer: walking the chunk's boards in
             // order is cheaper than unranking each.
-            let mut g = range.start;
-            while g < range.end {
-                let (m, first) = self.member_of(g);
-                let stop = range.end.min(self.offsets[m + 1]);
-                let mut result = Ok(());
-                self.domain
-                    .for_each_position(self.keys[m], first..first + (stop - g), |i, pos| {
-                        let k = self.offsets[m] + i - range.start;
-                        if result.is_ok() && found[(k / 64) as usize] >> (k % 64) & 1 == 1 {
-                            result = self.unmove(self.offsets[m] + i, pos, d, local);
-                        }
-                    });
-                result?;
-                g = stop;
-            }
-            Ok(())
+            self.walk(range.clone(), |m, i, pos| {
+                let g = self.offsets[m] + i;
+                let k = g - range.start;
+                if found[(k / 64) as usize] >> (k % 64) & 1 == 1 {
+                    self.unmove(g, pos, d, local)?;
+                }
+                Ok(())
+            })
         });
     }
 

@@ -209,6 +209,10 @@ fn without_history(rules: &MorrisRules) -> MorrisRules {
     }
 }
 
+/// A key's fields: men and men in hand of the side to move and the other, and whether each
+/// remembers a broken mill.
+type KeyParts = (u8, u8, u8, u8, bool, bool);
+
 /// Why a position has no subspace (made into a [`ProbeError`] only when reported).
 enum Unlocated {
     /// It remembers something these rules do not.
@@ -298,18 +302,8 @@ impl MorrisDomain {
         };
         // Checked on the parts rather than on `key`, which the compiler would otherwise spill
         // and read back in pieces.
-        let rules = self.game.rules();
-        let points = u32::from(self.points());
-        let on_board = u32::from(a) + u32::from(b);
-        let room = on_board < points;
-        let can_remember = |men: u8, hand: u8| {
-            rules.no_reforming && men >= 3 && (hand == 0 || rules.mixed_placement) && room
-        };
-        let valid = a + hand_a <= rules.men
-            && b + hand_b <= rules.men
-            && on_board <= points
-            && (mover.is_none() || can_remember(a, hand_a))
-            && (other.is_none() || can_remember(b, hand_b));
+        let parts = (a, b, hand_a, hand_b, mover.is_some(), other.is_some());
+        let valid = self.is_valid_parts(parts);
         if !valid || !ours.is_subset(self.game.board().all_points()) {
             return Err(Unlocated::NoSubspace(key));
         }
@@ -328,17 +322,31 @@ impl MorrisDomain {
     #[inline]
     #[must_use]
     pub fn is_valid_key(&self, key: MorrisKey) -> bool {
+        self.is_valid_parts((
+            key.mover,
+            key.other,
+            key.mover_hand,
+            key.other_hand,
+            key.mover_barrier,
+            key.other_barrier,
+        ))
+    }
+
+    /// [`MorrisDomain::is_valid_key`] on a key's fields, in its order.
+    #[inline]
+    fn is_valid_parts(&self, (a, b, hand_a, hand_b, barrier_a, barrier_b): KeyParts) -> bool {
         let rules = self.game.rules();
-        let men = rules.men;
-        let room = u32::from(key.mover) + u32::from(key.other) < u32::from(self.points());
-        let can_remember = |on_board: u8, hand: u8| {
-            rules.no_reforming && on_board >= 3 && (hand == 0 || rules.mixed_placement) && room
+        let on_board = u32::from(a) + u32::from(b);
+        let points = u32::from(self.points());
+        let room = on_board < points;
+        let can_remember = |men: u8, hand: u8| {
+            rules.no_reforming && men >= 3 && (hand == 0 || rules.mixed_placement) && room
         };
-        key.mover + key.mover_hand <= men
-            && key.other + key.other_hand <= men
-            && u32::from(key.mover) + u32::from(key.other) <= u32::from(self.points())
-            && (!key.mover_barrier || can_remember(key.mover, key.mover_hand))
-            && (!key.other_barrier || can_remember(key.other, key.other_hand))
+        a + hand_a <= rules.men
+            && b + hand_b <= rules.men
+            && on_board <= points
+            && (!barrier_a || can_remember(a, hand_a))
+            && (!barrier_b || can_remember(b, hand_b))
     }
 
     /// Whether every position of `key` is over before it starts: a side below the losing count.
