@@ -3,13 +3,14 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use clap::Args;
 use perfectplay_core::morris::{Morris, MorrisRules};
 use perfectplay_core::Game;
 use perfectplay_solver::checksums::{check_manifest, write_manifest, ChecksumStatus, MANIFEST};
 use perfectplay_solver::format::{read_file_header, Header, EXTENSION};
-use perfectplay_solver::morris::{MorrisDomain, MorrisKey};
+use perfectplay_solver::morris::{MorrisDomain, MorrisKey, PlacementSearch};
 use perfectplay_solver::{solve, verify, Domain, SolveOptions, SolveReport, Tablebase, Wdl};
 
 use crate::errors::CliError;
@@ -60,6 +61,28 @@ pub(crate) struct ProbeArgs {
     /// The position (default: the start). Morris: `.../.../.../....../.../.../... w 9 9`.
     #[arg(long, value_name = "FEN")]
     pub(crate) fen: Option<String>,
+    /// Set a rule option (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub(crate) set: Vec<String>,
+}
+
+/// Arguments of `perfectplay search`.
+#[derive(Args, Debug)]
+pub(crate) struct SearchArgs {
+    #[arg(value_name = "GAME", help = games::game_help())]
+    pub(crate) game: String,
+    /// Directory of the moving-phase tables (repeatable: searched in order).
+    #[arg(long, value_name = "DIR", required = true)]
+    pub(crate) db: Vec<PathBuf>,
+    /// The position (default: the start). Morris: `.../.../.../....../.../.../... w 9 9`.
+    #[arg(long, value_name = "FEN")]
+    pub(crate) fen: Option<String>,
+    /// Also value every turn of the position.
+    #[arg(long)]
+    pub(crate) moves: bool,
+    /// Transposition table of 2^BITS entries of 8 bytes.
+    #[arg(long, value_name = "BITS", default_value_t = 26, value_parser = clap::value_parser!(u32).range(4..=34))]
+    pub(crate) table_bits: u32,
     /// Set a rule option (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub(crate) set: Vec<String>,
@@ -239,6 +262,54 @@ pub(crate) fn run_probe(args: &ProbeArgs, out: &mut dyn Write) -> Result<(), Cli
         writeln!(out, "principal variation: {}", text.join(" "))?;
     }
     Ok(())
+}
+
+/// Values a placement-phase position by searching down to the moving-phase tables.
+pub(crate) fn run_search(args: &SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let domain = morris_domain(&args.game, &args.set)?;
+    let game = *domain.game();
+    let pos = match &args.fen {
+        Some(fen) => game.parse_fen(fen)?.0,
+        None => game.start_position(),
+    };
+    let mut tb = Tablebase::new(domain);
+    for dir in &args.db {
+        tb.add_directory(dir)?;
+    }
+    let search = PlacementSearch::new(&tb, args.table_bits)?;
+    writeln!(out, "{}", game.diagram(&pos))?;
+    let started = Instant::now();
+    let value = search.value(&pos)?;
+    writeln!(
+        out,
+        "value: {} (for {} to move; alpha-beta search of the placement phase on the tables)",
+        wdl_word(value),
+        pos.side_to_move()
+    )?;
+    if args.moves {
+        writeln!(out, "moves, best first:")?;
+        for (mv, w) in search.move_values(&pos)? {
+            writeln!(out, "  {:<12} {}", mv.to_string(), wdl_word(w))?;
+        }
+    }
+    let stats = search.stats();
+    writeln!(
+        out,
+        "searched {} positions ({} table probes, {} transposition hits) in {:.1} s",
+        stats.nodes,
+        stats.probes,
+        stats.table_hits,
+        started.elapsed().as_secs_f64()
+    )?;
+    Ok(())
+}
+
+fn wdl_word(w: Wdl) -> &'static str {
+    match w {
+        Wdl::Win => "win",
+        Wdl::Draw => "draw",
+        Wdl::Loss => "loss",
+    }
 }
 
 /// Rechecks every stored value; a mismatch is an error (exit status 1).

@@ -46,6 +46,9 @@ enum Command {
     Solve(db::SolveArgs),
     /// Look up a position in the databases: its value, distance and every move's value.
     Probe(db::ProbeArgs),
+    /// Value a placement-phase position (default: the start) by an alpha-beta search down to
+    /// the moving-phase tables.
+    Search(db::SearchArgs),
     /// Recheck every stored value against its successors; exit status 1 on any mismatch.
     Verify(db::VerifyArgs),
     /// Summarise the tables in a directory from their headers.
@@ -82,6 +85,7 @@ fn run(cli: &Cli) -> Result<(), CliError> {
         Command::Games => list::run(&mut out),
         Command::Solve(args) => db::run_solve(args, &mut out),
         Command::Probe(args) => db::run_probe(args, &mut out),
+        Command::Search(args) => db::run_search(args, &mut out),
         Command::Verify(args) => db::run_verify(args, &mut out),
         Command::Info(args) => db::run_info(args, &mut out),
     }

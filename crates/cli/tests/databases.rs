@@ -126,3 +126,34 @@ fn database_commands_refuse_bad_input() {
     let out = run(&["info", "--db", db]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
 }
+
+#[test]
+fn search_values_the_placement_phase_on_the_moving_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    let out = run(&[
+        "solve",
+        "six_mens_morris",
+        "--out",
+        db,
+        "--max-men",
+        "6",
+        "-q",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let out = run(&["search", "six_mens_morris", "--db", db, "--moves"]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("value: draw"), "{said}");
+    assert!(said.contains("moves, best first:"), "{said}");
+    // Without the tables the search names what is missing.
+    let empty = tempfile::tempdir().unwrap();
+    let out = run(&[
+        "search",
+        "six_mens_morris",
+        "--db",
+        empty.path().to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(text(&out).contains("no table"), "{}", text(&out));
+}

@@ -310,7 +310,7 @@ impl MorrisDomain {
         Ok((key, mover, other))
     }
 
-    fn index(&self, mover: u8, other: u8) -> &SubspaceIndex {
+    pub(crate) fn index(&self, mover: u8, other: u8) -> &SubspaceIndex {
         let points = usize::from(self.points()) + 1;
         let slot = usize::from(mover) * points + usize::from(other);
         self.indices[slot].get_or_init(|| self.indexer.subspace(u32::from(mover), u32::from(other)))

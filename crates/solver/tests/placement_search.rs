@@ -1,0 +1,82 @@
+//! The placement-phase search against whole-game retrograde solutions.
+
+use std::collections::HashSet;
+
+use perfectplay_core::morris::{Morris, MorrisPosition};
+use perfectplay_core::Game;
+use perfectplay_solver::morris::{MorrisDomain, PlacementSearch};
+use perfectplay_solver::{solve, Domain, SolveError, SolveOptions, Tablebase, Wdl};
+
+fn domain(id: &str) -> MorrisDomain {
+    MorrisDomain::new(Morris::preset(id).unwrap()).unwrap()
+}
+
+/// Every position with men in hand reachable from the start.
+fn placement_positions(game: &Morris) -> Vec<MorrisPosition> {
+    let mut seen = HashSet::new();
+    let mut stack = vec![game.start_position()];
+    let mut found = Vec::new();
+    while let Some(pos) = stack.pop() {
+        let us = pos.side_to_move();
+        if pos.in_hand(us) == 0 && pos.in_hand(!us) == 0 || !seen.insert(pos) {
+            continue;
+        }
+        found.push(pos);
+        if game.outcome(&pos).is_none() {
+            game.for_each_move(&pos, |mv| stack.push(game.play(&pos, mv)));
+        }
+    }
+    found
+}
+
+#[test]
+fn three_mens_morris_search_agrees_with_the_whole_game_tables_everywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = domain("three_mens_morris");
+    let start = d.start_key();
+    solve(d, dir.path(), &[start], &SolveOptions::default()).unwrap();
+    let tb = Tablebase::open(domain("three_mens_morris"), dir.path()).unwrap();
+    let search = PlacementSearch::new(&tb, 12).unwrap();
+    let game = tb.domain().game();
+    assert_eq!(search.value(&game.start_position()).unwrap(), Wdl::Win);
+    let positions = placement_positions(game);
+    assert!(positions.len() > 1000, "{}", positions.len());
+    for pos in &positions {
+        let expected = tb.probe(pos).unwrap().wdl;
+        assert_eq!(search.value(pos).unwrap(), expected, "{pos:?}");
+    }
+    let stats = search.stats();
+    assert!(stats.table_hits > 0 && stats.probes > 0, "{stats:?}");
+    // The centre is the only winning first placement (the README's line starts there).
+    let moves = search.move_values(&game.start_position()).unwrap();
+    let wins: Vec<String> = moves
+        .iter()
+        .filter(|(_, w)| *w == Wdl::Win)
+        .map(|(mv, _)| mv.to_string())
+        .collect();
+    assert_eq!(wins, vec!["b2".to_owned()]);
+}
+
+#[test]
+fn six_mens_morris_placement_on_the_moving_tables_is_a_draw() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = domain("six_mens_morris");
+    let keys = d.moving_keys(6);
+    solve(d, dir.path(), &keys, &SolveOptions::default()).unwrap();
+    let tb = Tablebase::open(domain("six_mens_morris"), dir.path()).unwrap();
+    let search = PlacementSearch::new(&tb, 20).unwrap();
+    // The whole-game retrograde solution (README) finds the start a draw too.
+    assert_eq!(
+        search.value(&tb.domain().game().start_position()).unwrap(),
+        Wdl::Draw
+    );
+}
+
+#[test]
+fn rules_whose_placement_can_repeat_are_refused() {
+    let tb = Tablebase::new(domain("lasker_morris"));
+    assert!(matches!(
+        PlacementSearch::new(&tb, 10),
+        Err(SolveError::Unsupported(_))
+    ));
+}
