@@ -154,10 +154,13 @@ impl<'a> PlacementSearch<'a> {
         let mut moves: ArrayVec<MorrisMove, 512> = ArrayVec::new();
         let mut overflow = false;
         game.for_each_move(pos, |mv| overflow |= moves.try_push(*mv).is_err());
-        if overflow {
-            return Err(ProbeError::OutOfScope(
-                "a placement position with more than 512 turns".to_owned(),
-            ));
+        if overflow || moves.is_empty() {
+            // The rules end a game without turns (`terminal_value` above), so an empty list
+            // means rules this search does not know.
+            return Err(ProbeError::OutOfScope(format!(
+                "a placement position with {} turns",
+                if overflow { "more than 512" } else { "no" }
+            )));
         }
         // Captures first: they decide most placement fights.
         moves.sort_by_key(|mv| !mv.is_capture());
