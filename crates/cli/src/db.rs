@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
-use perfectplay_core::morris::{Morris, MorrisRules};
+use perfectplay_core::morris::{Morris, MorrisPosition, MorrisRules};
 use perfectplay_core::Game;
 use perfectplay_solver::checksums::{check_manifest, write_manifest, ChecksumStatus, MANIFEST};
 use perfectplay_solver::format::{read_file_header, Header, EXTENSION};
@@ -50,9 +50,9 @@ pub(crate) struct SolveArgs {
     pub(crate) set: Vec<String>,
 }
 
-/// Arguments of `perfectplay probe`.
+/// A position and the tables to read it with: what `probe` and `search` share.
 #[derive(Args, Debug)]
-pub(crate) struct ProbeArgs {
+pub(crate) struct TablePosition {
     #[arg(value_name = "GAME", help = games::game_help())]
     pub(crate) game: String,
     /// Directory of the tables (repeatable: searched in order).
@@ -66,26 +66,41 @@ pub(crate) struct ProbeArgs {
     pub(crate) set: Vec<String>,
 }
 
-/// Arguments of `perfectplay search`.
+impl TablePosition {
+    /// The tables of every directory, and the position.
+    fn open(&self) -> Result<(Tablebase<MorrisDomain>, MorrisPosition), CliError> {
+        let domain = morris_domain(&self.game, &self.set)?;
+        let game = *domain.game();
+        let pos = match &self.fen {
+            Some(fen) => game.parse_fen(fen)?.0,
+            None => game.start_position(),
+        };
+        let mut tb = Tablebase::new(domain);
+        for dir in &self.db {
+            tb.add_directory(dir)?;
+        }
+        Ok((tb, pos))
+    }
+}
+
+/// Arguments of `perfectplay probe`.
+#[derive(Args, Debug)]
+pub(crate) struct ProbeArgs {
+    #[command(flatten)]
+    pub(crate) at: TablePosition,
+}
+
+/// Arguments of `perfectplay search` (the tables are those of the moving phase).
 #[derive(Args, Debug)]
 pub(crate) struct SearchArgs {
-    #[arg(value_name = "GAME", help = games::game_help())]
-    pub(crate) game: String,
-    /// Directory of the moving-phase tables (repeatable: searched in order).
-    #[arg(long, value_name = "DIR", required = true)]
-    pub(crate) db: Vec<PathBuf>,
-    /// The position (default: the start). Morris: `.../.../.../....../.../.../... w 9 9`.
-    #[arg(long, value_name = "FEN")]
-    pub(crate) fen: Option<String>,
+    #[command(flatten)]
+    pub(crate) at: TablePosition,
     /// Also value every turn of the position.
     #[arg(long)]
     pub(crate) moves: bool,
     /// Transposition table of 2^BITS entries of 8 bytes.
     #[arg(long, value_name = "BITS", default_value_t = 26, value_parser = clap::value_parser!(u32).range(4..=34))]
     pub(crate) table_bits: u32,
-    /// Set a rule option (repeatable).
-    #[arg(long = "set", value_name = "NAME=VALUE")]
-    pub(crate) set: Vec<String>,
 }
 
 /// Arguments of `perfectplay verify`.
@@ -223,16 +238,8 @@ fn write_report(out: &mut dyn Write, report: &SolveReport) -> Result<(), CliErro
 
 /// Prints the value of a position and of each of its moves.
 pub(crate) fn run_probe(args: &ProbeArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let domain = morris_domain(&args.game, &args.set)?;
-    let game = *domain.game();
-    let pos = match &args.fen {
-        Some(fen) => game.parse_fen(fen)?.0,
-        None => game.start_position(),
-    };
-    let mut tb = Tablebase::new(domain);
-    for dir in &args.db {
-        tb.add_directory(dir)?;
-    }
+    let (tb, pos) = args.at.open()?;
+    let game = *tb.domain().game();
     writeln!(out, "{}", game.diagram(&pos))?;
     let value = tb.probe(&pos)?;
     let subspace = tb
@@ -266,16 +273,8 @@ pub(crate) fn run_probe(args: &ProbeArgs, out: &mut dyn Write) -> Result<(), Cli
 
 /// Values a placement-phase position by searching down to the moving-phase tables.
 pub(crate) fn run_search(args: &SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let domain = morris_domain(&args.game, &args.set)?;
-    let game = *domain.game();
-    let pos = match &args.fen {
-        Some(fen) => game.parse_fen(fen)?.0,
-        None => game.start_position(),
-    };
-    let mut tb = Tablebase::new(domain);
-    for dir in &args.db {
-        tb.add_directory(dir)?;
-    }
+    let (tb, pos) = args.at.open()?;
+    let game = *tb.domain().game();
     let search = PlacementSearch::new(&tb, args.table_bits)?;
     writeln!(out, "{}", game.diagram(&pos))?;
     let started = Instant::now();
