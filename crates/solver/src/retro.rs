@@ -299,6 +299,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
     /// A successor in the unit is valued by its own cell, even when the game ends there (it is
     /// then decided at initialisation and reaches `pos` through the layers), so it costs no
     /// end-of-game test and, usually, no index.
+    ///
     /// `exits` is filled in place: it holds an array of indices, too large to return by value
     /// once per position.
     fn exits(&self, g: u64, pos: &Pos<D>, exits: &mut Exits) -> Result<(), SolveError> {
@@ -461,10 +462,13 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                 n += 1;
                 Ok::<(), SolveError>(())
             })?;
+            let in_layer = |g: u64| {
+                let k = g - range.start;
+                found[(k / 64) as usize] >> (k % 64) & 1 == 1
+            };
             if n * WALK_PER_UNRANK < range.end - range.start {
                 for g in range.clone() {
-                    let k = g - range.start;
-                    if found[(k / 64) as usize] >> (k % 64) & 1 == 1 {
+                    if in_layer(g) {
                         self.unmove(g, &self.position(g), d, local)?;
                     }
                 }
@@ -474,8 +478,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             // order is cheaper than unranking each.
             self.walk(range.clone(), |m, i, pos| {
                 let g = self.offsets[m] + i;
-                let k = g - range.start;
-                if found[(k / 64) as usize] >> (k % 64) & 1 == 1 {
+                if in_layer(g) {
                     self.unmove(g, pos, d, local)?;
                 }
                 Ok(())
@@ -577,20 +580,16 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                     // Every successor is won by the opponent: lost in one more than the
                     // longest, this one (layers come in order) or an exit.
                     let plies = (d + 1).max(u32::from(cell.value));
-                    let packed = Packed::decided(plies)?;
                     lost_in = Some(plies);
-                    Some(Cell::decided(packed.0))
+                    Some(Cell::decided(Packed::decided(plies)?.0))
                 }
                 n => Some(Cell::counting(n - 1, cell.value)),
             }
         });
-        if seen.counter == 1 {
-            let Some(plies) = lost_in else {
-                return Err(SolveError::DistanceOverflow {
-                    subspace: self.subspace(q),
-                    max: MAX_DISTANCE,
-                });
-            };
+        // `lost_in` is what the last look at the cell found: the loss was written, or (an
+        // error) its distance does not fit the encoding.
+        if let (1, Some(plies)) = (seen.counter, lost_in) {
+            self.packed(q, plies)?;
             counts[plies as usize] += 1;
         }
         Ok(())
