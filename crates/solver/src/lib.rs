@@ -4,7 +4,9 @@
 //!
 //! A game's positions are split into **subspaces** ([`Domain::Key`]): for morris, the men of the
 //! side to move and of the other side on the board and in hand ([`morris::MorrisKey`]), the side
-//! to move normalised by swapping colours. Each subspace has a dense perfect index with the
+//! to move normalised by swapping colours; for checkers, the men and kings of each side and the
+//! rank of each side's most advanced man ([`checkers::CheckersKey`]), the side to move
+//! normalised by turning the board. Each subspace has a dense perfect index with the
 //! board's symmetries folded out ([`morris::index`]). One file per subspace holds one value per
 //! index ([`format`](mod@format)): win, draw or loss for the side to move and the distance to the end in
 //! plies under optimal play, one byte ([`value`]), or the compact WDL-only form, two bits.
@@ -20,7 +22,8 @@
 //! and a successor counter), and the 1-byte payload taken out of the cells at the end;
 //! [`SolveReport::peak_working_bytes`] reports it and a test checks it. To that add the index
 //! tables (under 40 MB for the largest Nine Men's Morris subspace) and a copy of each table the
-//! unit's exits lead to, held in huge pages for its random reads. Files are
+//! unit's exits lead to, held in huge pages for its random reads; copies are kept for later
+//! units up to 2 GiB in all (beyond what the current unit reads). Files are
 //! written under a temporary name and renamed when complete; a rerun keeps complete valid files.
 //! The bytes written do not depend on the number of threads.
 //!
@@ -53,6 +56,7 @@
 //! table, position out of scope); [`SolveError`] a build that could not finish.
 
 mod cells;
+pub mod checkers;
 pub mod checksums;
 pub mod combin;
 mod domain;

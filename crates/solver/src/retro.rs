@@ -74,7 +74,7 @@ pub(crate) struct UnitSolver<'a, D: Domain> {
     keys: &'a [D::Key],
     /// Start of each member in the unit's combined index space, and the total at the end.
     offsets: Vec<u64>,
-    /// Tables of the subspaces the unit's exits lead to.
+    /// Tables of the subspaces the unit's exits lead to, by key.
     exits: Vec<(D::Key, Arc<Table>)>,
     cells: Cells,
     max_plies: AtomicU32,
@@ -119,9 +119,11 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
     pub(crate) fn new(
         domain: &'a D,
         keys: &'a [D::Key],
-        exits: Vec<(D::Key, Arc<Table>)>,
+        mut exits: Vec<(D::Key, Arc<Table>)>,
         cancel: Option<&'a AtomicBool>,
     ) -> Result<UnitSolver<'a, D>, SolveError> {
+        // Sorted for a binary search: a checkers unit reads dozens of tables.
+        exits.sort_by_key(|(k, _)| *k);
         let mut offsets = vec![0u64];
         for &k in keys {
             offsets.push(offsets.last().copied().unwrap_or(0) + domain.size(k));
@@ -364,7 +366,12 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         if let Some(m) = self.member(key) {
             return Ok(Err(self.offsets[m] + index));
         }
-        let Some((_, table)) = self.exits.iter().find(|(k, _)| *k == key) else {
+        let Some((_, table)) = self
+            .exits
+            .binary_search_by(|(k, _)| k.cmp(&key))
+            .ok()
+            .map(|i| &self.exits[i])
+        else {
             return Err(SolveError::Dependency {
                 subspace: self.subspace(g),
                 source: ProbeError::MissingTable {

@@ -1,6 +1,7 @@
 //! Building databases: plan the units, skip the complete ones, solve the rest in parallel, write
 //! each file atomically, report.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -107,6 +108,7 @@ pub fn solve<D: Domain>(
         peak_working_bytes: 0,
         solved_positions: 0,
     };
+    let mut resident = ResidentTables::new();
     for unit in &units {
         if let Some(kept) = kept_files(&tb, unit, options.wdl_only) {
             bars.unit_done(kept.iter().map(|r| r.positions).sum());
@@ -116,7 +118,7 @@ pub fn solve<D: Domain>(
         let positions: u64 = unit.iter().map(|&k| tb.domain().size(k)).sum();
         let unit_started = Instant::now();
         let bar = bars.unit_bar(unit, positions);
-        let solved = pool.install(|| solve_unit(&tb, unit, options, &bar))?;
+        let solved = pool.install(|| solve_unit(&tb, &mut resident, unit, options, &bar))?;
         bar.finish_and_clear();
         let seconds = unit_started.elapsed().as_secs_f64();
         for mut r in solved {
@@ -178,28 +180,93 @@ fn kept_files<D: Domain>(
     Some(kept)
 }
 
+/// The bytes of resident copies kept from one unit to the next.
+const RESIDENT_BUDGET: u64 = 2 << 30;
+
+/// Resident copies of the tables that units read through their exits
+/// ([`Table::resident_copy`]), kept from unit to unit within [`RESIDENT_BUDGET`]: the many
+/// small units of a checkers build read the same tables again and again.
+struct ResidentTables<K> {
+    tables: HashMap<K, (Arc<Table>, u64)>,
+    /// Units served so far: the age of each table's last use.
+    clock: u64,
+}
+
+impl<K: Copy + Eq + std::hash::Hash + std::fmt::Display> ResidentTables<K> {
+    fn new() -> Self {
+        ResidentTables {
+            tables: HashMap::new(),
+            clock: 0,
+        }
+    }
+
+    /// The resident copy of `next`'s table, which `key`'s turns lead to.
+    fn get<D: Domain<Key = K>>(
+        &mut self,
+        tb: &Tablebase<D>,
+        key: K,
+        next: K,
+    ) -> Result<Arc<Table>, SolveError> {
+        if let Some((table, used)) = self.tables.get_mut(&next) {
+            *used = self.clock;
+            return Ok(Arc::clone(table));
+        }
+        let table = tb.table(next).map_err(|e| SolveError::Dependency {
+            subspace: key.to_string(),
+            source: e,
+        })?;
+        let copy = Arc::new(table.resident_copy()?);
+        self.tables.insert(next, (Arc::clone(&copy), self.clock));
+        Ok(copy)
+    }
+
+    /// Drops the least recently used copies the unit about to be solved (`exits`) does not
+    /// read until the rest fit the budget.
+    fn trim(&mut self, exits: &[(K, Arc<Table>)]) {
+        self.clock += 1;
+        let mut bytes: u64 = self
+            .tables
+            .values()
+            .map(|(t, _)| t.payload().len() as u64)
+            .sum();
+        let mut idle: Vec<(u64, K, u64)> = self
+            .tables
+            .iter()
+            .filter(|(k, _)| !exits.iter().any(|(e, _)| e == *k))
+            .map(|(k, (t, used))| (*used, *k, t.payload().len() as u64))
+            .collect();
+        idle.sort_by_key(|&(used, _, _)| used);
+        for (_, k, size) in idle {
+            if bytes <= RESIDENT_BUDGET {
+                break;
+            }
+            self.tables.remove(&k);
+            bytes -= size;
+        }
+    }
+}
+
 fn solve_unit<D: Domain>(
     tb: &Tablebase<D>,
+    resident: &mut ResidentTables<D::Key>,
     unit: &[D::Key],
     options: &SolveOptions,
     bar: &UnitBar,
 ) -> Result<Vec<SubspaceReport>, SolveError> {
     let domain = tb.domain();
-    let mut exits = Vec::new();
+    let mut exits: Vec<(D::Key, Arc<Table>)> = Vec::new();
     let mut exits_have_distances = true;
     for &key in unit {
         for next in domain.successor_keys(key) {
             if unit.contains(&next) || exits.iter().any(|(k, _)| *k == next) {
                 continue;
             }
-            let table = tb.table(next).map_err(|e| SolveError::Dependency {
-                subspace: key.to_string(),
-                source: e,
-            })?;
+            let table = resident.get(tb, key, next)?;
             exits_have_distances &= table.has_distances();
-            exits.push((next, Arc::new(table.resident_copy()?)));
+            exits.push((next, table));
         }
     }
+    resident.trim(&exits);
     if !exits_have_distances && !options.wdl_only {
         return Err(SolveError::Unsupported(format!(
             "{}: a table it depends on is WDL-only; distances need distance tables \

@@ -46,6 +46,9 @@ pub enum PositionError {
         /// Where it stands.
         square: Square,
     },
+    /// A king marked on a square that holds no piece.
+    #[error("square {0} is marked as a king but holds no piece")]
+    KingWithoutPiece(Square),
     /// More pieces than a side starts with.
     #[error("{color} has {count} pieces; a side has at most 12")]
     TooManyPieces {
@@ -123,6 +126,47 @@ impl Position {
             kings: setup.black_kings | setup.white_kings,
             side: setup.side_to_move.unwrap_or(Color::Black),
         })
+    }
+
+    /// A position from its pieces: `black` and `white` every piece of each side, `kings` the
+    /// crowned ones among them. The checks of [`Position::from_setup`] plus that every king is
+    /// a piece, a few bit operations: databases build positions with it in their hot loops.
+    pub fn from_parts(
+        black: Bitboard,
+        white: Bitboard,
+        kings: Bitboard,
+        side: Color,
+    ) -> Result<Position, PositionError> {
+        if let Some(i) = (black & white).lowest_index() {
+            return Err(PositionError::Overlap(Square::from_bit(i)));
+        }
+        if let Some(i) = kings.without(black | white).lowest_index() {
+            return Err(PositionError::KingWithoutPiece(Square::from_bit(i)));
+        }
+        let pos = Position {
+            black,
+            white,
+            kings,
+            side,
+        };
+        for (color, row) in [
+            (Color::Black, BLACK_CROWN_ROW),
+            (Color::White, WHITE_CROWN_ROW),
+        ] {
+            if let Some(i) = (pos.men(color) & Bitboard(row)).lowest_index() {
+                return Err(PositionError::ManOnCrowningRow {
+                    color,
+                    square: Square::from_bit(i),
+                });
+            }
+            if pos.pieces(color).count() > 12 {
+                return Err(PositionError::TooManyPieces {
+                    color,
+                    count: pos.pieces(color).count(),
+                });
+            }
+        }
+        Ok(pos)
     }
 
     /// The position as a setup.
@@ -248,6 +292,18 @@ mod tests {
                 square: Square::from_number(3).unwrap()
             })
         );
+        assert_eq!(
+            Position::from_parts(bb(&[1]), bb(&[30]), bb(&[9]), Color::White),
+            Err(PositionError::KingWithoutPiece(
+                Square::from_number(9).unwrap()
+            ))
+        );
+        let p = Position::from_parts(bb(&[1, 29]), bb(&[30]), bb(&[29]), Color::White).unwrap();
+        assert_eq!(Position::from_setup(&p.to_setup()), Ok(p));
+        assert!(matches!(
+            Position::from_parts(bb(&[29]), bb(&[30]), bb(&[]), Color::White),
+            Err(PositionError::ManOnCrowningRow { .. })
+        ));
         let crowd = Setup {
             black_kings: bb(&(1..=13).collect::<Vec<_>>()),
             ..Setup::default()

@@ -1,0 +1,465 @@
+//! `CheckersDomain`: the checkers database scheme for the solver.
+
+use perfectplay_core::checkers::{Checkers, Position, Square};
+use perfectplay_core::{Bitboard, Color};
+
+use super::index::{MenIndices, Sides, SliceIndex};
+use super::key::{CheckersKey, MAX_PIECES, MAX_RANK};
+use crate::domain::Domain;
+use crate::error::ProbeError;
+
+/// No neighbour in that direction.
+const NONE: u8 = u8::MAX;
+
+/// Diagonal directions, as indices of [`CheckersDomain::neighbours`]: towards square 1 (north)
+/// first.
+const NORTH: [usize; 2] = [0, 1];
+const SOUTH: [usize; 2] = [2, 3];
+const ALL: [usize; 4] = [0, 1, 2, 3];
+
+/// The checkers database scheme: slices by material and the ranks of the most advanced men
+/// ([`CheckersKey`]), the side to move normalised by turning the board, a perfect index per
+/// slice (the private `index` module).
+///
+/// The databases value positions by the pieces alone: the history rules of
+/// [`perfectplay_core::GameState`] (threefold repetition, the 40-move rule, the ply limit) are
+/// not part of the database game, and a position from which neither side can force a win is a
+/// draw. Any [`perfectplay_core::checkers::CheckersRules`] give the same tables.
+pub struct CheckersDomain {
+    game: Checkers,
+    men: MenIndices,
+    /// The neighbour of each square (bit) to the north-west, north-east, south-west and
+    /// south-east, or [`NONE`].
+    neighbours: [[u8; 4]; 32],
+}
+
+impl CheckersDomain {
+    /// The scheme for `game`.
+    #[must_use]
+    pub fn new(game: Checkers) -> CheckersDomain {
+        let mut neighbours = [[NONE; 4]; 32];
+        for from in Square::all() {
+            for (d, (dr, dc)) in [(-1i8, -1i8), (-1, 1), (1, -1), (1, 1)]
+                .into_iter()
+                .enumerate()
+            {
+                let (r, c) = (from.row() as i8 + dr, from.column() as i8 + dc);
+                if let Some(to) =
+                    Square::all().find(|s| s.row() as i8 == r && s.column() as i8 == c)
+                {
+                    neighbours[usize::from(from.index())][d] = to.index();
+                }
+            }
+        }
+        CheckersDomain {
+            game,
+            men: MenIndices::new(),
+            neighbours,
+        }
+    }
+
+    /// Whether `key` names a table: well formed, and both sides have a piece (a side without
+    /// pieces to move has lost; the other side without pieces cannot arise).
+    #[must_use]
+    pub fn is_database_key(&self, key: CheckersKey) -> bool {
+        key.is_well_formed() && key.mover_pieces() > 0 && key.other_pieces() > 0
+    }
+
+    /// Every table with `2..=max_pieces` pieces that holds a position, in key order.
+    #[must_use]
+    pub fn keys_up_to(&self, max_pieces: u8) -> Vec<CheckersKey> {
+        let mut keys: Vec<CheckersKey> = all_keys(max_pieces.min(MAX_PIECES))
+            .filter(|&k| self.is_database_key(k) && self.size(k) > 0)
+            .collect();
+        keys.sort();
+        keys
+    }
+
+    /// The number of arrangements of exactly `pieces` pieces on the board, a side possibly
+    /// without any: the sizes of every slice, those where a side has nothing included. This is
+    /// the published count of checkers positions by pieces (side to move not counted).
+    #[must_use]
+    pub fn arrangements(&self, pieces: u8) -> u64 {
+        all_keys(pieces.min(MAX_PIECES))
+            .filter(|k| k.pieces() == pieces)
+            .map(|k| SliceIndex::new(&self.men, k).size())
+            .sum()
+    }
+
+    /// Calls `visit` with every arrangement of slice `key` (a side may have no pieces), in
+    /// index order, as a position with the side to move of the slice as Black.
+    pub fn for_each_arrangement<F: FnMut(u64, &Position)>(&self, key: CheckersKey, mut visit: F) {
+        if !key.is_well_formed() {
+            return;
+        }
+        let slice = SliceIndex::new(&self.men, key);
+        slice.walk(0..slice.size(), |i, s| visit(i, &to_position(s)));
+    }
+
+    fn slice(&self, key: CheckersKey) -> SliceIndex<'_> {
+        SliceIndex::new(&self.men, key)
+    }
+}
+
+/// Every well-formed key with at most `max` pieces, sides without pieces included.
+fn all_keys(max: u8) -> impl Iterator<Item = CheckersKey> {
+    let counts = move || 0..=max;
+    counts().flat_map(move |mm| {
+        counts().flat_map(move |mk| {
+            counts().flat_map(move |om| {
+                counts().flat_map(move |ok| {
+                    (0..=MAX_RANK).flat_map(move |mr| {
+                        (0..=MAX_RANK).filter_map(move |or| {
+                            let key = CheckersKey {
+                                mover_men: mm,
+                                mover_kings: mk,
+                                other_men: om,
+                                other_kings: ok,
+                                mover_rank: mr,
+                                other_rank: or,
+                            };
+                            (key.pieces() <= max && key.is_well_formed()).then_some(key)
+                        })
+                    })
+                })
+            })
+        })
+    })
+}
+
+/// The pieces of `pos` in the frame of its side to move: White to move reads the board turned
+/// half a turn, colours swapped.
+#[inline]
+fn sides_of(pos: &Position) -> Sides {
+    let us = pos.side_to_move();
+    let part = |b: Bitboard| match us {
+        Color::Black => b.0,
+        Color::White => b.0.reverse_bits(),
+    };
+    Sides {
+        mover_men: part(pos.men(us)),
+        mover_kings: part(pos.kings(us)),
+        other_men: part(pos.men(!us)),
+        other_kings: part(pos.kings(!us)),
+    }
+}
+
+/// The position of `sides` with the side to move as Black.
+#[inline]
+fn to_position(s: &Sides) -> Position {
+    Position::from_parts(
+        Bitboard(s.mover_men | s.mover_kings),
+        Bitboard(s.other_men | s.other_kings),
+        Bitboard(s.mover_kings | s.other_kings),
+        Color::Black,
+    )
+    .expect("the index only yields legal arrangements")
+}
+
+impl Domain for CheckersDomain {
+    type Game = Checkers;
+    type Key = CheckersKey;
+
+    fn game(&self) -> &Checkers {
+        &self.game
+    }
+
+    fn game_id(&self) -> String {
+        "checkers".to_owned()
+    }
+
+    fn rules_text(&self) -> String {
+        // Only the history rules are options, and the database game has none of them.
+        "english checkers: 8x8, short kings, men capture forward only, capture mandatory (any \
+         sequence), crowning ends the move; no repetition, move rule or ply limit"
+            .to_owned()
+    }
+
+    fn index_scheme(&self) -> &'static str {
+        "checkers-men-leading-rank-kings-v1"
+    }
+
+    fn parse_key(&self, text: &str) -> Option<CheckersKey> {
+        text.parse().ok().filter(|&k| self.is_database_key(k))
+    }
+
+    fn size(&self, key: CheckersKey) -> u64 {
+        if self.is_database_key(key) {
+            self.slice(key).size()
+        } else {
+            0
+        }
+    }
+
+    fn unrank(&self, key: CheckersKey, index: u64) -> Position {
+        to_position(&self.slice(key).unrank(index))
+    }
+
+    fn for_each_position<F: FnMut(u64, &Position)>(
+        &self,
+        key: CheckersKey,
+        range: std::ops::Range<u64>,
+        mut visit: F,
+    ) {
+        self.slice(key)
+            .walk(range, |i, sides| visit(i, &to_position(sides)));
+    }
+
+    fn subspace_of(&self, pos: &Position) -> Option<CheckersKey> {
+        let key = sides_of(pos).key();
+        self.is_database_key(key).then_some(key)
+    }
+
+    fn quiet_turns_are_distinct(&self, _pos: &Position) -> bool {
+        // No symmetry is folded out and a quiet turn moves one piece one step: two of them
+        // never give the same board.
+        true
+    }
+
+    fn locate(&self, pos: &Position) -> Result<(CheckersKey, u64), ProbeError> {
+        let sides = sides_of(pos);
+        let key = sides.key();
+        if key.mover_pieces() == 0 {
+            return Err(ProbeError::OutOfScope(
+                "the side to move has no pieces: the game is over".into(),
+            ));
+        }
+        if key.other_pieces() == 0 {
+            return Err(ProbeError::CannotArise);
+        }
+        if key.pieces() > MAX_PIECES {
+            return Err(ProbeError::OutOfScope(format!(
+                "{} pieces on the board: the checkers databases index at most {MAX_PIECES}",
+                key.pieces()
+            )));
+        }
+        Ok((key, self.slice(key).rank(&sides)))
+    }
+
+    fn successor_keys(&self, key: CheckersKey) -> Vec<CheckersKey> {
+        let (mm, mk, mr) = (key.mover_men, key.mover_kings, key.mover_rank);
+        // The mover's men, kings and rank after a quiet turn and after a capture: a man only
+        // moves forward (its rank grows) or is crowned (the rest keep their ranks or less).
+        let mut quiet = vec![(mm, mk, mr)];
+        let mut capture = vec![(mm, mk, mr)];
+        if mm > 0 {
+            if mr < MAX_RANK {
+                quiet.push((mm, mk, mr + 1));
+            }
+            capture.extend((mr + 1..=MAX_RANK).map(|r| (mm, mk, r)));
+            let crowned = (0..=mr).map(|r| (mm - 1, mk + 1, if mm == 1 { 0 } else { r }));
+            if mr == MAX_RANK {
+                quiet.extend(crowned.clone());
+            }
+            capture.extend(crowned);
+        }
+        let (om, ok, or) = (key.other_men, key.other_kings, key.other_rank);
+        let mut next = Vec::new();
+        for &(m, k, r) in &quiet {
+            next.push(CheckersKey {
+                mover_men: om,
+                mover_kings: ok,
+                other_men: m,
+                other_kings: k,
+                mover_rank: or,
+                other_rank: r,
+            });
+        }
+        for left_men in 0..=om {
+            for left_kings in 0..=ok {
+                if left_men + left_kings == om + ok {
+                    continue;
+                }
+                for left_rank in 0..=if left_men == 0 { 0 } else { or } {
+                    for &(m, k, r) in &capture {
+                        next.push(CheckersKey {
+                            mover_men: left_men,
+                            mover_kings: left_kings,
+                            other_men: m,
+                            other_kings: k,
+                            mover_rank: left_rank,
+                            other_rank: r,
+                        });
+                    }
+                }
+            }
+        }
+        next.retain(|&k| self.size(k) > 0);
+        next.sort();
+        next.dedup();
+        next
+    }
+
+    fn for_each_quiet_predecessor<F: FnMut(&Position)>(&self, pos: &Position, mut visit: F) {
+        let last = !pos.side_to_move();
+        let empty = !pos.occupied().0;
+        let men = pos.men(last).0;
+        // The side that just moved went north (White) or south (Black): its men came from the
+        // other way.
+        let back = match last {
+            Color::White => SOUTH,
+            Color::Black => NORTH,
+        };
+        let mut unmove = |to: u32, dirs: &[usize], king: bool| {
+            for &d in dirs {
+                let from = self.neighbours[to as usize][d];
+                if from == NONE || empty & (1 << from) == 0 {
+                    continue;
+                }
+                let (to_bit, from_bit) = (1u32 << to, 1u32 << from);
+                let moved = (pos.pieces(last).0 & !to_bit) | from_bit;
+                let kings = if king {
+                    (pos.kings(Color::Black).0 | pos.kings(Color::White).0) & !to_bit | from_bit
+                } else {
+                    pos.kings(Color::Black).0 | pos.kings(Color::White).0
+                };
+                let (black, white) = match last {
+                    Color::Black => (moved, pos.pieces(Color::White).0),
+                    Color::White => (pos.pieces(Color::Black).0, moved),
+                };
+                let Ok(before) =
+                    Position::from_parts(Bitboard(black), Bitboard(white), Bitboard(kings), last)
+                else {
+                    continue;
+                };
+                // Capturing is compulsory: a quiet turn was only legal with no capture on.
+                if !before.must_capture() {
+                    visit(&before);
+                }
+            }
+        };
+        for to in Bitboard(men).indices() {
+            unmove(u32::from(to), &back, false);
+        }
+        for to in pos.kings(last).indices() {
+            unmove(u32::from(to), &ALL, true);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeSet, HashSet};
+
+    use perfectplay_core::Game;
+
+    use super::*;
+
+    fn domain() -> CheckersDomain {
+        CheckersDomain::new(Checkers::default())
+    }
+
+    #[test]
+    fn arrangements_match_the_published_counts_up_to_four_pieces_by_enumeration() {
+        let d = domain();
+        let published = [120u64, 6_972, 261_224, 7_092_774];
+        for (n, &want) in (1u8..).zip(&published) {
+            let mut seen = 0u64;
+            for key in all_keys(n).filter(|k| k.pieces() == n) {
+                let mut next = 0;
+                d.for_each_arrangement(key, |i, pos| {
+                    assert_eq!(i, next);
+                    next += 1;
+                    assert_eq!(Position::from_setup(&pos.to_setup()), Ok(*pos));
+                    assert_eq!(sides_of(pos).key(), key);
+                    if d.is_database_key(key) {
+                        assert_eq!(d.locate(pos).ok(), Some((key, i)), "{key} {i}");
+                    }
+                });
+                seen += next;
+            }
+            assert_eq!(seen, want, "{n} pieces");
+            assert_eq!(d.arrangements(n), want, "{n} pieces");
+        }
+    }
+
+    #[test]
+    fn positions_with_white_to_move_read_the_turned_board() {
+        let d = domain();
+        let game = Checkers::default();
+        let black = perfectplay_core::checkers::fen::parse("B:W18,K3:B14,K30").unwrap();
+        let white = perfectplay_core::checkers::fen::parse("W:WK3,18:B14,K30").unwrap();
+        // The same pieces with the other side to move, and the turned position with colours
+        // swapped: square n becomes 33 - n.
+        let turned = perfectplay_core::checkers::fen::parse("B:W19,K3:B15,K30").unwrap();
+        let (kb, _) = d.locate(&black).unwrap();
+        let (kw, iw) = d.locate(&white).unwrap();
+        assert_eq!(kb.swapped(), kw);
+        assert_eq!(d.locate(&turned).unwrap(), (kw, iw));
+        assert_eq!(d.unrank(kw, iw), turned);
+        assert!(game.outcome(&turned).is_none());
+    }
+
+    #[test]
+    fn out_of_scope_positions_are_refused_with_a_reason() {
+        let d = domain();
+        let start = Checkers::default().start_position();
+        let e = d.locate(&start).unwrap_err();
+        assert!(e.to_string().contains("24 pieces"), "{e}");
+        let lone = perfectplay_core::checkers::fen::parse("W:W18:B").unwrap();
+        assert!(matches!(d.locate(&lone), Err(ProbeError::CannotArise)));
+        assert!(d.parse_key("1000-00").is_none());
+        assert!(d.parse_key("1010-00").is_some());
+    }
+
+    /// Within the unit of `key` and its partner, the quiet turns found forwards from every
+    /// position are exactly those found backwards, and every other turn leads to a successor
+    /// key (or ends the game).
+    fn check_unit(d: &CheckersDomain, key: CheckersKey) {
+        let game = d.game();
+        let unit: HashSet<CheckersKey> = [key, key.swapped()].into_iter().collect();
+        let mut forward = BTreeSet::new();
+        let mut backward = BTreeSet::new();
+        for &k in &unit {
+            let successors = d.successor_keys(k);
+            d.for_each_position(k, 0..d.size(k), |i, pos| {
+                assert_eq!(d.locate(pos).ok(), Some((k, i)));
+                game.for_each_move(pos, |mv| {
+                    let next = game.play(pos, mv);
+                    if game.outcome(&next).is_some() && d.subspace_of(&next).is_none() {
+                        return;
+                    }
+                    let (nk, ni) = d.locate(&next).unwrap();
+                    assert!(successors.contains(&nk), "{k} leads to {nk} by {mv}");
+                    if unit.contains(&nk) {
+                        assert!(!mv.is_capture(), "a capture stays in {k}");
+                        assert!(forward.insert(((k, i), (nk, ni))), "two turns meet");
+                    }
+                });
+                d.for_each_quiet_predecessor(pos, |q| {
+                    let (pk, pi) = d.locate(q).unwrap();
+                    if unit.contains(&pk) {
+                        assert!(backward.insert(((pk, pi), (k, i))));
+                    }
+                });
+            });
+        }
+        assert_eq!(forward, backward, "{key}");
+    }
+
+    #[test]
+    fn quiet_turns_unmove_exactly() {
+        let d = domain();
+        for text in [
+            "0101-00", "1010-33", "1010-66", "1001-50", "0201-00", "1101-20", "2010-41", "1011-06",
+            "1110-55", "2020-33",
+        ] {
+            check_unit(&d, text.parse().unwrap());
+        }
+    }
+
+    #[test]
+    fn successor_keys_lead_to_smaller_or_more_advanced_slices() {
+        let d = domain();
+        for key in d.keys_up_to(5) {
+            for next in d.successor_keys(key) {
+                let advanced = next.pieces() < key.pieces()
+                    || next == key.swapped()
+                    || (next.pieces() == key.pieces()
+                        && next.mover_rank + next.other_rank > key.mover_rank + key.other_rank)
+                    || next.mover_kings + next.other_kings > key.mover_kings + key.other_kings;
+                assert!(advanced, "{key} -> {next}");
+            }
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! Checkers databases up to three pieces solved from scratch, checked against a plain
+//! reference solver over every position, verified, and rebuilt with other thread counts.
+
+use std::collections::HashMap;
+
+use perfectplay_core::checkers::{Checkers, Position};
+use perfectplay_core::{Bitboard, Color, Game};
+use perfectplay_solver::checkers::{CheckersDomain, CheckersKey};
+use perfectplay_solver::{solve, verify, SolveOptions, Tablebase, Value, Wdl};
+
+fn domain() -> CheckersDomain {
+    CheckersDomain::new(Checkers::default())
+}
+
+/// Every position with `2..=max` pieces, both sides with at least one and either to move,
+/// made square by square without the databases' index.
+fn all_positions(max: u32) -> Vec<Position> {
+    let mut out = Vec::new();
+    fn place(from: u32, left: u32, parts: [u32; 4], out: &mut Vec<Position>) {
+        let [bm, bk, wm, wk] = parts;
+        if (bm | bk) != 0 && (wm | wk) != 0 {
+            for side in [Color::Black, Color::White] {
+                if let Ok(p) = Position::from_parts(
+                    Bitboard(bm | bk),
+                    Bitboard(wm | wk),
+                    Bitboard(bk | wk),
+                    side,
+                ) {
+                    out.push(p);
+                }
+            }
+        }
+        if left == 0 {
+            return;
+        }
+        for sq in from..32 {
+            for kind in 0..4 {
+                let mut next = parts;
+                next[kind] |= 1 << sq;
+                place(sq + 1, left - 1, next, out);
+            }
+        }
+    }
+    place(0, max, [0; 4], &mut out);
+    out
+}
+
+/// Values by rounds: lost in 0 with no move; won in `d` with a successor lost in `d - 1`;
+/// lost in `d` when every successor is won and the longest in `d - 1`; the rest drawn.
+fn reference(game: &Checkers, positions: &[Position]) -> Vec<Value> {
+    let at: HashMap<Position, usize> = positions.iter().enumerate().map(|(i, p)| (*p, i)).collect();
+    // Successors: an index, or `None` for a finished position (lost for its mover in 0).
+    let successors: Vec<Vec<Option<usize>>> = positions
+        .iter()
+        .map(|p| {
+            let mut s = Vec::new();
+            game.for_each_move(p, |mv| {
+                let next = game.play(p, mv);
+                s.push(if game.outcome(&next).is_some() {
+                    None
+                } else {
+                    Some(at[&next])
+                });
+            });
+            s
+        })
+        .collect();
+    let mut value: Vec<Option<Value>> = positions
+        .iter()
+        .map(|p| {
+            game.outcome(p).map(|_| Value {
+                wdl: Wdl::Loss,
+                plies: Some(0),
+            })
+        })
+        .collect();
+    let mut quiet_rounds = 0;
+    let mut d = 1;
+    while quiet_rounds < 2 {
+        let mut changed = false;
+        let before = value.clone();
+        for (i, succ) in successors.iter().enumerate() {
+            if before[i].is_some() || succ.is_empty() {
+                continue;
+            }
+            let values: Vec<Option<Value>> = succ
+                .iter()
+                .map(|s| match s {
+                    None => Some(Value {
+                        wdl: Wdl::Loss,
+                        plies: Some(0),
+                    }),
+                    Some(j) => before[*j],
+                })
+                .collect();
+            let wins = values
+                .iter()
+                .any(|v| matches!(v, Some(v) if v.wdl == Wdl::Loss && v.plies == Some(d - 1)));
+            let all_won = values
+                .iter()
+                .all(|v| matches!(v, Some(v) if v.wdl == Wdl::Win));
+            let longest = values.iter().filter_map(|v| v.and_then(|v| v.plies)).max();
+            if wins {
+                value[i] = Some(Value {
+                    wdl: Wdl::Win,
+                    plies: Some(d),
+                });
+                changed = true;
+            } else if all_won && longest == Some(d - 1) {
+                value[i] = Some(Value {
+                    wdl: Wdl::Loss,
+                    plies: Some(d),
+                });
+                changed = true;
+            }
+        }
+        quiet_rounds = if changed { 0 } else { quiet_rounds + 1 };
+        d += 1;
+    }
+    value
+        .into_iter()
+        .map(|v| v.unwrap_or(Value::DRAW))
+        .collect()
+}
+
+#[test]
+fn three_pieces_match_a_reference_solver_and_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let targets = domain().keys_up_to(3);
+    let report = solve(domain(), dir.path(), &targets, &SolveOptions::default()).unwrap();
+    assert_eq!(report.subspaces.len(), targets.len());
+    let tb = Tablebase::open(domain(), dir.path()).unwrap();
+    let game = Checkers::default();
+    let positions = all_positions(3);
+    let want = reference(&game, &positions);
+    let mut wins = 0;
+    for (p, w) in positions.iter().zip(&want) {
+        let got = tb.probe(p).unwrap();
+        assert_eq!(got, *w, "{}", p.fen());
+        wins += u32::from(w.wdl == Wdl::Win);
+    }
+    assert!(wins > 100_000, "{wins}");
+    let check = verify(&tb, None, None, &|_, _| {}).unwrap();
+    assert_eq!(check.tables.len(), targets.len());
+    assert!(check.passed());
+
+    // Two kings beat one: from a position where nothing hangs, the stronger side wins.
+    let pos = perfectplay_core::checkers::fen::parse("B:WK32:BK1,K5").unwrap();
+    let v = tb.probe(&pos).unwrap();
+    assert_eq!(v.wdl, Wdl::Win);
+    let line = tb.principal_variation(&pos, 200).unwrap();
+    assert_eq!(line.len() as u32, v.plies.unwrap());
+}
+
+#[test]
+fn builds_do_not_depend_on_the_thread_count() {
+    let one = tempfile::tempdir().unwrap();
+    let three = tempfile::tempdir().unwrap();
+    let key: CheckersKey = "1110-63".parse().unwrap();
+    for (dir, threads) in [(&one, 1), (&three, 3)] {
+        let options = SolveOptions {
+            threads: Some(threads),
+            ..SolveOptions::default()
+        };
+        solve(domain(), dir.path(), &[key], &options).unwrap();
+    }
+    let mut names: Vec<_> = std::fs::read_dir(one.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    names.sort();
+    assert!(names.len() > 10, "{names:?}");
+    for name in names {
+        assert_eq!(
+            std::fs::read(one.path().join(&name)).unwrap(),
+            std::fs::read(three.path().join(&name)).unwrap(),
+            "{name:?}"
+        );
+    }
+}
