@@ -30,7 +30,13 @@ echo "== endgame databases: Three and Six Men's Morris whole, Nine Men's Morris 
 "$bin" verify nine_mens_morris --db solver-data/nine_mens_morris --quiet
 
 echo
-echo "== perfect play: the start of Three Men's Morris, and a Nine Men's Morris ending"
+echo "== checkers endgame databases: every position with 2 to 4 pieces"
+"$bin" solve checkers --max-pieces 4 --out solver-data/checkers --quiet | tail -n 1
+"$bin" verify checkers --db solver-data/checkers --quiet | tail -n 1
+
+echo
+echo "== perfect play: the start of Three Men's Morris, a Nine Men's Morris ending, two kings against one"
 "$bin" probe three_mens_morris --db solver-data/three_mens_morris
 "$bin" probe nine_mens_morris --db solver-data/nine_mens_morris \
     --fen "W../.W./..W/B..B../.../.../B.. b 0 0"
+"$bin" probe checkers --db solver-data/checkers --fen "B:WK32:BK1,K5"

@@ -6,12 +6,16 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
+use perfectplay_core::checkers::{Checkers, CheckersRules};
 use perfectplay_core::morris::{Morris, MorrisPosition, MorrisRules};
 use perfectplay_core::Game;
+use perfectplay_solver::checkers::{
+    CheckersDomain, CheckersKey, ParseCheckersKeyError, MAX_PIECES, PUBLISHED_ARRANGEMENTS,
+};
 use perfectplay_solver::checksums::{check_manifest, write_manifest, ChecksumStatus, MANIFEST};
 use perfectplay_solver::format::{read_file_header, Header, EXTENSION};
 use perfectplay_solver::morris::{MorrisDomain, MorrisKey, PlacementSearch};
-use perfectplay_solver::{solve, verify, Domain, SolveOptions, SolveReport, Tablebase, Wdl};
+use perfectplay_solver::{solve, verify, Domain, SolveOptions, SolveReport, Tablebase, Value, Wdl};
 
 use crate::errors::CliError;
 use crate::games::{self, GameId};
@@ -25,12 +29,16 @@ pub(crate) struct SolveArgs {
     /// Directory for the tables (created if missing); complete tables already there are kept.
     #[arg(long, value_name = "DIR")]
     pub(crate) out: PathBuf,
-    /// Every moving-phase subspace with at most N men of each side on the board.
-    #[arg(long, value_name = "N", conflicts_with_all = ["subspace", "whole_game"])]
+    /// Morris: every moving-phase subspace with at most N men of each side on the board.
+    #[arg(long, value_name = "N", conflicts_with_all = ["subspace", "whole_game", "max_pieces"])]
     pub(crate) max_men: Option<u8>,
-    /// One subspace (and what it depends on): men of the side to move and of the other side,
-    /// e.g. 5,4; with men in hand 3-2-h6-6.
-    #[arg(long, value_name = "W,B", conflicts_with = "whole_game")]
+    /// Checkers: every slice with 2 to N pieces on the board.
+    #[arg(long, value_name = "N", conflicts_with_all = ["subspace", "whole_game"])]
+    pub(crate) max_pieces: Option<u8>,
+    /// One subspace (and what it depends on). Morris: men of the side to move and of the
+    /// other side, e.g. 5,4; with men in hand 3-2-h6-6. Checkers: men and kings of each side
+    /// and the ranks of their most advanced men, e.g. 2110-53.
+    #[arg(long, value_name = "KEY", conflicts_with = "whole_game")]
     pub(crate) subspace: Vec<String>,
     /// The whole game, placement included: every subspace reachable from the start. The default
     /// for games of at most 6 men; larger games default to every moving-phase subspace.
@@ -58,7 +66,8 @@ pub(crate) struct TablePosition {
     /// Directory of the tables (repeatable: searched in order).
     #[arg(long, value_name = "DIR", required = true)]
     pub(crate) db: Vec<PathBuf>,
-    /// The position (default: the start). Morris: `.../.../.../....../.../.../... w 9 9`.
+    /// The position (default: the start). Morris: `.../.../.../....../.../.../... w 9 9`;
+    /// checkers: `W:W18,K3:B14,K30`.
     #[arg(long, value_name = "FEN")]
     pub(crate) fen: Option<String>,
     /// Set a rule option (repeatable).
@@ -67,7 +76,7 @@ pub(crate) struct TablePosition {
 }
 
 impl TablePosition {
-    /// The tables of every directory, and the position.
+    /// The morris tables of every directory, and the position.
     fn open(&self) -> Result<(Tablebase<MorrisDomain>, MorrisPosition), CliError> {
         let domain = morris_domain(&self.game, &self.set)?;
         let game = *domain.game();
@@ -75,11 +84,33 @@ impl TablePosition {
             Some(fen) => game.parse_fen(fen)?.0,
             None => game.start_position(),
         };
+        Ok((self.tablebase(domain)?, pos))
+    }
+
+    /// The checkers tables of every directory, and the position.
+    fn open_checkers(
+        &self,
+        domain: CheckersDomain,
+    ) -> Result<
+        (
+            Tablebase<CheckersDomain>,
+            perfectplay_core::checkers::Position,
+        ),
+        CliError,
+    > {
+        let pos = match &self.fen {
+            Some(fen) => perfectplay_core::checkers::fen::parse(fen)?,
+            None => domain.game().start_position(),
+        };
+        Ok((self.tablebase(domain)?, pos))
+    }
+
+    fn tablebase<D: Domain>(&self, domain: D) -> Result<Tablebase<D>, CliError> {
         let mut tb = Tablebase::new(domain);
         for dir in &self.db {
             tb.add_directory(dir)?;
         }
-        Ok((tb, pos))
+        Ok(tb)
     }
 }
 
@@ -112,7 +143,7 @@ pub(crate) struct VerifyArgs {
     #[arg(long, value_name = "DIR")]
     pub(crate) db: PathBuf,
     /// Only these subspaces (default: every table in the directory).
-    #[arg(long, value_name = "W,B")]
+    #[arg(long, value_name = "KEY")]
     pub(crate) subspace: Vec<String>,
     /// Worker threads (default: every core).
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..))]
@@ -129,6 +160,20 @@ pub(crate) struct VerifyArgs {
     pub(crate) set: Vec<String>,
 }
 
+/// Arguments of `perfectplay positions`.
+#[derive(Args, Debug)]
+pub(crate) struct PositionsArgs {
+    /// The game: checkers.
+    #[arg(value_name = "GAME")]
+    pub(crate) game: String,
+    /// Count the positions of 1 to N pieces.
+    #[arg(long, value_name = "N", default_value_t = 6)]
+    pub(crate) max_pieces: u8,
+    /// Only sum the slices' sizes, without enumerating (instant, up to 8 pieces).
+    #[arg(long)]
+    pub(crate) sizes_only: bool,
+}
+
 /// Arguments of `perfectplay info`.
 #[derive(Args, Debug)]
 pub(crate) struct InfoArgs {
@@ -140,19 +185,58 @@ pub(crate) struct InfoArgs {
     pub(crate) write_checksums: bool,
 }
 
+/// A game's database scheme, as the commands take it from the command line.
+enum Databases {
+    Checkers(CheckersDomain),
+    Morris(MorrisDomain),
+}
+
+/// The game named by `game` with `set` applied, and its database scheme.
+fn databases(game: &str, set: &[String]) -> Result<Databases, CliError> {
+    match GameId::parse(game)? {
+        GameId::Morris(preset) => {
+            let mut rules: MorrisRules = preset.rules;
+            settings::apply(&mut rules, set)?;
+            Ok(Databases::Morris(MorrisDomain::new(Morris::new(rules)?)?))
+        }
+        GameId::Checkers => {
+            // The options are history rules the database game does without; they are still
+            // checked, so a typo is not ignored.
+            let mut rules = CheckersRules::default();
+            settings::apply(&mut rules, set)?;
+            Ok(Databases::Checkers(CheckersDomain::new(Checkers::new(
+                rules,
+            ))))
+        }
+    }
+}
+
 /// The morris game named by `game` with `set` applied, and its database scheme.
 fn morris_domain(game: &str, set: &[String]) -> Result<MorrisDomain, CliError> {
-    let preset = match GameId::parse(game)? {
-        GameId::Morris(preset) => preset,
-        GameId::Checkers => {
-            return Err(CliError::NoDatabases {
-                game: "checkers".into(),
-            })
-        }
-    };
-    let mut rules: MorrisRules = preset.rules;
-    settings::apply(&mut rules, set)?;
-    Ok(MorrisDomain::new(Morris::new(rules)?)?)
+    match databases(game, set)? {
+        Databases::Morris(domain) => Ok(domain),
+        Databases::Checkers(_) => Err(CliError::NoPlacement),
+    }
+}
+
+fn parse_checkers_keys(
+    domain: &CheckersDomain,
+    texts: &[String],
+) -> Result<Vec<CheckersKey>, CliError> {
+    texts
+        .iter()
+        .map(|t| {
+            let key: CheckersKey = t
+                .parse()
+                .map_err(|e: ParseCheckersKeyError| CliError::BadSubspace(e.to_string()))?;
+            if domain.size(key) == 0 {
+                return Err(CliError::BadSubspace(format!(
+                    "checkers slice {key} holds no position with both sides on the board"
+                )));
+            }
+            Ok(key)
+        })
+        .collect()
 }
 
 fn parse_keys(domain: &MorrisDomain, texts: &[String]) -> Result<Vec<MorrisKey>, CliError> {
@@ -177,7 +261,46 @@ fn parse_keys(domain: &MorrisDomain, texts: &[String]) -> Result<Vec<MorrisKey>,
 
 /// Builds the requested tables and prints the summary table.
 pub(crate) fn run_solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let domain = morris_domain(&args.game, &args.set)?;
+    let options = SolveOptions {
+        threads: args.threads.map(|t| t as usize),
+        wdl_only: args.wdl_only,
+        progress: !args.quiet,
+        cancel: None,
+    };
+    let domain = match databases(&args.game, &args.set)? {
+        Databases::Morris(domain) => domain,
+        Databases::Checkers(domain) => {
+            if args.max_men.is_some() || args.whole_game {
+                return Err(CliError::BadSubspace(
+                    "checkers tables are chosen with --max-pieces N or --subspace KEY".into(),
+                ));
+            }
+            let targets = if args.subspace.is_empty() {
+                let n = args.max_pieces.ok_or_else(|| {
+                    CliError::BadSubspace(
+                        "say which checkers tables to build: --max-pieces N (2 to 8) or \
+                         --subspace KEY"
+                            .into(),
+                    )
+                })?;
+                if !(2..=MAX_PIECES).contains(&n) {
+                    return Err(CliError::BadSubspace(format!(
+                        "--max-pieces {n}: the checkers databases hold 2 to {MAX_PIECES} pieces"
+                    )));
+                }
+                domain.keys_up_to(n)
+            } else {
+                parse_checkers_keys(&domain, &args.subspace)?
+            };
+            let report = solve(domain, &args.out, &targets, &options)?;
+            return write_report(out, &report);
+        }
+    };
+    if args.max_pieces.is_some() {
+        return Err(CliError::BadSubspace(
+            "morris tables are chosen with --max-men N, --subspace or --whole-game".into(),
+        ));
+    }
     let men = domain.game().rules().men;
     let targets = if !args.subspace.is_empty() {
         parse_keys(&domain, &args.subspace)?
@@ -185,12 +308,6 @@ pub(crate) fn run_solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), Cli
         vec![domain.start_key()]
     } else {
         domain.moving_keys(args.max_men.unwrap_or(men))
-    };
-    let options = SolveOptions {
-        threads: args.threads.map(|t| t as usize),
-        wdl_only: args.wdl_only,
-        progress: !args.quiet,
-        cancel: None,
     };
     let report = solve(domain, &args.out, &targets, &options)?;
     write_report(out, &report)?;
@@ -238,10 +355,30 @@ fn write_report(out: &mut dyn Write, report: &SolveReport) -> Result<(), CliErro
 
 /// Prints the value of a position and of each of its moves.
 pub(crate) fn run_probe(args: &ProbeArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let (tb, pos) = args.at.open()?;
-    let game = *tb.domain().game();
-    writeln!(out, "{}", game.diagram(&pos))?;
-    let value = tb.probe(&pos)?;
+    match databases(&args.at.game, &args.at.set)? {
+        Databases::Morris(_) => {
+            let (tb, pos) = args.at.open()?;
+            let diagram = tb.domain().game().diagram(&pos);
+            print_probe(&tb, &pos, &diagram, out)
+        }
+        Databases::Checkers(domain) => {
+            let (tb, pos) = args.at.open_checkers(domain)?;
+            print_probe(&tb, &pos, &pos.to_string(), out)
+        }
+    }
+}
+
+/// The value, distance, moves and principal variation of `pos`, after its `diagram`.
+fn print_probe<D: Domain>(
+    tb: &Tablebase<D>,
+    pos: &<D::Game as Game>::Position,
+    diagram: &str,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let game = tb.domain().game();
+    let pos = *pos;
+    writeln!(out, "{diagram}")?;
+    let value: Value = tb.probe(&pos)?;
     let subspace = tb
         .domain()
         .locate(&pos)
@@ -249,7 +386,7 @@ pub(crate) fn run_probe(args: &ProbeArgs, out: &mut dyn Write) -> Result<(), Cli
     writeln!(
         out,
         "value: {value} (for {} to move; subspace {subspace})",
-        pos.side_to_move()
+        game.side_to_move(&pos)
     )?;
     if let Some(plies) = value.plies {
         writeln!(out, "distance: {plies} plies")?;
@@ -311,13 +448,103 @@ fn wdl_word(w: Wdl) -> &'static str {
     }
 }
 
+/// Enumerates every index of the checkers slices by pieces and compares the legal positions
+/// found with the published counts; a difference is an error (exit status 1).
+pub(crate) fn run_positions(args: &PositionsArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let Databases::Checkers(domain) = databases(&args.game, &[])? else {
+        return Err(CliError::CheckersOnly {
+            command: "positions",
+        });
+    };
+    if !(1..=MAX_PIECES).contains(&args.max_pieces) {
+        return Err(CliError::BadSubspace(format!(
+            "--max-pieces {}: the checkers index covers 1 to {MAX_PIECES} pieces",
+            args.max_pieces
+        )));
+    }
+    writeln!(
+        out,
+        "{:>6} {:>16} {:>16} {:>16} {:>9} {:>7} {:>16} {:>14}",
+        "pieces",
+        "indices",
+        "legal",
+        "published",
+        "seconds",
+        "tables",
+        "table positions",
+        "largest unit"
+    )?;
+    for pieces in 1..=args.max_pieces {
+        let started = Instant::now();
+        let found = if args.sizes_only {
+            let n = domain.arrangements(pieces);
+            perfectplay_solver::checkers::Enumeration {
+                indices: n,
+                legal: n,
+            }
+        } else {
+            domain.enumerate_arrangements(pieces)
+        };
+        let published = PUBLISHED_ARRANGEMENTS[usize::from(pieces) - 1];
+        let tables = domain.tables_of(pieces);
+        let legal = if args.sizes_only {
+            "-".to_owned()
+        } else {
+            found.legal.to_string()
+        };
+        writeln!(
+            out,
+            "{pieces:>6} {:>16} {legal:>16} {published:>16} {:>9.2} {:>7} {:>16} {:>14}",
+            found.indices,
+            started.elapsed().as_secs_f64(),
+            tables.tables,
+            tables.positions,
+            tables.largest_unit,
+        )?;
+        if found.legal != published || found.indices != published {
+            return Err(CliError::PositionCountMismatch {
+                pieces,
+                counted: found.legal,
+                published,
+            });
+        }
+    }
+    writeln!(
+        out,
+        "{}",
+        if args.sizes_only {
+            "the slices' sizes add up to the published counts (not enumerated)"
+        } else {
+            "every index holds a distinct legal position, and the counts are the published ones"
+        }
+    )?;
+    Ok(())
+}
+
 /// Rechecks every stored value; a mismatch is an error (exit status 1).
 pub(crate) fn run_verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let domain = morris_domain(&args.game, &args.set)?;
+    let databases = databases(&args.game, &args.set)?;
     if args.checksums {
         return run_checksums(&args.db, out);
     }
-    let keys = parse_keys(&domain, &args.subspace)?;
+    match databases {
+        Databases::Morris(domain) => {
+            let keys = parse_keys(&domain, &args.subspace)?;
+            verify_tables(domain, &keys, args, out)
+        }
+        Databases::Checkers(domain) => {
+            let keys = parse_checkers_keys(&domain, &args.subspace)?;
+            verify_tables(domain, &keys, args, out)
+        }
+    }
+}
+
+fn verify_tables<D: Domain>(
+    domain: D,
+    keys: &[D::Key],
+    args: &VerifyArgs,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
     let tb = Tablebase::open(domain, &args.db)?;
     let quiet = args.quiet;
     let progress = move |name: &str, size: u64| {
@@ -325,7 +552,7 @@ pub(crate) fn run_verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), C
             eprintln!("verifying {name} ({size} positions)");
         }
     };
-    let keys = (!keys.is_empty()).then_some(keys.as_slice());
+    let keys = (!keys.is_empty()).then_some(keys);
     let report = verify(&tb, keys, args.threads.map(|t| t as usize), &progress)?;
     if report.tables.is_empty() {
         return Err(CliError::NoTables {
@@ -462,12 +689,19 @@ fn display_name(path: &Path) -> String {
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
 }
 
-fn sort_key(h: &Result<Header, String>, path: &Path) -> (u8, Option<MorrisKey>, String) {
-    let key = h
-        .as_ref()
-        .ok()
-        .and_then(|h| h.subspace.parse::<MorrisKey>().ok());
-    (u8::from(h.is_err()), key, display_name(path))
+/// Tables sort by game, then by their keys' order, then by name.
+type SortKey = (u8, String, Option<MorrisKey>, Option<CheckersKey>, String);
+
+fn sort_key(h: &Result<Header, String>, path: &Path) -> SortKey {
+    let header = h.as_ref().ok();
+    let subspace = |h: &Header| h.subspace.clone();
+    (
+        u8::from(h.is_err()),
+        header.map(|h| h.game_id.clone()).unwrap_or_default(),
+        header.map(subspace).and_then(|s| s.parse().ok()),
+        header.map(subspace).and_then(|s| s.parse().ok()),
+        display_name(path),
+    )
 }
 
 /// The header of a table file, checked for magic, version and length but not for its payload

@@ -72,11 +72,27 @@ pub(crate) enum CliError {
     /// Reading input or writing output failed.
     #[error("input/output error: {0}")]
     Io(#[from] io::Error),
-    /// A game without a database scheme yet.
-    #[error("no endgame databases for {game} yet; the morris games have them")]
-    NoDatabases {
-        /// The game.
-        game: String,
+    /// `search` asked of checkers, which has no placement phase.
+    #[error(
+        "checkers has no placement phase to search: `perfectplay probe checkers` answers its \
+         positions from the tables"
+    )]
+    NoPlacement,
+    /// A command for checkers only.
+    #[error("`{command}` is for checkers (the morris databases count their positions in `info`)")]
+    CheckersOnly {
+        /// The command.
+        command: &'static str,
+    },
+    /// Enumerated positions that differ from the published count.
+    #[error("{pieces} pieces: enumerated {counted} positions, published {published}")]
+    PositionCountMismatch {
+        /// Pieces on the board.
+        pieces: u8,
+        /// What the enumeration found.
+        counted: u64,
+        /// What was published.
+        published: u64,
     },
     /// A subspace argument that names no subspace.
     #[error("{0}")]
@@ -125,9 +141,11 @@ impl CliError {
             | CliError::BadSetting { .. }
             | CliError::NoPublishedCounts { .. }
             | CliError::NoPublishedCount { .. }
-            | CliError::NoDatabases { .. }
+            | CliError::NoPlacement
+            | CliError::CheckersOnly { .. }
             | CliError::BadSubspace(_) => 2,
             CliError::PerftMismatch { .. }
+            | CliError::PositionCountMismatch { .. }
             | CliError::NoLegalMove
             | CliError::Play(_)
             | CliError::Io(_)

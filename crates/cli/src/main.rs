@@ -53,6 +53,8 @@ enum Command {
     Verify(db::VerifyArgs),
     /// Summarise the tables in a directory from their headers.
     Info(db::InfoArgs),
+    /// Enumerate the checkers database index by pieces and compare with the published counts.
+    Positions(db::PositionsArgs),
 }
 
 fn main() -> ExitCode {
@@ -88,6 +90,7 @@ fn run(cli: &Cli) -> Result<(), CliError> {
         Command::Search(args) => db::run_search(args, &mut out),
         Command::Verify(args) => db::run_verify(args, &mut out),
         Command::Info(args) => db::run_info(args, &mut out),
+        Command::Positions(args) => db::run_positions(args, &mut out),
     }
 }
 

@@ -157,3 +157,97 @@ fn search_values_the_placement_phase_on_the_moving_tables() {
     assert!(!out.status.success());
     assert!(text(&out).contains("no table"), "{}", text(&out));
 }
+
+#[test]
+fn checkers_tables_are_built_probed_verified_and_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    let out = run(&["solve", "checkers", "--out", db, "--max-pieces", "3", "-q"]);
+    assert!(out.status.success(), "{}", text(&out));
+    // One king against two: Black's kings take the lone king in the end.
+    let probe = run(&["probe", "checkers", "--db", db, "--fen", "B:WK32:BK1,K5"]);
+    let shown = text(&probe);
+    assert!(probe.status.success(), "{shown}");
+    assert!(shown.contains("value: win in "), "{shown}");
+    assert!(shown.contains("subspace 0201-00"), "{shown}");
+    assert!(shown.contains("principal variation: "), "{shown}");
+    assert!(shown.contains("1-6"), "every move is listed: {shown}");
+
+    let verified = run(&["verify", "checkers", "--db", db, "-q"]);
+    assert!(verified.status.success(), "{}", text(&verified));
+    assert!(text(&verified).contains("verified"), "{}", text(&verified));
+    let one = run(&[
+        "verify",
+        "checkers",
+        "--db",
+        db,
+        "--subspace",
+        "0201-00",
+        "-q",
+    ]);
+    assert!(text(&one).contains("verified 1 tables"), "{}", text(&one));
+
+    let info = run(&["info", "--db", db]);
+    assert!(text(&info).contains("game: checkers"), "{}", text(&info));
+
+    let counted = run(&["positions", "checkers", "--max-pieces", "3"]);
+    assert!(counted.status.success(), "{}", text(&counted));
+    assert!(text(&counted).contains("261224"), "{}", text(&counted));
+}
+
+#[test]
+fn checkers_commands_refuse_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    for (args, needle) in [
+        (
+            vec!["solve", "checkers", "--out", db],
+            "--max-pieces N (2 to 8)",
+        ),
+        (
+            vec!["solve", "checkers", "--out", db, "--max-pieces", "9"],
+            "2 to 8 pieces",
+        ),
+        (
+            vec!["solve", "checkers", "--out", db, "--subspace", "5-4"],
+            "e.g. 2110-53",
+        ),
+        (
+            vec!["solve", "checkers", "--out", db, "--subspace", "1000-00"],
+            "both sides",
+        ),
+        (
+            vec![
+                "solve",
+                "nine_mens_morris",
+                "--out",
+                db,
+                "--max-pieces",
+                "4",
+            ],
+            "--max-men",
+        ),
+        (vec!["probe", "checkers", "--db", db], "at most 8"),
+        (
+            vec!["probe", "checkers", "--db", db, "--fen", "B:WK32:BK1,K5"],
+            "no table for subspace 0201-00",
+        ),
+        (vec!["search", "checkers", "--db", db], "no placement phase"),
+        (vec!["positions", "nine_mens_morris"], "for checkers"),
+    ] {
+        let out = run(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(
+                if needle.contains("no table") || needle.contains("at most") {
+                    1
+                } else {
+                    2
+                }
+            ),
+            "{args:?}: {}",
+            text(&out)
+        );
+        assert!(text(&out).contains(needle), "{args:?}: {}", text(&out));
+    }
+}

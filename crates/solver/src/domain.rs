@@ -85,6 +85,19 @@ pub trait Domain: Send + Sync {
         false
     }
 
+    /// How many dense slot numbers [`Domain::key_slot`] uses: a tablebase keeps one lock-free
+    /// slot per number for the tables it has opened. 0 (the default) keeps tables in a map
+    /// behind a lock instead.
+    fn key_slots(&self) -> usize {
+        0
+    }
+
+    /// The slot number of `key`, below [`Domain::key_slots`], or `None` to use the map.
+    fn key_slot(&self, key: Self::Key) -> Option<usize> {
+        let _ = key;
+        None
+    }
+
     /// The subspace and index of `pos`; an error if the databases do not cover it.
     fn locate(&self, pos: &<Self::Game as Game>::Position) -> Result<(Self::Key, u64), ProbeError>;
 

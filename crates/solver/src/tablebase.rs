@@ -2,8 +2,9 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, OnceLock, RwLock};
 
+use arrayvec::ArrayVec;
 use perfectplay_core::{Color, Game};
 
 use crate::domain::Domain;
@@ -22,8 +23,38 @@ type Move<D> = <<D as Domain>::Game as Game>::Move;
 pub struct Tablebase<D: Domain> {
     domain: D,
     dirs: Vec<PathBuf>,
+    /// Opened tables of domains without slot numbers.
     tables: RwLock<HashMap<D::Key, Arc<Table>>>,
+    /// Opened tables by [`Domain::key_slot`]: read without a lock.
+    slots: Box<[OnceLock<Arc<Table>>]>,
 }
+
+/// A table found for a probe: borrowed from its slot, or shared out of the map.
+enum Found<'a> {
+    Slot(&'a Table),
+    Shared(Arc<Table>),
+}
+
+impl std::ops::Deref for Found<'_> {
+    type Target = Table;
+
+    fn deref(&self) -> &Table {
+        match self {
+            Found::Slot(t) => t,
+            Found::Shared(t) => t,
+        }
+    }
+}
+
+/// A probe of a batch: answered already, or waiting for its table read.
+enum Pending<'a> {
+    Ready(Result<Value, ProbeError>),
+    Read(Found<'a>, u64),
+}
+
+/// Probes in flight at once in [`Tablebase::probe_batch`]: enough to overlap the memory
+/// latency of random reads, few enough to stay in the cache.
+const BATCH: usize = 32;
 
 /// The value of the position after a move, and the move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,10 +69,12 @@ pub struct MoveValue<M> {
 impl<D: Domain> Tablebase<D> {
     /// A tablebase with no directory yet.
     pub fn new(domain: D) -> Tablebase<D> {
+        let slots = (0..domain.key_slots()).map(|_| OnceLock::new()).collect();
         Tablebase {
             domain,
             dirs: Vec::new(),
             tables: RwLock::new(HashMap::new()),
+            slots,
         }
     }
 
@@ -50,6 +83,51 @@ impl<D: Domain> Tablebase<D> {
         let mut tb = Tablebase::new(domain);
         tb.add_directory(dir)?;
         Ok(tb)
+    }
+
+    /// Reads every table of the directories not opened yet into memory: one anonymous map
+    /// backed by huge pages, checked as it is read ([`Table::copy_all`]). Random probes over
+    /// gigabytes of tables then rarely miss the TLB (each probe through the page cache's small
+    /// pages pays a page walk), at the cost of the tables' size in memory. Returns the bytes
+    /// read. Tables opened before keep being read where they were.
+    pub fn preload(&self) -> Result<u64, ProbeError> {
+        let opened: Vec<(D::Key, Table)> = self
+            .available()
+            .into_iter()
+            .filter(|&(key, _)| !self.is_open(key))
+            .map(|(key, path)| Ok((key, Table::open(&path, Some(&self.expected(key)))?)))
+            .collect::<Result<_, DbError>>()?;
+        let refs: Vec<&Table> = opened.iter().map(|(_, t)| t).collect();
+        let copies = Table::copy_all(&refs)?;
+        let mut bytes = 0;
+        for ((key, _), copy) in opened.iter().zip(copies) {
+            bytes += copy.payload().len() as u64;
+            let copy = Arc::new(copy);
+            match self.slot(*key) {
+                Some(slot) => {
+                    let _ = slot.set(copy);
+                }
+                None => {
+                    self.tables
+                        .write()
+                        .expect("table map lock")
+                        .entry(*key)
+                        .or_insert(copy);
+                }
+            }
+        }
+        Ok(bytes)
+    }
+
+    fn is_open(&self, key: D::Key) -> bool {
+        match self.slot(key) {
+            Some(slot) => slot.get().is_some(),
+            None => self
+                .tables
+                .read()
+                .expect("table map lock")
+                .contains_key(&key),
+        }
     }
 
     /// Adds a directory to search (after those already added). Nothing is read yet.
@@ -94,16 +172,44 @@ impl<D: Domain> Tablebase<D> {
 
     /// The table of subspace `key`, opened and checked on first use.
     pub fn table(&self, key: D::Key) -> Result<Arc<Table>, ProbeError> {
-        if let Some(t) = self.tables.read().expect("table map lock").get(&key) {
-            return Ok(Arc::clone(t));
+        match self.found(key)? {
+            Found::Slot(_) => Ok(Arc::clone(
+                self.slot(key).and_then(OnceLock::get).expect("just opened"),
+            )),
+            Found::Shared(t) => Ok(t),
+        }
+    }
+
+    fn slot(&self, key: D::Key) -> Option<&OnceLock<Arc<Table>>> {
+        self.domain.key_slot(key).and_then(|s| self.slots.get(s))
+    }
+
+    /// The table of `key` for a probe: from its slot without a lock where the domain numbers
+    /// its keys.
+    #[inline]
+    fn found(&self, key: D::Key) -> Result<Found<'_>, ProbeError> {
+        let slot = self.slot(key);
+        if let Some(t) = slot.and_then(OnceLock::get) {
+            return Ok(Found::Slot(t));
+        }
+        if slot.is_none() {
+            if let Some(t) = self.tables.read().expect("table map lock").get(&key) {
+                return Ok(Found::Shared(Arc::clone(t)));
+            }
         }
         let path = self.find(key).ok_or_else(|| ProbeError::MissingTable {
             subspace: key.to_string(),
             dirs: self.dirs.clone(),
         })?;
         let table = Arc::new(Table::open(&path, Some(&self.expected(key)))?);
+        if let Some(slot) = slot {
+            // Two threads may open the same table at once; the first to finish is kept.
+            return Ok(Found::Slot(slot.get_or_init(|| table)));
+        }
         let mut tables = self.tables.write().expect("table map lock");
-        Ok(Arc::clone(tables.entry(key).or_insert(table)))
+        Ok(Found::Shared(Arc::clone(
+            tables.entry(key).or_insert(table),
+        )))
     }
 
     /// The value of `pos` for the side to move. A position that is already over needs no
@@ -113,9 +219,45 @@ impl<D: Domain> Tablebase<D> {
             return value;
         }
         let (key, index) = self.domain.locate(pos)?;
-        self.table(key)?
+        self.found(key)?
             .value(index)?
             .ok_or(ProbeError::CannotArise)
+    }
+
+    /// The value of every position of `positions`, as [`Tablebase::probe`] gives it, in order.
+    /// Faster than probing one by one: the table reads of many positions are started before
+    /// the first is waited for, so their memory latencies overlap.
+    pub fn probe_batch(&self, positions: &[Position<D>]) -> Vec<Result<Value, ProbeError>> {
+        let mut out = Vec::with_capacity(positions.len());
+        for group in positions.chunks(BATCH) {
+            let mut pending: ArrayVec<Pending<'_>, BATCH> = ArrayVec::new();
+            for pos in group {
+                pending.push(match terminal_value(self.domain.game(), pos) {
+                    Some(v) => Pending::Ready(v),
+                    None => match self
+                        .domain
+                        .locate(pos)
+                        .and_then(|(key, index)| Ok((self.found(key)?, index)))
+                    {
+                        Ok((table, index)) => {
+                            table.prefetch(index);
+                            Pending::Read(table, index)
+                        }
+                        Err(e) => Pending::Ready(Err(e)),
+                    },
+                });
+            }
+            out.extend(pending.into_iter().map(|p| {
+                match p {
+                    Pending::Ready(v) => v,
+                    Pending::Read(table, index) => table
+                        .value(index)
+                        .map_err(ProbeError::from)
+                        .and_then(|v| v.ok_or(ProbeError::CannotArise)),
+                }
+            }));
+        }
+        out
     }
 
     /// Like [`Tablebase::probe`], but `None` when the table is missing.

@@ -140,6 +140,19 @@ fn three_pieces_match_a_reference_solver_and_verify() {
         wins += u32::from(w.wdl == Wdl::Win);
     }
     assert!(wins > 100_000, "{wins}");
+    // Batched probes and tables read into memory give the same answers.
+    let batch = tb.probe_batch(&positions);
+    assert_eq!(batch.len(), positions.len());
+    for (b, w) in batch.iter().zip(&want) {
+        assert_eq!(b.as_ref().ok(), Some(w));
+    }
+    let preloaded = Tablebase::open(domain(), dir.path()).unwrap();
+    assert!(preloaded.preload().unwrap() > 190_000);
+    for (p, w) in positions.iter().zip(&want).step_by(7) {
+        assert_eq!(preloaded.probe(p).unwrap(), *w);
+    }
+    let lone = perfectplay_core::checkers::fen::parse("W:W18:B").unwrap();
+    assert!(tb.probe_batch(&[lone])[0].is_err());
     let check = verify(&tb, None, None, &|_, _| {}).unwrap();
     assert_eq!(check.tables.len(), targets.len());
     assert!(check.passed());

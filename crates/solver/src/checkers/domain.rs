@@ -2,11 +2,17 @@
 
 use perfectplay_core::checkers::{Checkers, Position, Square};
 use perfectplay_core::{Bitboard, Color};
+use rayon::prelude::*;
 
 use super::index::{MenIndices, Sides, SliceIndex};
 use super::key::{CheckersKey, MAX_PIECES, MAX_RANK};
 use crate::domain::Domain;
 use crate::error::ProbeError;
+
+const COUNTS: usize = MAX_PIECES as usize + 1;
+const RANKS: usize = MAX_RANK as usize + 1;
+/// Slot numbers of well-formed keys: four counts and two ranks in mixed radix.
+const KEY_SLOTS: usize = COUNTS * COUNTS * COUNTS * COUNTS * RANKS * RANKS;
 
 /// No neighbour in that direction.
 const NONE: u8 = u8::MAX;
@@ -86,6 +92,65 @@ impl CheckersDomain {
             .sum()
     }
 
+    /// The tables of exactly `pieces` pieces: how many hold positions, their positions in all,
+    /// and the largest unit (a slice and its colour-swapped partner, solved together).
+    #[must_use]
+    pub fn tables_of(&self, pieces: u8) -> TableSizes {
+        let keys: Vec<CheckersKey> = all_keys(pieces.min(MAX_PIECES))
+            .filter(|&k| k.pieces() == pieces && self.size(k) > 0)
+            .collect();
+        let unit = |k: CheckersKey| {
+            if k == k.swapped() {
+                self.size(k)
+            } else {
+                self.size(k) + self.size(k.swapped())
+            }
+        };
+        TableSizes {
+            tables: keys.len() as u64,
+            positions: keys.iter().map(|&k| self.size(k)).sum(),
+            largest_unit: keys.iter().map(|&k| unit(k)).max().unwrap_or(0),
+        }
+    }
+
+    /// Enumerates every index of every slice of exactly `pieces` pieces (a side without pieces
+    /// included), in parallel: counts the indices whose arrangement is a legal position of
+    /// its slice that indexes back to it. For a perfect index that is every index, and the
+    /// total is the published count ([`PUBLISHED_ARRANGEMENTS`]).
+    #[must_use]
+    pub fn enumerate_arrangements(&self, pieces: u8) -> Enumeration {
+        const CHUNK: u64 = 1 << 16;
+        let jobs: Vec<(CheckersKey, u64)> = all_keys(pieces.min(MAX_PIECES))
+            .filter(|k| k.pieces() == pieces)
+            .flat_map(|k| {
+                let size = self.slice(k).size();
+                (0..size.div_ceil(CHUNK)).map(move |c| (k, c * CHUNK))
+            })
+            .collect();
+        let (indices, legal) = jobs
+            .par_iter()
+            .map(|&(key, start)| {
+                let slice = self.slice(key);
+                let end = (start + CHUNK).min(slice.size());
+                let mut legal = 0u64;
+                slice.walk(start..end, |i, s| {
+                    let ok = Position::from_parts(
+                        Bitboard(s.mover_men | s.mover_kings),
+                        Bitboard(s.other_men | s.other_kings),
+                        Bitboard(s.mover_kings | s.other_kings),
+                        Color::Black,
+                    )
+                    .is_ok()
+                        && s.key() == key
+                        && slice.rank(s) == i;
+                    legal += u64::from(ok);
+                });
+                (end - start, legal)
+            })
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        Enumeration { indices, legal }
+    }
+
     /// Calls `visit` with every arrangement of slice `key` (a side may have no pieces), in
     /// index order, as a position with the side to move of the slice as Black.
     pub fn for_each_arrangement<F: FnMut(u64, &Position)>(&self, key: CheckersKey, mut visit: F) {
@@ -99,6 +164,42 @@ impl CheckersDomain {
     fn slice(&self, key: CheckersKey) -> SliceIndex<'_> {
         SliceIndex::new(&self.men, key)
     }
+}
+
+/// The published numbers of checkers arrangements by pieces on the board, 1 to 10 (Schaeffer
+/// et al., "Checkers is solved", Science 2007; OEIS A055213): positions without the side to
+/// move, a side possibly without pieces.
+pub const PUBLISHED_ARRANGEMENTS: [u64; 10] = [
+    120,
+    6_972,
+    261_224,
+    7_092_774,
+    148_688_232,
+    2_503_611_964,
+    34_779_531_480,
+    406_309_208_481,
+    4_048_627_642_976,
+    34_778_882_769_216,
+];
+
+/// The tables of one number of pieces ([`CheckersDomain::tables_of`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableSizes {
+    /// Tables holding at least one position.
+    pub tables: u64,
+    /// Positions in them (both sides with pieces, the side to move normalised).
+    pub positions: u64,
+    /// Positions of the largest unit solved at once.
+    pub largest_unit: u64,
+}
+
+/// What [`CheckersDomain::enumerate_arrangements`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Enumeration {
+    /// Indices of the slices enumerated.
+    pub indices: u64,
+    /// Indices holding a legal arrangement of their slice that indexes back to them.
+    pub legal: u64,
 }
 
 /// Every well-formed key with at most `max` pieces, sides without pieces included.
@@ -214,6 +315,25 @@ impl Domain for CheckersDomain {
         // No symmetry is folded out and a quiet turn moves one piece one step: two of them
         // never give the same board.
         true
+    }
+
+    fn key_slots(&self) -> usize {
+        KEY_SLOTS
+    }
+
+    fn key_slot(&self, key: CheckersKey) -> Option<usize> {
+        key.is_well_formed().then(|| {
+            let counts = [
+                key.mover_men,
+                key.mover_kings,
+                key.other_men,
+                key.other_kings,
+            ];
+            let c = counts
+                .iter()
+                .fold(0, |acc, &n| acc * COUNTS + usize::from(n));
+            (c * RANKS + usize::from(key.mover_rank)) * RANKS + usize::from(key.other_rank)
+        })
     }
 
     fn locate(&self, pos: &Position) -> Result<(CheckersKey, u64), ProbeError> {
@@ -370,6 +490,21 @@ mod tests {
             }
             assert_eq!(seen, want, "{n} pieces");
             assert_eq!(d.arrangements(n), want, "{n} pieces");
+            assert_eq!(
+                d.enumerate_arrangements(n),
+                Enumeration {
+                    indices: want,
+                    legal: want
+                }
+            );
+        }
+        // Five and more: the slices' sizes (the CLI's `positions` command enumerates them).
+        for n in 1..=MAX_PIECES {
+            assert_eq!(
+                d.arrangements(n),
+                PUBLISHED_ARRANGEMENTS[usize::from(n) - 1],
+                "{n} pieces"
+            );
         }
     }
 

@@ -32,5 +32,5 @@ mod domain;
 mod index;
 mod key;
 
-pub use domain::CheckersDomain;
+pub use domain::{CheckersDomain, Enumeration, TableSizes, PUBLISHED_ARRANGEMENTS};
 pub use key::{CheckersKey, ParseCheckersKeyError, MAX_PIECES, MAX_RANK};

@@ -1,0 +1,148 @@
+//! Random probes of the checkers databases on one core: the value of positions drawn uniformly
+//! from every table (half of them with White to move, so that the board is turned), with the
+//! tables in the page cache.
+//!
+//! The tables are those of `PERFECTPLAY_CHECKERS_DB` (the 2-6 piece set:
+//! `perfectplay solve checkers --max-pieces 6 --out solver-data/checkers`), else a 2-4 piece
+//! set built into a temporary directory first.
+//!
+//! `PERFECTPLAY_CHECKERS_DB=solver-data/checkers cargo bench -p perfectplay-solver --bench checkers_probe`
+
+// criterion's macros generate public functions without docs.
+#![allow(missing_docs)]
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use perfectplay_core::checkers::{Checkers, Position};
+use perfectplay_core::{Bitboard, Color, Game, SplitMix64};
+use perfectplay_solver::checkers::CheckersDomain;
+use perfectplay_solver::{solve, Domain, SolveOptions, Tablebase};
+
+const SAMPLE: usize = 1 << 20;
+
+fn domain() -> CheckersDomain {
+    CheckersDomain::new(Checkers::default())
+}
+
+/// The tables to probe, and the temporary directory that holds them if they were built here.
+fn tables() -> (PathBuf, Option<tempfile::TempDir>) {
+    if let Some(dir) = std::env::var_os("PERFECTPLAY_CHECKERS_DB") {
+        return (PathBuf::from(dir), None);
+    }
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let d = domain();
+    let targets = d.keys_up_to(4);
+    solve(d, dir.path(), &targets, &SolveOptions::default()).expect("2-4 piece tables");
+    (dir.path().to_owned(), Some(dir))
+}
+
+/// The same position with the other side to move and the board turned: it has the same value.
+fn turned(pos: &Position) -> Position {
+    let turn = |b: Bitboard| Bitboard(b.0.reverse_bits());
+    Position::from_parts(
+        turn(pos.pieces(Color::White)),
+        turn(pos.pieces(Color::Black)),
+        turn(pos.kings(Color::Black) | pos.kings(Color::White)),
+        !pos.side_to_move(),
+    )
+    .expect("a turned position is legal")
+}
+
+/// `SAMPLE` positions that can arise, uniform over the indices of every table.
+fn sample(tb: &Tablebase<CheckersDomain>) -> Vec<Position> {
+    let tables: Vec<_> = tb
+        .available()
+        .into_iter()
+        .map(|(k, _)| (k, tb.domain().size(k)))
+        .collect();
+    let total: u64 = tables.iter().map(|&(_, n)| n).sum();
+    let mut rng = SplitMix64::new(11);
+    let mut out = Vec::with_capacity(SAMPLE);
+    while out.len() < SAMPLE {
+        let mut r = rng.next_u64() % total;
+        let &(key, _) = tables
+            .iter()
+            .find(|&&(_, n)| {
+                let here = r < n;
+                if !here {
+                    r -= n;
+                }
+                here
+            })
+            .expect("r < total");
+        let pos = tb.domain().unrank(key, r);
+        let pos = if out.len() % 2 == 1 {
+            turned(&pos)
+        } else {
+            pos
+        };
+        if tb.probe(&pos).is_ok() {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+fn checkers_probe(c: &mut Criterion) {
+    let (dir, _keep) = tables();
+    let tb = Tablebase::open(domain(), &dir).expect("checkers tables");
+    let positions = sample(&tb);
+    let mut group = c.benchmark_group("checkers_probe");
+    group.throughput(Throughput::Elements(SAMPLE as u64));
+    group.sample_size(10);
+    group.bench_function("random_positions", |b| {
+        b.iter(|| {
+            for pos in &positions {
+                black_box(tb.probe(black_box(pos)).ok());
+            }
+        });
+    });
+    group.bench_function("random_positions_batched", |b| {
+        b.iter(|| black_box(tb.probe_batch(black_box(&positions))));
+    });
+    let resident = Tablebase::open(domain(), &dir).expect("checkers tables");
+    resident.preload().expect("tables read into memory");
+    group.bench_function("random_positions_preloaded", |b| {
+        b.iter(|| {
+            for pos in &positions {
+                black_box(resident.probe(black_box(pos)).ok());
+            }
+        });
+    });
+    group.bench_function("random_positions_preloaded_batched", |b| {
+        b.iter(|| black_box(resident.probe_batch(black_box(&positions))));
+    });
+    // Its parts: the end-of-game test, finding the slice and index, finding the table.
+    let game = *tb.domain().game();
+    group.bench_function("outcome_only", |b| {
+        b.iter(|| {
+            for pos in &positions {
+                black_box(game.outcome(black_box(pos)));
+            }
+        });
+    });
+    group.bench_function("locate_only", |b| {
+        b.iter(|| {
+            for pos in &positions {
+                black_box(tb.domain().locate(black_box(pos)).ok());
+            }
+        });
+    });
+    let keys: Vec<_> = positions
+        .iter()
+        .map(|p| tb.domain().locate(p).expect("located").0)
+        .collect();
+    group.bench_function("table_only", |b| {
+        b.iter(|| {
+            for &k in &keys {
+                black_box(tb.table(black_box(k)).ok());
+            }
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, checkers_probe);
+criterion_main!(benches);
