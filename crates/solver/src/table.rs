@@ -87,22 +87,7 @@ impl Table {
     /// across a large table then rarely miss the TLB, as they do through the page cache's
     /// small pages; the solver reads the tables its exits lead to this way.
     pub fn resident_copy(&self) -> Result<Table, DbError> {
-        let source = self.bytes.as_slice();
-        let io = |e| DbError::io(&self.path, e);
-        let mut map = MmapMut::map_anon(source.len().max(1)).map_err(io)?;
-        #[cfg(target_os = "linux")]
-        {
-            // Advice only, given before the copy touches the pages.
-            let _ = map.advise(memmap2::Advice::HugePage);
-        }
-        map[..source.len()].copy_from_slice(source);
-        let bytes = Bytes::Mapped(map.make_read_only().map_err(io)?);
-        Ok(Table {
-            path: self.path.clone(),
-            header: self.header.clone(),
-            bytes,
-            offset: self.offset,
-        })
+        Ok(Table::copy_all(&[self])?.pop().expect("one copy per table"))
     }
 
     /// Copies of `tables` side by side in one anonymous map advised to use huge pages, in
