@@ -176,23 +176,7 @@ impl Table {
     /// probes issue many fetches before waiting for the first.
     #[inline]
     pub fn prefetch(&self, index: u64) {
-        let at = match self.header.encoding {
-            Encoding::Distance => index,
-            Encoding::Wdl => index / 4,
-        };
-        let Some(byte) = self.payload().get(at as usize) else {
-            return;
-        };
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch is a hint that never faults and changes no memory; the address is
-        // that of a byte of this table in any case. Tested by `tests::a_mapped_table_reads_its_file`.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                std::ptr::from_ref(byte).cast::<i8>(),
-            );
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = byte;
+        prefetch_byte(self.payload(), self.header.encoding, index);
     }
 
     /// Whether the table stores distances.
@@ -200,6 +184,87 @@ impl Table {
     pub fn has_distances(&self) -> bool {
         self.header.encoding == Encoding::Distance
     }
+}
+
+/// A shared table with where its payload lies: reads that follow none of the table's pointers.
+/// Probes through a tablebase's slots go this way; each pointer followed at random across
+/// thousands of tables is one more likely cache and TLB miss.
+pub(crate) struct Resolved {
+    table: Arc<Table>,
+    payload: *const u8,
+    len: usize,
+    positions: u64,
+    encoding: Encoding,
+}
+
+// SAFETY: `payload` points into bytes owned by `table`, which this value keeps alive; a
+// table's bytes never move (a map, or a vector that is never changed) and are never written
+// once it is made, so sharing or sending a `Resolved` shares a `&[u8]`. Tested by
+// `tests::resolved_tables_read_what_their_tables_hold` and every probe test.
+unsafe impl Send for Resolved {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for Resolved {}
+
+impl Resolved {
+    pub(crate) fn new(table: Arc<Table>) -> Resolved {
+        let payload = table.payload();
+        Resolved {
+            payload: payload.as_ptr(),
+            len: payload.len(),
+            positions: table.header.positions,
+            encoding: table.header.encoding,
+            table,
+        }
+    }
+
+    /// The table.
+    pub(crate) fn table(&self) -> &Arc<Table> {
+        &self.table
+    }
+
+    #[inline]
+    fn payload(&self) -> &[u8] {
+        // SAFETY: `payload` and `len` are those of `self.table.payload()`, alive and unchanged
+        // while `self.table` is (see the `Send` impl).
+        unsafe { std::slice::from_raw_parts(self.payload, self.len) }
+    }
+
+    /// As [`Table::value`].
+    #[inline]
+    pub(crate) fn value(&self, index: u64) -> Result<Option<Value>, DbError> {
+        if index >= self.positions {
+            return self.table.value(index);
+        }
+        Ok(payload_value(self.encoding, self.payload(), index))
+    }
+
+    /// As [`Table::prefetch`].
+    #[inline]
+    pub(crate) fn prefetch(&self, index: u64) {
+        prefetch_byte(self.payload(), self.encoding, index);
+    }
+}
+
+/// Starts fetching the byte of `index` of `payload` into the cache.
+#[inline]
+fn prefetch_byte(payload: &[u8], encoding: Encoding, index: u64) {
+    let at = match encoding {
+        Encoding::Distance => index,
+        Encoding::Wdl => index / 4,
+    };
+    let Some(byte) = payload.get(at as usize) else {
+        return;
+    };
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint that never faults and changes no memory; the address is
+    // that of a byte of this payload in any case. Tested by `tests::a_mapped_table_reads_its_file`.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            std::ptr::from_ref(byte).cast::<i8>(),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = byte;
 }
 
 /// Maps `file` read-only.
@@ -253,5 +318,34 @@ mod tests {
 
         std::fs::write(&path, b"").unwrap();
         assert!(Table::open(&path, None).is_err());
+    }
+
+    #[test]
+    fn resolved_tables_read_what_their_tables_hold() {
+        let payload: Vec<u8> = (0..=255).collect();
+        let header = Header {
+            game_id: "g".into(),
+            rules: "r".into(),
+            index_scheme: "s".into(),
+            subspace: "k".into(),
+            encoding: Encoding::Distance,
+            positions: payload.len() as u64,
+            stats: Stats::of_bytes(&payload),
+            payload_checksum: xxhash_rust::xxh3::xxh3_64(&payload),
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = write_table(dir.path(), &header, &payload).unwrap();
+        let table = Arc::new(Table::open(&path, None).unwrap());
+        let resolved = Resolved::new(Arc::clone(&table));
+        drop(table);
+        let moved = std::thread::spawn(move || {
+            for (i, &b) in payload.iter().enumerate() {
+                resolved.prefetch(i as u64);
+                assert_eq!(resolved.value(i as u64).unwrap(), Packed(b).value());
+            }
+            assert!(resolved.value(256).is_err());
+            resolved
+        });
+        assert_eq!(moved.join().unwrap().table().positions(), 256);
     }
 }

@@ -10,7 +10,7 @@ use perfectplay_core::{Color, Game};
 use crate::domain::Domain;
 use crate::error::{DbError, ProbeError};
 use crate::format::{file_name, Expected, EXTENSION};
-use crate::table::Table;
+use crate::table::{Resolved, Table};
 use crate::value::Value;
 
 type Position<D> = <<D as Domain>::Game as Game>::Position;
@@ -26,22 +26,29 @@ pub struct Tablebase<D: Domain> {
     /// Opened tables of domains without slot numbers.
     tables: RwLock<HashMap<D::Key, Arc<Table>>>,
     /// Opened tables by [`Domain::key_slot`]: read without a lock.
-    slots: Box<[OnceLock<Arc<Table>>]>,
+    slots: Box<[OnceLock<Resolved>]>,
 }
 
 /// A table found for a probe: borrowed from its slot, or shared out of the map.
 enum Found<'a> {
-    Slot(&'a Table),
+    Slot(&'a Resolved),
     Shared(Arc<Table>),
 }
 
-impl std::ops::Deref for Found<'_> {
-    type Target = Table;
-
-    fn deref(&self) -> &Table {
+impl Found<'_> {
+    #[inline]
+    fn value(&self, index: u64) -> Result<Option<Value>, DbError> {
         match self {
-            Found::Slot(t) => t,
-            Found::Shared(t) => t,
+            Found::Slot(t) => t.value(index),
+            Found::Shared(t) => t.value(index),
+        }
+    }
+
+    #[inline]
+    fn prefetch(&self, index: u64) {
+        match self {
+            Found::Slot(t) => t.prefetch(index),
+            Found::Shared(t) => t.prefetch(index),
         }
     }
 }
@@ -105,7 +112,7 @@ impl<D: Domain> Tablebase<D> {
             let copy = Arc::new(copy);
             match self.slot(*key) {
                 Some(slot) => {
-                    let _ = slot.set(copy);
+                    let _ = slot.set(Resolved::new(copy));
                 }
                 None => {
                     self.tables
@@ -173,14 +180,12 @@ impl<D: Domain> Tablebase<D> {
     /// The table of subspace `key`, opened and checked on first use.
     pub fn table(&self, key: D::Key) -> Result<Arc<Table>, ProbeError> {
         match self.found(key)? {
-            Found::Slot(_) => Ok(Arc::clone(
-                self.slot(key).and_then(OnceLock::get).expect("just opened"),
-            )),
+            Found::Slot(t) => Ok(Arc::clone(t.table())),
             Found::Shared(t) => Ok(t),
         }
     }
 
-    fn slot(&self, key: D::Key) -> Option<&OnceLock<Arc<Table>>> {
+    fn slot(&self, key: D::Key) -> Option<&OnceLock<Resolved>> {
         self.domain.key_slot(key).and_then(|s| self.slots.get(s))
     }
 
@@ -204,7 +209,7 @@ impl<D: Domain> Tablebase<D> {
         let table = Arc::new(Table::open(&path, Some(&self.expected(key)))?);
         if let Some(slot) = slot {
             // Two threads may open the same table at once; the first to finish is kept.
-            return Ok(Found::Slot(slot.get_or_init(|| table)));
+            return Ok(Found::Slot(slot.get_or_init(|| Resolved::new(table))));
         }
         let mut tables = self.tables.write().expect("table map lock");
         Ok(Found::Shared(Arc::clone(
