@@ -146,17 +146,7 @@ impl Cells {
     /// several predecessors before it updates them, and their cache misses then overlap.
     #[inline]
     pub(crate) fn prefetch(&self, i: u64) {
-        let (word, _) = self.word(i);
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch is a hint that never faults and changes no memory; the address is
-        // that of a word of this map in any case.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                std::ptr::from_ref(word).cast::<i8>(),
-            );
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = word;
+        crate::prefetch::prefetch(self.word(i).0);
     }
 
     /// Writes the cells of positions `first..first + cells.len()`, where `first` is a multiple

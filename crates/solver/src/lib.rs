@@ -64,6 +64,7 @@ mod error;
 pub mod format;
 pub mod morris;
 mod plan;
+mod prefetch;
 pub mod retro;
 mod solve;
 mod table;

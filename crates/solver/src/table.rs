@@ -252,19 +252,9 @@ fn prefetch_byte(payload: &[u8], encoding: Encoding, index: u64) {
         Encoding::Distance => index,
         Encoding::Wdl => index / 4,
     };
-    let Some(byte) = payload.get(at as usize) else {
-        return;
-    };
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is a hint that never faults and changes no memory; the address is
-    // that of a byte of this payload in any case. Tested by `tests::a_mapped_table_reads_its_file`.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            std::ptr::from_ref(byte).cast::<i8>(),
-        );
+    if let Some(byte) = payload.get(at as usize) {
+        crate::prefetch::prefetch(byte);
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = byte;
 }
 
 /// Maps `file` read-only.
