@@ -272,20 +272,25 @@ mod tests {
     use crate::format::{write_table, Stats};
     use crate::value::Packed;
 
-    #[test]
-    fn a_mapped_table_reads_its_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let payload: Vec<u8> = vec![0, 1, 2, 3, 4, 255];
-        let header = Header {
+    /// The header of a distance table holding `payload`.
+    fn distance_header(payload: &[u8]) -> Header {
+        Header {
             game_id: "g".into(),
             rules: "r".into(),
             index_scheme: "s".into(),
             subspace: "k".into(),
             encoding: Encoding::Distance,
             positions: payload.len() as u64,
-            stats: Stats::of_bytes(&payload),
-            payload_checksum: xxhash_rust::xxh3::xxh3_64(&payload),
-        };
+            stats: Stats::of_bytes(payload),
+            payload_checksum: xxhash_rust::xxh3::xxh3_64(payload),
+        }
+    }
+
+    #[test]
+    fn a_mapped_table_reads_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let payload: Vec<u8> = vec![0, 1, 2, 3, 4, 255];
+        let header = distance_header(&payload);
         let path = write_table(dir.path(), &header, &payload).unwrap();
         let table = Table::open(&path, None).unwrap();
         for (i, &b) in payload.iter().enumerate() {
@@ -313,16 +318,7 @@ mod tests {
     #[test]
     fn resolved_tables_read_what_their_tables_hold() {
         let payload: Vec<u8> = (0..=255).collect();
-        let header = Header {
-            game_id: "g".into(),
-            rules: "r".into(),
-            index_scheme: "s".into(),
-            subspace: "k".into(),
-            encoding: Encoding::Distance,
-            positions: payload.len() as u64,
-            stats: Stats::of_bytes(&payload),
-            payload_checksum: xxhash_rust::xxh3::xxh3_64(&payload),
-        };
+        let header = distance_header(&payload);
         let dir = tempfile::tempdir().unwrap();
         let path = write_table(dir.path(), &header, &payload).unwrap();
         let table = Arc::new(Table::open(&path, None).unwrap());
