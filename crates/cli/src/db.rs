@@ -132,6 +132,14 @@ pub(crate) struct SearchArgs {
     /// Transposition table of 2^BITS entries of 8 bytes.
     #[arg(long, value_name = "BITS", default_value_t = 26, value_parser = clap::value_parser!(u32).range(4..=34))]
     pub(crate) table_bits: u32,
+    /// Search workers sharing the transposition table (default: every core).
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) threads: Option<u32>,
+    /// Copy every table into memory (2 MB pages where the system gives them) before starting:
+    /// random reads then skip the page cache's small pages, which pays off for long runs.
+    /// Needs as much free memory as the tables' size.
+    #[arg(long)]
+    pub(crate) preload: bool,
 }
 
 /// Arguments of `perfectplay verify`.
@@ -413,9 +421,18 @@ pub(crate) fn run_search(args: &SearchArgs, out: &mut dyn Write) -> Result<(), C
     let (tb, pos) = args.at.open()?;
     let game = *tb.domain().game();
     let search = PlacementSearch::new(&tb, args.table_bits)?;
+    if args.preload {
+        preload(&tb)?;
+    }
     writeln!(out, "{}", game.diagram(&pos))?;
     let started = Instant::now();
-    let value = search.value(&pos)?;
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        |t| t as usize,
+    );
+    let value = with_search_progress(&search, started, || {
+        search.value_with_threads(&pos, threads)
+    })?;
     writeln!(
         out,
         "value: {} (for {} to move; alpha-beta search of the placement phase on the tables)",
@@ -437,6 +454,52 @@ pub(crate) fn run_search(args: &SearchArgs, out: &mut dyn Write) -> Result<(), C
         stats.table_hits,
         started.elapsed().as_secs_f64()
     )?;
+    Ok(())
+}
+
+/// Runs `work` while a second thread prints the search's counters to stderr every half minute,
+/// so that a search of hours shows it is alive and how fast it goes.
+fn with_search_progress<T>(
+    search: &PlacementSearch<'_>,
+    started: Instant,
+    work: impl FnOnce() -> T,
+) -> T {
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let tick = std::time::Duration::from_millis(200);
+            let mut last = Instant::now();
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                std::thread::sleep(tick);
+                if last.elapsed().as_secs() >= 30 {
+                    last = Instant::now();
+                    let stats = search.stats();
+                    let secs = started.elapsed().as_secs_f64();
+                    eprintln!(
+                        "search: {:.0} s, {} positions ({:.0}/s), {} probes, {} transposition hits",
+                        secs,
+                        stats.nodes,
+                        stats.nodes as f64 / secs,
+                        stats.probes,
+                        stats.table_hits
+                    );
+                }
+            }
+        });
+        let result = work();
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        result
+    })
+}
+
+/// Copies every table of `tb` into memory, saying so on stderr.
+fn preload<D: Domain>(tb: &Tablebase<D>) -> Result<(), CliError> {
+    let started = Instant::now();
+    let bytes = tb.preload()?;
+    eprintln!(
+        "preloaded {bytes} bytes of tables in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 

@@ -65,11 +65,37 @@ fn six_mens_morris_placement_on_the_moving_tables_is_a_draw() {
     solve(d, dir.path(), &keys, &SolveOptions::default()).unwrap();
     let tb = Tablebase::open(domain("six_mens_morris"), dir.path()).unwrap();
     let search = PlacementSearch::new(&tb, 20).unwrap();
+    let start = tb.domain().game().start_position();
     // The whole-game retrograde solution (README) finds the start a draw too.
-    assert_eq!(
-        search.value(&tb.domain().game().start_position()).unwrap(),
-        Wdl::Draw
-    );
+    assert_eq!(search.value(&start).unwrap(), Wdl::Draw);
+    // Workers sharing the table, each with a fresh table so that none reads the answer.
+    for threads in [2, 3] {
+        let parallel = PlacementSearch::new(&tb, 20).unwrap();
+        assert_eq!(
+            parallel.value_with_threads(&start, threads).unwrap(),
+            Wdl::Draw
+        );
+    }
+}
+
+#[test]
+fn parallel_workers_agree_with_the_whole_game_tables_everywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = domain("three_mens_morris");
+    let start = d.start_key();
+    solve(d, dir.path(), &[start], &SolveOptions::default()).unwrap();
+    let tb = Tablebase::open(domain("three_mens_morris"), dir.path()).unwrap();
+    let game = tb.domain().game();
+    for pos in &placement_positions(game) {
+        // A fresh, tiny table each time: collisions and races both get exercised.
+        let search = PlacementSearch::new(&tb, 6).unwrap();
+        let expected = tb.probe(pos).unwrap().wdl;
+        assert_eq!(
+            search.value_with_threads(pos, 3).unwrap(),
+            expected,
+            "{pos:?}"
+        );
+    }
 }
 
 #[test]

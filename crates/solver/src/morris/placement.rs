@@ -14,10 +14,10 @@
 //! (`first_mill_opens`) are refused: their placement phase is solved by the retrograde solver
 //! or not at all.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use arrayvec::ArrayVec;
-use perfectplay_core::morris::{MorrisMove, MorrisPosition};
+use perfectplay_core::morris::{Morris, MorrisMove, MorrisPosition};
 use perfectplay_core::Game;
 
 use super::MorrisDomain;
@@ -58,7 +58,26 @@ pub struct PlacementSearch<'a> {
     nodes: AtomicU64,
     probes: AtomicU64,
     hits: AtomicU64,
+    /// Set when one worker of a parallel search has the answer: the others give up.
+    stop: AtomicBool,
 }
+
+/// Why a search returned without a value.
+enum Halt {
+    Probe(ProbeError),
+    /// Another worker finished first.
+    Stopped,
+}
+
+impl From<ProbeError> for Halt {
+    fn from(e: ProbeError) -> Self {
+        Halt::Probe(e)
+    }
+}
+
+/// Below this many men left to place, every worker orders moves alike: diversity only pays near
+/// the root, where a subtree is big enough for the others to use its transposition entries.
+const DIVERSE_ABOVE: u8 = 10;
 
 impl<'a> PlacementSearch<'a> {
     /// A search reading `tb`, with a transposition table of `2^table_bits` entries (8 bytes
@@ -93,6 +112,7 @@ impl<'a> PlacementSearch<'a> {
             nodes: AtomicU64::new(0),
             probes: AtomicU64::new(0),
             hits: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
         })
     }
 
@@ -108,7 +128,52 @@ impl<'a> PlacementSearch<'a> {
 
     /// The value of `pos` for the side to move under perfect play.
     pub fn value(&self, pos: &MorrisPosition) -> Result<Wdl, ProbeError> {
-        self.search(pos, -1, 1).map(wdl_of)
+        self.value_with_threads(pos, 1)
+    }
+
+    /// The value of `pos`, searched by `threads` workers sharing the transposition table.
+    ///
+    /// Every entry of the table is a proven bound on the value of a position (the placement
+    /// phase below a position has a fixed depth, so entries never depend on how deep a search
+    /// went), so workers may use each other's entries freely and any worker's answer is the
+    /// value. Near the root each worker tries a different move first, so they explore
+    /// different subtrees and fill the table for each other; the first to finish stops the
+    /// rest.
+    pub fn value_with_threads(
+        &self,
+        pos: &MorrisPosition,
+        threads: usize,
+    ) -> Result<Wdl, ProbeError> {
+        self.stop.store(false, Ordering::Relaxed);
+        let threads = threads.max(1);
+        let answer = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads)
+                .map(|worker| {
+                    scope.spawn(move || {
+                        let result = self.search(pos, -1, 1, worker);
+                        if result.is_ok() {
+                            self.stop.store(true, Ordering::Relaxed);
+                        }
+                        result
+                    })
+                })
+                .collect();
+            let mut answer = self.search(pos, -1, 1, 0);
+            self.stop.store(true, Ordering::Relaxed);
+            for helper in helpers {
+                let result = helper.join().expect("search worker panicked");
+                if matches!(answer, Err(Halt::Stopped)) {
+                    answer = result;
+                }
+            }
+            answer
+        });
+        self.stop.store(false, Ordering::Relaxed);
+        match answer {
+            Ok(v) => Ok(wdl_of(v)),
+            Err(Halt::Probe(e)) => Err(e),
+            Err(Halt::Stopped) => unreachable!("the last worker to stop had an answer"),
+        }
     }
 
     /// Each turn of `pos` with its value for the side that plays it, best first (in generation
@@ -119,8 +184,8 @@ impl<'a> PlacementSearch<'a> {
         let mut moves = Vec::new();
         game.for_each_move(pos, |mv| moves.push(*mv));
         for mv in moves {
-            let v = -self.search(&game.play(pos, &mv), -1, 1)?;
-            values.push((mv, wdl_of(v)));
+            let v = self.value(&game.play(pos, &mv))?;
+            values.push((mv, v.flip()));
         }
         values.sort_by_key(|&(_, w)| std::cmp::Reverse(score(w)));
         Ok(values)
@@ -128,16 +193,26 @@ impl<'a> PlacementSearch<'a> {
 
     /// Negamax with alpha-beta on -1, 0, 1: the exact value when it lies strictly between
     /// `alpha` and `beta`, else a bound on the right side of the window.
-    fn search(&self, pos: &MorrisPosition, mut alpha: i8, beta: i8) -> Result<i8, ProbeError> {
+    fn search(
+        &self,
+        pos: &MorrisPosition,
+        mut alpha: i8,
+        beta: i8,
+        worker: usize,
+    ) -> Result<i8, Halt> {
         self.nodes.fetch_add(1, Ordering::Relaxed);
         let game = self.tb.domain().game();
         if let Some(v) = terminal_value(game, pos) {
-            return v.map(|v| score(v.wdl));
+            return Ok(score(v?.wdl));
         }
         let us = pos.side_to_move();
-        if pos.in_hand(us) == 0 && pos.in_hand(!us) == 0 {
+        let to_place = pos.in_hand(us) + pos.in_hand(!us);
+        if to_place == 0 {
             self.probes.fetch_add(1, Ordering::Relaxed);
-            return self.tb.probe(pos).map(|v: Value| score(v.wdl));
+            return Ok(self.tb.probe(pos).map(|v: Value| score(v.wdl))?);
+        }
+        if self.stop.load(Ordering::Relaxed) {
+            return Err(Halt::Stopped);
         }
         let key = self.key(pos);
         if let Some((v, bound)) = self.lookup(key) {
@@ -151,23 +226,15 @@ impl<'a> PlacementSearch<'a> {
                 return Ok(v);
             }
         }
-        let mut moves: ArrayVec<MorrisMove, 512> = ArrayVec::new();
-        let mut overflow = false;
-        game.for_each_move(pos, |mv| overflow |= moves.try_push(*mv).is_err());
-        if overflow || moves.is_empty() {
-            // The rules end a game without turns (`terminal_value` above), so an empty list
-            // means rules this search does not know.
-            return Err(ProbeError::OutOfScope(format!(
-                "a placement position with {} turns",
-                if overflow { "more than 512" } else { "no" }
-            )));
+        let mut moves = ordered_moves(game, pos)?;
+        if worker > 0 && to_place > DIVERSE_ABOVE {
+            let first = worker % moves.len();
+            moves.swap(0, first);
         }
-        // Captures first: they decide most placement fights.
-        moves.sort_by_key(|mv| !mv.is_capture());
         let alpha_in = alpha;
         let mut best = -2;
         for mv in &moves {
-            let v = -self.search(&game.play(pos, mv), -beta, -alpha)?;
+            let v = -self.search(&game.play(pos, mv), -beta, -alpha, worker)?;
             best = best.max(v);
             alpha = alpha.max(v);
             if alpha >= beta || best == 1 {
@@ -225,6 +292,60 @@ impl<'a> PlacementSearch<'a> {
         self.slot(key)
             .store(key << DATA_BITS | data, Ordering::Relaxed);
     }
+}
+
+/// The turns of `pos`, likeliest to be best first: those closing a mill, then those blocking a
+/// mill the opponent could close next, then those making a line of two that threatens one, then
+/// the rest, each group in generation order. Good first moves are what make alpha-beta cut.
+fn ordered_moves(
+    game: &Morris,
+    pos: &MorrisPosition,
+) -> Result<ArrayVec<MorrisMove, 512>, ProbeError> {
+    let board = game.board();
+    let us = pos.side_to_move();
+    let (ours, theirs) = (pos.men(us).0, pos.men(!us).0);
+    let empty = board.all_points().0 & !(ours | theirs);
+    // Empty points that would complete a mill of the opponent, and empty points that would
+    // give us two men of a mill whose third point is empty.
+    let mut blocks = 0u32;
+    let mut builds = 0u32;
+    for &mill in board.mills() {
+        let free = mill & empty;
+        if mill & theirs != 0 && (mill & theirs).count_ones() == 2 && free != 0 {
+            blocks |= free;
+        }
+        if (mill & ours).count_ones() == 1 && free.count_ones() == 2 {
+            builds |= free;
+        }
+    }
+    let rank = |mv: &MorrisMove| -> u8 {
+        let to = mv.to().map_or(0, |t| 1u32 << t);
+        if mv.is_capture() {
+            0
+        } else if to & blocks != 0 {
+            1
+        } else if to & builds != 0 {
+            2
+        } else {
+            3
+        }
+    };
+    let mut all: ArrayVec<MorrisMove, 512> = ArrayVec::new();
+    let mut overflow = false;
+    game.for_each_move(pos, |mv| overflow |= all.try_push(*mv).is_err());
+    if overflow || all.is_empty() {
+        // The rules end a game without turns (`terminal_value` is asked first), so an empty
+        // list means rules this search does not know.
+        return Err(ProbeError::OutOfScope(format!(
+            "a placement position with {} turns",
+            if overflow { "more than 512" } else { "no" }
+        )));
+    }
+    let mut ordered = ArrayVec::new();
+    for group in 0..4 {
+        ordered.extend(all.iter().copied().filter(|mv| rank(mv) == group));
+    }
+    Ok(ordered)
 }
 
 fn score(wdl: Wdl) -> i8 {
