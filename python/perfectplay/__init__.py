@@ -15,8 +15,14 @@ Many games at once, stepped in Rust in parallel::
     obs, info = env.reset()
     obs, rewards, terminated, truncated, info = env.step(env.sample_legal_actions())
 
+Perfect play from endgame databases (``perfectplay.tablebase``)::
+
+    tb = pp.tablebase.open("solver-data/nine_mens_morris")
+    tb.probe(state).wdl; tb.best_moves(state); tb.probe_batch(states)
+
 Errors are ``ValueError`` subclasses: ``UnknownGameError``, ``InvalidPositionError``,
-``IllegalMoveError`` and ``IllegalActionError``.
+``IllegalMoveError``, ``IllegalActionError``, ``OutOfScopeError`` and ``TablebaseError``;
+``MissingTableError`` is a ``KeyError``.
 """
 
 from perfectplay._core import (
@@ -25,15 +31,19 @@ from perfectplay._core import (
     IllegalActionError,
     IllegalMoveError,
     InvalidPositionError,
+    MissingTableError,
     Move,
+    OutOfScopeError,
     Outcome,
     State,
+    TablebaseError,
     UnknownGameError,
     VectorEnv,
     __version__,
     game_ids,
     load_game,
 )
+from perfectplay import tablebase
 
 __all__ = [
     "TERMINAL_PLAYER",
@@ -41,12 +51,16 @@ __all__ = [
     "IllegalActionError",
     "IllegalMoveError",
     "InvalidPositionError",
+    "MissingTableError",
     "Move",
+    "OutOfScopeError",
     "Outcome",
     "State",
+    "TablebaseError",
     "UnknownGameError",
     "VectorEnv",
     "__version__",
     "game_ids",
     "load_game",
+    "tablebase",
 ]

@@ -23,6 +23,20 @@ class InvalidPositionError(ValueError):
 class UnknownGameError(ValueError):
     """A game id that names no game; the message lists the valid ids and aliases."""
 
+class MissingTableError(KeyError):
+    """A probe whose table is in none of the tablebase's directories."""
+
+    subspace: str
+    """The subspace of the missing table (`5-4`, `2110-53`, `3-2-h6-6`)."""
+    directories: List[str]
+    """The directories searched."""
+
+class OutOfScopeError(ValueError):
+    """A position no table holds: a turn half made, more pieces than the databases cover."""
+
+class TablebaseError(ValueError):
+    """A table that cannot be used, a closed tablebase, another game's state, a failed build."""
+
 def load_game(game_id: str, **rules: RuleValue) -> Game:
     """Loads a game by id or alias, with rule options as keywords."""
 
@@ -190,3 +204,75 @@ class VectorEnv:
     @property
     def action_mask(self) -> npt.NDArray[np.bool_]:
         """The legal-action masks, [num_envs, num_actions]."""
+
+StateOrFen = Union["State", str]
+
+class Probe:
+    """The value of a position for the side to move, read from the tables."""
+
+    @property
+    def wdl(self) -> int:
+        """1 (win), 0 (draw) or -1 (loss) for the side to move."""
+    @property
+    def plies(self) -> Optional[int]:
+        """Plies to the end under optimal play; None for a draw or a WDL-only table."""
+    @property
+    def result(self) -> str:
+        """`win`, `draw` or `loss`."""
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class Tablebase:
+    """Endgame tables of one game, read from one or more directories (see
+    `perfectplay.tablebase.open`)."""
+
+    def __init__(self, game: Game, directories: Sequence[str]) -> None: ...
+    @property
+    def game(self) -> Game:
+        """The game the tables are of."""
+    @property
+    def directories(self) -> List[str]:
+        """The directories searched, in order."""
+    @property
+    def closed(self) -> bool:
+        """Whether `close()` was called."""
+    def add_directory(self, directory: str) -> None:
+        """Adds a directory to search after the others."""
+    def subspaces(self) -> List[str]:
+        """The subspaces with a table in some directory, sorted."""
+    def probe(self, state: StateOrFen) -> Probe:
+        """The value of the position for the side to move."""
+    def get(self, state: StateOrFen, default: Any = None) -> Any:
+        """Like `probe`, but `default` when the position's table is missing."""
+    def move_values(self, state: StateOrFen) -> List[Tuple[Move, Probe]]:
+        """Every legal move with the value it keeps for its player, best first."""
+    def best_moves(self, state: StateOrFen) -> List[Move]:
+        """The moves that keep the position's value."""
+    def principal_variation(self, state: StateOrFen, max_plies: int = 400) -> List[Move]:
+        """Best moves to the end of the game (or `max_plies` of them)."""
+    def encode(self, states: Sequence[StateOrFen]) -> npt.NDArray[np.uint32]:
+        """Rows of four uint32 per position, as `probe_batch` reads them."""
+    def probe_batch(
+        self, positions: Union[npt.ArrayLike, Sequence[StateOrFen]]
+    ) -> Tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]:
+        """(wdl, plies) of many positions, probed in parallel with the GIL released."""
+    def close(self) -> None:
+        """Lets the tables go; later calls raise TablebaseError."""
+    def __enter__(self) -> Tablebase: ...
+    def __exit__(self, *exc: Any) -> bool: ...
+
+def tables_game(directory: str) -> Optional[Tuple[str, str]]:
+    """The game id and rules text of the first table in `directory`, or None."""
+
+def build_tables(
+    game: Game,
+    out: str,
+    targets: Optional[List[str]] = None,
+    max_men: Optional[int] = None,
+    max_pieces: Optional[int] = None,
+    whole_game: bool = False,
+    threads: Optional[int] = None,
+    wdl_only: bool = False,
+    progress: Optional[Any] = None,
+) -> List[Dict[str, Any]]:
+    """Builds tables with the GIL released (see `perfectplay.tablebase.build`)."""

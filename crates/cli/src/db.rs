@@ -274,6 +274,7 @@ pub(crate) fn run_solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), Cli
         wdl_only: args.wdl_only,
         progress: !args.quiet,
         cancel: None,
+        report_to: None,
     };
     let domain = match databases(&args.game, &args.set)? {
         Databases::Morris(domain) => domain,

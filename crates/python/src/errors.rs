@@ -10,6 +10,9 @@
 //! | a position string that cannot be read | `perfectplay.InvalidPositionError` |
 //! | a move that is not legal, or not a move | `perfectplay.IllegalMoveError` |
 //! | an action that is not legal (in a state or an env) | `perfectplay.IllegalActionError` |
+//! | a probe whose table is in none of the directories | `perfectplay.MissingTableError` (a `KeyError`) |
+//! | a position no table holds (half a turn, too many pieces) | `perfectplay.OutOfScopeError` |
+//! | a damaged or other-version table, a closed tablebase, a failed build | `perfectplay.TablebaseError` |
 //!
 //! The exceptions: `State.undo()` with nothing to take back raises `IndexError`, as
 //! `list.pop()` does; an argument of the wrong type raises `TypeError`; and a disagreement
@@ -20,9 +23,11 @@ use perfectplay_core::morris::fen::MorrisFenError;
 use perfectplay_core::morris::{MorrisMoveError, RulesError};
 use perfectplay_core::RuleOptionError;
 use perfectplay_core::{IllegalActionError as CoreIllegalAction, Outcome, PlayError};
+use perfectplay_solver::{DbError, ProbeError, SolveError};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyAssertionError, PyIndexError, PyTypeError, PyValueError};
-use pyo3::PyErr;
+use pyo3::exceptions::{PyAssertionError, PyIndexError, PyKeyError, PyTypeError, PyValueError};
+use pyo3::types::PyAnyMethods;
+use pyo3::{PyErr, Python};
 use thiserror::Error;
 
 create_exception!(
@@ -44,6 +49,28 @@ create_exception!(
     InvalidPositionError,
     PyValueError,
     "A position string (FEN) that cannot be read, or describes a position the rules forbid."
+);
+create_exception!(
+    perfectplay,
+    MissingTableError,
+    PyKeyError,
+    "A probe whose table is in none of the tablebase's directories.\n\n\
+     `subspace` names the missing table and `directories` the directories searched."
+);
+create_exception!(
+    perfectplay,
+    OutOfScopeError,
+    PyValueError,
+    "A position that no table of the tablebase can hold: a turn half made, more pieces than \
+     the databases cover, a position that cannot arise in play."
+);
+create_exception!(
+    perfectplay,
+    TablebaseError,
+    PyValueError,
+    "A table that cannot be used (truncated, corrupted, another format version or other \
+     rules), a closed tablebase, or a build that failed; the message names the file and the \
+     problem."
 );
 create_exception!(
     perfectplay,
@@ -167,6 +194,24 @@ pub(crate) enum Error {
     /// The extension disagrees with the rules engine (found by `_self_check`).
     #[error("{0}")]
     SelfCheck(String),
+    /// A probe that failed.
+    #[error(transparent)]
+    Probe(#[from] ProbeError),
+    /// A table file that cannot be used.
+    #[error(transparent)]
+    Db(#[from] DbError),
+    /// A build that failed.
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    /// A position outside what the tables hold.
+    #[error("position outside the databases: {0}")]
+    OutOfScope(String),
+    /// A tablebase used wrongly (another game's state, a bad encoded row, ...).
+    #[error("{0}")]
+    Tablebase(String),
+    /// A call after `close()`.
+    #[error("the tablebase is closed")]
+    TablebaseClosed,
 }
 
 impl From<Error> for PyErr {
@@ -187,6 +232,24 @@ impl From<Error> for PyErr {
             Error::NothingToUndo => PyIndexError::new_err(message),
             Error::ArgumentType(_) => PyTypeError::new_err(message),
             Error::SelfCheck(_) => PyAssertionError::new_err(message),
+            Error::Probe(ProbeError::MissingTable { subspace, dirs }) => {
+                let err = MissingTableError::new_err(message);
+                Python::attach(|py| {
+                    let value = err.value(py);
+                    let dirs: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+                    // Attributes for the caller's convenience; the message says it all anyway.
+                    let _ = value.setattr("subspace", subspace);
+                    let _ = value.setattr("directories", dirs);
+                });
+                err
+            }
+            Error::Probe(ProbeError::OutOfScope(_) | ProbeError::CannotArise)
+            | Error::OutOfScope(_) => OutOfScopeError::new_err(message),
+            Error::Probe(_)
+            | Error::Db(_)
+            | Error::Solve(_)
+            | Error::Tablebase(_)
+            | Error::TablebaseClosed => TablebaseError::new_err(message),
             Error::RuleOption(_)
             | Error::OptionType { .. }
             | Error::Rules(_)

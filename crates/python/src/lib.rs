@@ -5,6 +5,8 @@
 //! - `py_state`: `State`, `Move` and `Outcome`, an OpenSpiel-like game state over whole
 //!   moves and over actions;
 //! - `py_env`: `VectorEnv`, many games stepped in parallel into numpy buffers;
+//! - `tablebase`: `Tablebase`, `Probe` and `build_tables`, perfect play from the solver's
+//!   databases;
 //! - `errors`: where Rust errors become Python exceptions.
 //!
 //! Both families go through the same generic code (`games::Family`); the core crate does the
@@ -21,6 +23,7 @@ mod py_game;
 mod py_state;
 mod state;
 mod steps;
+mod tablebase;
 mod track;
 
 use pyo3::prelude::*;
@@ -36,6 +39,12 @@ mod _core {
     use crate::errors::IllegalMoveError;
     #[pymodule_export]
     use crate::errors::InvalidPositionError;
+    #[pymodule_export]
+    use crate::errors::MissingTableError;
+    #[pymodule_export]
+    use crate::errors::OutOfScopeError;
+    #[pymodule_export]
+    use crate::errors::TablebaseError;
     #[pymodule_export]
     use crate::errors::UnknownGameError;
     #[pymodule_export]
@@ -54,6 +63,14 @@ mod _core {
     use crate::py_state::PyOutcome;
     #[pymodule_export]
     use crate::py_state::PyState;
+    #[pymodule_export]
+    use crate::tablebase::build_tables;
+    #[pymodule_export]
+    use crate::tablebase::tables_game;
+    #[pymodule_export]
+    use crate::tablebase::PyProbe;
+    #[pymodule_export]
+    use crate::tablebase::PyTablebase;
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {

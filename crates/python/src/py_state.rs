@@ -139,7 +139,7 @@ pub(crate) struct PyState {
     pub(crate) inner: AnyState,
 }
 
-fn game_of(inner: &AnyState) -> PyGame {
+pub(crate) fn game_of(inner: &AnyState) -> PyGame {
     match inner {
         AnyState::Checkers(s) => PyGame {
             id: s.id,

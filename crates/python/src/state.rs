@@ -101,6 +101,16 @@ impl<F: Family> Session<F> {
         self.track.game()
     }
 
+    /// The position at the start of the turn being made.
+    pub(crate) fn position(&self) -> &F::Position {
+        self.track.position()
+    }
+
+    /// Whether a turn is half made with `apply_action`.
+    pub(crate) fn mid_turn(&self) -> bool {
+        !self.turn.is_empty()
+    }
+
     /// The legal moves (whole turns) of the position; none once the game is over.
     pub(crate) fn legal_moves(&self) -> Vec<AnyMove> {
         let mut moves = Vec::new();

@@ -75,7 +75,9 @@ mod verify;
 pub use domain::Domain;
 pub use error::{DbError, ProbeError, SolveError};
 pub use plan::plan;
-pub use solve::{solve, SolveOptions, SolveReport, SubspaceReport};
+pub use solve::{
+    solve, BuildProgress, ProgressSnapshot, SolveOptions, SolveReport, SubspaceReport,
+};
 pub use table::Table;
 pub use tablebase::{MoveValue, Tablebase};
 pub use value::{Value, Wdl};

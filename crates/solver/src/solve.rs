@@ -3,8 +3,8 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
@@ -30,6 +30,67 @@ pub struct SolveOptions {
     /// Set to stop the build between tasks; the unit in progress is dropped, nothing half
     /// written is left behind.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Live figures of the build, for a caller that shows progress its own way (a notebook).
+    pub report_to: Option<Arc<BuildProgress>>,
+}
+
+/// Live figures of a build, updated by the solver as it goes and read by anyone at any time.
+#[derive(Debug, Default)]
+pub struct BuildProgress {
+    total: AtomicU64,
+    finished: AtomicU64,
+    unit_positions: AtomicU64,
+    unit_initialised: AtomicU64,
+    layer: AtomicU32,
+    unit: Mutex<String>,
+}
+
+/// What [`BuildProgress::snapshot`] saw.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProgressSnapshot {
+    /// Positions of every unit of the build.
+    pub total: u64,
+    /// Positions of the units finished (or kept from an earlier build).
+    pub finished: u64,
+    /// The unit being solved (`5-4 + 4-5`), empty between units.
+    pub unit: String,
+    /// Its positions.
+    pub unit_positions: u64,
+    /// Its positions through the first (forward) pass.
+    pub unit_initialised: u64,
+    /// The distance layer being solved after that pass (0 before).
+    pub layer: u32,
+}
+
+impl BuildProgress {
+    /// The figures now (each read on its own: they may be a moment apart).
+    #[must_use]
+    pub fn snapshot(&self) -> ProgressSnapshot {
+        ProgressSnapshot {
+            total: self.total.load(Ordering::Relaxed),
+            finished: self.finished.load(Ordering::Relaxed),
+            unit: self.unit.lock().map(|u| u.clone()).unwrap_or_default(),
+            unit_positions: self.unit_positions.load(Ordering::Relaxed),
+            unit_initialised: self.unit_initialised.load(Ordering::Relaxed),
+            layer: self.layer.load(Ordering::Relaxed),
+        }
+    }
+
+    fn start_unit(&self, name: &str, positions: u64) {
+        if let Ok(mut unit) = self.unit.lock() {
+            name.clone_into(&mut unit);
+        }
+        self.unit_positions.store(positions, Ordering::Relaxed);
+        self.unit_initialised.store(0, Ordering::Relaxed);
+        self.layer.store(0, Ordering::Relaxed);
+    }
+
+    fn finish_unit(&self, positions: u64) {
+        if let Ok(mut unit) = self.unit.lock() {
+            unit.clear();
+        }
+        self.finished.fetch_add(positions, Ordering::Relaxed);
+    }
 }
 
 /// One subspace of a build.
@@ -100,7 +161,7 @@ pub fn solve<D: Domain>(
         .build()
         .map_err(|e| SolveError::Unsupported(format!("cannot start {threads} threads: {e}")))?;
     let started = Instant::now();
-    let bars = Bars::new(options.progress, &tb, &units);
+    let bars = Bars::new(options.progress, &tb, &units, options.report_to.clone());
     let mut report = SolveReport {
         subspaces: Vec::new(),
         seconds: 0.0,
@@ -329,24 +390,36 @@ fn rate(per_second: f64) -> String {
     }
 }
 
-/// The overall bar and the current unit's bar, or nothing when quiet.
+/// The overall bar and the current unit's bar, or nothing when quiet; and the caller's live
+/// figures, if it asked for them.
 struct Bars {
     multi: Option<MultiProgress>,
     overall: ProgressBar,
+    report_to: Option<Arc<BuildProgress>>,
 }
 
 /// The bar of the unit being solved; also the solver's progress observer.
 pub(crate) struct UnitBar {
     bar: ProgressBar,
+    report_to: Option<Arc<BuildProgress>>,
 }
 
 impl Bars {
-    fn new<D: Domain>(show: bool, tb: &Tablebase<D>, units: &[Vec<D::Key>]) -> Bars {
+    fn new<D: Domain>(
+        show: bool,
+        tb: &Tablebase<D>,
+        units: &[Vec<D::Key>],
+        report_to: Option<Arc<BuildProgress>>,
+    ) -> Bars {
         let total: u64 = units.iter().flatten().map(|&k| tb.domain().size(k)).sum();
+        if let Some(progress) = &report_to {
+            progress.total.store(total, Ordering::Relaxed);
+        }
         if !show {
             return Bars {
                 multi: None,
                 overall: ProgressBar::hidden(),
+                report_to,
             };
         }
         let multi = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
@@ -363,6 +436,7 @@ impl Bars {
         Bars {
             multi: Some(multi),
             overall,
+            report_to,
         }
     }
 
@@ -372,6 +446,9 @@ impl Bars {
             .map(ToString::to_string)
             .collect::<Vec<_>>()
             .join(" + ");
+        if let Some(progress) = &self.report_to {
+            progress.start_unit(&name, positions);
+        }
         let bar =
             match &self.multi {
                 None => ProgressBar::hidden(),
@@ -392,11 +469,17 @@ impl Bars {
                     bar
                 }
             };
-        UnitBar { bar }
+        UnitBar {
+            bar,
+            report_to: self.report_to.clone(),
+        }
     }
 
     fn unit_done(&self, positions: u64) {
         self.overall.inc(positions);
+        if let Some(progress) = &self.report_to {
+            progress.finish_unit(positions);
+        }
     }
 
     fn finish(&self) {
@@ -417,9 +500,17 @@ impl UnitBar {
 impl Observer for UnitBar {
     fn initialised(&self, n: u64) {
         self.bar.inc(n);
+        if let Some(progress) = &self.report_to {
+            progress.unit_initialised.fetch_add(n, Ordering::Relaxed);
+        }
     }
 
     fn layer(&self, d: u32, max: u32) {
-        self.bar.set_message(format!("layer {d} of at least {max}"));
+        if let Some(progress) = &self.report_to {
+            progress.layer.store(d, Ordering::Relaxed);
+        }
+        if !self.bar.is_hidden() {
+            self.bar.set_message(format!("layer {d} of at least {max}"));
+        }
     }
 }

@@ -7,7 +7,8 @@ use perfectplay_core::morris::{Morris, MorrisRules};
 use perfectplay_core::Game;
 use perfectplay_solver::morris::{MorrisDomain, MorrisKey};
 use perfectplay_solver::{
-    solve, verify, DbError, Domain, ProbeError, SolveError, SolveOptions, Tablebase, Wdl,
+    solve, verify, BuildProgress, DbError, Domain, ProbeError, SolveError, SolveOptions, Tablebase,
+    Wdl,
 };
 
 fn domain(id: &str) -> MorrisDomain {
@@ -41,6 +42,32 @@ fn three_mens_morris_is_solved_whole_and_verifies() {
         .unwrap();
     assert_eq!(line.len(), 9);
     verified("three_mens_morris", dir.path());
+}
+
+#[test]
+fn a_build_reports_its_progress_to_the_caller() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = domain("six_mens_morris");
+    let keys = d.moving_keys(4);
+    let total: u64 = d.moving_keys(4).iter().map(|&k| d.size(k)).sum();
+    let progress = Arc::new(BuildProgress::default());
+    let options = SolveOptions {
+        report_to: Some(Arc::clone(&progress)),
+        ..quiet()
+    };
+    solve(d, dir.path(), &keys, &options).unwrap();
+    let seen = progress.snapshot();
+    assert_eq!((seen.total, seen.finished), (total, total));
+    assert!(seen.unit.is_empty(), "{seen:?}");
+    assert!(seen.unit_initialised > 0 && seen.unit_initialised <= seen.unit_positions);
+    // A second build keeps every file and still counts them as finished.
+    let again = Arc::new(BuildProgress::default());
+    let options = SolveOptions {
+        report_to: Some(Arc::clone(&again)),
+        ..quiet()
+    };
+    solve(domain("six_mens_morris"), dir.path(), &keys, &options).unwrap();
+    assert_eq!(again.snapshot().finished, total);
 }
 
 #[test]

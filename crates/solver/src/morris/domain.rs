@@ -199,8 +199,10 @@ impl FromStr for MorrisKey {
 }
 
 /// `rules` with the history rules (repetition, move rule, ply limit) at fixed values: they do
-/// not change database values, so tables serve every setting of them.
-fn without_history(rules: &MorrisRules) -> MorrisRules {
+/// not change database values, so tables serve every setting of them. Two rule sets share
+/// tables exactly when this gives the same for both.
+#[must_use]
+pub fn without_history(rules: &MorrisRules) -> MorrisRules {
     MorrisRules {
         threefold_repetition: true,
         move_rule: None,

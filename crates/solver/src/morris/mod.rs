@@ -6,5 +6,5 @@ pub mod index;
 mod placement;
 pub mod symmetry;
 
-pub use domain::{MorrisDomain, MorrisKey, ParseKeyError};
+pub use domain::{without_history, MorrisDomain, MorrisKey, ParseKeyError};
 pub use placement::{PlacementSearch, SearchStats};

@@ -1,0 +1,858 @@
+//! Python's `Tablebase`, `Probe` and `build_tables`: perfect play read from endgame databases,
+//! and the databases built from Python.
+//!
+//! A `Tablebase` belongs to one game under one rule set, up to the history rules (repetition,
+//! move rule, ply limit), which databases do without: a position that can only repeat is a
+//! draw. It reads the tables of one or more directories, each table mapped on the first probe
+//! that needs it. Probing is thread-safe and releases the GIL.
+//!
+//! # Encoded positions
+//!
+//! `probe_batch` and `encode` use one row of four `uint32` per position:
+//!
+//! | family | column 0 | column 1 | column 2 | column 3 |
+//! |---|---|---|---|---|
+//! | morris | White's men (bit *i*: point *i*) | Black's men | White's men in hand + 256 x Black's | player to move |
+//! | checkers | Black's pieces (bit *i*: square *i* + 1) | White's pieces | kings of both | player to move |
+//!
+//! The player to move is 0 for the side that moves first (White in morris, Black in checkers)
+//! and 1 for the other, as `State.current_player()` numbers them.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
+use perfectplay_core::checkers::Position as CheckersPosition;
+use perfectplay_core::morris::MorrisPosition;
+use perfectplay_core::{Bitboard, Color, Game};
+use perfectplay_solver::checkers::CheckersDomain;
+use perfectplay_solver::format::{read_file_header, EXTENSION};
+use perfectplay_solver::morris::{without_history, MorrisDomain};
+use perfectplay_solver::{
+    solve, BuildProgress, Domain, ProbeError, SolveOptions, Tablebase, Value, Wdl,
+};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+use rayon::prelude::*;
+
+use crate::errors::{Error, Result};
+use crate::games::AnyGame;
+use crate::py_game::PyGame;
+use crate::py_state::{AnyState, PyMove, PyState};
+
+/// What `probe_batch` returns: values and distances.
+type WdlAndPlies<'py> = (Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<i32>>);
+
+/// Rows probed per parallel task of `probe_batch`.
+const BATCH_CHUNK: usize = 4096;
+
+/// The tables of either family.
+enum AnyTablebase {
+    Checkers(Tablebase<CheckersDomain>),
+    Morris(Tablebase<MorrisDomain>),
+}
+
+/// What a probe found: the value for the side to move.
+///
+/// `wdl` is 1 (win), 0 (draw) or -1 (loss) for the side to move; `plies` is the number of
+/// plies to the end of the game under optimal play (the winner the shortest way, the loser the
+/// longest), or `None` for a draw or a table stored without distances (WDL-only).
+#[pyclass(module = "perfectplay", name = "Probe", frozen, eq, hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct PyProbe {
+    /// 1, 0 or -1: win, draw or loss for the side to move.
+    #[pyo3(get)]
+    wdl: i8,
+    /// Plies to the end under optimal play; `None` for a draw or a WDL-only table.
+    #[pyo3(get)]
+    plies: Option<u32>,
+}
+
+impl From<Value> for PyProbe {
+    fn from(v: Value) -> Self {
+        PyProbe {
+            wdl: wdl_number(v.wdl),
+            plies: v.plies,
+        }
+    }
+}
+
+fn wdl_number(w: Wdl) -> i8 {
+    match w {
+        Wdl::Win => 1,
+        Wdl::Draw => 0,
+        Wdl::Loss => -1,
+    }
+}
+
+#[pymethods]
+impl PyProbe {
+    /// `"win"`, `"draw"` or `"loss"`.
+    #[getter]
+    fn result(&self) -> &'static str {
+        match self.wdl {
+            1 => "win",
+            0 => "draw",
+            _ => "loss",
+        }
+    }
+
+    fn __str__(&self) -> String {
+        match self.plies {
+            Some(p) if self.wdl != 0 => format!("{} in {p}", self.result()),
+            _ => self.result().to_owned(),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        let plies = self.plies.map_or("None".to_owned(), |p| p.to_string());
+        format!("Probe(wdl={}, plies={plies})", self.wdl)
+    }
+}
+
+/// Endgame tables of one game, read from one or more directories.
+///
+/// Made by `perfectplay.tablebase.open(...)`. Probes take a `State` (at the start of a turn) or
+/// a position string of the tablebase's game. A position whose table is in none of the
+/// directories raises `MissingTableError` (a `KeyError`) naming the subspace and the
+/// directories; a position no table can hold (a turn half made, more pieces than the
+/// databases cover) raises `OutOfScopeError`; a damaged, truncated or other-version file
+/// raises `TablebaseError`. Use it from any number of threads; `close()` (or a `with` block)
+/// lets the tables go.
+#[pyclass(module = "perfectplay", name = "Tablebase", frozen)]
+pub(crate) struct PyTablebase {
+    game: PyGame,
+    inner: RwLock<Option<Arc<AnyTablebase>>>,
+    dirs: RwLock<Vec<PathBuf>>,
+}
+
+impl PyTablebase {
+    fn tables(&self) -> Result<Arc<AnyTablebase>> {
+        self.inner
+            .read()
+            .map_err(|_| Error::Tablebase("the tablebase's lock was poisoned".to_owned()))?
+            .clone()
+            .ok_or(Error::TablebaseClosed)
+    }
+
+    /// The position of `state` (a `State` or a position string), checked to be of this game.
+    fn position_of(&self, state: &Bound<'_, PyAny>) -> Result<AnyPosition> {
+        if let Ok(text) = state.cast::<PyString>() {
+            let text = text.to_string();
+            return Ok(match &self.game.game {
+                AnyGame::Checkers(_) => {
+                    AnyPosition::Checkers(perfectplay_core::checkers::fen::parse(&text)?)
+                }
+                AnyGame::Morris(g) => AnyPosition::Morris(g.parse_fen(&text)?.0),
+            });
+        }
+        let Ok(state) = state.cast::<PyState>() else {
+            return Err(Error::ArgumentType(
+                "a tablebase probes a State or a position string",
+            ));
+        };
+        let state = state.borrow();
+        match (&state.inner, &self.game.game) {
+            (AnyState::Checkers(s), AnyGame::Checkers(_)) => {
+                if s.mid_turn() {
+                    return Err(Error::OutOfScope(
+                        "a turn is half made with apply_action: probe at the start of a turn"
+                            .to_owned(),
+                    ));
+                }
+                Ok(AnyPosition::Checkers(*s.position()))
+            }
+            (AnyState::Morris(s), AnyGame::Morris(g))
+                if without_history(s.game().rules()) == without_history(g.rules()) =>
+            {
+                if s.mid_turn() {
+                    return Err(Error::OutOfScope(
+                        "a turn is half made with apply_action: probe at the start of a turn"
+                            .to_owned(),
+                    ));
+                }
+                Ok(AnyPosition::Morris(*s.position()))
+            }
+            _ => Err(Error::Tablebase(format!(
+                "a state of {} cannot be probed in tables of {} (the rules must agree, up to \
+                 repetition, the move rule and the ply limit)",
+                crate::py_state::game_of(&state.inner).id,
+                self.game.id
+            ))),
+        }
+    }
+}
+
+/// A position of either family.
+#[derive(Clone, Copy)]
+enum AnyPosition {
+    Checkers(CheckersPosition),
+    Morris(MorrisPosition),
+}
+
+/// Runs `$body` with `$tb` the tables and `$pos` the position of the same family.
+macro_rules! with_tables {
+    ($tables:expr, $position:expr, |$tb:ident, $pos:ident| $body:expr) => {
+        match (&*$tables, $position) {
+            (AnyTablebase::Checkers($tb), AnyPosition::Checkers($pos)) => {
+                $body.map(|v| v.into_iter().map(crate::games::AnyMove::Checkers).collect())
+            }
+            (AnyTablebase::Morris($tb), AnyPosition::Morris($pos)) => {
+                $body.map(|v| v.into_iter().map(crate::games::AnyMove::Morris).collect())
+            }
+            _ => unreachable!("a tablebase's positions are of its own family"),
+        }
+    };
+}
+
+fn probe_any(tables: &AnyTablebase, pos: AnyPosition) -> std::result::Result<Value, ProbeError> {
+    match (tables, pos) {
+        (AnyTablebase::Checkers(tb), AnyPosition::Checkers(p)) => tb.probe(&p),
+        (AnyTablebase::Morris(tb), AnyPosition::Morris(p)) => tb.probe(&p),
+        _ => unreachable!("a tablebase's positions are of its own family"),
+    }
+}
+
+#[pymethods]
+impl PyTablebase {
+    /// Tables of `game` in `directories` (searched in order). Nothing is read until a probe
+    /// needs it; a directory that does not exist raises `TablebaseError`.
+    #[new]
+    fn new(game: &Bound<'_, PyGame>, directories: Vec<PathBuf>) -> Result<PyTablebase> {
+        let game = *game.get();
+        let tb = PyTablebase {
+            game,
+            inner: RwLock::new(None),
+            dirs: RwLock::new(Vec::new()),
+        };
+        let tables = open_tables(&game, &directories)?;
+        *tb.inner.write().map_err(|_| Error::TablebaseClosed)? = Some(Arc::new(tables));
+        *tb.dirs.write().map_err(|_| Error::TablebaseClosed)? = directories;
+        Ok(tb)
+    }
+
+    /// The game the tables are of.
+    #[getter]
+    fn game(&self) -> PyGame {
+        self.game
+    }
+
+    /// The directories searched, in order.
+    #[getter]
+    fn directories(&self) -> Vec<String> {
+        self.dirs
+            .read()
+            .map(|d| d.iter().map(|p| p.display().to_string()).collect())
+            .unwrap_or_default()
+    }
+
+    /// Adds a directory to search after the others.
+    fn add_directory(&self, directory: PathBuf) -> Result<()> {
+        self.tables()?;
+        let mut dirs = self.dirs.read().map(|d| d.clone()).unwrap_or_default();
+        dirs.push(directory);
+        let tables = open_tables(&self.game, &dirs)?;
+        let mut inner = self.inner.write().map_err(|_| Error::TablebaseClosed)?;
+        if inner.is_none() {
+            return Err(Error::TablebaseClosed);
+        }
+        *inner = Some(Arc::new(tables));
+        *self.dirs.write().map_err(|_| Error::TablebaseClosed)? = dirs;
+        Ok(())
+    }
+
+    /// The subspaces with a table in some directory, sorted (`5-4`, `2110-53`, ...).
+    fn subspaces(&self) -> Result<Vec<String>> {
+        let tables = self.tables()?;
+        let mut names: Vec<String> = match &*tables {
+            AnyTablebase::Checkers(tb) => {
+                tb.available().iter().map(|(k, _)| k.to_string()).collect()
+            }
+            AnyTablebase::Morris(tb) => tb.available().iter().map(|(k, _)| k.to_string()).collect(),
+        };
+        names.sort();
+        Ok(names)
+    }
+
+    /// The value of the position for the side to move.
+    fn probe(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> Result<PyProbe> {
+        let pos = self.position_of(state)?;
+        let tables = self.tables()?;
+        let value = py.detach(|| probe_any(&tables, pos))?;
+        Ok(value.into())
+    }
+
+    /// Like `probe`, but `default` when the position's table is missing.
+    #[pyo3(signature = (state, default = None))]
+    fn get(
+        &self,
+        py: Python<'_>,
+        state: &Bound<'_, PyAny>,
+        default: Option<Py<PyAny>>,
+    ) -> Result<Option<Py<PyAny>>> {
+        let pos = self.position_of(state)?;
+        let tables = self.tables()?;
+        match py.detach(|| probe_any(&tables, pos)) {
+            Ok(v) => Ok(Some(
+                Py::new(py, PyProbe::from(v))
+                    .map_err(|e| Error::Tablebase(e.to_string()))?
+                    .into_any(),
+            )),
+            Err(ProbeError::MissingTable { .. }) => Ok(default),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Every legal move with the value it keeps for the side playing it, best first (the
+    /// quickest win, then draws, then the slowest loss): a list of `(Move, Probe)`.
+    fn move_values(
+        &self,
+        py: Python<'_>,
+        state: &Bound<'_, PyAny>,
+    ) -> Result<Vec<(PyMove, PyProbe)>> {
+        let pos = self.position_of(state)?;
+        let tables = self.tables()?;
+        let values = py.detach(|| -> std::result::Result<_, ProbeError> {
+            Ok(match (&*tables, pos) {
+                (AnyTablebase::Checkers(tb), AnyPosition::Checkers(p)) => tb
+                    .move_values(&p)?
+                    .into_iter()
+                    .map(|m| (crate::games::AnyMove::Checkers(m.mv), m.value))
+                    .collect::<Vec<_>>(),
+                (AnyTablebase::Morris(tb), AnyPosition::Morris(p)) => tb
+                    .move_values(&p)?
+                    .into_iter()
+                    .map(|m| (crate::games::AnyMove::Morris(m.mv), m.value))
+                    .collect(),
+                _ => unreachable!("a tablebase's positions are of its own family"),
+            })
+        })?;
+        Ok(values
+            .into_iter()
+            .map(|(mv, v)| (PyMove { mv }, PyProbe::from(v)))
+            .collect())
+    }
+
+    /// The moves that keep the position's value, best first (all equally good).
+    fn best_moves(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> Result<Vec<PyMove>> {
+        let pos = self.position_of(state)?;
+        let tables = self.tables()?;
+        let moves: Vec<crate::games::AnyMove> = py.detach(|| {
+            with_tables!(tables, pos, |tb, p| tb
+                .best_moves(&p)
+                .map(|v| v.into_iter().map(|m| m.mv).collect::<Vec<_>>()))
+        })?;
+        Ok(moves.into_iter().map(|mv| PyMove { mv }).collect())
+    }
+
+    /// A line of best moves to the end of the game, or of `max_plies` moves for a draw (or a
+    /// WDL-only table).
+    #[pyo3(signature = (state, max_plies = 400))]
+    fn principal_variation(
+        &self,
+        py: Python<'_>,
+        state: &Bound<'_, PyAny>,
+        max_plies: usize,
+    ) -> Result<Vec<PyMove>> {
+        let pos = self.position_of(state)?;
+        let tables = self.tables()?;
+        let moves: Vec<crate::games::AnyMove> =
+            py.detach(|| with_tables!(tables, pos, |tb, p| tb.principal_variation(&p, max_plies)))?;
+        Ok(moves.into_iter().map(|mv| PyMove { mv }).collect())
+    }
+
+    /// Encodes states (or position strings) as rows of four `uint32` (see the module docs):
+    /// what `probe_batch` reads.
+    fn encode<'py>(
+        &self,
+        py: Python<'py>,
+        states: &Bound<'py, PyAny>,
+    ) -> Result<Bound<'py, PyArray2<u32>>> {
+        let mut rows = Vec::new();
+        for state in states
+            .try_iter()
+            .map_err(|_| Error::ArgumentType("encode takes an iterable of states"))?
+        {
+            let state = state.map_err(|e| Error::Tablebase(e.to_string()))?;
+            rows.push(encode_row(&self.game.game, self.position_of(&state)?));
+        }
+        PyArray2::from_vec2(py, &rows.iter().map(|r| r.to_vec()).collect::<Vec<_>>())
+            .map_err(|e| Error::Tablebase(e.to_string()))
+    }
+
+    /// Probes many positions at once, in parallel with the GIL released. `positions` is an
+    /// `[N, 4]` array of encoded positions (see `encode`; any integer dtype, copied to
+    /// `uint32` if need be) or an iterable of states or position strings. Returns
+    /// `(wdl, plies)`: `int8` values 1, 0, -1 for the side to move and `int32` plies to the end
+    /// (-1 for draws and WDL-only tables). The first position that cannot be probed raises
+    /// its error.
+    fn probe_batch<'py>(
+        &self,
+        py: Python<'py>,
+        positions: &Bound<'py, PyAny>,
+    ) -> Result<WdlAndPlies<'py>> {
+        let ready = positions
+            .cast::<PyArray2<u32>>()
+            .ok()
+            .filter(|a| a.is_c_contiguous());
+        let rows: Bound<'py, PyArray2<u32>> = if let Some(a) = ready {
+            a.clone()
+        } else if positions.hasattr("dtype").unwrap_or(false) {
+            let numpy = py
+                .import("numpy")
+                .map_err(|e| Error::Tablebase(e.to_string()))?;
+            let converted = numpy
+                .getattr("ascontiguousarray")
+                .and_then(|f| f.call1((positions, "uint32")))
+                .map_err(|e| Error::Tablebase(format!("encoded positions: {e}")))?;
+            converted.cast_into::<PyArray2<u32>>().map_err(|_| {
+                Error::Tablebase("encoded positions must be a 2-dimensional array".to_owned())
+            })?
+        } else {
+            self.encode(py, positions)?
+        };
+        let rows = rows.readonly();
+        let shape = rows.shape();
+        if shape[1] != 4 {
+            return Err(Error::Tablebase(format!(
+                "encoded positions are rows of 4 uint32, not {}",
+                shape[1]
+            )));
+        }
+        let rows = rows
+            .as_slice()
+            .map_err(|_| Error::Tablebase("encoded positions must be C-contiguous".to_owned()))?;
+        let tables = self.tables()?;
+        let game = self.game.game;
+        let n = shape[0];
+        let mut wdl = vec![0i8; n];
+        let mut plies = vec![-1i32; n];
+        py.detach(|| probe_rows_into(&tables, &game, rows, &mut wdl, &mut plies))?;
+        Ok((PyArray1::from_vec(py, wdl), PyArray1::from_vec(py, plies)))
+    }
+
+    /// Lets the tables go; every later call raises `TablebaseError`.
+    fn close(&self) {
+        if let Ok(mut inner) = self.inner.write() {
+            *inner = None;
+        }
+    }
+
+    /// Whether `close()` was called.
+    #[getter]
+    fn closed(&self) -> bool {
+        self.inner.read().map_or(true, |i| i.is_none())
+    }
+
+    fn __enter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __exit__(
+        &self,
+        _exc_type: &Bound<'_, PyAny>,
+        _exc: &Bound<'_, PyAny>,
+        _tb: &Bound<'_, PyAny>,
+    ) -> bool {
+        self.close();
+        false
+    }
+
+    fn __repr__(&self) -> String {
+        let dirs: Vec<String> = self
+            .directories()
+            .iter()
+            .map(|d| format!("{d:?}"))
+            .collect();
+        format!(
+            "Tablebase({:?}, [{}]{})",
+            self.game.id,
+            dirs.join(", "),
+            if self.closed() { ", closed" } else { "" }
+        )
+    }
+}
+
+fn open_tables(game: &PyGame, dirs: &[PathBuf]) -> Result<AnyTablebase> {
+    Ok(match &game.game {
+        AnyGame::Checkers(g) => {
+            let mut tb = Tablebase::new(CheckersDomain::new(*g));
+            for d in dirs {
+                tb.add_directory(d)?;
+            }
+            AnyTablebase::Checkers(tb)
+        }
+        AnyGame::Morris(g) => {
+            let domain = MorrisDomain::new(*g).map_err(|e| Error::Tablebase(e.to_string()))?;
+            let mut tb = Tablebase::new(domain);
+            for d in dirs {
+                tb.add_directory(d)?;
+            }
+            AnyTablebase::Morris(tb)
+        }
+    })
+}
+
+/// Player index 0 or 1 of `color` (0 moves first).
+fn player_of(first: Color, color: Color) -> u32 {
+    u32::from(color != first)
+}
+
+fn encode_row(game: &AnyGame, pos: AnyPosition) -> [u32; 4] {
+    match (game, pos) {
+        (AnyGame::Morris(g), AnyPosition::Morris(p)) => [
+            p.men(Color::White).0,
+            p.men(Color::Black).0,
+            u32::from(p.in_hand(Color::White)) | u32::from(p.in_hand(Color::Black)) << 8,
+            player_of(g.first_to_move(), p.side_to_move()),
+        ],
+        (AnyGame::Checkers(g), AnyPosition::Checkers(p)) => [
+            p.pieces(Color::Black).0,
+            p.pieces(Color::White).0,
+            (p.kings(Color::Black) | p.kings(Color::White)).0,
+            player_of(g.first_to_move(), p.side_to_move()),
+        ],
+        _ => unreachable!("a tablebase's positions are of its own family"),
+    }
+}
+
+/// The position of encoded row `row` (number `at` of its batch), checked.
+fn decode_row(game: &AnyGame, row: &[u32], at: usize) -> Result<AnyPosition> {
+    let bad = |why: String| Error::Tablebase(format!("encoded position {at}: {why}"));
+    if row[3] > 1 {
+        return Err(bad(format!("player to move {} (0 or 1)", row[3])));
+    }
+    match game {
+        AnyGame::Morris(g) => {
+            let first = g.first_to_move();
+            let side = if row[3] == 0 { first } else { !first };
+            let (white_hand, black_hand) = (row[2] & 0xff, row[2] >> 8);
+            if black_hand > 0xff {
+                return Err(bad(format!("men in hand {:#x}", row[2])));
+            }
+            let pos = MorrisPosition::from_parts(
+                Bitboard(row[0]),
+                Bitboard(row[1]),
+                white_hand as u8,
+                black_hand as u8,
+                side,
+            );
+            g.validate(&pos).map_err(|e| bad(e.to_string()))?;
+            Ok(AnyPosition::Morris(pos))
+        }
+        AnyGame::Checkers(g) => {
+            let first = g.first_to_move();
+            let side = if row[3] == 0 { first } else { !first };
+            let pos = CheckersPosition::from_parts(
+                Bitboard(row[0]),
+                Bitboard(row[1]),
+                Bitboard(row[2]),
+                side,
+            )
+            .map_err(|e| bad(e.to_string()))?;
+            Ok(AnyPosition::Checkers(pos))
+        }
+    }
+}
+
+/// Probes every row of `rows` into `wdl` and `plies`, in parallel chunks; the first failing
+/// row (lowest index) gives the error.
+fn probe_rows_into(
+    tables: &AnyTablebase,
+    game: &AnyGame,
+    rows: &[u32],
+    wdl: &mut [i8],
+    plies: &mut [i32],
+) -> Result<()> {
+    let failures: Vec<(usize, Error)> = rows
+        .par_chunks(4 * BATCH_CHUNK)
+        .zip(wdl.par_chunks_mut(BATCH_CHUNK))
+        .zip(plies.par_chunks_mut(BATCH_CHUNK))
+        .enumerate()
+        .filter_map(|(chunk, ((rows, wdl), plies))| {
+            let first = chunk * BATCH_CHUNK;
+            probe_chunk(tables, game, rows, first, wdl, plies).err()
+        })
+        .collect();
+    match failures.into_iter().min_by_key(|(at, _)| *at) {
+        Some((_, e)) => Err(e),
+        None => Ok(()),
+    }
+}
+
+fn probe_chunk(
+    tables: &AnyTablebase,
+    game: &AnyGame,
+    rows: &[u32],
+    first: usize,
+    wdl: &mut [i8],
+    plies: &mut [i32],
+) -> std::result::Result<(), (usize, Error)> {
+    fn write(
+        values: Vec<std::result::Result<Value, ProbeError>>,
+        first: usize,
+        wdl: &mut [i8],
+        plies: &mut [i32],
+    ) -> std::result::Result<(), (usize, Error)> {
+        for (i, v) in values.into_iter().enumerate() {
+            let v = v.map_err(|e| (first + i, Error::from(e)))?;
+            wdl[i] = wdl_number(v.wdl);
+            plies[i] = v.plies.map_or(-1, |p| i32::try_from(p).unwrap_or(i32::MAX));
+        }
+        Ok(())
+    }
+    let decoded = rows
+        .chunks_exact(4)
+        .enumerate()
+        .map(|(i, row)| decode_row(game, row, first + i).map_err(|e| (first + i, e)));
+    match tables {
+        AnyTablebase::Checkers(tb) => {
+            let positions = decoded
+                .map(|p| match p? {
+                    AnyPosition::Checkers(p) => Ok(p),
+                    AnyPosition::Morris(_) => unreachable!("decoded by the tables' own game"),
+                })
+                .collect::<std::result::Result<Vec<_>, _>>()?;
+            write(tb.probe_batch(&positions), first, wdl, plies)
+        }
+        AnyTablebase::Morris(tb) => {
+            let positions = decoded
+                .map(|p| match p? {
+                    AnyPosition::Morris(p) => Ok(p),
+                    AnyPosition::Checkers(_) => unreachable!("decoded by the tables' own game"),
+                })
+                .collect::<std::result::Result<Vec<_>, _>>()?;
+            write(tb.probe_batch(&positions), first, wdl, plies)
+        }
+    }
+}
+
+/// The game whose tables lie in `directory`, from the first table's header: its id and its
+/// rules as `name=value` text, or `None` when the directory holds no table.
+#[pyfunction]
+pub(crate) fn tables_game(directory: PathBuf) -> Result<Option<(String, String)>> {
+    let entries = std::fs::read_dir(&directory).map_err(|e| {
+        Error::Tablebase(format!(
+            "cannot read directory {}: {e}",
+            directory.display()
+        ))
+    })?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == EXTENSION))
+        .collect();
+    files.sort();
+    let Some(first) = files.first() else {
+        return Ok(None);
+    };
+    let header = read_file_header(first)?;
+    Ok(Some((header.game_id, header.rules)))
+}
+
+/// Builds tables of `game` into `out` with the GIL released (see `perfectplay.tablebase.build`).
+/// `targets` are subspace names, or `None` with `max_men` (morris), `max_pieces` (checkers)
+/// or `whole_game`. `progress`, if given, is called about four times a second with a dict of
+/// the build's figures. Ctrl-C stops the build between tasks (the unit in progress is dropped,
+/// no half-written file is left) and raises `KeyboardInterrupt`; a rerun resumes.
+#[pyfunction]
+#[pyo3(signature = (game, out, targets = None, max_men = None, max_pieces = None, whole_game = false, threads = None, wdl_only = false, progress = None))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn build_tables<'py>(
+    py: Python<'py>,
+    game: &Bound<'py, PyGame>,
+    out: PathBuf,
+    targets: Option<Vec<String>>,
+    max_men: Option<u8>,
+    max_pieces: Option<u8>,
+    whole_game: bool,
+    threads: Option<usize>,
+    wdl_only: bool,
+    progress: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyList>> {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let figures = Arc::new(BuildProgress::default());
+    let options = SolveOptions {
+        threads,
+        wdl_only,
+        progress: false,
+        cancel: Some(Arc::clone(&cancel)),
+        report_to: Some(Arc::clone(&figures)),
+    };
+    let job = BuildJob::new(&game.get().game, targets, max_men, max_pieces, whole_game)?;
+    let worker = std::thread::spawn(move || job.run(&out, &options));
+    let tick = Duration::from_millis(25);
+    loop {
+        // Wait a quarter of a second at most without the GIL, then look at the signals (Ctrl-C
+        // in a terminal or a notebook) and show progress.
+        let finished = py.detach(|| {
+            for _ in 0..10 {
+                if worker.is_finished() {
+                    return true;
+                }
+                std::thread::sleep(tick);
+            }
+            worker.is_finished()
+        });
+        if finished {
+            break;
+        }
+        let stop = py.check_signals().err().or_else(|| {
+            progress
+                .as_ref()
+                .and_then(|f| f.call1((snapshot_dict(py, &figures).ok()?,)).err())
+        });
+        if let Some(err) = stop {
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+            // The solver stops at its next task boundary and removes its temporary file.
+            let _ = py.detach(|| worker.join());
+            return Err(err);
+        }
+    }
+    let outcome = worker
+        .join()
+        .map_err(|_| Error::Tablebase("the build stopped with a panic".to_owned()))?;
+    if let Some(f) = &progress {
+        f.call1((snapshot_dict(py, &figures)?,))?;
+    }
+    let report = outcome?;
+    let list = PyList::empty(py);
+    for row in report {
+        let d = PyDict::new(py);
+        d.set_item("subspace", row.subspace)?;
+        d.set_item("positions", row.positions)?;
+        d.set_item("wins", row.stats.wins)?;
+        d.set_item("draws", row.stats.draws)?;
+        d.set_item("losses", row.stats.losses)?;
+        d.set_item("longest_win", row.stats.longest_win)?;
+        d.set_item("seconds", row.seconds)?;
+        d.set_item("kept", row.kept)?;
+        d.set_item("path", row.path)?;
+        list.append(d)?;
+    }
+    Ok(list)
+}
+
+fn snapshot_dict<'py>(py: Python<'py>, figures: &BuildProgress) -> PyResult<Bound<'py, PyDict>> {
+    let s = figures.snapshot();
+    let d = PyDict::new(py);
+    d.set_item("total", s.total)?;
+    d.set_item("finished", s.finished)?;
+    d.set_item("unit", s.unit)?;
+    d.set_item("unit_positions", s.unit_positions)?;
+    d.set_item("unit_initialised", s.unit_initialised)?;
+    d.set_item("layer", s.layer)?;
+    Ok(d)
+}
+
+/// A build request, checked before the work starts.
+enum BuildJob {
+    Checkers(
+        CheckersDomain,
+        Vec<perfectplay_solver::checkers::CheckersKey>,
+    ),
+    Morris(MorrisDomain, Vec<perfectplay_solver::morris::MorrisKey>),
+}
+
+impl BuildJob {
+    fn new(
+        game: &AnyGame,
+        targets: Option<Vec<String>>,
+        max_men: Option<u8>,
+        max_pieces: Option<u8>,
+        whole_game: bool,
+    ) -> Result<BuildJob> {
+        let bad = |why: &str| Error::EnvArgument(why.to_owned());
+        match game {
+            AnyGame::Checkers(g) => {
+                if max_men.is_some() || whole_game {
+                    return Err(bad(
+                        "checkers tables are chosen with max_pieces=N or subspaces=[...]",
+                    ));
+                }
+                let domain = CheckersDomain::new(*g);
+                let keys =
+                    match (targets, max_pieces) {
+                        (Some(names), None) => parse_keys(&domain, &names)?,
+                        (None, Some(n)) => {
+                            if !(2..=perfectplay_solver::checkers::MAX_PIECES).contains(&n) {
+                                return Err(Error::EnvArgument(format!(
+                                    "max_pieces={n}: the checkers databases hold 2 to {} pieces",
+                                    perfectplay_solver::checkers::MAX_PIECES
+                                )));
+                            }
+                            domain.keys_up_to(n)
+                        }
+                        _ => return Err(bad(
+                            "say which checkers tables to build: max_pieces=N or subspaces=[...] \
+                             (one of them)",
+                        )),
+                    };
+                Ok(BuildJob::Checkers(domain, keys))
+            }
+            AnyGame::Morris(g) => {
+                if max_pieces.is_some() {
+                    return Err(bad(
+                        "morris tables are chosen with max_men=N, subspaces=[...] or \
+                         whole_game=True",
+                    ));
+                }
+                let domain =
+                    MorrisDomain::new(*g).map_err(|e| Error::EnvArgument(e.to_string()))?;
+                let keys = match (targets, max_men, whole_game) {
+                    (Some(names), None, false) => parse_keys(&domain, &names)?,
+                    (None, Some(n), false) => {
+                        let men = g.rules().men;
+                        if n < 3 || n > men {
+                            return Err(Error::EnvArgument(format!(
+                                "max_men={n}: {} has 3 to {men} men on the board in the moving \
+                                 phase",
+                                domain.game_id()
+                            )));
+                        }
+                        domain.moving_keys(n)
+                    }
+                    (None, None, true) => vec![domain.start_key()],
+                    _ => {
+                        return Err(bad(
+                            "say which morris tables to build: max_men=N, subspaces=[...] or \
+                             whole_game=True (one of them)",
+                        ))
+                    }
+                };
+                Ok(BuildJob::Morris(domain, keys))
+            }
+        }
+    }
+
+    fn run(
+        self,
+        out: &std::path::Path,
+        options: &SolveOptions,
+    ) -> Result<Vec<perfectplay_solver::SubspaceReport>> {
+        let report = match self {
+            BuildJob::Checkers(domain, keys) => solve(domain, out, &keys, options),
+            BuildJob::Morris(domain, keys) => solve(domain, out, &keys, options),
+        }?;
+        Ok(report.subspaces)
+    }
+}
+
+fn parse_keys<D: Domain>(domain: &D, names: &[String]) -> Result<Vec<D::Key>> {
+    names
+        .iter()
+        .map(|name| {
+            domain
+                .parse_key(name)
+                .filter(|&k| domain.check_key(k).is_ok() && domain.size(k) > 0)
+                .ok_or_else(|| {
+                    Error::EnvArgument(format!(
+                        "`{name}` names no subspace of {} (morris: men of the side to move and \
+                         of the other side, such as 5-4 or 3-2-h6-6; checkers: such as 2110-53)",
+                        domain.game_id()
+                    ))
+                })
+        })
+        .collect()
+}

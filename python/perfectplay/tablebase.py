@@ -1,0 +1,221 @@
+"""Perfect play from endgame databases, in the manner of python-chess's ``chess.syzygy``.
+
+Open the tables that ``perfectplay solve`` (or :func:`build`) wrote, and ask them::
+
+    import perfectplay as pp
+
+    with pp.tablebase.open("solver-data/nine_mens_morris") as tb:
+        state = tb.game.state_from_fen("W../.W./..W/B..B../.../.../B.. b 0 0")  # any State
+        p = tb.probe(state)           # p.wdl: 1, 0, -1 for the side to move; p.plies
+        tb.get(state)                 # None instead of MissingTableError
+        tb.best_moves(state)          # the moves that keep the value
+        tb.principal_variation(state) # best play to the end
+        wdl, plies = tb.probe_batch(states_or_encoded_rows)   # numpy out, GIL released
+
+What the tables value is the game as the position defines it: repetition, the move rule and
+the ply limit are history rules the databases do without, so a position that can only repeat
+is a draw, and ``plies`` counts every ply to the end of the game with the winner hurrying and
+the loser resisting.
+
+Errors: ``MissingTableError`` (a ``KeyError``; ``.subspace`` and ``.directories`` say what
+was looked for where), ``OutOfScopeError`` (a position no table holds: a turn half made with
+``apply_action``, more pieces than the databases cover) and ``TablebaseError`` (a truncated,
+corrupted or other-version file, a closed tablebase, another game's state), both
+``ValueError`` subclasses.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Any, Callable, Dict, Iterable, List, Optional, Union
+
+from perfectplay import _core
+from perfectplay._core import (
+    Game,
+    MissingTableError,
+    OutOfScopeError,
+    Probe,
+    Tablebase,
+    TablebaseError,
+    load_game,
+)
+
+__all__ = [
+    "MissingTableError",
+    "OutOfScopeError",
+    "Probe",
+    "Tablebase",
+    "TablebaseError",
+    "build",
+    "open",
+]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def _directories(directories: Union[PathLike, Iterable[PathLike]]) -> List[str]:
+    if isinstance(directories, (str, os.PathLike)):
+        return [os.fspath(directories)]
+    dirs = [os.fspath(d) for d in directories]
+    if not dirs:
+        raise ValueError("open() needs at least one directory")
+    return dirs
+
+
+def _game_of_tables(dirs: List[str]) -> Game:
+    """The game the first table found in ``dirs`` was built for, from its header."""
+    for d in dirs:
+        if not os.path.isdir(d):
+            raise TablebaseError(f"no such directory: {d}")
+        found = _core.tables_game(d)
+        if found is None:
+            continue
+        game_id, rules_text = found
+        if game_id == "checkers":
+            return load_game("checkers")
+        options = dict(pair.split("=", 1) for pair in rules_text.split())
+        # A rule set that is no preset is stored as "morris": any morris preset, given every
+        # option, makes it.
+        base = game_id if game_id != "morris" else "nine_mens_morris"
+        return load_game(base, **options)
+    raise TablebaseError(
+        "no tables in " + ", ".join(dirs) + ": build some with perfectplay.tablebase.build(...)"
+        " or `perfectplay solve`, or say which game with open(..., game=...)"
+    )
+
+
+def open(
+    directories: Union[PathLike, Iterable[PathLike]],
+    game: Union[Game, str, None] = None,
+    **rules: Any,
+) -> Tablebase:
+    """Opens the tables in ``directories`` (one path or several, searched in order).
+
+    ``game`` is a ``Game``, a game id (rule options as keywords, as for ``load_game``), or
+    ``None`` to take the game and rules from the tables' headers. Nothing is read until a
+    probe needs it. Use it in a ``with`` block, or call ``close()``.
+    """
+    dirs = _directories(directories)
+    if game is None:
+        if rules:
+            raise ValueError("rule options need a game id: open(dirs, game='...', **rules)")
+        game = _game_of_tables(dirs)
+    elif isinstance(game, str):
+        game = load_game(game, **rules)
+    elif rules:
+        raise ValueError("rule options go with a game id, not with a Game")
+    return Tablebase(game, dirs)
+
+
+class _Progress:
+    """Draws a build's progress: with tqdm where it is installed (a widget in notebooks, a bar
+    in terminals), else as one line rewritten on standard error."""
+
+    def __init__(self) -> None:
+        self._bar: Any = None
+        self._last_line = ""
+        self._started = time.monotonic()
+        try:
+            from tqdm.auto import tqdm  # type: ignore[import-not-found]
+        except ImportError:
+            tqdm = None
+        self._tqdm = tqdm
+
+    def __call__(self, figures: Dict[str, Any]) -> None:
+        total, finished = figures["total"], figures["finished"]
+        unit = figures["unit"]
+        if unit:
+            done_in_unit = figures["unit_initialised"] / 2
+            if figures["layer"]:
+                done_in_unit = figures["unit_positions"] / 2
+            done = finished + done_in_unit
+            what = f"{unit}: " + (
+                f"layer {figures['layer']}" if figures["layer"] else "first pass"
+            )
+        else:
+            done = finished
+            what = "done" if total and finished >= total else "planning"
+        if self._tqdm is not None:
+            if self._bar is None:
+                self._bar = self._tqdm(
+                    total=total, unit=" positions", unit_scale=True, desc="tables"
+                )
+            self._bar.n = min(int(done), total)
+            self._bar.set_postfix_str(what, refresh=False)
+            self._bar.refresh()
+            return
+        share = 100.0 * done / total if total else 100.0
+        elapsed = time.monotonic() - self._started
+        line = f"tables: {share:5.1f}% of {total:,} positions, {elapsed:.0f} s, {what}"
+        if line != self._last_line:
+            sys.stderr.write("\r" + line.ljust(len(self._last_line)))
+            sys.stderr.flush()
+            self._last_line = line
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+        elif self._last_line:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def build(
+    game: Union[Game, str],
+    out: PathLike,
+    *,
+    max_men: Optional[int] = None,
+    max_pieces: Optional[int] = None,
+    subspaces: Optional[Iterable[str]] = None,
+    whole_game: bool = False,
+    threads: Optional[int] = None,
+    wdl_only: bool = False,
+    progress: Union[bool, Callable[[Dict[str, Any]], None]] = True,
+    **rules: Any,
+) -> List[Dict[str, Any]]:
+    """Builds endgame tables into ``out`` with the Rust solver, the GIL released.
+
+    Say which tables with one of ``max_men`` (morris: every moving-phase subspace with at most
+    that many men a side), ``max_pieces`` (checkers: every ending of 2 to that many pieces),
+    ``subspaces`` (names such as ``"5-4"`` or ``"2110-53"``, with what they depend on) or
+    ``whole_game=True`` (the small morris games, placement included). Tables already complete
+    in ``out`` are kept, so a rerun resumes an interrupted build. Ctrl-C (or the stop button
+    of a notebook) stops the build cleanly: the unit in progress is dropped, no half-written
+    file is left, and ``KeyboardInterrupt`` is raised.
+
+    ``progress`` is ``True`` (a bar: tqdm where installed, else a line on standard error),
+    ``False``, or a function called about four times a second with a dict of figures
+    (``total``, ``finished``, ``unit``, ``unit_positions``, ``unit_initialised``, ``layer``).
+
+    Returns one dict per table: ``subspace``, ``positions``, ``wins``, ``draws``, ``losses``,
+    ``longest_win``, ``seconds``, ``kept`` and ``path``.
+    """
+    if isinstance(game, str):
+        game = load_game(game, **rules)
+    elif rules:
+        raise ValueError("rule options go with a game id, not with a Game")
+    drawer: Optional[_Progress] = None
+    if progress is True:
+        drawer = _Progress()
+        callback: Optional[Callable[[Dict[str, Any]], None]] = drawer
+    elif progress is False or progress is None:
+        callback = None
+    else:
+        callback = progress
+    try:
+        return _core.build_tables(
+            game,
+            os.fspath(out),
+            targets=None if subspaces is None else [str(s) for s in subspaces],
+            max_men=max_men,
+            max_pieces=max_pieces,
+            whole_game=whole_game,
+            threads=threads,
+            wdl_only=wdl_only,
+            progress=callback,
+        )
+    finally:
+        if drawer is not None:
+            drawer.close()

@@ -1,0 +1,249 @@
+"""perfectplay.tablebase: building, opening and probing endgame tables from Python."""
+
+import os
+import random
+import shutil
+
+import numpy as np
+import pytest
+
+import perfectplay as pp
+
+
+@pytest.fixture(scope="module")
+def three_dir(tmp_path_factory):
+    """Three Men's Morris solved whole (a few hundred positions)."""
+    out = tmp_path_factory.mktemp("three")
+    report = pp.tablebase.build("three_mens_morris", out, whole_game=True, progress=False)
+    assert report and all(not r["kept"] for r in report)
+    return out
+
+
+@pytest.fixture(scope="module")
+def nine_dir(tmp_path_factory):
+    """Nine Men's Morris 3-3 only."""
+    out = tmp_path_factory.mktemp("nine")
+    pp.tablebase.build("nine_mens_morris", out, subspaces=["3-3"], progress=False)
+    return out
+
+
+@pytest.fixture(scope="module")
+def checkers_dir(tmp_path_factory):
+    """Every checkers ending of 2 and 3 pieces."""
+    out = tmp_path_factory.mktemp("checkers")
+    pp.tablebase.build("checkers", out, max_pieces=3, progress=False)
+    return out
+
+
+def random_states(game, seed, count):
+    """States from random games of `game`, at the start of turns."""
+    rng = random.Random(seed)
+    states = []
+    while len(states) < count:
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(states) < count:
+            states.append(state.clone())
+            state.apply(rng.choice(state.legal_moves()))
+    return states
+
+
+def test_open_reads_the_game_from_the_tables(three_dir):
+    with pp.tablebase.open(three_dir) as tb:
+        assert tb.game.id == "three_mens_morris"
+        assert tb.directories == [str(three_dir)]
+        assert len(tb.subspaces()) == 7
+    assert tb.closed
+
+
+def test_three_mens_morris_start_is_a_first_player_win_in_nine(three_dir):
+    tb = pp.tablebase.open(three_dir)
+    start = tb.game.new_initial_state()
+    p = tb.probe(start)
+    assert (p.wdl, p.plies, p.result, str(p)) == (1, 9, "win", "win in 9")
+    assert [str(m) for m in tb.best_moves(start)] == ["b2"]
+    line = tb.principal_variation(start)
+    assert len(line) == 9
+    for mv in line:
+        start.apply(mv)
+    assert start.is_terminal() and start.returns() == [1.0, -1.0]
+
+
+def test_the_best_move_keeps_the_probed_value_everywhere(three_dir):
+    tb = pp.tablebase.open(three_dir)
+    for state in random_states(tb.game, seed=1, count=300):
+        values = tb.move_values(state)
+        assert values, state.fen()
+        assert values[0][1] == tb.probe(state), state.fen()
+        best = {str(m) for m in tb.best_moves(state)}
+        assert str(values[0][0]) in best
+
+
+def test_probe_accepts_a_position_string(three_dir):
+    tb = pp.tablebase.open(three_dir)
+    state = random_states(tb.game, seed=2, count=40)[-1]
+    assert tb.probe(state.fen()) == tb.probe(state)
+
+
+def test_probe_batch_agrees_with_probe(three_dir):
+    tb = pp.tablebase.open(three_dir)
+    states = random_states(tb.game, seed=3, count=500)
+    wdl, plies = tb.probe_batch(states)
+    assert wdl.dtype == np.int8 and plies.dtype == np.int32 and wdl.shape == (500,)
+    for state, w, d in zip(states, wdl, plies):
+        p = tb.probe(state)
+        assert (w, d) == (p.wdl, -1 if p.plies is None else p.plies)
+    rows = tb.encode(states)
+    assert rows.dtype == np.uint32 and rows.shape == (500, 4)
+    for rows_in in (rows, rows.astype(np.int64), np.asfortranarray(rows)):
+        again_wdl, again_plies = tb.probe_batch(rows_in)
+        assert np.array_equal(again_wdl, wdl) and np.array_equal(again_plies, plies)
+
+
+def test_encoded_rows_follow_the_documented_layout(nine_dir):
+    tb = pp.tablebase.open(nine_dir)
+    state = tb.game.state_from_fen("WWW/.../.../B...../B.B/.../... b 0 0")
+    (row,) = tb.encode([state])
+    # a7 b7 c7 are White's points 0-2; Black to move is player 1 (White moves first).
+    assert row[0] == 0b111 and bin(int(row[1])).count("1") == 3
+    assert row[2] == 0 and row[3] == 1
+
+
+def test_bad_encoded_rows_name_the_row(three_dir):
+    tb = pp.tablebase.open(three_dir)
+    rows = tb.encode(random_states(tb.game, seed=4, count=3))
+    rows[2, 0] = rows[2, 1]  # both sides on the same points
+    with pytest.raises(pp.TablebaseError, match="encoded position 2"):
+        tb.probe_batch(rows)
+    rows[2, 3] = 7
+    with pytest.raises(pp.TablebaseError, match="player to move 7"):
+        tb.probe_batch(rows)
+    with pytest.raises(pp.TablebaseError, match="rows of 4"):
+        tb.probe_batch(np.zeros((2, 3), dtype=np.uint32))
+
+
+def test_a_missing_table_is_a_key_error_naming_it(nine_dir):
+    tb = pp.tablebase.open(nine_dir)
+    state = tb.game.state_from_fen("WWW/.W./.../B...../B.B/.../... b 0 0")  # 4 against 3
+    with pytest.raises(pp.MissingTableError) as caught:
+        tb.probe(state)
+    assert isinstance(caught.value, KeyError)
+    assert caught.value.subspace == "3-4"
+    assert caught.value.directories == [str(nine_dir)]
+    assert "3-4" in str(caught.value) and str(nine_dir) in str(caught.value)
+    assert tb.get(state) is None and tb.get(state, default=0) == 0
+    with pytest.raises(pp.MissingTableError, match="0-0-h9-9"):
+        tb.probe(tb.game.new_initial_state())
+
+
+def test_half_a_turn_is_out_of_scope(nine_dir):
+    tb = pp.tablebase.open(nine_dir)
+    state = tb.game.state_from_fen("WW./.../.../B...../B.B/.../..W w 0 0")
+    for action in state.legal_actions():
+        half = state.clone()
+        half.apply_action(action)
+        if not half.is_terminal() and half.current_player() == state.current_player():
+            break
+    else:
+        pytest.fail("no action closes a mill")
+    with pytest.raises(pp.OutOfScopeError, match="half made"):
+        tb.probe(half)
+
+
+def test_another_games_state_and_a_closed_tablebase_are_refused(three_dir):
+    tb = pp.tablebase.open(three_dir)
+    with pytest.raises(pp.TablebaseError, match="cannot be probed"):
+        tb.probe(pp.load_game("checkers").new_initial_state())
+    with pytest.raises(TypeError):
+        tb.probe(42)
+    tb.close()
+    with pytest.raises(pp.TablebaseError, match="closed"):
+        tb.probe(tb.game.new_initial_state())
+
+
+def test_history_rules_do_not_matter_to_the_tables(three_dir):
+    tb = pp.tablebase.open(three_dir)
+    game = pp.load_game("three_mens_morris", threefold_repetition=False)
+    assert tb.probe(game.new_initial_state()).wdl == 1
+
+
+def test_open_refuses_what_is_not_there(tmp_path):
+    with pytest.raises(pp.TablebaseError, match="no tables"):
+        pp.tablebase.open(tmp_path)
+    with pytest.raises(pp.TablebaseError, match="no such directory"):
+        pp.tablebase.open(tmp_path / "nowhere")
+    with pytest.raises(pp.TablebaseError):
+        pp.tablebase.open(tmp_path / "nowhere", game="checkers")
+    with pytest.raises(pp.UnknownGameError):
+        pp.tablebase.open(tmp_path, game="chess")
+
+
+def test_a_damaged_table_is_refused_with_its_name(three_dir, tmp_path):
+    damaged = tmp_path / "damaged"
+    shutil.copytree(three_dir, damaged)
+    name = sorted(os.listdir(damaged))[-1]
+    path = damaged / name
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) - 7])
+    tb = pp.tablebase.open(damaged)
+    with pytest.raises(pp.TablebaseError, match=name.split(".")[0]):
+        for state in random_states(tb.game, seed=5, count=200):
+            tb.probe(state)
+
+
+def test_checkers_endings_probe_and_play_to_the_end(checkers_dir):
+    tb = pp.tablebase.open(checkers_dir)
+    assert tb.game.id == "checkers"
+    # Two black kings against one white king: Black wins (the README's example).
+    state = tb.game.state_from_fen("B:WK32:BK1,K5")
+    p = tb.probe(state)
+    assert p.wdl == 1 and p.plies is not None
+    line = tb.principal_variation(state)
+    assert len(line) == p.plies
+    for mv in line:
+        state.apply(mv)
+    assert state.is_terminal()
+    # Four pieces: no table here; 24: no table anywhere.
+    with pytest.raises(pp.MissingTableError):
+        tb.probe("B:WK32,K31:BK1,K5")
+    with pytest.raises(pp.OutOfScopeError, match="at most 8"):
+        tb.probe(tb.game.new_initial_state())
+
+
+def test_build_reports_progress_and_resumes(tmp_path):
+    seen = []
+    report = pp.tablebase.build(
+        "nine_mens_morris", tmp_path, subspaces=["3-3"], progress=seen.append
+    )
+    assert [r["subspace"] for r in report] == ["3-3"]
+    assert report[0]["positions"] == 169_626 and not report[0]["kept"]
+    assert seen and seen[-1]["finished"] == seen[-1]["total"] == 169_626
+    again = pp.tablebase.build("nine_mens_morris", tmp_path, subspaces=["3-3"], progress=False)
+    assert again[0]["kept"]
+
+
+def test_an_interrupted_build_leaves_no_half_file_and_resumes(tmp_path):
+    calls = []
+
+    def interrupt(figures):
+        calls.append(figures)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        pp.tablebase.build("checkers", tmp_path, max_pieces=4, threads=1, progress=interrupt)
+    left = os.listdir(tmp_path)
+    assert all(name.endswith(".ppdb") for name in left), left
+    report = pp.tablebase.build("checkers", tmp_path, max_pieces=4, progress=False)
+    assert sum(r["kept"] for r in report) == len(left)
+    assert pp.tablebase.open(tmp_path).probe("B:WK32:BK1,K5").wdl == 1
+
+
+def test_build_arguments_are_checked(tmp_path):
+    with pytest.raises(ValueError, match="max_pieces"):
+        pp.tablebase.build("checkers", tmp_path, max_men=3)
+    with pytest.raises(ValueError, match="names no subspace"):
+        pp.tablebase.build("nine_mens_morris", tmp_path, subspaces=["12-3"])
+    with pytest.raises(ValueError, match="one of them"):
+        pp.tablebase.build("nine_mens_morris", tmp_path)
+    with pytest.raises(ValueError, match="max_pieces=9"):
+        pp.tablebase.build("checkers", tmp_path, max_pieces=9)
