@@ -162,6 +162,8 @@ class VectorEnv:
         ply_limit: Optional[int] = None,
         agent_player: int = 0,
         copy: bool = False,
+        tablebase: Union[str, Sequence[str], None] = None,
+        start: Optional[str] = None,
         **rules: RuleValue,
     ) -> None: ...
     def reset(self, seed: Optional[int] = None) -> Tuple[npt.NDArray[np.float32], Dict[str, Any]]:
@@ -195,6 +197,9 @@ class VectorEnv:
     @property
     def opponent(self) -> Optional[str]:
         """`"random"` in single-agent mode, None for self-play."""
+    @property
+    def perfect_misses(self) -> int:
+        """Probes of the perfect opponent that failed (each replaced by a random move)."""
     @property
     def agent_player(self) -> int:
         """The player the agent plays in single-agent mode."""
@@ -261,10 +266,10 @@ class Tablebase:
     def __enter__(self) -> Tablebase: ...
     def __exit__(self, *exc: Any) -> bool: ...
 
-def tables_game(directory: str) -> Optional[Tuple[str, str]]:
+def _tables_game(directory: str) -> Optional[Tuple[str, str]]:
     """The game id and rules text of the first table in `directory`, or None."""
 
-def build_tables(
+def _build_tables(
     game: Game,
     out: str,
     targets: Optional[List[str]] = None,

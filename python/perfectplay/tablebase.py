@@ -69,7 +69,7 @@ def _game_of_tables(dirs: List[str]) -> Game:
     for d in dirs:
         if not os.path.isdir(d):
             raise TablebaseError(f"no such directory: {d}")
-        found = _core.tables_game(d)
+        found = _core._tables_game(d)
         if found is None:
             continue
         game_id, rules_text = found
@@ -205,7 +205,7 @@ def build(
     else:
         callback = progress
     try:
-        return _core.build_tables(
+        return _core._build_tables(
             game,
             os.fspath(out),
             targets=None if subspaces is None else [str(s) for s in subspaces],

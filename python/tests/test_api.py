@@ -48,7 +48,7 @@ def stub_names():
     for node in tree.body:
         if isinstance(node, ast.ClassDef):
             names[node.name] = {
-                item.name for item in node.body if isinstance(item, (ast.FunctionDef, ast.AnnAssign))
+                item.name for item in node.body if isinstance(item, ast.FunctionDef)
             } | {
                 item.target.id
                 for item in node.body
@@ -65,6 +65,10 @@ def stub_names():
     return names
 
 
+def issubclass_safe(obj, base):
+    return inspect.isclass(obj) and issubclass(obj, base)
+
+
 def test_stubs_cover_the_extension():
     stubs = stub_names()
     for name in public_names(_core) + ["__version__", "_self_check"]:
@@ -74,8 +78,10 @@ def test_stubs_cover_the_extension():
             for attr in public_names(obj):
                 assert attr in stubs[name], f"{name}.{attr} missing from _core.pyi"
     for name, members in stubs.items():
-        if name in {"RuleValue"}:
+        if name in {"RuleValue", "StateOrFen"}:
             continue
         assert hasattr(_core, name), f"_core.pyi names {name}, which _core lacks"
+        if issubclass_safe(getattr(_core, name), BaseException):
+            continue  # attributes such as MissingTableError.subspace live on instances
         for member in members:
             assert hasattr(getattr(_core, name), member), f"_core.pyi names {name}.{member}"

@@ -247,3 +247,99 @@ def test_build_arguments_are_checked(tmp_path):
         pp.tablebase.build("nine_mens_morris", tmp_path)
     with pytest.raises(ValueError, match="max_pieces=9"):
         pp.tablebase.build("checkers", tmp_path, max_pieces=9)
+
+
+def run_episodes(env, steps, rng_seed=0):
+    """Steps `env` with random legal actions; returns each finished game's (reward, agent
+    steps it took)."""
+    rng = np.random.default_rng(rng_seed)
+    obs, info = env.reset()
+    finished, lengths = [], np.zeros(env.num_envs, dtype=int)
+    for _ in range(steps):
+        mask = env.action_mask
+        actions = np.array(
+            [rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in mask]
+        )
+        was_over = env.current_player == pp.TERMINAL_PLAYER
+        obs, rewards, terminated, truncated, info = env.step(actions)
+        lengths[~was_over] += 1
+        for i in np.flatnonzero(terminated | truncated):
+            finished.append((float(rewards[i]), int(lengths[i])))
+            lengths[i] = 0
+    return finished
+
+
+def test_the_perfect_first_player_always_wins_three_mens_morris(three_dir):
+    env = pp.VectorEnv(
+        "three_mens_morris", 16, seed=3, opponent="perfect", tablebase=str(three_dir),
+        agent_player=1,
+    )
+    assert env.opponent == "perfect"
+    games = run_episodes(env, 60)
+    assert len(games) > 30
+    # A win in 9 plies from the start: the agent makes at most 4 moves, and loses every game.
+    assert all(reward == -1.0 and length <= 4 for reward, length in games), games
+    assert env.perfect_misses == 0
+
+
+def test_endgame_starts_come_from_the_subspace_and_follow_the_seed(nine_dir):
+    def starts(seed):
+        env = pp.VectorEnv("nine_mens_morris", 32, seed=seed, start="subspace:3-3")
+        return [env.fen(i) for i in range(32)]
+
+    first = starts(7)
+    assert first == starts(7) and first != starts(8)
+    for fen in first:
+        board, side, white_hand, black_hand = fen.split()[:4]
+        assert (board.count("W"), board.count("B"), side) == (3, 3, "w")
+        assert (white_hand, black_hand) == ("0", "0")
+    assert len(set(first)) > 25
+
+
+def test_perfect_play_against_perfect_play_keeps_the_start_value(nine_dir):
+    """The agent plays best moves too (from the tables, action by action): every game must
+    then end as the tables value its start for the agent (a draw runs into the ply limit)."""
+    tb = pp.tablebase.open(nine_dir)
+    env = pp.VectorEnv(
+        "nine_mens_morris", 24, seed=5, opponent="perfect", tablebase=str(nine_dir),
+        start="subspace:3-3", agent_player=0, ply_limit=60,
+    )
+    env.reset()
+    expected = [tb.probe(env.fen(i)).wdl for i in range(env.num_envs)]
+    pending = [[] for _ in range(env.num_envs)]
+    results = {}
+    for _ in range(200):
+        actions = np.zeros(env.num_envs, dtype=np.int64)
+        for i in range(env.num_envs):
+            if env.current_player[i] == pp.TERMINAL_PLAYER:
+                pending[i] = []  # the env restarts instead of acting
+                continue
+            if not pending[i]:
+                state = tb.game.state_from_fen(env.fen(i))
+                pending[i] = state.move_actions(tb.best_moves(state)[0])
+            actions[i] = pending[i].pop(0)
+        obs, rewards, terminated, truncated, info = env.step(actions)
+        for i in np.flatnonzero(terminated | truncated):
+            results.setdefault(int(i), (float(rewards[i]), bool(truncated[i])))
+        if len(results) == env.num_envs:
+            break
+    assert len(results) == env.num_envs
+    for i, (reward, cut) in results.items():
+        assert (reward, cut) == ((float(expected[i]), False) if expected[i] else (0.0, True))
+    assert env.perfect_misses == 0
+
+
+def test_perfect_play_needs_its_tables(nine_dir, tmp_path):
+    with pytest.raises(ValueError, match="needs tablebase"):
+        pp.VectorEnv("nine_mens_morris", 2, opponent="perfect", start="subspace:3-3")
+    with pytest.raises(ValueError, match="3-4"):
+        pp.VectorEnv(
+            "nine_mens_morris", 2, opponent="perfect", tablebase=str(nine_dir),
+            start="subspace:4-3",
+        )
+    with pytest.raises(ValueError, match="starting position"):
+        pp.VectorEnv("checkers", 2, opponent="perfect", tablebase=str(tmp_path))
+    with pytest.raises(ValueError, match="no such subspace"):
+        pp.VectorEnv("nine_mens_morris", 2, start="subspace:12-3")
+    with pytest.raises(ValueError, match="subspace:KEY"):
+        pp.VectorEnv("nine_mens_morris", 2, start="4-3")

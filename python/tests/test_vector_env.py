@@ -156,8 +156,8 @@ def test_constructor_errors():
         pp.VectorEnv("chess", 2)
     with pytest.raises(ValueError, match="valid options"):
         pp.VectorEnv("checkers", 2, wings=2)
-    with pytest.raises(ValueError, match="random"):
-        pp.VectorEnv("checkers", 2, opponent="perfect")
+    with pytest.raises(ValueError, match="random, perfect"):
+        pp.VectorEnv("checkers", 2, opponent="minimax")
     with pytest.raises(ValueError, match="agent_player"):
         pp.VectorEnv("checkers", 2, opponent="random", agent_player=2)
     with pytest.raises(ValueError, match="num_envs"):

@@ -5,11 +5,15 @@
 //! and sampling are cheap) and its own random streams. A slot depends on its own data alone,
 //! so results are the same for any number of threads.
 
+use std::fmt;
+use std::sync::Arc;
+
 use perfectplay_core::Player;
 use rayon::prelude::*;
 
 use crate::errors::{Error, Result};
 use crate::games::Family;
+use crate::perfect::{SharedTables, Start, Tabled};
 use crate::state::{returns, TERMINAL_PLAYER};
 use crate::track::Track;
 use perfectplay_core::SplitMix64;
@@ -18,10 +22,35 @@ use perfectplay_core::SplitMix64;
 const MIN_ENVS_PER_TASK: usize = 16;
 
 /// Who plays the other side in single-agent mode.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Opponent {
+pub(crate) enum Opponent<F: Tabled> {
     /// Uniformly random legal actions, from each env's own stream.
     Random,
+    /// A best move from the databases, uniformly among the equally good ones.
+    Perfect(Arc<SharedTables<F>>),
+}
+
+impl<F: Tabled> Clone for Opponent<F> {
+    fn clone(&self) -> Self {
+        match self {
+            Opponent::Random => Opponent::Random,
+            Opponent::Perfect(t) => Opponent::Perfect(Arc::clone(t)),
+        }
+    }
+}
+
+impl<F: Tabled> fmt::Debug for Opponent<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Opponent::Random => "Random",
+            Opponent::Perfect(_) => "Perfect",
+        })
+    }
+}
+
+/// The stream of starting positions of env `index` (apart from the action streams, so that
+/// drawing starts changes no other random choice).
+fn start_stream(seed: u64, index: usize) -> SplitMix64 {
+    SplitMix64::stream(seed ^ 0x5354_4152_5453, index as u64)
 }
 
 /// One env: a game in progress (keeping only the history repetition needs) and its random
@@ -31,43 +60,55 @@ struct Slot<F: Family> {
     track: Track<F>,
     sample_rng: SplitMix64,
     opponent_rng: SplitMix64,
+    start_rng: SplitMix64,
 }
 
-impl<F: Family> Slot<F> {
+impl<F: Tabled> Slot<F> {
     fn new(game: F, seed: u64, index: usize) -> Self {
         Slot {
             track: Track::new(game, game.start_position(), 0, false),
             sample_rng: SplitMix64::stream(seed, 2 * index as u64),
             opponent_rng: SplitMix64::stream(seed, 2 * index as u64 + 1),
+            start_rng: start_stream(seed, index),
         }
     }
 
     fn seed(&mut self, seed: u64, index: usize) {
         self.sample_rng = SplitMix64::stream(seed, 2 * index as u64);
         self.opponent_rng = SplitMix64::stream(seed, 2 * index as u64 + 1);
+        self.start_rng = start_stream(seed, index);
     }
 
     /// Starts a new game; in single-agent mode the opponent then moves until it is the
     /// agent's turn.
-    fn reset(&mut self, agent: Option<(Player, Opponent)>) {
-        self.track.restart();
+    fn reset(&mut self, agent: Option<&(Player, Opponent<F>)>, start: &Start<F>) {
+        match start.draw(&mut self.start_rng) {
+            Some(pos) => self.track.restart_at(pos),
+            None => self.track.restart(),
+        }
         if let Some((agent, opponent)) = agent {
-            self.opponent_moves(agent, opponent);
+            self.opponent_moves(*agent, opponent);
         }
     }
 
-    /// The opponent's actions, until the agent is to move or the game is over.
-    fn opponent_moves(&mut self, agent: Player, opponent: Opponent) {
+    /// The opponent's turns, until the agent is to move or the game is over. The agent has
+    /// just finished a turn (or the game just began), so each of the opponent's turns is
+    /// played from its start.
+    fn opponent_moves(&mut self, agent: Player, opponent: &Opponent<F>) {
         while self.track.outcome().is_none()
             && self.track.game().player_to_move(self.track.position()) != agent
         {
+            if let Opponent::Perfect(tables) = opponent {
+                if let Some(mv) = tables.best_move(self.track.position(), &mut self.opponent_rng) {
+                    self.track.play(&mv);
+                    continue;
+                }
+            }
             let steps = self.track.fresh_steps();
             if steps.is_empty() {
                 break;
             }
-            let action = match opponent {
-                Opponent::Random => steps.nth(self.opponent_rng.below(steps.len()).unwrap_or(0)),
-            };
+            let action = steps.nth(self.opponent_rng.below(steps.len()).unwrap_or(0));
             self.track.act(usize::from(action));
         }
     }
@@ -116,26 +157,42 @@ pub(crate) struct Buffers<'a> {
 
 /// Many games of one kind.
 #[derive(Clone, Debug)]
-pub(crate) struct Batch<F: Family> {
+pub(crate) struct Batch<F: Tabled> {
     game: F,
     slots: Vec<Slot<F>>,
     /// The learning side and its opponent, in single-agent mode.
-    agent: Option<(Player, Opponent)>,
+    agent: Option<(Player, Opponent<F>)>,
+    /// Where each game starts.
+    start: Start<F>,
 }
 
-impl<F: Family> Batch<F> {
+impl<F: Tabled> Batch<F> {
     /// `num_envs` games of `game` at their start, seeded with `seed`.
     pub(crate) fn new(
         game: F,
         num_envs: usize,
         seed: u64,
-        agent: Option<(Player, Opponent)>,
+        agent: Option<(Player, Opponent<F>)>,
+        start: Start<F>,
     ) -> Self {
         let mut slots: Vec<Slot<F>> = (0..num_envs).map(|i| Slot::new(game, seed, i)).collect();
         for slot in &mut slots {
-            slot.reset(agent);
+            slot.reset(agent.as_ref(), &start);
         }
-        Batch { game, slots, agent }
+        Batch {
+            game,
+            slots,
+            agent,
+            start,
+        }
+    }
+
+    /// Probes of the perfect opponent that failed (and were played at random instead).
+    pub(crate) fn perfect_misses(&self) -> u64 {
+        match &self.agent {
+            Some((_, Opponent::Perfect(tables))) => tables.misses(),
+            _ => 0,
+        }
     }
 
     /// Values per observation.
@@ -155,7 +212,7 @@ impl<F: Family> Batch<F> {
     /// Restarts every game (reseeding every env's streams if `seed` is given) and writes the
     /// first observations.
     pub(crate) fn reset(&mut self, seed: Option<u64>, buffers: Buffers<'_>) {
-        let (game, agent) = (self.game, self.agent);
+        let (game, agent, start) = (self.game, self.agent.as_ref(), &self.start);
         let (obs_len, actions) = (self.observation_len(), game.action_count());
         let per_env = self.rewards_per_env();
         (
@@ -173,7 +230,7 @@ impl<F: Family> Batch<F> {
                 if let Some(seed) = seed {
                     slot.seed(seed, i);
                 }
-                slot.reset(agent);
+                slot.reset(agent, start);
                 slot.write(obs, mask, player);
                 reward.fill(0.0);
                 *term = false;
@@ -219,7 +276,7 @@ impl<F: Family> Batch<F> {
     /// Steps every env with its action (checked by [`Batch::check`]): an env whose game ended
     /// last step resets instead, with zero reward (Gymnasium's next-step autoreset).
     pub(crate) fn step(&mut self, actions: &[i64], buffers: Buffers<'_>) {
-        let (game, agent) = (self.game, self.agent);
+        let (game, agent, start) = (self.game, self.agent.as_ref(), &self.start);
         let (obs_len, count) = (self.observation_len(), game.action_count());
         let per_env = self.rewards_per_env();
         (
@@ -236,13 +293,13 @@ impl<F: Family> Batch<F> {
             .with_min_len(MIN_ENVS_PER_TASK)
             .for_each(|(slot, &action, obs, mask, player, reward, term, trunc)| {
                 if slot.track.outcome().is_some() {
-                    slot.reset(agent);
+                    slot.reset(agent, start);
                     reward.fill(0.0);
                 } else {
                     // Checked legal by `Batch::check`.
                     slot.track.act(action as usize);
                     if let Some((agent, opponent)) = agent {
-                        slot.opponent_moves(agent, opponent);
+                        slot.opponent_moves(*agent, opponent);
                     }
                     let both = returns(&game, slot.track.outcome().as_ref());
                     match agent {

@@ -18,6 +18,7 @@ mod actions;
 mod env;
 mod errors;
 mod games;
+mod perfect;
 mod py_env;
 mod py_game;
 mod py_state;

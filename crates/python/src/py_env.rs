@@ -1,5 +1,8 @@
 //! Python's `VectorEnv`: a [`Batch`] of either family behind numpy buffers that it owns.
 
+use std::path::PathBuf;
+use std::sync::Arc;
+
 use numpy::{
     PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods,
 };
@@ -10,8 +13,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use crate::env::{Batch, Buffers, Opponent};
-use crate::errors::Error;
+use crate::errors::{Error, Result};
 use crate::games::{with_family, AnyGame};
+use crate::perfect::{SharedTables, Start, Tabled};
 use crate::py_game::{options_from_kwargs, PyGame};
 
 /// A batch of either family.
@@ -25,8 +29,8 @@ enum AnyBatch {
 /// batched environment for reinforcement learning.
 ///
 /// `VectorEnv(game_id, num_envs, seed=0, opponent=None, ply_limit=None, agent_player=0,
-/// copy=False, **rules)`. Rule options are those of `load_game`; `ply_limit` (whole moves, 0
-/// for none) overrides the game's (1000 by default).
+/// copy=False, tablebase=None, start=None, **rules)`. Rule options are those of `load_game`;
+/// `ply_limit` (whole moves, 0 for none) overrides the game's (1000 by default).
 ///
 /// - `reset(seed=None) -> (obs, info)` restarts every game; a seed reseeds every env.
 /// - `step(actions) -> (obs, rewards, terminated, truncated, info)` takes one action per env
@@ -43,6 +47,15 @@ enum AnyBatch {
 ///   its action the opponent's uniformly random actions are applied in the same step until
 ///   the agent is to move again or the game is over (and after a reset, when the opponent
 ///   moves first). `rewards` is float32 `[N]`, from the agent's point of view.
+/// - Perfect opponent (`opponent="perfect"`, `tablebase=` a directory or a list of them): the
+///   opponent plays a best move from the endgame databases, uniformly among the equally good
+///   ones (from the env's seeded stream). Every subspace reachable from the starts must have
+///   its table (checked here, with the missing ones named); where a probe still fails during
+///   a step, the opponent plays a random move and `perfect_misses` counts it.
+/// - Endgame starts (`start="subspace:4-3"`): every game starts from a position drawn
+///   uniformly from the subspace's positions that are not already over, from each env's own
+///   stream; the side to move there is player 0 with the first count of men (or pieces).
+///   Without `tablebase` only the subspace's index is needed, no table.
 /// - Autoreset, Gymnasium's next-step mode: the step in which a game ends returns its final
 ///   observation with `terminated` or `truncated` set; in the next step that env ignores its
 ///   action and starts a new game, returning the first observation with zero reward and both
@@ -70,6 +83,67 @@ pub(crate) struct PyVectorEnv {
     terminated: Py<PyArray1<bool>>,
     truncated: Py<PyArray1<bool>>,
     sampled: Py<PyArray1<i64>>,
+}
+
+/// The directories of a `tablebase=` argument: one path or a list of them.
+fn table_dirs(value: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
+    if let Ok(one) = value.extract::<PathBuf>() {
+        return Ok(vec![one]);
+    }
+    value.extract::<Vec<PathBuf>>().map_err(|_| {
+        Error::ArgumentType("tablebase takes a directory or a list of directories").into()
+    })
+}
+
+/// The batch of `game` for the constructor's arguments.
+fn make_batch<F: Tabled>(
+    game: F,
+    num_envs: usize,
+    seed: u64,
+    agent: Player,
+    opponent: Option<&str>,
+    dirs: Option<&[PathBuf]>,
+    start: Option<&str>,
+) -> Result<Batch<F>> {
+    let tables = SharedTables::open(&game, dirs.unwrap_or_default())?;
+    let start = match start {
+        None => Start::Initial,
+        Some(text) => {
+            let Some(name) = text.strip_prefix("subspace:") else {
+                return Err(Error::EnvArgument(format!(
+                    "start=\"{text}\": give start=\"subspace:KEY\" (such as subspace:4-3), or \
+                     None for the game's starting position"
+                )));
+            };
+            Start::subspace(Arc::clone(&tables), name)?
+        }
+    };
+    let agent = match opponent {
+        None => None,
+        Some("random") => Some((agent, Opponent::Random)),
+        Some(_) => {
+            if dirs.is_none() {
+                return Err(Error::EnvArgument(
+                    "opponent=\"perfect\" needs tablebase=DIR (or a list of directories)"
+                        .to_owned(),
+                ));
+            }
+            let covered = match &start {
+                Start::Subspace { key, .. } => Some(*key),
+                Start::Initial => F::start_key(tables.domain()),
+            };
+            let Some(key) = covered else {
+                return Err(Error::EnvArgument(
+                    "no database holds this game's starting position: give \
+                     start=\"subspace:KEY\" for perfect play"
+                        .to_owned(),
+                ));
+            };
+            tables.check_covers(key)?;
+            Some((agent, Opponent::Perfect(Arc::clone(&tables))))
+        }
+    };
+    Ok(Batch::new(game, num_envs, seed, agent, start))
 }
 
 /// The actions as a contiguous int64 array, converting other arrays and sequences.
@@ -137,7 +211,7 @@ impl PyVectorEnv {
     #[new]
     #[pyo3(signature = (
         game_id, num_envs, seed = 0, opponent = None, ply_limit = None, agent_player = 0,
-        copy = false, **rules
+        copy = false, tablebase = None, start = None, **rules
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -149,6 +223,8 @@ impl PyVectorEnv {
         ply_limit: Option<u32>,
         agent_player: usize,
         copy: bool,
+        tablebase: Option<&Bound<'_, PyAny>>,
+        start: Option<&str>,
         rules: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let mut options = options_from_kwargs(rules)?;
@@ -168,19 +244,38 @@ impl PyVectorEnv {
                 )
             }
         };
-        let (opponent, agent) = match opponent {
-            None => (None, None),
-            Some("random") => (Some("random"), Some((agent, Opponent::Random))),
+        let dirs = tablebase.map(table_dirs).transpose()?;
+        let opponent = match opponent {
+            None => None,
+            Some("random") => Some("random"),
+            Some("perfect") => Some("perfect"),
             Some(other) => {
                 return Err(Error::EnvArgument(format!(
-                    "unknown opponent `{other}`; valid opponents: random (or None for self-play)"
+                    "unknown opponent `{other}`; valid opponents: random, perfect (with \
+                     tablebase=...), or None for self-play"
                 ))
                 .into())
             }
         };
         let batch = match game.game {
-            AnyGame::Checkers(g) => AnyBatch::Checkers(Batch::new(g, num_envs, seed, agent)),
-            AnyGame::Morris(g) => AnyBatch::Morris(Batch::new(g, num_envs, seed, agent)),
+            AnyGame::Checkers(g) => AnyBatch::Checkers(make_batch(
+                g,
+                num_envs,
+                seed,
+                agent,
+                opponent,
+                dirs.as_deref(),
+                start,
+            )?),
+            AnyGame::Morris(g) => AnyBatch::Morris(make_batch(
+                g,
+                num_envs,
+                seed,
+                agent,
+                opponent,
+                dirs.as_deref(),
+                start,
+            )?),
         };
         let (shape, count, per_env) = with_family!(AnyBatch, &batch, b => (
             b.game().observation_shape(),
@@ -300,10 +395,17 @@ impl PyVectorEnv {
         self.game
     }
 
-    /// The opponent in single-agent mode (`"random"`), or `None` for self-play.
+    /// The opponent in single-agent mode (`"random"` or `"perfect"`), or `None` for self-play.
     #[getter]
     fn opponent(&self) -> Option<&'static str> {
         self.opponent
+    }
+
+    /// How many of the perfect opponent's probes failed so far (each replaced by a random
+    /// move): 0 unless a table went bad after the env was made.
+    #[getter]
+    fn perfect_misses(&self) -> u64 {
+        with_family!(AnyBatch, &self.batch, b => b.perfect_misses())
     }
 
     /// The player the agent plays in single-agent mode (0 moves first).

@@ -632,6 +632,7 @@ fn probe_chunk(
 /// The game whose tables lie in `directory`, from the first table's header: its id and its
 /// rules as `name=value` text, or `None` when the directory holds no table.
 #[pyfunction]
+#[pyo3(name = "_tables_game")]
 pub(crate) fn tables_game(directory: PathBuf) -> Result<Option<(String, String)>> {
     let entries = std::fs::read_dir(&directory).map_err(|e| {
         Error::Tablebase(format!(
@@ -657,6 +658,7 @@ pub(crate) fn tables_game(directory: PathBuf) -> Result<Option<(String, String)>
 /// the build's figures. Ctrl-C stops the build between tasks (the unit in progress is dropped,
 /// no half-written file is left) and raises `KeyboardInterrupt`; a rerun resumes.
 #[pyfunction]
+#[pyo3(name = "_build_tables")]
 #[pyo3(signature = (game, out, targets = None, max_men = None, max_pieces = None, whole_game = false, threads = None, wdl_only = false, progress = None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn build_tables<'py>(

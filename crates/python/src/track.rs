@@ -65,7 +65,12 @@ impl<F: Family> Track<F> {
 
     /// Starts again from the game's starting position, keeping the allocations.
     pub(crate) fn restart(&mut self) {
-        self.pos = self.game.start_position();
+        self.restart_at(self.game.start_position());
+    }
+
+    /// Starts a new game from `pos`, keeping the allocations.
+    pub(crate) fn restart_at(&mut self, pos: F::Position) {
+        self.pos = pos;
         self.origin = (self.pos, 0);
         self.stage = F::Stage::default();
         self.no_progress = 0;

@@ -1,0 +1,213 @@
+//! Perfect play and endgame starts for `VectorEnv`: an opponent that plays a best move from
+//! the databases, and starting positions drawn from one database subspace.
+//!
+//! Both read a [`Tablebase`] shared by every env. What the env's game can reach from its
+//! starts is checked against the tables when the env is made: every subspace the start
+//! subspace leads to (by captures, crowning, placements) must have its table, so the opponent
+//! never meets a position without one. If a probe still fails during a step (a table file
+//! damaged after the check), the opponent plays a uniformly random legal move instead and the
+//! env counts it (`VectorEnv.perfect_misses`).
+
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use perfectplay_core::checkers::Checkers;
+use perfectplay_core::morris::Morris;
+use perfectplay_core::SplitMix64;
+use perfectplay_solver::checkers::CheckersDomain;
+use perfectplay_solver::morris::MorrisDomain;
+use perfectplay_solver::{plan, Domain, Tablebase};
+
+use crate::errors::{Error, Result};
+use crate::games::Family;
+
+/// A game family with endgame databases.
+pub(crate) trait Tabled: Family {
+    /// The databases' scheme for this family.
+    type Domain: Domain<Game = Self> + Send + Sync + 'static;
+
+    /// The scheme for `self`'s rules.
+    fn domain(&self) -> Result<Self::Domain>;
+
+    /// The subspace of the game's starting position, where the databases hold it.
+    fn start_key(domain: &Self::Domain) -> Option<<Self::Domain as Domain>::Key>;
+}
+
+impl Tabled for Checkers {
+    type Domain = CheckersDomain;
+
+    fn domain(&self) -> Result<CheckersDomain> {
+        Ok(CheckersDomain::new(*self))
+    }
+
+    fn start_key(_: &CheckersDomain) -> Option<perfectplay_solver::checkers::CheckersKey> {
+        // 24 pieces: far beyond any database.
+        None
+    }
+}
+
+impl Tabled for Morris {
+    type Domain = MorrisDomain;
+
+    fn domain(&self) -> Result<MorrisDomain> {
+        MorrisDomain::new(*self).map_err(|e| Error::EnvArgument(e.to_string()))
+    }
+
+    fn start_key(domain: &MorrisDomain) -> Option<perfectplay_solver::morris::MorrisKey> {
+        Some(domain.start_key())
+    }
+}
+
+/// Tables shared by the envs of a batch, and how often they failed a probe.
+pub(crate) struct SharedTables<F: Tabled> {
+    tb: Tablebase<F::Domain>,
+    misses: AtomicU64,
+}
+
+impl<F: Tabled> SharedTables<F> {
+    /// The tables of `game` in `dirs`.
+    pub(crate) fn open(game: &F, dirs: &[std::path::PathBuf]) -> Result<Arc<Self>> {
+        let mut tb = Tablebase::new(game.domain()?);
+        for d in dirs {
+            tb.add_directory(d)?;
+        }
+        Ok(Arc::new(SharedTables {
+            tb,
+            misses: AtomicU64::new(0),
+        }))
+    }
+
+    /// Checks that every subspace reachable from `start` has a table.
+    pub(crate) fn check_covers(&self, start: <F::Domain as Domain>::Key) -> Result<()> {
+        let available: Vec<_> = self.tb.available().into_iter().map(|(k, _)| k).collect();
+        let missing: Vec<String> = plan(self.tb.domain(), &[start])
+            .into_iter()
+            .flatten()
+            .filter(|k| !available.contains(k))
+            .map(|k| k.to_string())
+            .collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        let dirs: Vec<String> = self
+            .tb
+            .directories()
+            .iter()
+            .map(|d| d.display().to_string())
+            .collect();
+        Err(Error::EnvArgument(format!(
+            "perfect play from subspace {start} needs the tables of {} subspaces missing from {}: {}",
+            missing.len(),
+            if dirs.is_empty() { "no directory".to_owned() } else { dirs.join(", ") },
+            missing.join(", ")
+        )))
+    }
+
+    /// The domain.
+    pub(crate) fn domain(&self) -> &F::Domain {
+        self.tb.domain()
+    }
+
+    /// Probes that failed during steps.
+    pub(crate) fn misses(&self) -> u64 {
+        self.misses.load(Ordering::Relaxed)
+    }
+
+    /// A best move of `pos` (uniformly among the equally good ones, from `rng`), or `None`
+    /// when the probe fails (counted).
+    pub(crate) fn best_move(&self, pos: &F::Position, rng: &mut SplitMix64) -> Option<F::Move> {
+        match self.tb.best_moves(pos) {
+            Ok(best) => rng.pick(&best).map(|m| m.mv),
+            Err(_) => {
+                self.misses.fetch_add(1, Ordering::Relaxed);
+                None
+            }
+        }
+    }
+}
+
+/// Where each game of a batch starts.
+pub(crate) enum Start<F: Tabled> {
+    /// The game's starting position.
+    Initial,
+    /// A position drawn uniformly from the subspace's positions that can arise and are not
+    /// over.
+    Subspace {
+        /// The tables (their domain enumerates the subspace).
+        tables: Arc<SharedTables<F>>,
+        /// The subspace.
+        key: <F::Domain as Domain>::Key,
+    },
+}
+
+impl<F: Tabled> Clone for Start<F> {
+    fn clone(&self) -> Self {
+        match self {
+            Start::Initial => Start::Initial,
+            Start::Subspace { tables, key } => Start::Subspace {
+                tables: Arc::clone(tables),
+                key: *key,
+            },
+        }
+    }
+}
+
+impl<F: Tabled> fmt::Debug for Start<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Start::Initial => f.write_str("Initial"),
+            Start::Subspace { key, .. } => write!(f, "Subspace({key})"),
+        }
+    }
+}
+
+/// Draws before a subspace is declared to have no playable position.
+const START_TRIES: usize = 10_000;
+
+impl<F: Tabled> Start<F> {
+    /// Starts from subspace `name` of `tables`' domain.
+    pub(crate) fn subspace(tables: Arc<SharedTables<F>>, name: &str) -> Result<Self> {
+        let domain = tables.domain();
+        let key = domain
+            .parse_key(name)
+            .filter(|&k| domain.check_key(k).is_ok() && domain.size(k) > 0)
+            .ok_or_else(|| {
+                Error::EnvArgument(format!(
+                    "start=\"subspace:{name}\": no such subspace of {} (morris: men of the side \
+                     to move and of the other side, such as 4-3; checkers: such as 2110-53)",
+                    domain.game_id()
+                ))
+            })?;
+        let start = Start::Subspace { tables, key };
+        let mut rng = SplitMix64::new(0);
+        if start.draw(&mut rng).is_none() {
+            return Err(Error::EnvArgument(format!(
+                "start=\"subspace:{name}\": no position of it that is not already over was found"
+            )));
+        }
+        Ok(start)
+    }
+
+    /// A starting position: `None` for the game's own start.
+    pub(crate) fn draw(&self, rng: &mut SplitMix64) -> Option<F::Position> {
+        let Start::Subspace { tables, key } = self else {
+            return None;
+        };
+        let domain = tables.domain();
+        let size = domain.size(*key);
+        for _ in 0..START_TRIES {
+            let index = rng.below(size as usize).unwrap_or(0) as u64;
+            let mut found = None;
+            domain.for_each_position(*key, index..index + 1, |i, pos| {
+                if !domain.is_hole(*key, i, pos) && domain.game().outcome(pos).is_none() {
+                    found = Some(*pos);
+                }
+            });
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+}
