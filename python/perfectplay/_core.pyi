@@ -255,6 +255,8 @@ class Tablebase:
         """The moves that keep the position's value."""
     def principal_variation(self, state: StateOrFen, max_plies: int = 400) -> List[Move]:
         """Best moves to the end of the game (or `max_plies` of them)."""
+    def sample_states(self, subspace: str, count: int = 1, seed: int = 0) -> List[State]:
+        """States drawn uniformly from a subspace's positions that are not over."""
     def encode(self, states: Sequence[StateOrFen]) -> npt.NDArray[np.uint32]:
         """Rows of four uint32 per position, as `probe_batch` reads them."""
     def probe_batch(

@@ -28,7 +28,7 @@ actions) says what it may do; an illegal action ends the episode as a loss by de
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -48,6 +48,7 @@ import perfectplay as pp
 __all__ = [
     "ENV_IDS",
     "Opponent",
+    "Start",
     "PerfectPlayEnv",
     "PerfectPlayVectorEnv",
     "register_envs",
@@ -67,8 +68,35 @@ ENV_IDS: Dict[str, str] = {
 }
 
 #: An opponent: ``"random"`` (uniform among the legal actions, drawn from the environment's
-#: seeded generator) or a callable ``opponent(state) -> action`` given a copy of the state.
+#: seeded generator), ``"perfect"`` (a best move from the endgame databases given as
+#: ``tablebase``, uniformly among the equally good ones) or a callable
+#: ``opponent(state) -> action`` given a copy of the state.
 Opponent = Union[str, Callable[[Any], int]]
+
+#: Where games start: ``None`` (the game's starting position), ``"subspace:KEY"`` (a position
+#: drawn uniformly from a database subspace, such as ``"subspace:4-3"``: endgame training), or
+#: a callable ``start(np_random) -> State or position string``.
+Start = Union[None, str, Callable[[np.random.Generator], Any]]
+
+TablebaseLike = Union[None, str, Sequence[str], "pp.Tablebase"]
+
+
+def _tablebase(game: Any, tablebase: TablebaseLike) -> Optional["pp.Tablebase"]:
+    """``tablebase`` as a :class:`perfectplay.Tablebase` of ``game`` (None stays None)."""
+    if tablebase is None or isinstance(tablebase, pp.Tablebase):
+        return tablebase
+    return pp.tablebase.open(tablebase, game=game)
+
+
+def _table_dirs(tablebase: TablebaseLike) -> Union[None, List[str]]:
+    """The directories of ``tablebase``, for :class:`perfectplay.VectorEnv`."""
+    if tablebase is None:
+        return None
+    if isinstance(tablebase, pp.Tablebase):
+        return list(tablebase.directories)
+    if isinstance(tablebase, str):
+        return [tablebase]
+    return [str(d) for d in tablebase]
 
 _ILLEGAL_ACTION_MODES = ("lose", "raise")
 
@@ -105,9 +133,14 @@ class PerfectPlayEnv(gym.Env):
     Args:
         game_id: any id of :func:`perfectplay.game_ids` (aliases too).
         agent_player: the side the agent plays, 0 or 1.
-        opponent: ``"random"`` or a callable ``opponent(state) -> action``.
+        opponent: ``"random"``, ``"perfect"`` (needs ``tablebase``) or a callable
+            ``opponent(state) -> action``.
         render_mode: ``None`` or ``"ansi"`` (the ASCII board, ``str(state)``).
         illegal_action: ``"lose"`` or ``"raise"``.
+        tablebase: a directory of endgame tables, a list of them, or a
+            :class:`perfectplay.Tablebase`: what ``opponent="perfect"`` and subspace starts read.
+        start: where games start (:data:`Start`); ``reset(options={"fen": ...})`` overrides it
+            for one game.
         **rules: rule options for :func:`perfectplay.load_game` (``ply_limit=...`` and the
             game's own options).
     """
@@ -121,14 +154,23 @@ class PerfectPlayEnv(gym.Env):
         opponent: Opponent = "random",
         render_mode: Optional[str] = None,
         illegal_action: str = "lose",
+        tablebase: TablebaseLike = None,
+        start: Start = None,
         **rules: Any,
     ) -> None:
         if agent_player not in (0, 1):
             raise ValueError(f"agent_player must be 0 or 1, not {agent_player!r}")
-        if not (opponent == "random" or callable(opponent)):
+        if not (opponent in ("random", "perfect") or callable(opponent)):
             raise ValueError(
-                f"unknown opponent {opponent!r}; valid opponents: 'random' or a callable "
-                "opponent(state) -> action"
+                f"unknown opponent {opponent!r}; valid opponents: 'random', 'perfect' (with "
+                "tablebase=...) or a callable opponent(state) -> action"
+            )
+        if opponent == "perfect" and tablebase is None:
+            raise ValueError("opponent='perfect' needs tablebase=DIR (or a list of directories)")
+        if not (start is None or callable(start) or str(start).startswith("subspace:")):
+            raise ValueError(
+                f"unknown start {start!r}: give None, 'subspace:KEY' (such as 'subspace:4-3') "
+                "or a callable start(np_random) -> State or position string"
             )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
@@ -143,6 +185,15 @@ class PerfectPlayEnv(gym.Env):
         self.game_id: str = self.game.id
         self.agent_player = int(agent_player)
         self.opponent = opponent
+        self.tablebase = _tablebase(self.game, tablebase)
+        self.start = start
+        if isinstance(start, str):
+            # Sampling a subspace needs its index only: an empty tablebase will do.
+            sampler = self.tablebase or pp.Tablebase(self.game, [])
+            sampler.sample_states(start[len("subspace:"):], 1)  # checks the name now
+            self._sampler: Optional[pp.Tablebase] = sampler
+        else:
+            self._sampler = None
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.observation_space = _observation_space(self.game)
@@ -163,7 +214,21 @@ class PerfectPlayEnv(gym.Env):
         """Applies the opponent's actions until the agent is to act or the game is over."""
         state = self.state
         while not state.is_terminal() and state.current_player() != self.agent_player:
-            state.apply_action(self._opponent_action())
+            if self.opponent == "perfect" and not state.is_mid_turn():
+                best = self.tablebase.best_moves(state)
+                state.apply(best[int(self.np_random.integers(len(best)))])
+            else:
+                state.apply_action(self._opponent_action())
+
+    def _start_state(self) -> Any:
+        """A new game where :attr:`start` says."""
+        if self._sampler is not None:
+            seed = int(self.np_random.integers(2**63))
+            return self._sampler.sample_states(self.start[len("subspace:"):], 1, seed)[0]
+        if callable(self.start):
+            drawn = self.start(self.np_random)
+            return self.game.state_from_fen(drawn) if isinstance(drawn, str) else drawn.clone()
+        return self.game.new_initial_state()
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now, as a bool array of ``num_actions`` (all false once over)."""
@@ -199,7 +264,7 @@ class PerfectPlayEnv(gym.Env):
         if fen is not None:
             self.state = self.game.state_from_fen(fen)
         else:
-            self.state = self.game.new_initial_state()
+            self.state = self._start_state()
         self._episode_over = False
         self._play_opponent()
         self._episode_over = self.state.is_terminal()
@@ -249,8 +314,8 @@ class PerfectPlayEnv(gym.Env):
 class PerfectPlayVectorEnv(_GymVectorEnv):
     """A batch of single-agent games as a Gymnasium vector environment.
 
-    It wraps :class:`perfectplay.VectorEnv` in single-agent mode (``opponent="random"``): all
-    envs step together in Rust, in parallel. The spaces and conventions are those of
+    It wraps :class:`perfectplay.VectorEnv` in single-agent mode (``opponent="random"`` or
+    ``"perfect"``): all envs step together in Rust, in parallel. The spaces and conventions are those of
     :class:`PerfectPlayEnv`, batched:
 
     - ``reset() -> (obs [N, *shape], info)``; ``step(actions [N]) -> (obs, rewards [N],
@@ -269,8 +334,11 @@ class PerfectPlayVectorEnv(_GymVectorEnv):
         num_envs: the number of games.
         game_id: any id of :func:`perfectplay.game_ids`.
         agent_player: the side the agent plays in every env, 0 or 1.
-        opponent: ``"random"`` (the only opponent stepped in Rust).
+        opponent: ``"random"`` or ``"perfect"`` (needs ``tablebase``), both stepped in Rust.
         seed: the seed of the envs' random streams until :meth:`reset` gets one.
+        tablebase: a directory of endgame tables, a list of them, or a
+            :class:`perfectplay.Tablebase` (its directories are read).
+        start: ``None`` or ``"subspace:KEY"`` (a callable start needs :class:`PerfectPlayEnv`).
         copy: ``True`` (default) returns fresh arrays from every call; ``False`` returns the
             env's own buffers, overwritten by the next call (faster; copy what you keep).
         render_mode: must be ``None``.
@@ -288,10 +356,16 @@ class PerfectPlayVectorEnv(_GymVectorEnv):
         seed: int = 0,
         copy: bool = True,
         render_mode: Optional[str] = None,
+        tablebase: TablebaseLike = None,
+        start: Optional[str] = None,
         **rules: Any,
     ) -> None:
-        if opponent != "random":
-            raise ValueError(f"unknown opponent {opponent!r}; the vector env supports 'random'")
+        if opponent not in ("random", "perfect"):
+            raise ValueError(
+                f"unknown opponent {opponent!r}; the vector env supports 'random' and 'perfect'"
+            )
+        if start is not None and not isinstance(start, str):
+            raise ValueError("the vector env takes start=None or 'subspace:KEY'")
         if render_mode is not None:
             raise ValueError("PerfectPlayVectorEnv has no render modes; use render_mode=None")
         self.env = pp.VectorEnv(
@@ -301,6 +375,8 @@ class PerfectPlayVectorEnv(_GymVectorEnv):
             opponent=opponent,
             agent_player=int(agent_player),
             copy=bool(copy),
+            tablebase=_table_dirs(tablebase),
+            start=start,
             **rules,
         )
         self.game = self.env.game

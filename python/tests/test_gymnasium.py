@@ -255,3 +255,57 @@ def test_vector_env_rejects_illegal_actions_and_bad_arguments():
         ge.PerfectPlayVectorEnv(num_envs=4, game_id="checkers", opponent="self")
     with pytest.raises(TypeError):
         envs.reset(seed=[1, 2, 3, 4])
+
+
+@pytest.fixture(scope="module")
+def three_tables(tmp_path_factory):
+    """Three Men's Morris solved whole."""
+    out = tmp_path_factory.mktemp("three_tables")
+    pp.tablebase.build("three_mens_morris", out, whole_game=True, progress=False)
+    return str(out)
+
+
+def test_perfect_opponent_wins_every_game_as_first_player(three_tables):
+    env = ge.PerfectPlayEnv(
+        "three_mens_morris", agent_player=1, opponent="perfect", tablebase=three_tables
+    )
+    check_env(env, skip_render_check=True)
+    for seed in range(12):
+        trace, info = play_episode(env, seed)
+        assert trace[-1][1] == -1.0 and len(trace) <= 5, (seed, len(trace))
+        assert info["winner"] == 0
+
+
+def test_perfect_vector_env_and_subspace_starts(three_tables):
+    envs = ge.PerfectPlayVectorEnv(
+        num_envs=8, game_id="three_mens_morris", agent_player=1, opponent="perfect",
+        tablebase=pp.tablebase.open(three_tables),
+    )
+    envs.reset(seed=1)
+    rewards = []
+    for _ in range(30):
+        _, reward, terminated, truncated, _ = envs.step(envs.sample_legal_actions())
+        rewards.extend(reward[terminated | truncated])
+    assert rewards and set(rewards) == {-1.0}
+    env = ge.PerfectPlayEnv("nine_mens_morris", start="subspace:4-3")
+    for seed in range(5):
+        env.reset(seed=seed)
+        board = env.state.fen().split()[0]
+        assert (board.count("W"), board.count("B")) == (4, 3)
+    env = ge.PerfectPlayEnv("nine_mens_morris", start=lambda rng: "WWW/.../.../B...../B.B/.../... b 0 0")
+    env.reset(seed=0)
+    assert env.state.fen().startswith("WWW")
+
+
+def test_perfect_play_arguments_are_checked(tmp_path):
+    with pytest.raises(ValueError, match="tablebase"):
+        ge.PerfectPlayEnv("three_mens_morris", opponent="perfect")
+    with pytest.raises(ValueError, match="subspace"):
+        ge.PerfectPlayEnv("nine_mens_morris", start="4-3")
+    with pytest.raises(ValueError, match="no such subspace"):
+        ge.PerfectPlayEnv("nine_mens_morris", start="subspace:12-3")
+    with pytest.raises(ValueError, match="needs"):
+        ge.PerfectPlayVectorEnv(
+            num_envs=2, game_id="nine_mens_morris", opponent="perfect", tablebase=str(tmp_path),
+            start="subspace:4-3",
+        )

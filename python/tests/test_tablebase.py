@@ -343,3 +343,17 @@ def test_perfect_play_needs_its_tables(nine_dir, tmp_path):
         pp.VectorEnv("nine_mens_morris", 2, start="subspace:12-3")
     with pytest.raises(ValueError, match="subspace:KEY"):
         pp.VectorEnv("nine_mens_morris", 2, start="4-3")
+
+
+def test_sample_states_draws_from_the_subspace(nine_dir):
+    tb = pp.tablebase.open(nine_dir)
+    states = tb.sample_states("3-3", 20, seed=4)
+    assert [s.fen() for s in states] == [s.fen() for s in tb.sample_states("3-3", 20, seed=4)]
+    assert [s.fen() for s in states] != [s.fen() for s in tb.sample_states("3-3", 20, seed=5)]
+    for state in states:
+        board = state.fen().split()[0]
+        assert (board.count("W"), board.count("B")) == (3, 3)
+        assert not state.is_terminal() and state.current_player() == 0
+        tb.probe(state)
+    with pytest.raises(ValueError, match="no such subspace"):
+        tb.sample_states("3-12")

@@ -165,28 +165,55 @@ impl<F: Tabled> fmt::Debug for Start<F> {
 /// Draws before a subspace is declared to have no playable position.
 const START_TRIES: usize = 10_000;
 
+/// The subspace of `domain` named `name`, if it holds positions.
+pub(crate) fn parse_subspace<D: Domain>(domain: &D, name: &str) -> Result<D::Key> {
+    domain
+        .parse_key(name)
+        .filter(|&k| domain.check_key(k).is_ok() && domain.size(k) > 0)
+        .ok_or_else(|| {
+            Error::EnvArgument(format!(
+                "no such subspace of {}: `{name}` (morris: men of the side to move and of the \
+                 other side, such as 4-3; checkers: such as 2110-53)",
+                domain.game_id()
+            ))
+        })
+}
+
+/// A position drawn uniformly from subspace `key`'s positions that can arise and are not
+/// over (by rejection), or `None` when [`START_TRIES`] draws found none.
+pub(crate) fn draw_position<D: Domain>(
+    domain: &D,
+    key: D::Key,
+    rng: &mut SplitMix64,
+) -> Option<<D::Game as perfectplay_core::Game>::Position> {
+    use perfectplay_core::Game;
+    let size = domain.size(key);
+    for _ in 0..START_TRIES {
+        let index = rng.below(size as usize).unwrap_or(0) as u64;
+        let mut found = None;
+        domain.for_each_position(key, index..index + 1, |i, pos| {
+            if !domain.is_hole(key, i, pos) && domain.game().outcome(pos).is_none() {
+                found = Some(*pos);
+            }
+        });
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
 impl<F: Tabled> Start<F> {
     /// Starts from subspace `name` of `tables`' domain.
     pub(crate) fn subspace(tables: Arc<SharedTables<F>>, name: &str) -> Result<Self> {
-        let domain = tables.domain();
-        let key = domain
-            .parse_key(name)
-            .filter(|&k| domain.check_key(k).is_ok() && domain.size(k) > 0)
-            .ok_or_else(|| {
-                Error::EnvArgument(format!(
-                    "start=\"subspace:{name}\": no such subspace of {} (morris: men of the side \
-                     to move and of the other side, such as 4-3; checkers: such as 2110-53)",
-                    domain.game_id()
-                ))
-            })?;
-        let start = Start::Subspace { tables, key };
-        let mut rng = SplitMix64::new(0);
-        if start.draw(&mut rng).is_none() {
+        let key = parse_subspace(tables.domain(), name)
+            .map_err(|e| Error::EnvArgument(format!("start=\"subspace:{name}\": {e}")))?;
+        if draw_position(tables.domain(), key, &mut SplitMix64::new(0)).is_none() {
             return Err(Error::EnvArgument(format!(
                 "start=\"subspace:{name}\": no position of it that is not already over was found"
             )));
         }
-        Ok(start)
+        Ok(Start::Subspace { tables, key })
     }
 
     /// A starting position: `None` for the game's own start.
@@ -194,20 +221,6 @@ impl<F: Tabled> Start<F> {
         let Start::Subspace { tables, key } = self else {
             return None;
         };
-        let domain = tables.domain();
-        let size = domain.size(*key);
-        for _ in 0..START_TRIES {
-            let index = rng.below(size as usize).unwrap_or(0) as u64;
-            let mut found = None;
-            domain.for_each_position(*key, index..index + 1, |i, pos| {
-                if !domain.is_hole(*key, i, pos) && domain.game().outcome(pos).is_none() {
-                    found = Some(*pos);
-                }
-            });
-            if found.is_some() {
-                return found;
-            }
-        }
-        None
+        draw_position(tables.domain(), *key, rng)
     }
 }

@@ -86,6 +86,15 @@ impl<F: Family> Session<F> {
         }
     }
 
+    /// A new game from `pos`.
+    pub(crate) fn at(id: &'static str, game: F, pos: F::Position) -> Self {
+        Session {
+            id,
+            track: Track::new(game, pos, 0, true),
+            turn: Vec::new(),
+        }
+    }
+
     /// A new game from a position string.
     pub(crate) fn from_fen(id: &'static str, game: F, text: &str) -> Result<Self> {
         let (pos, no_progress) = game.read_fen(text)?;

@@ -26,7 +26,7 @@ use std::time::Duration;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use perfectplay_core::checkers::Position as CheckersPosition;
 use perfectplay_core::morris::MorrisPosition;
-use perfectplay_core::{Bitboard, Color, Game};
+use perfectplay_core::{Bitboard, Color, Game, SplitMix64};
 use perfectplay_solver::checkers::CheckersDomain;
 use perfectplay_solver::format::{read_file_header, EXTENSION};
 use perfectplay_solver::morris::{without_history, MorrisDomain};
@@ -39,8 +39,10 @@ use rayon::prelude::*;
 
 use crate::errors::{Error, Result};
 use crate::games::AnyGame;
+use crate::perfect::{draw_position, parse_subspace};
 use crate::py_game::PyGame;
 use crate::py_state::{AnyState, PyMove, PyState};
+use crate::state::Session;
 
 /// What `probe_batch` returns: values and distances.
 type WdlAndPlies<'py> = (Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<i32>>);
@@ -363,6 +365,41 @@ impl PyTablebase {
         Ok(moves.into_iter().map(|mv| PyMove { mv }).collect())
     }
 
+    /// `count` states drawn uniformly (with `seed`) from the positions of subspace
+    /// `subspace` (`"4-3"`, `"2110-53"`) that can arise and are not over: endgame starts for
+    /// training and testing. The side to move is player 0 with the first count of men.
+    #[pyo3(signature = (subspace, count = 1, seed = 0))]
+    fn sample_states(&self, subspace: &str, count: usize, seed: u64) -> Result<Vec<PyState>> {
+        let tables = self.tables()?;
+        let mut rng = SplitMix64::new(seed);
+        let id = self.game.id;
+        let mut states = Vec::with_capacity(count);
+        match (&*tables, &self.game.game) {
+            (AnyTablebase::Checkers(tb), AnyGame::Checkers(g)) => {
+                let key = parse_subspace(tb.domain(), subspace)?;
+                for _ in 0..count {
+                    let pos = draw_position(tb.domain(), key, &mut rng)
+                        .ok_or_else(|| nothing_to_draw(subspace))?;
+                    states.push(PyState {
+                        inner: AnyState::Checkers(Session::at(id, *g, pos)),
+                    });
+                }
+            }
+            (AnyTablebase::Morris(tb), AnyGame::Morris(g)) => {
+                let key = parse_subspace(tb.domain(), subspace)?;
+                for _ in 0..count {
+                    let pos = draw_position(tb.domain(), key, &mut rng)
+                        .ok_or_else(|| nothing_to_draw(subspace))?;
+                    states.push(PyState {
+                        inner: AnyState::Morris(Session::at(id, *g, pos)),
+                    });
+                }
+            }
+            _ => unreachable!("a tablebase's game is of its tables' family"),
+        }
+        Ok(states)
+    }
+
     /// Encodes states (or position strings) as rows of four `uint32` (see the module docs):
     /// what `probe_batch` reads.
     fn encode<'py>(
@@ -473,6 +510,12 @@ impl PyTablebase {
             if self.closed() { ", closed" } else { "" }
         )
     }
+}
+
+fn nothing_to_draw(subspace: &str) -> Error {
+    Error::Tablebase(format!(
+        "subspace {subspace}: no position that is not already over was found"
+    ))
 }
 
 fn open_tables(game: &PyGame, dirs: &[PathBuf]) -> Result<AnyTablebase> {
