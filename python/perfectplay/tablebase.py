@@ -29,6 +29,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterable, List, Optional, Union
 
 from perfectplay import _core
@@ -47,9 +48,11 @@ __all__ = [
     "OutOfScopeError",
     "Probe",
     "Tablebase",
+    "PolicyScore",
     "TablebaseError",
     "build",
     "open",
+    "score_policy",
 ]
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -219,3 +222,82 @@ def build(
     finally:
         if drawer is not None:
             drawer.close()
+
+
+@dataclass(frozen=True)
+class PolicyScore:
+    """How a policy's moves compare with perfect play (see :func:`score_policy`)."""
+
+    #: Positions scored.
+    positions: int
+    #: Share of them where the policy's move keeps the position's value (win, draw or loss).
+    kept: float
+    #: Won positions whose move gave the win away (to a draw or a loss).
+    wins_lost: int
+    #: Drawn positions whose move lost.
+    draws_lost: int
+    #: Over the moves that keep a win or a loss: the mean number of plies the policy gives
+    #: away (a slower win, or a quicker loss, than the best move). 0 when there are none or
+    #: the tables hold no distances.
+    mean_plies_lost: float
+
+
+def _play_turn(state: Any, policy: Callable[[Any], Any]) -> Any:
+    """The state after ``policy``'s whole turn from ``state`` (a copy): a policy answering
+    actions is asked again while its turn is half made."""
+    after = state.clone()
+    player = after.current_player()
+    while True:
+        choice = policy(after.clone())
+        if hasattr(choice, "__index__"):  # an action: int or numpy integer
+            after.apply_action(int(choice))
+            if after.is_mid_turn() and after.current_player() == player:
+                continue
+        else:
+            after.apply(choice)
+        return after
+
+
+def score_policy(
+    tablebase: Tablebase, policy: Callable[[Any], Any], states: Iterable[Any]
+) -> PolicyScore:
+    """Scores ``policy`` on ``states`` against the tables.
+
+    ``policy(state)`` returns a ``Move``, a move in notation, or an action (an ``int``; it is
+    asked again for the rest of a turn that takes several actions). Each state must be at
+    the start of a turn and in the tables, and so must every position the policy's turn
+    leads to (or the game must be over). Draw states with
+    :meth:`perfectplay.Tablebase.sample_states` to score a subspace.
+    """
+    positions = kept = wins_lost = draws_lost = 0
+    plies_lost: List[int] = []
+    for state in states:
+        if isinstance(state, str):
+            state = tablebase.game.state_from_fen(state)
+        best = tablebase.probe(state)
+        after = _play_turn(state, policy)
+        if after.is_terminal():
+            returns = after.returns()
+            wdl = int(returns[state.current_player()])
+            plies = 1
+        else:
+            reply = tablebase.probe(after)
+            wdl = -reply.wdl
+            plies = None if reply.plies is None else reply.plies + 1
+        positions += 1
+        if wdl == best.wdl:
+            kept += 1
+            if best.wdl != 0 and best.plies is not None and plies is not None:
+                lost = plies - best.plies if best.wdl > 0 else best.plies - plies
+                plies_lost.append(lost)
+        elif best.wdl == 1:
+            wins_lost += 1
+        elif best.wdl == 0:
+            draws_lost += 1
+    return PolicyScore(
+        positions=positions,
+        kept=kept / positions if positions else 1.0,
+        wins_lost=wins_lost,
+        draws_lost=draws_lost,
+        mean_plies_lost=sum(plies_lost) / len(plies_lost) if plies_lost else 0.0,
+    )

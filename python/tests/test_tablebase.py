@@ -357,3 +357,16 @@ def test_sample_states_draws_from_the_subspace(nine_dir):
         tb.probe(state)
     with pytest.raises(ValueError, match="no such subspace"):
         tb.sample_states("3-12")
+
+
+def test_score_policy_rates_perfect_and_random_play(nine_dir):
+    tb = pp.tablebase.open(nine_dir)
+    states = tb.sample_states("3-3", 200, seed=9)
+    perfect = pp.tablebase.score_policy(tb, lambda s: tb.best_moves(s)[0], states)
+    assert perfect.positions == 200 and perfect.kept == 1.0
+    assert (perfect.wins_lost, perfect.draws_lost, perfect.mean_plies_lost) == (0, 0, 0.0)
+    rng = random.Random(0)
+    by_action = pp.tablebase.score_policy(tb, lambda s: rng.choice(s.legal_actions()), states)
+    assert by_action.positions == 200 and by_action.kept < 0.9 and by_action.wins_lost > 0
+    worst = pp.tablebase.score_policy(tb, lambda s: tb.move_values(s)[-1][0], states)
+    assert worst.kept < by_action.kept
