@@ -441,8 +441,11 @@ pub(crate) fn run_search(args: &SearchArgs, out: &mut dyn Write) -> Result<(), C
         pos.side_to_move()
     )?;
     if args.moves {
+        let moves = with_search_progress(&search, started, || {
+            search.move_values_with_threads(&pos, threads)
+        })?;
         writeln!(out, "moves, best first:")?;
-        for (mv, w) in search.move_values(&pos)? {
+        for (mv, w) in moves {
             writeln!(out, "  {:<12} {}", mv.to_string(), wdl_word(w))?;
         }
     }

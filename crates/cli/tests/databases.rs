@@ -146,6 +146,22 @@ fn search_values_the_placement_phase_on_the_moving_tables() {
     assert!(out.status.success(), "{said}");
     assert!(said.contains("value: draw"), "{said}");
     assert!(said.contains("moves, best first:"), "{said}");
+    // Two workers on tables copied into memory find the same.
+    let out = run(&[
+        "search",
+        "six_mens_morris",
+        "--db",
+        db,
+        "--threads",
+        "2",
+        "--preload",
+    ]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("value: draw") && said.contains("preloaded"),
+        "{said}"
+    );
     // Without the tables the search names what is missing.
     let empty = tempfile::tempdir().unwrap();
     let out = run(&[

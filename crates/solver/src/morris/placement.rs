@@ -5,10 +5,11 @@
 //! phase is a tree of bounded depth that never repeats. Its leaves are the positions where both
 //! hands are empty, valued by a probe of the moving-phase tables; positions where the game ends
 //! on the way are valued by the rules. The search is negamax with alpha-beta pruning on the
-//! three values loss, draw and win, captures tried first, and a transposition table keyed by the
-//! position up to the board's symmetries (the men of the side to move and of the other side in
-//! the canonical form of the database index, and both hands). It gives win, draw or loss, not
-//! distances.
+//! three values loss, draw and win, turns that close a mill tried first, then those blocking
+//! the opponent's mill, then those making a two-in-a-line, and a transposition table keyed by
+//! the position up to the board's symmetries (the men of the side to move and of the other
+//! side in the canonical form of the database index, and both hands), shared by the workers
+//! of a parallel search. It gives win, draw or loss, not distances.
 //!
 //! Rules where placement positions can repeat (`mixed_placement`) or remember something
 //! (`first_mill_opens`) are refused: their placement phase is solved by the retrograde solver
@@ -58,8 +59,6 @@ pub struct PlacementSearch<'a> {
     nodes: AtomicU64,
     probes: AtomicU64,
     hits: AtomicU64,
-    /// Set when one worker of a parallel search has the answer: the others give up.
-    stop: AtomicBool,
 }
 
 /// Why a search returned without a value.
@@ -112,7 +111,6 @@ impl<'a> PlacementSearch<'a> {
             nodes: AtomicU64::new(0),
             probes: AtomicU64::new(0),
             hits: AtomicU64::new(0),
-            stop: AtomicBool::new(false),
         })
     }
 
@@ -144,47 +142,68 @@ impl<'a> PlacementSearch<'a> {
         pos: &MorrisPosition,
         threads: usize,
     ) -> Result<Wdl, ProbeError> {
-        self.stop.store(false, Ordering::Relaxed);
-        let threads = threads.max(1);
-        let answer = std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..threads)
+        // Set when one worker has the answer: the others give up. One flag per call, so that
+        // calls from several threads at once do not stop each other.
+        let stop = AtomicBool::new(false);
+        let results: Vec<Result<i8, Halt>> = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads.max(1))
                 .map(|worker| {
+                    let stop = &stop;
                     scope.spawn(move || {
-                        let result = self.search(pos, -1, 1, worker);
-                        if result.is_ok() {
-                            self.stop.store(true, Ordering::Relaxed);
-                        }
+                        let result = self.search(pos, -1, 1, worker, stop);
+                        stop.store(true, Ordering::Relaxed);
                         result
                     })
                 })
                 .collect();
-            let mut answer = self.search(pos, -1, 1, 0);
-            self.stop.store(true, Ordering::Relaxed);
+            let mut results = vec![self.search(pos, -1, 1, 0, &stop)];
+            stop.store(true, Ordering::Relaxed);
             for helper in helpers {
-                let result = helper.join().expect("search worker panicked");
-                if matches!(answer, Err(Halt::Stopped)) {
-                    answer = result;
-                }
+                // A worker only returns values; a panic in one is a bug worth passing on.
+                results.push(
+                    helper
+                        .join()
+                        .unwrap_or_else(|p| std::panic::resume_unwind(p)),
+                );
             }
-            answer
+            results
         });
-        self.stop.store(false, Ordering::Relaxed);
-        match answer {
-            Ok(v) => Ok(wdl_of(v)),
-            Err(Halt::Probe(e)) => Err(e),
-            Err(Halt::Stopped) => unreachable!("the last worker to stop had an answer"),
+        // Any worker's value is the value; otherwise the first error found. Every worker
+        // returns once `stop` is set, and the last to return was not stopped, so there is
+        // always one of the two.
+        let mut error = None;
+        for result in results {
+            match result {
+                Ok(v) => return Ok(wdl_of(v)),
+                Err(Halt::Probe(e)) => {
+                    error.get_or_insert(e);
+                }
+                Err(Halt::Stopped) => {}
+            }
         }
+        Err(error.unwrap_or_else(|| {
+            ProbeError::OutOfScope("the search stopped without a value".to_owned())
+        }))
     }
 
     /// Each turn of `pos` with its value for the side that plays it, best first (in generation
     /// order among equals).
     pub fn move_values(&self, pos: &MorrisPosition) -> Result<Vec<(MorrisMove, Wdl)>, ProbeError> {
+        self.move_values_with_threads(pos, 1)
+    }
+
+    /// [`PlacementSearch::move_values`], each turn searched by `threads` workers.
+    pub fn move_values_with_threads(
+        &self,
+        pos: &MorrisPosition,
+        threads: usize,
+    ) -> Result<Vec<(MorrisMove, Wdl)>, ProbeError> {
         let game = self.tb.domain().game();
         let mut values = Vec::new();
         let mut moves = Vec::new();
         game.for_each_move(pos, |mv| moves.push(*mv));
         for mv in moves {
-            let v = self.value(&game.play(pos, &mv))?;
+            let v = self.value_with_threads(&game.play(pos, &mv), threads)?;
             values.push((mv, v.flip()));
         }
         values.sort_by_key(|&(_, w)| std::cmp::Reverse(score(w)));
@@ -199,6 +218,7 @@ impl<'a> PlacementSearch<'a> {
         mut alpha: i8,
         beta: i8,
         worker: usize,
+        stop: &AtomicBool,
     ) -> Result<i8, Halt> {
         self.nodes.fetch_add(1, Ordering::Relaxed);
         let game = self.tb.domain().game();
@@ -211,7 +231,7 @@ impl<'a> PlacementSearch<'a> {
             self.probes.fetch_add(1, Ordering::Relaxed);
             return Ok(self.tb.probe(pos).map(|v: Value| score(v.wdl))?);
         }
-        if self.stop.load(Ordering::Relaxed) {
+        if stop.load(Ordering::Relaxed) {
             return Err(Halt::Stopped);
         }
         let key = self.key(pos);
@@ -234,7 +254,7 @@ impl<'a> PlacementSearch<'a> {
         let alpha_in = alpha;
         let mut best = -2;
         for mv in &moves {
-            let v = -self.search(&game.play(pos, mv), -beta, -alpha, worker)?;
+            let v = -self.search(&game.play(pos, mv), -beta, -alpha, worker, stop)?;
             best = best.max(v);
             alpha = alpha.max(v);
             if alpha >= beta || best == 1 {
