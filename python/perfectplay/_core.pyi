@@ -196,7 +196,7 @@ class VectorEnv:
         """The game, with its rules."""
     @property
     def opponent(self) -> Optional[str]:
-        """`"random"` in single-agent mode, None for self-play."""
+        """`"random"` or `"perfect"` in single-agent mode, None for self-play."""
     @property
     def perfect_misses(self) -> int:
         """Probes of the perfect opponent that failed (each replaced by a random move)."""

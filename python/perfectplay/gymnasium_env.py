@@ -187,13 +187,23 @@ class PerfectPlayEnv(gym.Env):
         self.opponent = opponent
         self.tablebase = _tablebase(self.game, tablebase)
         self.start = start
+        self._sampler: Optional[pp.Tablebase] = None
         if isinstance(start, str):
-            # Sampling a subspace needs its index only: an empty tablebase will do.
-            sampler = self.tablebase or pp.Tablebase(self.game, [])
-            sampler.sample_states(start[len("subspace:"):], 1)  # checks the name now
-            self._sampler: Optional[pp.Tablebase] = sampler
-        else:
-            self._sampler = None
+            # Sampling a subspace needs its index only, and states of this env's own game
+            # (its ply limit and history rules): an empty tablebase of the game will do.
+            self._sampler = pp.Tablebase(self.game, [])
+            self._sampler.sample_states(start[len("subspace:"):], 1)  # checks the name now
+        if opponent == "perfect" and not callable(start):
+            # The batched env checks, as it is made, that the tables are of this game and hold
+            # every subspace reachable from the starts: make a one-env batch to run it.
+            pp.VectorEnv(
+                self.game_id,
+                1,
+                opponent="perfect",
+                tablebase=_table_dirs(tablebase),
+                start=start,
+                **rules,
+            )
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.observation_space = _observation_space(self.game)

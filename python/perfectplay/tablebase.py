@@ -145,6 +145,8 @@ class _Progress:
                 self._bar = self._tqdm(
                     total=total, unit=" positions", unit_scale=True, desc="tables"
                 )
+            # The total is known once the build has planned its units (0 before).
+            self._bar.total = total
             self._bar.n = min(int(done), total)
             self._bar.set_postfix_str(what, refresh=False)
             self._bar.refresh()
@@ -236,6 +238,10 @@ class PolicyScore:
     wins_lost: int
     #: Drawn positions whose move lost.
     draws_lost: int
+    #: Positions whose move ended better than the tables' value: only where the game's
+    #: history rules (repetition, the move rule, the ply limit with adjudication), which the
+    #: tables do without, ended the game at once.
+    better: int
     #: Over the moves that keep a win or a loss: the mean number of plies the policy gives
     #: away (a slower win, or a quicker loss, than the best move). 0 when there are none or
     #: the tables hold no distances.
@@ -267,9 +273,10 @@ def score_policy(
     asked again for the rest of a turn that takes several actions). Each state must be at
     the start of a turn and in the tables, and so must every position the policy's turn
     leads to (or the game must be over). Draw states with
-    :meth:`perfectplay.Tablebase.sample_states` to score a subspace.
+    :meth:`perfectplay.Tablebase.sample_states` to score a subspace. A turn that ends the
+    game is valued by the game's result, history rules included; every other by the tables.
     """
-    positions = kept = wins_lost = draws_lost = 0
+    positions = kept = wins_lost = draws_lost = better = 0
     plies_lost: List[int] = []
     for state in states:
         if isinstance(state, str):
@@ -290,6 +297,8 @@ def score_policy(
             if best.wdl != 0 and best.plies is not None and plies is not None:
                 lost = plies - best.plies if best.wdl > 0 else best.plies - plies
                 plies_lost.append(lost)
+        elif wdl > best.wdl:
+            better += 1
         elif best.wdl == 1:
             wins_lost += 1
         elif best.wdl == 0:
@@ -299,5 +308,6 @@ def score_policy(
         kept=kept / positions if positions else 1.0,
         wins_lost=wins_lost,
         draws_lost=draws_lost,
+        better=better,
         mean_plies_lost=sum(plies_lost) / len(plies_lost) if plies_lost else 0.0,
     )

@@ -234,6 +234,7 @@ def test_an_interrupted_build_leaves_no_half_file_and_resumes(tmp_path):
     left = os.listdir(tmp_path)
     assert all(name.endswith(".ppdb") for name in left), left
     report = pp.tablebase.build("checkers", tmp_path, max_pieces=4, progress=False)
+    assert len(left) < len(report), "the build was not cut short"
     assert sum(r["kept"] for r in report) == len(left)
     assert pp.tablebase.open(tmp_path).probe("B:WK32:BK1,K5").wdl == 1
 
@@ -241,7 +242,7 @@ def test_an_interrupted_build_leaves_no_half_file_and_resumes(tmp_path):
 def test_build_arguments_are_checked(tmp_path):
     with pytest.raises(ValueError, match="max_pieces"):
         pp.tablebase.build("checkers", tmp_path, max_men=3)
-    with pytest.raises(ValueError, match="names no subspace"):
+    with pytest.raises(ValueError, match="no such subspace"):
         pp.tablebase.build("nine_mens_morris", tmp_path, subspaces=["12-3"])
     with pytest.raises(ValueError, match="one of them"):
         pp.tablebase.build("nine_mens_morris", tmp_path)
@@ -370,3 +371,72 @@ def test_score_policy_rates_perfect_and_random_play(nine_dir):
     assert by_action.positions == 200 and by_action.kept < 0.9 and by_action.wins_lost > 0
     worst = pp.tablebase.score_policy(tb, lambda s: tb.move_values(s)[-1][0], states)
     assert worst.kept < by_action.kept
+
+
+def test_probe_batch_across_chunks_and_empty(nine_dir):
+    tb = pp.tablebase.open(nine_dir)
+    states = tb.sample_states("3-3", 9000, seed=11)
+    rows = tb.encode(states)
+    wdl, plies = tb.probe_batch(rows)
+    for i in list(range(0, 9000, 997)) + [4095, 4096, 4097, 8191, 8192, 8999]:
+        p = tb.probe(states[i])
+        assert (wdl[i], plies[i]) == (p.wdl, -1 if p.plies is None else p.plies), i
+    # The first failing row is reported, whichever chunk and kind of failure.
+    bad = rows.copy()
+    bad[5000, 3] = 9
+    bad[8000, 0] = bad[8000, 1]
+    with pytest.raises(pp.TablebaseError, match="encoded position 5000"):
+        tb.probe_batch(bad)
+    empty = tb.encode([])
+    assert empty.shape == (0, 4)
+    wdl, plies = tb.probe_batch(empty)
+    assert wdl.shape == (0,) and plies.shape == (0,)
+    assert tb.probe_batch([])[0].shape == (0,)
+
+
+def test_checkers_rows_follow_the_documented_layout(checkers_dir):
+    tb = pp.tablebase.open(checkers_dir)
+    state = tb.game.state_from_fen("W:WK32:BK1,5")
+    (row,) = tb.encode([state])
+    assert row[0] == (1 << 0) | (1 << 4) and row[1] == 1 << 31
+    assert row[2] == (1 << 0) | (1 << 31) and row[3] == 1  # White to move: player 1
+    wdl, plies = tb.probe_batch([state, "B:WK32:BK1,K5"])
+    assert wdl[0] == tb.probe(state).wdl and wdl[1] == 1
+
+
+def test_add_directory_finds_more_tables(nine_dir, three_dir, tmp_path):
+    pp.tablebase.build("nine_mens_morris", tmp_path, subspaces=["3-4"], progress=False)
+    tb = pp.tablebase.open(nine_dir)
+    state = tb.game.state_from_fen("WWW/.W./.../B...../B.B/.../... b 0 0")
+    assert tb.get(state) is None
+    tb.add_directory(tmp_path)
+    assert tb.directories == [str(nine_dir), str(tmp_path)]
+    assert tb.probe(state).wdl in (-1, 0, 1)
+
+
+def test_states_with_memory_have_no_rows():
+    game = pp.load_game("nine_mens_morris_no_flying")
+    tb = pp.Tablebase(game, [])
+    plain = game.state_from_fen("W.W/.../.../W...../..B/.../.BB w 0 0")
+    remembering = game.state_from_fen("W.W/.../.../W...../..B/.../.BB w 0 0 0 Wa4>a1")
+    assert tb.encode([plain]).shape == (1, 4)
+    with pytest.raises(pp.OutOfScopeError, match="memory"):
+        tb.encode([remembering])
+    with pytest.raises(pp.OutOfScopeError, match="memory"):
+        tb.probe_batch([remembering])
+    with pytest.raises(pp.MissingTableError):
+        tb.probe(remembering)
+
+
+def test_ctrl_c_stops_a_build(tmp_path):
+    import signal
+    import threading
+
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            pp.tablebase.build("checkers", tmp_path, max_pieces=5, threads=1, progress=False)
+    finally:
+        timer.cancel()
+    assert all(name.endswith(".ppdb") for name in os.listdir(tmp_path))

@@ -47,6 +47,13 @@ impl<F: Tabled> fmt::Debug for Opponent<F> {
     }
 }
 
+/// A uniformly random legal turn of `pos`, if there is one.
+fn random_move<F: Family>(game: &F, pos: &F::Position, rng: &mut SplitMix64) -> Option<F::Move> {
+    let mut moves = Vec::new();
+    game.for_each_move(pos, |mv| moves.push(*mv));
+    rng.pick(&moves).copied()
+}
+
 /// The stream of starting positions of env `index` (apart from the action streams, so that
 /// drawing starts changes no other random choice).
 fn start_stream(seed: u64, index: usize) -> SplitMix64 {
@@ -99,9 +106,17 @@ impl<F: Tabled> Slot<F> {
             && self.track.game().player_to_move(self.track.position()) != agent
         {
             if let Opponent::Perfect(tables) = opponent {
-                if let Some(mv) = tables.best_move(self.track.position(), &mut self.opponent_rng) {
-                    self.track.play(&mv);
-                    continue;
+                // A whole turn: the best one, or (a probe failed) a uniformly random one.
+                let pos = self.track.position();
+                let mv = tables
+                    .best_move(pos, &mut self.opponent_rng)
+                    .or_else(|| random_move(self.track.game(), pos, &mut self.opponent_rng));
+                match mv {
+                    Some(mv) => {
+                        self.track.play(&mv);
+                        continue;
+                    }
+                    None => break,
                 }
             }
             let steps = self.track.fresh_steps();

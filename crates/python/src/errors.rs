@@ -182,9 +182,9 @@ pub(crate) enum Error {
         /// The number of actions given.
         found: usize,
     },
-    /// A bad constructor argument of the batched environment.
+    /// A bad argument: of the batched environment, a build, a sample.
     #[error("{0}")]
-    EnvArgument(String),
+    BadArgument(String),
     /// `undo` with nothing to take back.
     #[error("nothing to undo: the state is at the start of its history")]
     NothingToUndo,
@@ -254,7 +254,7 @@ impl From<Error> for PyErr {
             | Error::OptionType { .. }
             | Error::Rules(_)
             | Error::ActionCount { .. }
-            | Error::EnvArgument(_) => PyValueError::new_err(message),
+            | Error::BadArgument(_) => PyValueError::new_err(message),
         }
     }
 }

@@ -51,7 +51,7 @@ impl Tabled for Morris {
     type Domain = MorrisDomain;
 
     fn domain(&self) -> Result<MorrisDomain> {
-        MorrisDomain::new(*self).map_err(|e| Error::EnvArgument(e.to_string()))
+        MorrisDomain::new(*self).map_err(|e| Error::BadArgument(e.to_string()))
     }
 
     fn start_key(domain: &MorrisDomain) -> Option<perfectplay_solver::morris::MorrisKey> {
@@ -96,7 +96,7 @@ impl<F: Tabled> SharedTables<F> {
             .iter()
             .map(|d| d.display().to_string())
             .collect();
-        Err(Error::EnvArgument(format!(
+        Err(Error::BadArgument(format!(
             "perfect play from subspace {start} needs the tables of {} subspaces missing from {}: {}",
             missing.len(),
             if dirs.is_empty() { "no directory".to_owned() } else { dirs.join(", ") },
@@ -131,8 +131,8 @@ impl<F: Tabled> SharedTables<F> {
 pub(crate) enum Start<F: Tabled> {
     /// The game's starting position.
     Initial,
-    /// A position drawn uniformly from the subspace's positions that can arise and are not
-    /// over.
+    /// A position drawn uniformly from the subspace's indices whose positions are not over
+    /// (see [`draw_position`]).
     Subspace {
         /// The tables (their domain enumerates the subspace).
         tables: Arc<SharedTables<F>>,
@@ -171,7 +171,7 @@ pub(crate) fn parse_subspace<D: Domain>(domain: &D, name: &str) -> Result<D::Key
         .parse_key(name)
         .filter(|&k| domain.check_key(k).is_ok() && domain.size(k) > 0)
         .ok_or_else(|| {
-            Error::EnvArgument(format!(
+            Error::BadArgument(format!(
                 "no such subspace of {}: `{name}` (morris: men of the side to move and of the \
                  other side, such as 4-3; checkers: such as 2110-53)",
                 domain.game_id()
@@ -179,8 +179,10 @@ pub(crate) fn parse_subspace<D: Domain>(domain: &D, name: &str) -> Result<D::Key
         })
 }
 
-/// A position drawn uniformly from subspace `key`'s positions that can arise and are not
-/// over (by rejection), or `None` when [`START_TRIES`] draws found none.
+/// The position of a uniformly drawn index of subspace `key` whose position is not over (by
+/// rejection); after [`START_TRIES`] failed draws, the first such position at or after one
+/// more drawn index (wrapping), so that a subspace with any such position always gives one.
+/// `None` when it has none.
 pub(crate) fn draw_position<D: Domain>(
     domain: &D,
     key: D::Key,
@@ -188,29 +190,36 @@ pub(crate) fn draw_position<D: Domain>(
 ) -> Option<<D::Game as perfectplay_core::Game>::Position> {
     use perfectplay_core::Game;
     let size = domain.size(key);
-    for _ in 0..START_TRIES {
-        let index = rng.below(size as usize).unwrap_or(0) as u64;
+    let playable = |range: std::ops::Range<u64>| {
         let mut found = None;
-        domain.for_each_position(key, index..index + 1, |i, pos| {
-            if !domain.is_hole(key, i, pos) && domain.game().outcome(pos).is_none() {
+        domain.for_each_position(key, range, |i, pos| {
+            if found.is_none()
+                && !domain.is_hole(key, i, pos)
+                && domain.game().outcome(pos).is_none()
+            {
                 found = Some(*pos);
             }
         });
-        if found.is_some() {
-            return found;
+        found
+    };
+    for _ in 0..START_TRIES {
+        let index = rng.below(size as usize).unwrap_or(0) as u64;
+        if let Some(pos) = playable(index..index + 1) {
+            return Some(pos);
         }
     }
-    None
+    let from = rng.below(size as usize).unwrap_or(0) as u64;
+    playable(from..size).or_else(|| playable(0..from))
 }
 
 impl<F: Tabled> Start<F> {
     /// Starts from subspace `name` of `tables`' domain.
     pub(crate) fn subspace(tables: Arc<SharedTables<F>>, name: &str) -> Result<Self> {
         let key = parse_subspace(tables.domain(), name)
-            .map_err(|e| Error::EnvArgument(format!("start=\"subspace:{name}\": {e}")))?;
+            .map_err(|e| Error::BadArgument(format!("start=\"subspace:{name}\": {e}")))?;
         if draw_position(tables.domain(), key, &mut SplitMix64::new(0)).is_none() {
-            return Err(Error::EnvArgument(format!(
-                "start=\"subspace:{name}\": no position of it that is not already over was found"
+            return Err(Error::BadArgument(format!(
+                "start=\"subspace:{name}\": every position of it is already over"
             )));
         }
         Ok(Start::Subspace { tables, key })

@@ -53,9 +53,10 @@ enum AnyBatch {
 ///   its table (checked here, with the missing ones named); where a probe still fails during
 ///   a step, the opponent plays a random move and `perfect_misses` counts it.
 /// - Endgame starts (`start="subspace:4-3"`): every game starts from a position drawn
-///   uniformly from the subspace's positions that are not already over, from each env's own
-///   stream; the side to move there is player 0 with the first count of men (or pieces).
-///   Without `tablebase` only the subspace's index is needed, no table.
+///   uniformly from the subspace's indices whose positions are not over, from each env's own
+///   stream (as `Tablebase.sample_states` draws them); the side to move there has the first
+///   count of men (or pieces): White in morris, Black in checkers. Without `tablebase` only
+///   the subspace's index is needed, no table.
 /// - Autoreset, Gymnasium's next-step mode: the step in which a game ends returns its final
 ///   observation with `terminated` or `truncated` set; in the next step that env ignores its
 ///   action and starts a new game, returning the first observation with zero reward and both
@@ -105,12 +106,22 @@ fn make_batch<F: Tabled>(
     dirs: Option<&[PathBuf]>,
     start: Option<&str>,
 ) -> Result<Batch<F>> {
+    if opponent == Some("perfect") && dirs.is_none() {
+        return Err(Error::BadArgument(
+            "opponent=\"perfect\" needs tablebase=DIR (or a list of directories)".to_owned(),
+        ));
+    }
+    if opponent != Some("perfect") && start.is_none() {
+        // Nothing reads tables or an index.
+        let agent = opponent.map(|_| (agent, Opponent::Random));
+        return Ok(Batch::new(game, num_envs, seed, agent, Start::Initial));
+    }
     let tables = SharedTables::open(&game, dirs.unwrap_or_default())?;
     let start = match start {
         None => Start::Initial,
         Some(text) => {
             let Some(name) = text.strip_prefix("subspace:") else {
-                return Err(Error::EnvArgument(format!(
+                return Err(Error::BadArgument(format!(
                     "start=\"{text}\": give start=\"subspace:KEY\" (such as subspace:4-3), or \
                      None for the game's starting position"
                 )));
@@ -122,18 +133,12 @@ fn make_batch<F: Tabled>(
         None => None,
         Some("random") => Some((agent, Opponent::Random)),
         Some(_) => {
-            if dirs.is_none() {
-                return Err(Error::EnvArgument(
-                    "opponent=\"perfect\" needs tablebase=DIR (or a list of directories)"
-                        .to_owned(),
-                ));
-            }
             let covered = match &start {
                 Start::Subspace { key, .. } => Some(*key),
                 Start::Initial => F::start_key(tables.domain()),
             };
             let Some(key) = covered else {
-                return Err(Error::EnvArgument(
+                return Err(Error::BadArgument(
                     "no database holds this game's starting position: give \
                      start=\"subspace:KEY\" for perfect play"
                         .to_owned(),
@@ -233,14 +238,14 @@ impl PyVectorEnv {
         }
         let game = PyGame::load(game_id, &options)?;
         if num_envs == 0 {
-            return Err(Error::EnvArgument("num_envs must be at least 1".to_owned()).into());
+            return Err(Error::BadArgument("num_envs must be at least 1".to_owned()).into());
         }
         let agent = match agent_player {
             0 => Player::First,
             1 => Player::Second,
             other => {
                 return Err(
-                    Error::EnvArgument(format!("agent_player must be 0 or 1, not {other}")).into(),
+                    Error::BadArgument(format!("agent_player must be 0 or 1, not {other}")).into(),
                 )
             }
         };
@@ -250,7 +255,7 @@ impl PyVectorEnv {
             Some("random") => Some("random"),
             Some("perfect") => Some("perfect"),
             Some(other) => {
-                return Err(Error::EnvArgument(format!(
+                return Err(Error::BadArgument(format!(
                     "unknown opponent `{other}`; valid opponents: random, perfect (with \
                      tablebase=...), or None for self-play"
                 ))
@@ -362,7 +367,7 @@ impl PyVectorEnv {
     /// The position string of env `index`'s game.
     fn fen(&self, index: usize) -> PyResult<String> {
         with_family!(AnyBatch, &self.batch, b => b.fen(index)).ok_or_else(|| {
-            Error::EnvArgument(format!(
+            Error::BadArgument(format!(
                 "env index {index} out of range 0..{}",
                 self.num_envs
             ))

@@ -47,6 +47,11 @@ use crate::state::Session;
 /// What `probe_batch` returns: values and distances.
 type WdlAndPlies<'py> = (Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<i32>>);
 
+/// The longest principal variation asked for (a draw goes on to the limit).
+const MAX_LINE: usize = 100_000;
+/// The most states one `sample_states` call draws.
+const MAX_SAMPLES: usize = 10_000_000;
+
 /// Rows probed per parallel task of `probe_batch`.
 const BATCH_CHUNK: usize = 4096;
 
@@ -252,16 +257,16 @@ impl PyTablebase {
 
     /// Adds a directory to search after the others.
     fn add_directory(&self, directory: PathBuf) -> Result<()> {
-        self.tables()?;
-        let mut dirs = self.dirs.read().map(|d| d.clone()).unwrap_or_default();
-        dirs.push(directory);
-        let tables = open_tables(&self.game, &dirs)?;
+        // Both locks held throughout, so that concurrent calls each add their directory.
         let mut inner = self.inner.write().map_err(|_| Error::TablebaseClosed)?;
+        let mut dirs = self.dirs.write().map_err(|_| Error::TablebaseClosed)?;
         if inner.is_none() {
             return Err(Error::TablebaseClosed);
         }
-        *inner = Some(Arc::new(tables));
-        *self.dirs.write().map_err(|_| Error::TablebaseClosed)? = dirs;
+        let mut wanted = dirs.clone();
+        wanted.push(directory);
+        *inner = Some(Arc::new(open_tables(&self.game, &wanted)?));
+        *dirs = wanted;
         Ok(())
     }
 
@@ -358,6 +363,11 @@ impl PyTablebase {
         state: &Bound<'_, PyAny>,
         max_plies: usize,
     ) -> Result<Vec<PyMove>> {
+        if max_plies > MAX_LINE {
+            return Err(Error::BadArgument(format!(
+                "max_plies={max_plies}: at most {MAX_LINE}"
+            )));
+        }
         let pos = self.position_of(state)?;
         let tables = self.tables()?;
         let moves: Vec<crate::games::AnyMove> =
@@ -365,15 +375,23 @@ impl PyTablebase {
         Ok(moves.into_iter().map(|mv| PyMove { mv }).collect())
     }
 
-    /// `count` states drawn uniformly (with `seed`) from the positions of subspace
-    /// `subspace` (`"4-3"`, `"2110-53"`) that can arise and are not over: endgame starts for
-    /// training and testing. The side to move is player 0 with the first count of men.
+    /// `count` states (at most ten million) drawn uniformly, with `seed`, from the indices of
+    /// subspace `subspace` (`"4-3"`, `"2110-53"`) whose positions are not over: endgame
+    /// starts for training and testing. An index stands for a position and its symmetric
+    /// copies, and the state is the copy the index stores; the morris index also holds
+    /// positions that no game reaches. The side to move has the first count of men (or
+    /// pieces): White in morris, Black in checkers.
     #[pyo3(signature = (subspace, count = 1, seed = 0))]
     fn sample_states(&self, subspace: &str, count: usize, seed: u64) -> Result<Vec<PyState>> {
+        if count > MAX_SAMPLES {
+            return Err(Error::BadArgument(format!(
+                "count={count}: at most {MAX_SAMPLES} states a call"
+            )));
+        }
         let tables = self.tables()?;
         let mut rng = SplitMix64::new(seed);
         let id = self.game.id;
-        let mut states = Vec::with_capacity(count);
+        let mut states = Vec::new();
         match (&*tables, &self.game.game) {
             (AnyTablebase::Checkers(tb), AnyGame::Checkers(g)) => {
                 let key = parse_subspace(tb.domain(), subspace)?;
@@ -407,15 +425,17 @@ impl PyTablebase {
         py: Python<'py>,
         states: &Bound<'py, PyAny>,
     ) -> Result<Bound<'py, PyArray2<u32>>> {
-        let mut rows = Vec::new();
+        let mut flat = Vec::new();
         for state in states
             .try_iter()
             .map_err(|_| Error::ArgumentType("encode takes an iterable of states"))?
         {
             let state = state.map_err(|e| Error::Tablebase(e.to_string()))?;
-            rows.push(encode_row(&self.game.game, self.position_of(&state)?));
+            flat.extend(encode_row(&self.game.game, self.position_of(&state)?)?);
         }
-        PyArray2::from_vec2(py, &rows.iter().map(|r| r.to_vec()).collect::<Vec<_>>())
+        let n = flat.len() / 4;
+        PyArray1::from_vec(py, flat)
+            .reshape([n, 4])
             .map_err(|e| Error::Tablebase(e.to_string()))
     }
 
@@ -458,15 +478,18 @@ impl PyTablebase {
                 shape[1]
             )));
         }
+        // A copy: another Python thread may write to the caller's array while the GIL is
+        // released.
         let rows = rows
             .as_slice()
-            .map_err(|_| Error::Tablebase("encoded positions must be C-contiguous".to_owned()))?;
+            .map_err(|_| Error::Tablebase("encoded positions must be C-contiguous".to_owned()))?
+            .to_vec();
         let tables = self.tables()?;
         let game = self.game.game;
         let n = shape[0];
         let mut wdl = vec![0i8; n];
         let mut plies = vec![-1i32; n];
-        py.detach(|| probe_rows_into(&tables, &game, rows, &mut wdl, &mut plies))?;
+        py.detach(|| probe_rows_into(&tables, &game, &rows, &mut wdl, &mut plies))?;
         Ok((PyArray1::from_vec(py, wdl), PyArray1::from_vec(py, plies)))
     }
 
@@ -513,8 +536,8 @@ impl PyTablebase {
 }
 
 fn nothing_to_draw(subspace: &str) -> Error {
-    Error::Tablebase(format!(
-        "subspace {subspace}: no position that is not already over was found"
+    Error::BadArgument(format!(
+        "subspace {subspace}: every position of it is already over"
     ))
 }
 
@@ -543,21 +566,37 @@ fn player_of(first: Color, color: Color) -> u32 {
     u32::from(color != first)
 }
 
-fn encode_row(game: &AnyGame, pos: AnyPosition) -> [u32; 4] {
+/// The row of `pos`; a morris position that remembers something (a man that may not re-form
+/// its mill, Shah's first mill) has no row: its memory is part of its value.
+fn encode_row(game: &AnyGame, pos: AnyPosition) -> Result<[u32; 4]> {
     match (game, pos) {
-        (AnyGame::Morris(g), AnyPosition::Morris(p)) => [
-            p.men(Color::White).0,
-            p.men(Color::Black).0,
-            u32::from(p.in_hand(Color::White)) | u32::from(p.in_hand(Color::Black)) << 8,
-            player_of(g.first_to_move(), p.side_to_move()),
-        ],
-        (AnyGame::Checkers(g), AnyPosition::Checkers(p)) => [
+        (AnyGame::Morris(g), AnyPosition::Morris(p)) => {
+            let remembers = Color::ALL.iter().any(|&c| p.barrier(c).is_some())
+                || p.first_mill().is_some()
+                || p.opening_removal_pending();
+            if remembers {
+                return Err(Error::OutOfScope(
+                    "encoded rows hold no memory (a man that may not re-form its mill, Shah's \
+                     first mill): probe this position with probe()"
+                        .to_owned(),
+                ));
+            }
+            Ok([
+                p.men(Color::White).0,
+                p.men(Color::Black).0,
+                u32::from(p.in_hand(Color::White)) | u32::from(p.in_hand(Color::Black)) << 8,
+                player_of(g.first_to_move(), p.side_to_move()),
+            ])
+        }
+        (AnyGame::Checkers(g), AnyPosition::Checkers(p)) => Ok([
             p.pieces(Color::Black).0,
             p.pieces(Color::White).0,
             (p.kings(Color::Black) | p.kings(Color::White)).0,
             player_of(g.first_to_move(), p.side_to_move()),
-        ],
-        _ => unreachable!("a tablebase's positions are of its own family"),
+        ]),
+        _ => Err(Error::Tablebase(
+            "a position of one family in tables of the other".to_owned(),
+        )),
     }
 }
 
@@ -646,30 +685,42 @@ fn probe_chunk(
         }
         Ok(())
     }
-    let decoded = rows
-        .chunks_exact(4)
-        .enumerate()
-        .map(|(i, row)| decode_row(game, row, first + i).map_err(|e| (first + i, e)));
-    match tables {
-        AnyTablebase::Checkers(tb) => {
-            let positions = decoded
-                .map(|p| match p? {
-                    AnyPosition::Checkers(p) => Ok(p),
-                    AnyPosition::Morris(_) => unreachable!("decoded by the tables' own game"),
-                })
-                .collect::<std::result::Result<Vec<_>, _>>()?;
-            write(tb.probe_batch(&positions), first, wdl, plies)
-        }
-        AnyTablebase::Morris(tb) => {
-            let positions = decoded
-                .map(|p| match p? {
-                    AnyPosition::Morris(p) => Ok(p),
-                    AnyPosition::Checkers(_) => unreachable!("decoded by the tables' own game"),
-                })
-                .collect::<std::result::Result<Vec<_>, _>>()?;
-            write(tb.probe_batch(&positions), first, wdl, plies)
+    // Rows decode up to the first bad one; the rows before it are probed, and the first
+    // failure of either kind, by row, is the one reported.
+    let mut decoded = Vec::with_capacity(rows.len() / 4);
+    let mut bad_row = None;
+    for (i, row) in rows.chunks_exact(4).enumerate() {
+        match decode_row(game, row, first + i) {
+            Ok(pos) => decoded.push(pos),
+            Err(e) => {
+                bad_row = Some((first + i, e));
+                break;
+            }
         }
     }
+    match tables {
+        AnyTablebase::Checkers(tb) => {
+            let positions: Vec<_> = decoded
+                .iter()
+                .filter_map(|p| match p {
+                    AnyPosition::Checkers(p) => Some(*p),
+                    AnyPosition::Morris(_) => None,
+                })
+                .collect();
+            write(tb.probe_batch(&positions), first, wdl, plies)?;
+        }
+        AnyTablebase::Morris(tb) => {
+            let positions: Vec<_> = decoded
+                .iter()
+                .filter_map(|p| match p {
+                    AnyPosition::Morris(p) => Some(*p),
+                    AnyPosition::Checkers(_) => None,
+                })
+                .collect();
+            write(tb.probe_batch(&positions), first, wdl, plies)?;
+        }
+    }
+    bad_row.map_or(Ok(()), Err)
 }
 
 /// The game whose tables lie in `directory`, from the first table's header: its id and its
@@ -755,13 +806,13 @@ pub(crate) fn build_tables<'py>(
             return Err(err);
         }
     }
-    let outcome = worker
+    let report = worker
         .join()
-        .map_err(|_| Error::Tablebase("the build stopped with a panic".to_owned()))?;
+        .map_err(|_| Error::Tablebase("the build stopped with a panic".to_owned()))??;
+    // The figures at the end, once the build is known to have succeeded.
     if let Some(f) = &progress {
         f.call1((snapshot_dict(py, &figures)?,))?;
     }
-    let report = outcome?;
     let list = PyList::empty(py);
     for row in report {
         let d = PyDict::new(py);
@@ -808,7 +859,7 @@ impl BuildJob {
         max_pieces: Option<u8>,
         whole_game: bool,
     ) -> Result<BuildJob> {
-        let bad = |why: &str| Error::EnvArgument(why.to_owned());
+        let bad = |why: &str| Error::BadArgument(why.to_owned());
         match game {
             AnyGame::Checkers(g) => {
                 if max_men.is_some() || whole_game {
@@ -819,10 +870,10 @@ impl BuildJob {
                 let domain = CheckersDomain::new(*g);
                 let keys =
                     match (targets, max_pieces) {
-                        (Some(names), None) => parse_keys(&domain, &names)?,
+                        (Some(names), None) => parse_all(&domain, &names)?,
                         (None, Some(n)) => {
                             if !(2..=perfectplay_solver::checkers::MAX_PIECES).contains(&n) {
-                                return Err(Error::EnvArgument(format!(
+                                return Err(Error::BadArgument(format!(
                                     "max_pieces={n}: the checkers databases hold 2 to {} pieces",
                                     perfectplay_solver::checkers::MAX_PIECES
                                 )));
@@ -844,13 +895,13 @@ impl BuildJob {
                     ));
                 }
                 let domain =
-                    MorrisDomain::new(*g).map_err(|e| Error::EnvArgument(e.to_string()))?;
+                    MorrisDomain::new(*g).map_err(|e| Error::BadArgument(e.to_string()))?;
                 let keys = match (targets, max_men, whole_game) {
-                    (Some(names), None, false) => parse_keys(&domain, &names)?,
+                    (Some(names), None, false) => parse_all(&domain, &names)?,
                     (None, Some(n), false) => {
                         let men = g.rules().men;
                         if n < 3 || n > men {
-                            return Err(Error::EnvArgument(format!(
+                            return Err(Error::BadArgument(format!(
                                 "max_men={n}: {} has 3 to {men} men on the board in the moving \
                                  phase",
                                 domain.game_id()
@@ -884,20 +935,9 @@ impl BuildJob {
     }
 }
 
-fn parse_keys<D: Domain>(domain: &D, names: &[String]) -> Result<Vec<D::Key>> {
+fn parse_all<D: Domain>(domain: &D, names: &[String]) -> Result<Vec<D::Key>> {
     names
         .iter()
-        .map(|name| {
-            domain
-                .parse_key(name)
-                .filter(|&k| domain.check_key(k).is_ok() && domain.size(k) > 0)
-                .ok_or_else(|| {
-                    Error::EnvArgument(format!(
-                        "`{name}` names no subspace of {} (morris: men of the side to move and \
-                         of the other side, such as 5-4 or 3-2-h6-6; checkers: such as 2110-53)",
-                        domain.game_id()
-                    ))
-                })
-        })
+        .map(|name| parse_subspace(domain, name))
         .collect()
 }
