@@ -1,5 +1,6 @@
-"""The notebooks under notebooks/ run top to bottom on a fresh install (with their tables
-built into a temporary directory), each in well under two minutes."""
+"""The notebooks under notebooks/ run top to bottom on a fresh install, with their tables
+built into a temporary directory. Each prints its time (`pytest -s`); timing is not asserted
+(a shared machine's timings flake), notebooks/README.md records them."""
 
 import os
 import pathlib
