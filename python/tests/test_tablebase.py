@@ -131,7 +131,7 @@ def test_a_missing_table_is_a_key_error_naming_it(nine_dir):
     assert caught.value.directories == [str(nine_dir)]
     assert "3-4" in str(caught.value) and str(nine_dir) in str(caught.value)
     assert tb.get(state) is None and tb.get(state, default=0) == 0
-    with pytest.raises(pp.MissingTableError, match="0-0-h9-9"):
+    with pytest.raises(pp.MissingTableError, match="0-0-h9-9.*placement-phase"):
         tb.probe(tb.game.new_initial_state())
 
 

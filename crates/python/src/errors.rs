@@ -233,6 +233,16 @@ impl From<Error> for PyErr {
             Error::ArgumentType(_) => PyTypeError::new_err(message),
             Error::SelfCheck(_) => PyAssertionError::new_err(message),
             Error::Probe(ProbeError::MissingTable { subspace, dirs }) => {
+                let message = if subspace.contains("-h") {
+                    format!(
+                        "{message} (men in hand: a placement-phase table, which whole-game \
+                         builds of the small games make; for Nine Men's Morris and the other \
+                         large games `perfectplay search` values such positions on the \
+                         moving-phase tables)"
+                    )
+                } else {
+                    message
+                };
                 let err = MissingTableError::new_err(message);
                 Python::attach(|py| {
                     let value = err.value(py);
