@@ -43,6 +43,12 @@ def load_game(game_id: str, **rules: RuleValue) -> Game:
 def game_ids(aliases: bool = False) -> List[str]:
     """Every game id: `checkers`, then the morris presets (with aliases if asked)."""
 
+def _restore_game(id: str, options: List[Tuple[str, str]]) -> Game:
+    """Unpickles a `Game`: an id and the options that differ from the preset's, as text."""
+
+def _restore_state(game: Game, origin: str, moves: List[str], actions: List[int]) -> State:
+    """Unpickles a `State` by replaying its moves and half-made turn from `origin`."""
+
 def _self_check(state: State) -> None:
     """Checks a state against the rules engine (history rules, action table, observation)."""
 
@@ -68,6 +74,8 @@ class Game:
         """The number of players: 2."""
     def perft(self, state: State, depth: int) -> int:
         """The number of move sequences of `depth` whole moves from `state`'s position."""
+    def __reduce__(self) -> Tuple[Any, Tuple[str, List[Tuple[str, str]]]]:
+        """Pickles as the id and the changed options."""
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
@@ -115,6 +123,8 @@ class State:
         """An independent copy, history included."""
     def __copy__(self) -> State: ...
     def __deepcopy__(self, memo: Any) -> State: ...
+    def __reduce__(self) -> Tuple[Any, Tuple[Game, str, List[str], List[int]]]:
+        """Pickles as the game, the starting position string, the moves and the half-made turn."""
     def fen(self) -> str:
         """The position string."""
     def _repr_svg_(self) -> str:

@@ -1,6 +1,7 @@
 """The state API: games, moves, position strings, outcomes and errors."""
 
 import copy
+import pickle
 
 import numpy as np
 import pytest
@@ -215,6 +216,57 @@ def test_clone_and_copy_are_independent():
         other.apply(other.legal_moves()[0])
         assert other.ply() == 1
     assert state.ply() == 0
+
+
+def test_games_pickle_with_their_rules(game_id):
+    game = pp.load_game(game_id)
+    assert pickle.loads(pickle.dumps(game)) == game
+    changed = pp.load_game(game_id, ply_limit=77)
+    again = pickle.loads(pickle.dumps(changed))
+    assert again == changed and again.rules()["ply_limit"] == 77 and again != game
+
+
+def test_states_pickle_with_their_history(game_id):
+    game = pp.load_game(game_id)
+    for i, state in enumerate(random_states(game, 11, 60)):
+        if i % 7:
+            continue
+        again = pickle.loads(pickle.dumps(state))
+        assert (again.fen(), again.ply(), again.is_mid_turn(), again.legal_actions()) == (
+            state.fen(), state.ply(), state.is_mid_turn(), state.legal_actions()
+        )
+        assert [str(m) for m in again.history()] == [str(m) for m in state.history()]
+        assert np.array_equal(again.observation(), state.observation())
+        assert again.outcome() == state.outcome()
+        pp._core._self_check(again)
+    start = game.new_initial_state()
+    first = start.legal_actions()[0]
+    start.apply_action(first)
+    again = pickle.loads(pickle.dumps(start))
+    again.undo()
+    assert again.ply() == 0 and not again.is_mid_turn()
+
+
+def test_a_pickled_state_keeps_its_repetitions_and_origin():
+    state = pp.load_game("checkers").state_from_fen("B:WK32:BK1")
+    for move in ["1-5", "32-28", "5-1", "28-32", "1-5", "32-28", "5-1"]:
+        state.apply(move)
+    again = pickle.loads(pickle.dumps(state))
+    again.apply("28-32")
+    assert again.outcome().reason == "repetition"
+    assert pickle.loads(pickle.dumps(again)).outcome() == again.outcome()
+
+
+def test_a_state_record_that_does_not_replay_is_refused():
+    start = pp.load_game("checkers").new_initial_state()
+    restore, (game, origin, _, _) = start.__reduce__()
+    assert restore(game, origin, ["11-15"], []).ply() == 1
+    with pytest.raises(pp.IllegalMoveError):
+        restore(game, origin, ["11-20"], [])
+    with pytest.raises(pp.InvalidPositionError):
+        restore(game, "not a position", [], [])
+    with pytest.raises(pp.IllegalActionError):
+        restore(game, origin, [], [127])
 
 
 @pytest.mark.parametrize("game_id", ["checkers", "nine_mens_morris"])

@@ -51,11 +51,15 @@ mod _core {
     #[pymodule_export]
     use crate::py_env::PyVectorEnv;
     #[pymodule_export]
+    use crate::py_game::_restore_game;
+    #[pymodule_export]
     use crate::py_game::game_ids;
     #[pymodule_export]
     use crate::py_game::load_game;
     #[pymodule_export]
     use crate::py_game::PyGame;
+    #[pymodule_export]
+    use crate::py_state::_restore_state;
     #[pymodule_export]
     use crate::py_state::_self_check;
     #[pymodule_export]

@@ -166,6 +166,12 @@ impl PyGame {
         py.detach(move || with_family!(AnyState, &inner, s => s.perft(depth)))
     }
 
+    /// Pickles as the id and the options that differ from the preset's.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, GameRecord)> {
+        let restore = py.import("perfectplay._core")?.getattr("_restore_game")?;
+        Ok((restore, (self.id, self.changed_options())))
+    }
+
     fn __repr__(&self) -> String {
         let mut args = vec![format!("{:?}", self.id)];
         for (name, value) in self.changed_options() {
@@ -194,6 +200,15 @@ impl PyGame {
 pub(crate) fn load_game(game_id: &str, rules: Option<&Bound<'_, PyDict>>) -> PyResult<PyGame> {
     let options = options_from_kwargs(rules)?;
     Ok(PyGame::load(game_id, &options)?)
+}
+
+/// A pickled `Game`: its id and the options that differ from the preset's, as text.
+type GameRecord = (&'static str, Vec<(&'static str, String)>);
+
+/// Unpickles a `Game`: `id` with options written as text.
+#[pyfunction]
+pub(crate) fn _restore_game(id: &str, options: Vec<(String, String)>) -> PyResult<PyGame> {
+    Ok(PyGame::load(id, &options)?)
 }
 
 /// Every game id: `checkers`, then the morris presets; with `aliases=True`, each followed by

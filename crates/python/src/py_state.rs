@@ -14,7 +14,7 @@ use crate::actions::MAX_ACTIONS;
 use crate::errors::Error;
 use crate::games::{with_family, AnyGame, AnyMove};
 use crate::py_game::PyGame;
-use crate::state::{Ending, Session};
+use crate::state::{Ending, Record, Session};
 
 /// A move: one whole turn, such as `11-15`, `15x24x31`, `d6` or `a1-a4xd7`.
 ///
@@ -197,6 +197,18 @@ impl PyState {
         Clone::clone(self)
     }
 
+    /// Pickles as the game, the position string the game started from, the moves played since
+    /// and the actions of a half-made turn: unpickling replays them, so history (repetition,
+    /// undo) survives.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, StateRecord)> {
+        let restore = py.import("perfectplay._core")?.getattr("_restore_state")?;
+        let record = with_family!(AnyState, &self.inner, s => s.record());
+        Ok((
+            restore,
+            (self.game(), record.origin, record.moves, record.actions),
+        ))
+    }
+
     /// The position string: PDN FEN for checkers, the morris position string (which records
     /// the plies without progress) otherwise. `Game.state_from_fen` reads it back.
     fn fen(&self) -> String {
@@ -326,6 +338,30 @@ impl PyState {
     fn is_mid_turn(&self) -> bool {
         with_family!(AnyState, &self.inner, s => s.is_mid_turn())
     }
+}
+
+/// A pickled `State`: game, starting position string, moves, actions of the half-made turn.
+type StateRecord = (PyGame, String, Vec<String>, Vec<usize>);
+
+/// Unpickles a `State` by replaying its record; a record that does not replay raises the error
+/// of the first step that fails.
+#[pyfunction]
+pub(crate) fn _restore_state(
+    game: PyRef<'_, PyGame>,
+    origin: String,
+    moves: Vec<String>,
+    actions: Vec<usize>,
+) -> PyResult<PyState> {
+    let record = Record {
+        origin,
+        moves,
+        actions,
+    };
+    let inner = match game.game {
+        AnyGame::Checkers(g) => AnyState::Checkers(Session::from_record(game.id, g, &record)?),
+        AnyGame::Morris(g) => AnyState::Morris(Session::from_record(game.id, g, &record)?),
+    };
+    Ok(PyState { inner })
 }
 
 /// Checks `state` against the rules engine: its moves replayed through the engine's

@@ -66,6 +66,17 @@ pub(crate) fn returns<F: Family>(game: &F, outcome: Option<&Outcome>) -> [f32; 2
     ]
 }
 
+/// What rebuilds a [`Session`] exactly (Python's pickling): the position string the game started
+/// from, the moves played since in standard notation, and the actions of the turn being made.
+/// Replaying them restores the history that repetition and undo need, which a position string
+/// alone would lose.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Record {
+    pub(crate) origin: String,
+    pub(crate) moves: Vec<String>,
+    pub(crate) actions: Vec<usize>,
+}
+
 /// A game in progress and the actions of the turn being made.
 #[derive(Clone, Debug)]
 pub(crate) struct Session<F: Family> {
@@ -103,6 +114,29 @@ impl<F: Family> Session<F> {
             track: Track::new(game, pos, no_progress, true),
             turn: Vec::new(),
         })
+    }
+
+    /// A game rebuilt from its [`Record`]; a record that does not replay (edited by hand, or
+    /// from other rules) is refused with the error of the first step that fails.
+    pub(crate) fn from_record(id: &'static str, game: F, record: &Record) -> Result<Self> {
+        let mut session = Session::from_fen(id, game, &record.origin)?;
+        for text in &record.moves {
+            session.apply_text(text)?;
+        }
+        for &action in &record.actions {
+            session.apply_action(action as i64)?;
+        }
+        Ok(session)
+    }
+
+    /// The record that rebuilds this game.
+    pub(crate) fn record(&self) -> Record {
+        let (origin, no_progress) = self.track.origin();
+        Record {
+            origin: self.game().position_fen(origin, no_progress),
+            moves: self.track.moves().map(|mv| mv.to_string()).collect(),
+            actions: self.turn.iter().map(|&(_, action)| action).collect(),
+        }
     }
 
     /// The game.

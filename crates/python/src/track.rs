@@ -84,6 +84,11 @@ impl<F: Family> Track<F> {
         &self.game
     }
 
+    /// Where the game started and the plies without progress it had then.
+    pub(crate) fn origin(&self) -> (&F::Position, u32) {
+        (&self.origin.0, self.origin.1)
+    }
+
     /// The position (at the start of the turn being made).
     pub(crate) fn position(&self) -> &F::Position {
         &self.pos
