@@ -34,6 +34,23 @@ pub struct IllegalActionError {
     pub legal: Vec<usize>,
 }
 
+/// The step of `action` among all the steps at `stage`: a completed move over a later stage
+/// where both are offered, as [`ActionGame::for_each_action_step`] specifies.
+pub(crate) fn find_step<G: ActionGame + ?Sized>(
+    game: &G,
+    pos: &G::Position,
+    stage: &G::Stage,
+    action: usize,
+) -> Option<ActionStep<G::Stage, G::Move>> {
+    let mut found = None;
+    game.for_each_action_step(pos, stage, |a, step| {
+        if a == action && (found.is_none() || matches!(step, ActionStep::Done(_))) {
+            found = Some(step);
+        }
+    });
+    found
+}
+
 /// A game with a fixed action space and an observation tensor.
 pub trait ActionGame: Game {
     /// Where the player to move is within a turn; `Default` is the start of a turn.
@@ -62,6 +79,33 @@ pub trait ActionGame: Game {
         self.for_each_action_step(pos, stage, |a, _| visit(a));
     }
 
+    /// Calls `visit(first, bits)` with groups of legal actions at `stage`: each set bit `i` of
+    /// `bits` is the legal action `first + i`. Every legal action is in some group (possibly
+    /// in more than one), so a caller can fill a bitset a word at a time; the default makes a
+    /// group of each action.
+    fn for_each_legal_action_group<F: FnMut(usize, u64)>(
+        &self,
+        pos: &Self::Position,
+        stage: &Self::Stage,
+        mut visit: F,
+    ) {
+        self.for_each_legal_action(pos, stage, |a| visit(a, 1));
+    }
+
+    /// What `action` leads to, for an action known to be legal at `stage` (one that
+    /// [`ActionGame::for_each_legal_action`] visits). Games override it to work out one action's
+    /// step without the others'; the default looks for it among them all. It does not check
+    /// legality: for an action that is not legal the answer is `None` or some step (never a
+    /// panic), so callers check first, or use [`ActionGame::apply_action`].
+    fn legal_action_step(
+        &self,
+        pos: &Self::Position,
+        stage: &Self::Stage,
+        action: usize,
+    ) -> Option<ActionStep<Self::Stage, Self::Move>> {
+        find_step(self, pos, stage, action)
+    }
+
     /// The legal actions at `stage`, ascending, without repeats.
     fn legal_actions(&self, pos: &Self::Position, stage: &Self::Stage) -> Vec<usize> {
         let mut mask = vec![false; self.action_count()];
@@ -79,13 +123,7 @@ pub trait ActionGame: Game {
         stage: &Self::Stage,
         action: usize,
     ) -> Result<ActionStep<Self::Stage, Self::Move>, IllegalActionError> {
-        let mut found = None;
-        self.for_each_action_step(pos, stage, |a, step| {
-            if a == action && (found.is_none() || matches!(step, ActionStep::Done(_))) {
-                found = Some(step);
-            }
-        });
-        found.ok_or_else(|| IllegalActionError {
+        find_step(self, pos, stage, action).ok_or_else(|| IllegalActionError {
             action,
             text: self.action_to_string(pos, stage, action),
             legal: self.legal_actions(pos, stage),

@@ -23,6 +23,60 @@ impl ActionSet {
         new
     }
 
+    /// Adds the actions `first + i` for each set bit `i` of `bits` (those not below
+    /// [`MAX_ACTIONS`] are dropped).
+    #[inline]
+    pub(crate) fn insert_group(&mut self, first: usize, bits: u64) {
+        let (word, shift) = (first / 64, first % 64);
+        if let Some(w) = self.0.get_mut(word) {
+            *w |= bits << shift;
+        }
+        if shift > 0 {
+            if let Some(w) = self.0.get_mut(word + 1) {
+                *w |= bits >> (64 - shift);
+            }
+        }
+    }
+
+    /// The number of actions in the set.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// The `index`-th action in ascending order, if there are more than `index`.
+    #[inline]
+    pub(crate) fn nth(&self, mut index: usize) -> Option<usize> {
+        for (w, &word) in self.0.iter().enumerate() {
+            let ones = word.count_ones() as usize;
+            if index < ones {
+                let mut bits = word;
+                for _ in 0..index {
+                    bits &= bits - 1;
+                }
+                return Some(64 * w + bits.trailing_zeros() as usize);
+            }
+            index -= ones;
+        }
+        None
+    }
+
+    /// Writes the set as a mask: `mask[a]` is whether `a` is in the set (actions not below
+    /// `mask.len()` are left out).
+    #[inline]
+    pub(crate) fn write_mask(&self, mask: &mut [bool]) {
+        mask.fill(false);
+        for (w, &word) in self.0.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                if let Some(m) = mask.get_mut(64 * w + bits.trailing_zeros() as usize) {
+                    *m = true;
+                }
+                bits &= bits - 1;
+            }
+        }
+    }
+
     /// Whether `action` is in the set (false for any action out of range).
     #[inline]
     pub(crate) fn contains(&self, action: usize) -> bool {
@@ -34,7 +88,7 @@ impl ActionSet {
         Actions {
             words: self.0,
             word: 0,
-            remaining: self.0.iter().map(|w| w.count_ones() as usize).sum(),
+            remaining: self.len(),
         }
     }
 
@@ -81,3 +135,29 @@ impl Iterator for Actions {
 }
 
 impl ExactSizeIterator for Actions {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_straddle_words_and_nth_counts_in_ascending_order() {
+        let mut set = ActionSet::default();
+        set.insert_group(24 + 2 * 24, 0b1010_0000_0000_0000_0000_0001);
+        set.insert_group(3, 0b101);
+        set.insert_group(MAX_ACTIONS - 2, 0b1111);
+        let want = [3, 5, 72, 72 + 21, 72 + 23, MAX_ACTIONS - 2, MAX_ACTIONS - 1];
+        assert_eq!(set.iter().collect::<Vec<_>>(), want);
+        assert_eq!(set.len(), want.len());
+        for (i, &a) in want.iter().enumerate() {
+            assert_eq!(set.nth(i), Some(a));
+            assert!(set.contains(a));
+        }
+        assert_eq!(set.nth(want.len()), None);
+        let mut mask = vec![true; 100];
+        set.write_mask(&mut mask);
+        let marked: Vec<usize> = (0..100).filter(|&a| mask[a]).collect();
+        assert_eq!(marked, [3, 5, 72, 93, 95]);
+        assert!(!set.insert(72) && set.insert(73) && set.len() == want.len() + 1);
+    }
+}

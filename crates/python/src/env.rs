@@ -142,10 +142,7 @@ impl<F: Tabled> Slot<F> {
     fn write(&self, obs: &mut [f32], mask: &mut [bool], player: &mut i32) {
         let (game, pos) = (self.track.game(), self.track.position());
         game.observe(pos, self.track.stage(), obs);
-        mask.fill(false);
-        for a in self.track.fresh_steps().actions() {
-            mask[usize::from(a)] = true;
-        }
+        self.track.fresh_steps().set().write_mask(mask);
         *player = if self.track.outcome().is_some() {
             TERMINAL_PLAYER
         } else {

@@ -9,10 +9,9 @@ use std::fmt;
 
 use perfectplay_core::checkers::{self, Checkers, CheckersRules, Position};
 use perfectplay_core::morris::{Morris, MorrisMove, MorrisPosition, MorrisRules};
-use perfectplay_core::{ActionGame, ActionStep, Color};
+use perfectplay_core::{ActionGame, Color};
 
 use crate::errors::{Error, Result};
-use crate::steps::Steps;
 
 /// Runs `$body` with `$g` bound to the value inside either variant of an enum whose variants
 /// are `Checkers` and `Morris`, so that one generic expression serves both families.
@@ -57,13 +56,9 @@ pub(crate) trait Family:
     /// Every rule option with its value, as text that the rules' `set` reads back.
     fn settings(&self) -> Vec<(&'static str, String)>;
 
-    /// Offers `steps` each legal action at `stage` and what it leads to (an action may be
-    /// offered more than once), in the core's one pass; see [`crate::steps`].
-    fn fill_steps(&self, pos: &Self::Position, stage: &Self::Stage, steps: &mut Steps<Self>) {
-        self.for_each_action_step(pos, stage, |action, step| {
-            steps.offer(action, matches!(step, ActionStep::Done(_)), || step);
-        });
-    }
+    /// Whether a [`crate::steps::Steps`] table holds the legal actions alone, the chosen action's step
+    /// worked out when it is played, rather than every action's step (see [`crate::steps`]).
+    const STEPS_ON_DEMAND: bool;
 
     /// Writes the observation of `pos` at `stage` into `out`.
     fn observe(&self, pos: &Self::Position, stage: &Self::Stage, out: &mut [f32]) {
@@ -82,6 +77,7 @@ pub(crate) trait Family:
 
 impl Family for Checkers {
     const FAMILY: &'static str = "checkers";
+    const STEPS_ON_DEMAND: bool = false;
 
     fn parse_move_text(&self, pos: &Position, text: &str) -> Result<checkers::Move> {
         Ok(pos.parse_move(text)?)
@@ -127,6 +123,7 @@ impl Family for Checkers {
 
 impl Family for Morris {
     const FAMILY: &'static str = "morris";
+    const STEPS_ON_DEMAND: bool = true;
 
     fn parse_move_text(&self, pos: &MorrisPosition, text: &str) -> Result<MorrisMove> {
         Ok(self.parse_move(pos, text)?)

@@ -1,9 +1,13 @@
-//! Every legal action together with what it leads to, in one pass over the legal moves.
+//! Every legal action, and what each leads to, for the position and stage a game is at.
 //!
-//! States and envs ask at every step both which actions are legal and what each does, so they
-//! keep a [`Steps`] table, filled by one pass of the core's
-//! [`perfectplay_core::ActionGame::for_each_action_step`]. The test suite checks the table
-//! against the core's answers at every step of random games of every game
+//! States and envs ask at every step which actions are legal (for the mask and for sampling)
+//! and what the chosen one does, so they keep a [`Steps`] table. A family fills it in one of
+//! two ways ([`Family::STEPS_ON_DEMAND`]): checkers with every action's step, in one pass of
+//! the core's [`perfectplay_core::ActionGame::for_each_action_step`] (a jump's step falls out
+//! of generating it); morris with the actions alone, the chosen action's step worked out when
+//! it is played ([`perfectplay_core::ActionGame::legal_action_step`]), since most of a morris
+//! step's cost is whether it closes a mill, which only the chosen action needs. The test suite
+//! checks the table against the core's answers at every step of random games of every game
 //! (`_core._self_check`).
 
 use perfectplay_core::ActionStep;
@@ -15,19 +19,28 @@ use crate::games::Family;
 pub(crate) type Step<F> =
     ActionStep<<F as perfectplay_core::ActionGame>::Stage, <F as perfectplay_core::Game>::Move>;
 
-/// The legal actions of one position and stage, each with its step.
+/// The legal actions of one position and stage, and (filled eagerly) their steps.
+///
+/// Sampling takes the `n`-th legal action: in generation order when steps are filled eagerly,
+/// in ascending order when they are worked out on demand (the order morris generates them in).
 #[derive(Clone, Debug)]
 pub(crate) struct Steps<F: Family> {
     set: ActionSet,
-    /// In generation order, each action once.
-    list: Vec<(u16, Step<F>)>,
+    /// The number of legal actions.
+    count: usize,
+    /// Filled eagerly: the legal actions in generation order, each once.
+    order: Vec<u16>,
+    /// Filled eagerly: the step of each action of `order`.
+    steps: Vec<Step<F>>,
 }
 
 impl<F: Family> Default for Steps<F> {
     fn default() -> Self {
         Steps {
             set: ActionSet::default(),
-            list: Vec::new(),
+            count: 0,
+            order: Vec::new(),
+            steps: Vec::new(),
         }
     }
 }
@@ -36,30 +49,38 @@ impl<F: Family> Steps<F> {
     /// Empties the table (no legal action).
     pub(crate) fn clear(&mut self) {
         self.set = ActionSet::default();
-        self.list.clear();
+        self.count = 0;
+        self.order.clear();
+        self.steps.clear();
     }
 
     /// Fills the table for `pos` at `stage`.
     pub(crate) fn fill(&mut self, game: &F, pos: &F::Position, stage: &F::Stage) {
         self.clear();
-        game.fill_steps(pos, stage, self);
+        if F::STEPS_ON_DEMAND {
+            let set = &mut self.set;
+            game.for_each_legal_action_group(pos, stage, |first, bits| {
+                set.insert_group(first, bits);
+            });
+            self.count = self.set.len();
+        } else {
+            game.for_each_action_step(pos, stage, |action, step| {
+                self.offer(action, matches!(step, ActionStep::Done(_)), step);
+            });
+            self.count = self.order.len();
+        }
     }
 
-    /// Adds `action`, leading to `step()` (a completed move if `done`). An action offered
-    /// more than once keeps its first step, unless a later one completes the move: the
-    /// completed move wins, as in the core.
+    /// Adds `action` with its step. An action offered more than once keeps its first step,
+    /// unless a later one completes the move: the completed move wins, as in the core.
     #[inline(always)]
-    pub(crate) fn offer(&mut self, action: usize, done: bool, step: impl FnOnce() -> Step<F>) {
+    fn offer(&mut self, action: usize, done: bool, step: Step<F>) {
         if self.set.insert(action) {
-            self.list.push((action as u16, step()));
+            self.order.push(action as u16);
+            self.steps.push(step);
         } else if done {
-            let step = step();
-            if let Some(entry) = self
-                .list
-                .iter_mut()
-                .find(|(a, _)| usize::from(*a) == action)
-            {
-                entry.1 = step;
+            if let Some(i) = self.order.iter().position(|&a| usize::from(a) == action) {
+                self.steps[i] = step;
             }
         }
     }
@@ -69,35 +90,44 @@ impl<F: Family> Steps<F> {
         &self.set
     }
 
-    /// The legal actions in generation order.
-    pub(crate) fn actions(&self) -> impl Iterator<Item = u16> + '_ {
-        self.list.iter().map(|(a, _)| *a)
-    }
-
     /// The number of legal actions.
     pub(crate) fn len(&self) -> usize {
-        self.list.len()
+        self.count
     }
 
     /// Whether there is no legal action.
     pub(crate) fn is_empty(&self) -> bool {
-        self.list.is_empty()
+        self.count == 0
     }
 
-    /// The `index`-th legal action in generation order.
+    /// The `index`-th legal action (below [`Steps::len`]) in the sampling order.
     pub(crate) fn nth(&self, index: usize) -> u16 {
-        self.list[index].0
+        if F::STEPS_ON_DEMAND {
+            self.set.nth(index).unwrap_or(0) as u16
+        } else {
+            self.order[index]
+        }
     }
 
-    /// What `action` leads to, if it is legal.
-    pub(crate) fn get(&self, action: usize) -> Option<Step<F>> {
+    /// What `action` leads to from `pos` at `stage` (the position and stage the table was
+    /// filled for), if it is legal.
+    pub(crate) fn get(
+        &self,
+        game: &F,
+        pos: &F::Position,
+        stage: &F::Stage,
+        action: usize,
+    ) -> Option<Step<F>> {
         if !self.set.contains(action) {
             return None;
         }
-        self.list
+        if F::STEPS_ON_DEMAND {
+            return game.legal_action_step(pos, stage, action);
+        }
+        self.order
             .iter()
-            .find(|(a, _)| usize::from(*a) == action)
-            .map(|(_, step)| *step)
+            .position(|&a| usize::from(a) == action)
+            .map(|i| self.steps[i])
     }
 }
 
@@ -131,7 +161,7 @@ pub(crate) fn check<F: Family>(
         let want = game
             .apply_action(pos, stage, action)
             .map_err(|e| e.to_string())?;
-        let got = steps.get(action);
+        let got = steps.get(game, pos, stage, action);
         if got != Some(want) {
             return Err(format!("action {action}: core {want:?}, table {got:?}"));
         }

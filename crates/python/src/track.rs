@@ -156,8 +156,13 @@ impl<F: Family> Track<F> {
             // Only positions since the last progress move can equal this one.
             let window = (self.no_progress as usize).min(self.past.len());
             let key = F::fingerprint(&self.pos);
+            // The sides alternate ply by ply, so only every other earlier position has the
+            // same side to move: those 2, 4, ... plies back.
             let earlier = self.past[self.past.len() - window..]
                 .iter()
+                .rev()
+                .skip(1)
+                .step_by(2)
                 .filter(|p| p.key == key && p.pos == self.pos);
             if 1 + earlier.count() >= usize::from(n) {
                 return Some(Outcome::draw(EndReason::Repetition));
@@ -204,7 +209,8 @@ impl<F: Family> Track<F> {
     /// Applies `action` if it is legal now: the next stage of the turn, or the whole move.
     /// Returns whether it was legal; an illegal action changes nothing.
     pub(crate) fn act(&mut self, action: usize) -> bool {
-        let Some(step) = self.steps().get(action) else {
+        self.steps();
+        let Some(step) = self.steps.get(&self.game, &self.pos, &self.stage, action) else {
             return false;
         };
         match step {

@@ -14,8 +14,9 @@
 //! complete ([`ActionGame`] has the methods). The legal actions are always those that can
 //! still complete a legal turn.
 
+use super::rules::Trapped;
 use super::{Morris, MorrisMove, MorrisPosition, MoveKind};
-use crate::rl::{ActionGame, ActionStep};
+use crate::rl::{find_step, ActionGame, ActionStep};
 use crate::Bitboard;
 
 /// Where the player to move is within a turn.
@@ -48,6 +49,23 @@ impl Morris {
     #[must_use]
     pub fn pass_action(&self) -> usize {
         self.board().point_count()
+    }
+
+    /// The placement, move or pass that `action` names at the start of a turn (Shah's opening
+    /// removal aside), if it names one.
+    fn action_base(&self, action: usize) -> Option<MorrisMove> {
+        let n = self.board().point_count();
+        let shape = self.board().shape();
+        if action < n {
+            Some(MorrisMove::place(shape, action as u8))
+        } else if action == n {
+            Some(MorrisMove::pass(shape))
+        } else if action < n + n * n {
+            let (from, to) = ((action - n) / n, (action - n) % n);
+            Some(MorrisMove::step(shape, from as u8, to as u8))
+        } else {
+            None
+        }
     }
 
     fn base_action(&self, mv: &MorrisMove) -> Option<usize> {
@@ -156,6 +174,90 @@ impl ActionGame for Morris {
                 }
             }),
         }
+    }
+
+    /// At the start of a turn, the placements, moves and pass alone, without working out what
+    /// each takes (which only the chosen one needs: [`ActionGame::legal_action_step`]).
+    fn for_each_legal_action<F: FnMut(usize)>(
+        &self,
+        pos: &MorrisPosition,
+        stage: &Stage,
+        mut visit: F,
+    ) {
+        self.for_each_legal_action_group(pos, stage, |first, mut bits| {
+            while bits != 0 {
+                visit(first + bits.trailing_zeros() as usize);
+                bits &= bits - 1;
+            }
+        });
+    }
+
+    /// At the start of a turn, the placements as one group and each man's slides or flights as
+    /// another (a man's destinations are consecutive actions).
+    fn for_each_legal_action_group<F: FnMut(usize, u64)>(
+        &self,
+        pos: &MorrisPosition,
+        stage: &Stage,
+        mut visit: F,
+    ) {
+        if *stage != Stage::Start || pos.opening_removal_pending() {
+            self.for_each_action_step(pos, stage, |a, _| visit(a, 1));
+            return;
+        }
+        // The groups first: whether there are any is what the end-of-game test needs.
+        let n = self.board().point_count();
+        let mut groups = [(0usize, 0u64); 33];
+        let mut len = 0;
+        self.visit_base_targets(pos, &mut |from, targets| {
+            if targets.any() && len < groups.len() {
+                groups[len] = (
+                    from.map_or(0, |f| n + usize::from(f) * n),
+                    u64::from(targets.0),
+                );
+                len += 1;
+            }
+        });
+        if self.position_outcome_with(pos, || len > 0).is_some() {
+            return;
+        }
+        for &(first, bits) in &groups[..len] {
+            visit(first, bits);
+        }
+        if len == 0 && self.rules.trapped == Trapped::Passes {
+            visit(self.pass_action(), 1);
+        }
+    }
+
+    /// At the start of a turn, the chosen placement or move alone: whether it closes a mill
+    /// that can take a man, as [`ActionGame::for_each_action_step`] decides for every one.
+    fn legal_action_step(
+        &self,
+        pos: &MorrisPosition,
+        stage: &Stage,
+        action: usize,
+    ) -> Option<MorrisActionStep> {
+        if *stage != Stage::Start || pos.opening_removal_pending() {
+            return find_step(self, pos, stage, action);
+        }
+        let base = self.action_base(action)?;
+        let us = pos.side_to_move();
+        let mut ours_after = pos.men(us);
+        if let Some(from) = base.from() {
+            ours_after = ours_after.without(Bitboard::from_index(from));
+        }
+        if let Some(to) = base.to() {
+            ours_after |= Bitboard::from_index(to);
+        }
+        let trapped_before = self.rules.trap_captures && self.trapped(pos, pos.men(us));
+        let takes = self.takes(pos, &base, ours_after, trapped_before);
+        Some(if takes > 0 && self.removable(pos.men(!us)).any() {
+            ActionStep::Continue(Stage::Removing {
+                base,
+                taken: Bitboard::EMPTY,
+            })
+        } else {
+            ActionStep::Done(base)
+        })
     }
 
     fn turn_actions(&self, mv: &MorrisMove) -> Vec<usize> {

@@ -60,14 +60,15 @@ impl Morris {
             return true;
         }
         let mut any = false;
-        self.visit_base_moves(pos, &mut |_, _| any = true);
+        self.visit_base_targets(pos, &mut |_, targets| any |= targets.any());
         any
     }
 
-    /// Calls `visit` with each placement, slide or flight of the side to move and the side's
-    /// men after it.
+    /// Calls `visit(from, targets)` with the placements of the side to move (`from` is `None`)
+    /// and each man's slides or flights: every point of `targets` is a legal destination.
+    /// Men with nowhere to go are visited with no targets.
     #[inline]
-    fn visit_base_moves<F: FnMut(MorrisMove, Bitboard)>(
+    pub(crate) fn visit_base_targets<F: FnMut(Option<u8>, Bitboard)>(
         &self,
         pos: &MorrisPosition,
         visit: &mut F,
@@ -76,36 +77,62 @@ impl Morris {
         let ours = pos.men(us);
         let hand = pos.in_hand(us);
         let empty = self.board.all_points().without(pos.occupied());
-        let shape = self.board.shape();
         if hand > 0 {
-            for to in empty.indices() {
-                visit(
-                    MorrisMove::place(shape, to),
-                    ours | Bitboard::from_index(to),
-                );
-            }
+            visit(None, empty);
         }
         if hand == 0 || self.rules.mixed_placement {
             let fly = self.can_fly(ours, hand);
             let barrier = pos.barrier(us);
             for from in ours.indices() {
-                let targets = if fly {
+                let mut targets = if fly {
                     empty
                 } else {
                     self.board.neighbours(from) & empty
                 };
-                let left = ours.without(Bitboard::from_index(from));
-                for to in targets.indices() {
-                    let after = left | Bitboard::from_index(to);
-                    if barrier.is_some_and(|b| b.man == from && b.point == to)
-                        && self.board.mills_closed_at(to, after) > 0
-                    {
-                        continue;
+                // The no-re-forming memory: the man may not return to re-form its mill.
+                if let Some(b) =
+                    barrier.filter(|b| b.man == from && targets.contains_index(b.point))
+                {
+                    let back = Bitboard::from_index(b.point);
+                    let after = ours.without(Bitboard::from_index(from)) | back;
+                    if self.board.mills_closed_at(b.point, after) > 0 {
+                        targets = targets.without(back);
                     }
-                    visit(MorrisMove::step(shape, from, to), after);
                 }
+                visit(Some(from), targets);
             }
         }
+    }
+
+    /// Calls `visit` with each placement, slide or flight of the side to move and the side's
+    /// men after it.
+    #[inline]
+    pub(crate) fn visit_base_moves<F: FnMut(MorrisMove, Bitboard)>(
+        &self,
+        pos: &MorrisPosition,
+        visit: &mut F,
+    ) {
+        let ours = pos.men(pos.side);
+        let shape = self.board.shape();
+        self.visit_base_targets(pos, &mut |from, targets| match from {
+            None => {
+                for to in targets.indices() {
+                    visit(
+                        MorrisMove::place(shape, to),
+                        ours | Bitboard::from_index(to),
+                    );
+                }
+            }
+            Some(from) => {
+                let left = ours.without(Bitboard::from_index(from));
+                for to in targets.indices() {
+                    visit(
+                        MorrisMove::step(shape, from, to),
+                        left | Bitboard::from_index(to),
+                    );
+                }
+            }
+        });
     }
 
     /// Calls `visit` with every legal turn in `pos`, in a fixed order: placements by point, then
@@ -321,6 +348,17 @@ impl Morris {
     /// The outcome of `pos` by the position alone: a mill (when mills win), too few men, a full
     /// board (when that is a draw) or no move (when a trapped side loses).
     pub(crate) fn position_outcome(&self, pos: &MorrisPosition) -> Option<crate::Outcome> {
+        self.position_outcome_with(pos, || self.has_base_move(pos))
+    }
+
+    /// [`Morris::position_outcome`], with `has_move` answering [`Morris::has_base_move`] (for
+    /// callers that have generated the moves already).
+    #[inline]
+    pub(crate) fn position_outcome_with(
+        &self,
+        pos: &MorrisPosition,
+        has_move: impl FnOnce() -> bool,
+    ) -> Option<crate::Outcome> {
         use crate::{EndReason, Outcome};
         let us = pos.side;
         let them = !us;
@@ -344,7 +382,7 @@ impl Morris {
         if full && pos.hand == [0, 0] && self.rules.full_board == super::FullBoard::Draw {
             return Some(Outcome::draw(EndReason::BoardFull));
         }
-        if self.rules.trapped == Trapped::Loses && !self.has_base_move(pos) {
+        if self.rules.trapped == Trapped::Loses && !has_move() {
             return Some(Outcome::win(them, EndReason::NoMoves));
         }
         None

@@ -46,7 +46,28 @@ impl Morris {
     /// take (after a mill, or Shah's opening removal), 6 the point the turn's man arrived on
     /// while choosing men to take.
     pub(crate) fn observe(&self, pos: &MorrisPosition, stage: &Stage, out: &mut [f32]) {
-        let n = self.board().point_count();
+        // The 24-point boards with the plane length known at compile time: the compiler then
+        // writes each plane in a few wide stores (envs write an observation at every step).
+        if let Ok(planes) = <&mut [[f32; 24]; PLANES]>::try_from(out.as_chunks_mut::<24>().0) {
+            if self.board().point_count() == 24 {
+                return self.observe_planes(pos, stage, planes);
+            }
+        }
+        self.observe_planes_of(pos, stage, out, self.board().point_count());
+    }
+
+    #[inline(always)]
+    fn observe_planes<const N: usize>(
+        &self,
+        pos: &MorrisPosition,
+        stage: &Stage,
+        planes: &mut [[f32; N]; PLANES],
+    ) {
+        self.observe_planes_of(pos, stage, planes.as_flattened_mut(), N);
+    }
+
+    #[inline(always)]
+    fn observe_planes_of(&self, pos: &MorrisPosition, stage: &Stage, out: &mut [f32], n: usize) {
         let us = pos.side_to_move();
         let empty = self.board().all_points().without(pos.occupied());
         let mut planes = out[..PLANES * n].chunks_exact_mut(n);

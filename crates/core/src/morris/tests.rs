@@ -1463,6 +1463,20 @@ fn collect_turns(game: &Morris, pos: &MorrisPosition, stage: &Stage, out: &mut V
         }
         assert!(base.removed().is_empty());
     }
+    // The legal actions alone (the fast path) are those offered with their steps, and the step
+    // worked out for one action alone is the one found among them all.
+    let mut stepped = Vec::new();
+    game.for_each_action_step(pos, stage, |a, _| stepped.push(a));
+    stepped.sort_unstable();
+    stepped.dedup();
+    assert_eq!(actions, stepped, "{stage:?}");
+    for &a in &actions {
+        assert_eq!(
+            game.legal_action_step(pos, stage, a),
+            game.apply_action(pos, stage, a).ok(),
+            "action {a} at {stage:?}"
+        );
+    }
     for a in actions {
         match game.apply_action(pos, stage, a) {
             Ok(ActionStep::Done(mv)) => out.push(mv),
