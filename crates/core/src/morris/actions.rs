@@ -204,26 +204,23 @@ impl ActionGame for Morris {
             self.for_each_action_step(pos, stage, |a, _| visit(a, 1));
             return;
         }
-        // The groups first: whether there are any is what the end-of-game test needs.
+        // Over for a reason other than having no move? With no move, no group is visited,
+        // and a pass only where being trapped is not a loss.
+        if self.position_outcome_with(pos, || true).is_some() {
+            return;
+        }
         let n = self.board().point_count();
-        let mut groups = [(0usize, 0u64); 33];
-        let mut len = 0;
+        let mut any = false;
         self.visit_base_targets(pos, &mut |from, targets| {
-            if targets.any() && len < groups.len() {
-                groups[len] = (
+            if targets.any() {
+                any = true;
+                visit(
                     from.map_or(0, |f| n + usize::from(f) * n),
                     u64::from(targets.0),
                 );
-                len += 1;
             }
         });
-        if self.position_outcome_with(pos, || len > 0).is_some() {
-            return;
-        }
-        for &(first, bits) in &groups[..len] {
-            visit(first, bits);
-        }
-        if len == 0 && self.rules.trapped == Trapped::Passes {
+        if !any && self.rules.trapped == Trapped::Passes {
             visit(self.pass_action(), 1);
         }
     }
