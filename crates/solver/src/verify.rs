@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use arrayvec::ArrayVec;
 use perfectplay_core::Game;
 use rayon::prelude::*;
 
@@ -166,23 +167,18 @@ fn describe(v: Option<Value>) -> String {
     v.map_or_else(|| "cannot arise".to_owned(), |v| v.to_string())
 }
 
-/// The value of `pos` from the tables in `near`, or from the tablebase.
-fn probe_near<D: Domain>(
-    tb: &Tablebase<D>,
-    near: &[(D::Key, Arc<Table>)],
-    pos: &<D::Game as Game>::Position,
-) -> Result<Value, ProbeError> {
-    if let Some(v) = terminal_value(tb.domain().game(), pos) {
-        return v;
-    }
-    let (key, index) = tb.domain().locate(pos)?;
-    match near.iter().find(|(k, _)| *k == key) {
-        Some((_, table)) => table.value(index)?.ok_or(ProbeError::CannotArise),
-        None => tb.probe(pos),
-    }
-}
+/// Successor reads located and prefetched before any is made, so that their cache misses
+/// overlap: (which table of `near`, index).
+type Reads = ArrayVec<(usize, u64), READS>;
+
+/// How many successor reads one position gathers before reading them.
+const READS: usize = 64;
 
 /// The value `pos` must have given its successors; `None` if it cannot arise.
+///
+/// Successors are valued in two passes: each is tested for the end of the game and located,
+/// and a read in a table of `near` is prefetched; then the reads are made. A successor in a
+/// table outside `near` is probed through the tablebase at once.
 fn recompute<D: Domain>(
     tb: &Tablebase<D>,
     near: &[(D::Key, Arc<Table>)],
@@ -197,23 +193,54 @@ fn recompute<D: Domain>(
         };
     }
     let mut best: Option<Value> = None;
+    let mut add = |v: Value| {
+        let v = v.before();
+        if best.is_none_or(|b| v.better_than(b)) {
+            best = Some(v);
+        }
+    };
+    let mut reads = Reads::new();
     let mut error = None;
     game.for_each_move(pos, |mv| {
         if error.is_some() {
             return;
         }
-        match probe_near(tb, near, &game.play(pos, mv)) {
-            Ok(v) => {
-                let v = v.before();
-                if best.is_none_or(|b| v.better_than(b)) {
-                    best = Some(v);
+        let next = game.play(pos, mv);
+        let located = match terminal_value(game, &next) {
+            Some(v) => v.map(&mut add),
+            None => tb.domain().locate(&next).and_then(|(key, index)| {
+                match near.iter().position(|(k, _)| *k == key) {
+                    Some(t) => {
+                        if reads.is_full() {
+                            read_all(near, &mut reads, &mut add)?;
+                        }
+                        near[t].1.prefetch(index);
+                        reads.push((t, index));
+                        Ok(())
+                    }
+                    None => tb.probe(&next).map(&mut add),
                 }
-            }
-            Err(e) => error = Some(e),
+            }),
+        };
+        if let Err(e) = located {
+            error = Some(e);
         }
     });
-    match error {
-        Some(e) => Err(e),
-        None => Ok(best),
+    if let Some(e) = error {
+        return Err(e);
     }
+    read_all(near, &mut reads, &mut add)?;
+    Ok(best)
+}
+
+/// Makes the gathered reads, passing each value to `add`, and empties `reads`.
+fn read_all(
+    near: &[(impl Copy, Arc<Table>)],
+    reads: &mut Reads,
+    add: &mut impl FnMut(Value),
+) -> Result<(), ProbeError> {
+    for (t, index) in reads.drain(..) {
+        add(near[t].1.value(index)?.ok_or(ProbeError::CannotArise)?);
+    }
+    Ok(())
 }

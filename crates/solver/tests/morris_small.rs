@@ -147,6 +147,44 @@ fn a_rerun_keeps_complete_tables_and_rebuilds_damaged_ones() {
 }
 
 #[test]
+fn verify_finds_a_wrong_value_behind_a_valid_checksum() {
+    let dir = tempfile::tempdir().unwrap();
+    let keys = [MorrisKey::moving(3, 4)];
+    solve(domain("nine_mens_morris"), dir.path(), &keys, &quiet()).unwrap();
+
+    // Store a lost position's byte for a won one, with the checksum made to match, as a
+    // solver bug (not a damaged file) would.
+    let path = dir.path().join("4-3.ppdb");
+    let table = perfectplay_solver::Table::open(&path, None).unwrap();
+    let find = |wdl: Wdl| {
+        (0..table.positions())
+            .find(|&i| table.value(i).unwrap().is_some_and(|v| v.wdl == wdl))
+            .unwrap()
+    };
+    let (won, lost) = (find(Wdl::Win), find(Wdl::Loss));
+    let mut header = table.header().clone();
+    let mut payload = table.payload().to_vec();
+    payload[won as usize] = payload[lost as usize];
+    header.payload_checksum = xxhash_rust::xxh3::xxh3_64(&payload);
+    drop(table);
+    perfectplay_solver::format::write_table(dir.path(), &header, &payload).unwrap();
+
+    let tb = Tablebase::open(domain("nine_mens_morris"), dir.path()).unwrap();
+    let check = verify(&tb, None, None, &|_, _| {}).unwrap();
+    assert!(!check.passed());
+    // The changed position is the one wrong value of 4-3; positions of 3-4 that lead to it
+    // now disagree with it too.
+    let table = |name: &str| check.tables.iter().find(|t| t.subspace == name).unwrap();
+    assert_eq!(table("3-3").mismatches, 0);
+    assert_eq!(table("4-3").mismatches, 1, "{:?}", check.tables);
+    let example = table("4-3").example.as_deref().unwrap();
+    assert!(
+        example.starts_with(&format!("index {won}: stored loss")),
+        "{example}"
+    );
+}
+
+#[test]
 fn a_cancelled_build_leaves_no_file() {
     let dir = tempfile::tempdir().unwrap();
     let mut options = quiet();
