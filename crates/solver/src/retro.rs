@@ -84,6 +84,19 @@ pub(crate) struct UnitSolver<'a, D: Domain> {
     cancel: Option<&'a AtomicBool>,
 }
 
+/// How many reads in the exits' tables one position gathers before making them.
+const EXIT_READS: usize = 64;
+
+/// Where a successor's value comes from.
+enum Successor {
+    /// Known at once: the game is over there.
+    Value(Value),
+    /// The cell of this combined index in the unit.
+    Internal(u64),
+    /// This index of the table of `exits[.0]`.
+    Exit(usize, u64),
+}
+
 /// What a position's successors add up to.
 #[derive(Default)]
 struct Exits {
@@ -308,6 +321,9 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         let game = self.domain.game();
         let distinct = self.domain.quiet_turns_are_distinct(pos);
         let mut error: Option<SolveError> = None;
+        // Reads in the exits' tables, prefetched as they are located and made at the end, so
+        // that their cache misses overlap.
+        let mut reads: ArrayVec<(usize, u64), EXIT_READS> = ArrayVec::new();
         game.for_each_move(pos, |mv| {
             if error.is_some() {
                 return;
@@ -333,27 +349,58 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                 }
                 return;
             }
-            match self.successor_value(g, &next) {
-                Ok(Ok(v)) => exits.add(v),
-                Ok(Err(internal)) => {
+            match self.successor(g, &next) {
+                Ok(Successor::Value(v)) => exits.add(v),
+                Ok(Successor::Internal(internal)) => {
                     if exits.internal.try_push(internal).is_err() {
                         exits.overflow = true;
                     }
+                }
+                Ok(Successor::Exit(table, index)) => {
+                    if reads.is_full() {
+                        if let Err(e) = self.read_exits(g, &mut reads, exits) {
+                            error = Some(e);
+                            return;
+                        }
+                    }
+                    self.exits[table].1.prefetch(index);
+                    reads.push((table, index));
                 }
                 Err(e) => error = Some(e),
             }
         });
         match error {
             Some(e) => Err(e),
-            None => Ok(()),
+            None => self.read_exits(g, &mut reads, exits),
         }
     }
 
-    /// The value of successor `next`, or its combined index if it lies in the unit.
-    fn successor_value(&self, g: u64, next: &Pos<D>) -> Result<Result<Value, u64>, SolveError> {
+    /// Makes the gathered reads in the exits' tables, adds their values to `exits`, and empties
+    /// `reads`.
+    fn read_exits(
+        &self,
+        g: u64,
+        reads: &mut ArrayVec<(usize, u64), EXIT_READS>,
+        exits: &mut Exits,
+    ) -> Result<(), SolveError> {
+        for (table, index) in reads.drain(..) {
+            let (key, table) = &self.exits[table];
+            match table.value(index)? {
+                Some(v) => exits.add(v),
+                None => {
+                    return Err(self.inconsistent(g, format!("a successor in {key} cannot arise")))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Where successor `next` (outside the unit's quiet turns) is valued: at once (the end of
+    /// the game), by its cell in the unit, or by a read in the table of an exit.
+    fn successor(&self, g: u64, next: &Pos<D>) -> Result<Successor, SolveError> {
         if let Some(v) = terminal_value(self.domain.game(), next) {
             return v
-                .map(Ok)
+                .map(Successor::Value)
                 .map_err(|_| self.inconsistent(g, "a turn leads to a position won by its mover"));
         }
         let (key, index) = self
@@ -364,25 +411,17 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                 source: e,
             })?;
         if let Some(m) = self.member(key) {
-            return Ok(Err(self.offsets[m] + index));
+            return Ok(Successor::Internal(self.offsets[m] + index));
         }
-        let Some((_, table)) = self
-            .exits
-            .binary_search_by(|(k, _)| k.cmp(&key))
-            .ok()
-            .map(|i| &self.exits[i])
-        else {
-            return Err(SolveError::Dependency {
+        match self.exits.binary_search_by(|(k, _)| k.cmp(&key)) {
+            Ok(table) => Ok(Successor::Exit(table, index)),
+            Err(_) => Err(SolveError::Dependency {
                 subspace: self.subspace(g),
                 source: ProbeError::MissingTable {
                     subspace: key.to_string(),
                     dirs: Vec::new(),
                 },
-            });
-        };
-        match table.value(index)? {
-            Some(v) => Ok(Ok(v)),
-            None => Err(self.inconsistent(g, format!("a successor in {key} cannot arise"))),
+            }),
         }
     }
 
