@@ -239,12 +239,40 @@ def test_states_pickle_with_their_history(game_id):
         assert np.array_equal(again.observation(), state.observation())
         assert again.outcome() == state.outcome()
         pp._core._self_check(again)
-    start = game.new_initial_state()
-    first = start.legal_actions()[0]
-    start.apply_action(first)
-    again = pickle.loads(pickle.dumps(start))
-    again.undo()
-    assert again.ply() == 0 and not again.is_mid_turn()
+
+
+@pytest.mark.parametrize(
+    "game_id, fen, moves, action",
+    [
+        # White closes a1-a4-a7 and has a man to take: the removal is the turn's second action.
+        ("nine_mens_morris", None, ["a1", "d7", "a4", "g7"], "a7"),
+        # White's capture 27x18x9 is two jump actions.
+        ("checkers", "W:W27:B23,14", [], "27x18"),
+    ],
+)
+def test_a_half_made_turn_pickles_and_undoes(game_id, fen, moves, action):
+    game = pp.load_game(game_id)
+    state = game.state_from_fen(fen) if fen else game.new_initial_state()
+    for move in moves:
+        state.apply(move)
+    [first] = [a for a in state.legal_actions() if state.action_to_string(a) == action]
+    state.apply_action(first)
+    assert state.is_mid_turn()
+    again = pickle.loads(pickle.dumps(state))
+    assert again.is_mid_turn() and again.ply() == state.ply() == len(moves)
+    assert again.legal_actions() == state.legal_actions() and len(again.legal_actions()) >= 1
+    assert np.array_equal(again.observation(), state.observation())
+    assert again.undo() is None
+    assert not again.is_mid_turn() and first in again.legal_actions()
+
+
+def test_a_king_s_single_jump_beside_longer_ones_pickles():
+    # 15x8 lands where two longer captures also end; its text names it alone.
+    state = pp.load_game("checkers").state_from_fen("W:WK15:B11,18,19,26,27")
+    assert sorted(str(m) for m in state.legal_moves())[0] == "15x22x31x24x15x8"
+    state.apply("15x8")
+    again = pickle.loads(pickle.dumps(state))
+    assert [str(m) for m in again.history()] == ["15x8"] and again.fen() == state.fen()
 
 
 def test_a_pickled_state_keeps_its_repetitions_and_origin():

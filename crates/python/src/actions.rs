@@ -1,7 +1,6 @@
 //! `ActionSet`: a fixed-size bitset of actions, so that collecting legal actions (with the
-//! repeats [`ActionGame::for_each_legal_action`] may visit) allocates nothing.
-
-use perfectplay_core::ActionGame;
+//! repeats [`perfectplay_core::ActionGame::for_each_legal_action`] may visit, or a group at a
+//! time) allocates nothing.
 
 /// The largest action space an [`ActionSet`] holds: 600 on the 24-point morris board, 128 for
 /// checkers.
@@ -90,15 +89,6 @@ impl ActionSet {
             word: 0,
             remaining: self.len(),
         }
-    }
-
-    /// The legal actions of `pos` at `stage` in `game`.
-    pub(crate) fn legal<G: ActionGame>(game: &G, pos: &G::Position, stage: &G::Stage) -> Self {
-        let mut set = ActionSet::default();
-        game.for_each_legal_action(pos, stage, |a| {
-            set.insert(a);
-        });
-        set
     }
 }
 

@@ -11,8 +11,10 @@
 //!
 //! Both families go through the same generic code (`games::Family`); the core crate does the
 //! rules. States and envs play through a `track::Track`, which keeps the history rules of the
-//! core's `GameState` and a table of the legal actions with what each leads to
-//! (`steps::Steps`), so that a step costs one pass over the legal moves.
+//! core's `GameState` and a table of the legal actions (`steps::Steps`): with what each leads
+//! to for checkers, whose jump generation yields it; for morris the chosen action's step is
+//! worked out when it is played, so that a step costs one pass over the legal moves and one
+//! move's mill test.
 
 mod actions;
 mod env;

@@ -114,7 +114,8 @@ impl<F: Family> Track<F> {
         self.outcome
     }
 
-    /// The legal actions now and what each leads to (none once the game is over).
+    /// The legal actions now, and (for families that fill them eagerly) what each leads to;
+    /// none once the game is over.
     pub(crate) fn steps(&mut self) -> &Steps<F> {
         if !self.fresh {
             if self.outcome.is_some() {
@@ -156,8 +157,9 @@ impl<F: Family> Track<F> {
             // Only positions since the last progress move can equal this one.
             let window = (self.no_progress as usize).min(self.past.len());
             let key = F::fingerprint(&self.pos);
-            // The sides alternate ply by ply, so only every other earlier position has the
-            // same side to move: those 2, 4, ... plies back.
+            // Within the plies since the last progress move the sides alternate (a side moves
+            // twice running only in Shah's placement phase, by placements, which are progress;
+            // `play` checks it), so only the positions 2, 4, ... plies back can be this one.
             let earlier = self.past[self.past.len() - window..]
                 .iter()
                 .rev()
@@ -189,6 +191,10 @@ impl<F: Family> Track<F> {
     pub(crate) fn play(&mut self, mv: &F::Move) {
         let progress = self.game.is_progress(&self.pos, mv);
         let next = self.game.play(&self.pos, mv);
+        debug_assert!(
+            progress || self.game.player_to_move(&next) != self.game.player_to_move(&self.pos),
+            "a side moved twice running without progress: repetition assumes the sides alternate"
+        );
         if progress && !self.keep_history {
             self.past.clear();
         }

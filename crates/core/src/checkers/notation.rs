@@ -74,6 +74,8 @@ pub enum MoveInputError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveText {
     squares: ArrayVec<Square, { MAX_JUMPS + 1 }>,
+    /// Written with `x` (a capture), for messages.
+    capture: bool,
 }
 
 impl MoveText {
@@ -89,17 +91,21 @@ impl MoveText {
         pos.generate_moves_into(&mut legal);
         let from = self.squares[0];
         let rest = &self.squares[1..];
-        let matches: ArrayVec<&Move, 256> = legal
+        // Every landing square as written; two squares are also the short form of a longer
+        // capture, unless a move lands exactly as written (a king's single jump `15x8` beside
+        // multi-jumps that also end on 8).
+        let exact: ArrayVec<&Move, 256> = legal
             .iter()
-            .filter(|m| m.from() == from)
-            .filter(|m| {
-                if rest.len() == 1 {
-                    m.to() == rest[0]
-                } else {
-                    m.landings().eq(rest.iter().copied())
-                }
-            })
+            .filter(|m| m.from() == from && m.landings().eq(rest.iter().copied()))
             .collect();
+        let matches: ArrayVec<&Move, 256> = if exact.is_empty() && rest.len() == 1 {
+            legal
+                .iter()
+                .filter(|m| m.from() == from && m.to() == rest[0])
+                .collect()
+        } else {
+            exact
+        };
         match matches.as_slice() {
             [] => Err(IllegalMoveError::NoMatch {
                 text: self.to_string(),
@@ -165,15 +171,17 @@ impl FromStr for MoveText {
         if squares.len() < 2 {
             return Err(ParseMoveError::TooShort);
         }
-        Ok(MoveText { squares })
+        let capture = body.bytes().any(|b| matches!(b, b'x' | b'X'));
+        Ok(MoveText { squares, capture })
     }
 }
 
 impl fmt::Display for MoveText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sep = if self.capture { "x" } else { "-" };
         for (i, s) in self.squares.iter().enumerate() {
             if i > 0 {
-                f.write_str("-")?;
+                f.write_str(sep)?;
             }
             write!(f, "{s}")?;
         }
@@ -257,5 +265,22 @@ mod tests {
         assert_eq!(long.captured(), other.captured());
         // Same captures and end: the short form is accepted.
         assert!(p.parse_move("10x10").is_ok());
+    }
+
+    #[test]
+    fn a_single_jump_written_in_full_is_not_the_short_form_of_longer_ones() {
+        // The king on 15 jumps 11 to 8, or goes round 18, 26, 27 and 19 back to 15 and on to 8.
+        let p: Position = "W:WK15:B11,18,19,26,27".parse().unwrap();
+        let single = p.parse_move("15x8").unwrap();
+        assert_eq!(single.to_string(), "15x8");
+        let mut legal = MoveList::new();
+        p.generate_moves_into(&mut legal);
+        assert_eq!(legal.len(), 3);
+        for mv in legal.iter() {
+            assert_eq!(p.parse_move(&mv.to_string()), Ok(*mv), "{mv}");
+        }
+        // Messages quote the text with the separator it was written with.
+        let err = p.parse_move("15x9").unwrap_err();
+        assert!(err.to_string().starts_with("15x9 "), "{err}");
     }
 }

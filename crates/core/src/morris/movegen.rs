@@ -351,8 +351,9 @@ impl Morris {
         self.position_outcome_with(pos, || self.has_base_move(pos))
     }
 
-    /// [`Morris::position_outcome`], with `has_move` answering [`Morris::has_base_move`] (for
-    /// callers that have generated the moves already).
+    /// [`Morris::position_outcome`], with `has_move` answering [`Morris::has_base_move`]. It is
+    /// asked only where being trapped loses, last; `|| true` leaves that test to a caller that
+    /// generates the moves anyway (no move: lost, or a pass).
     #[inline]
     pub(crate) fn position_outcome_with(
         &self,

@@ -96,3 +96,70 @@ impl Morris {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rl::{ActionGame, ActionStep};
+    use crate::{Game, GameState, SplitMix64};
+
+    /// The stages of `pos`: the start of the turn, and the removal stages its actions reach.
+    fn stages(game: &Morris, pos: &MorrisPosition) -> Vec<Stage> {
+        let mut stages = vec![Stage::Start];
+        game.for_each_action_step(pos, &Stage::Start, |_, step| {
+            if let ActionStep::Continue(next) = step {
+                stages.push(next);
+            }
+        });
+        stages
+    }
+
+    #[test]
+    fn the_24_point_observation_is_the_general_one() {
+        for id in ["nine_mens_morris", "twelve_mens_morris", "lasker_morris"] {
+            let game = Morris::preset(id).unwrap();
+            let len = PLANES * 24;
+            let mut rng = SplitMix64::new(0x6f62_7365);
+            for _ in 0..10 {
+                let mut state = GameState::new(game);
+                while !state.is_over() && state.ply() < 150 {
+                    let pos = *state.position();
+                    for stage in stages(&game, &pos) {
+                        let (mut fast, mut general) = (vec![9.0; len], vec![7.0; len]);
+                        game.observe(&pos, &stage, &mut fast);
+                        game.observe_planes_of(&pos, &stage, &mut general, 24);
+                        assert_eq!(fast, general, "{id} {stage:?} {}", game.fen(&pos, 0));
+                    }
+                    let moves = state.legal_moves();
+                    let pick = rng.below(moves.len()).unwrap();
+                    state.play(&moves[pick]).unwrap();
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn planes_after_one_placement_are_seen_from_the_side_to_move() {
+        let game = Morris::preset("nine_mens_morris").unwrap();
+        let start = game.start_position();
+        let d6 = game.parse_move(&start, "d6").unwrap();
+        let pos = game.play(&start, &d6);
+        let point = usize::from(d6.to().unwrap());
+        let mut out = vec![9.0; PLANES * 24];
+        game.observe(&pos, &Stage::Start, &mut out);
+        let plane = |p: usize| &out[24 * p..24 * (p + 1)];
+        let only_d6: Vec<f32> = (0..24).map(|i| f32::from(u8::from(i == point))).collect();
+        let all_but_d6: Vec<f32> = only_d6.iter().map(|v| 1.0 - v).collect();
+        assert_eq!(
+            plane(0),
+            [0.0; 24],
+            "Black, to move, has no man on the board"
+        );
+        assert_eq!(plane(1), only_d6.as_slice());
+        assert_eq!(plane(2), all_but_d6.as_slice());
+        assert_eq!(plane(3), [1.0; 24], "nine of nine in hand");
+        assert_eq!(plane(4), [8.0 / 9.0; 24]);
+        assert_eq!(plane(5), [0.0; 24]);
+        assert_eq!(plane(6), [0.0; 24]);
+    }
+}
