@@ -364,6 +364,21 @@ def test_repetition_draws():
     assert outcome.reason == "repetition" and outcome.winner is None and not outcome.truncated
 
 
+def test_repetition_counts_the_positions_before_an_undone_progress_move():
+    # The start occurs at plies 0 and 4; a man's move (progress) is taken back at ply 5,
+    # and the third occurrence comes at ply 8.
+    state = pp.load_game("checkers").state_from_fen("B:WK32,30:BK1")
+    for move in ["1-5", "32-28", "5-1", "28-32", "1-5"]:
+        state.apply(move)
+    state.apply("30-26")
+    state.undo()
+    for move in ["32-28", "5-1"]:
+        state.apply(move)
+        assert not state.is_terminal()
+    state.apply("28-32")
+    assert state.outcome().reason == "repetition"
+
+
 def test_first_player_is_player_zero():
     state = pp.load_game("checkers", first_player="white").new_initial_state()
     assert state.current_player() == 0

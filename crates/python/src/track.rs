@@ -22,6 +22,13 @@ struct Past<F: Family> {
     mv: F::Move,
 }
 
+/// The word and bit of `key` in a [`Track`]'s filter of 256 bits.
+#[inline]
+fn filter_bit(key: u64) -> (usize, u64) {
+    let index = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize;
+    (index / 64, 1 << (index % 64))
+}
+
 /// A game in progress: position, stage within the turn, history and legal actions.
 #[derive(Clone, Debug)]
 pub(crate) struct Track<F: Family> {
@@ -37,6 +44,9 @@ pub(crate) struct Track<F: Family> {
     /// The earlier plies: all of them when `keep_history`, else those since the last progress
     /// move (all that repetition needs).
     past: Vec<Past<F>>,
+    /// A filter of the fingerprints of the positions since the last progress move (a
+    /// superset: each sets one bit of 256), so that most positions skip the repetition scan.
+    seen: [u64; 4],
     keep_history: bool,
     /// The legal actions now and their steps, when `fresh`.
     steps: Steps<F>,
@@ -55,6 +65,7 @@ impl<F: Family> Track<F> {
             ply: 0,
             outcome: None,
             past: Vec::new(),
+            seen: [0; 4],
             keep_history,
             steps: Steps::default(),
             fresh: false,
@@ -76,6 +87,7 @@ impl<F: Family> Track<F> {
         self.no_progress = 0;
         self.ply = 0;
         self.past.clear();
+        self.seen = [0; 4];
         self.settle();
     }
 
@@ -157,16 +169,25 @@ impl<F: Family> Track<F> {
             // Only positions since the last progress move can equal this one.
             let window = (self.no_progress as usize).min(self.past.len());
             let key = F::fingerprint(&self.pos);
+            let (word, bit) = filter_bit(key);
             // Within the plies since the last progress move the sides alternate (a side moves
             // twice running only in Shah's placement phase, by placements, which are progress;
             // `play` checks it), so only the positions 2, 4, ... plies back can be this one.
-            let earlier = self.past[self.past.len() - window..]
-                .iter()
-                .rev()
-                .skip(1)
-                .step_by(2)
-                .filter(|p| p.key == key && p.pos == self.pos);
-            if 1 + earlier.count() >= usize::from(n) {
+            // A plain loop: envs run this after every move, and iterator adapters (rev, skip,
+            // step_by, filter) cost more than the comparisons on these short windows.
+            let recent = &self.past[self.past.len() - window..];
+            let mut seen = 1;
+            let mut i = if self.seen[word] & bit != 0 {
+                recent.len()
+            } else {
+                0
+            };
+            while i >= 2 {
+                i -= 2;
+                let p = &recent[i];
+                seen += usize::from(p.key == key && p.pos == self.pos);
+            }
+            if seen >= usize::from(n) {
                 return Some(Outcome::draw(EndReason::Repetition));
             }
         }
@@ -195,11 +216,19 @@ impl<F: Family> Track<F> {
             progress || self.game.player_to_move(&next) != self.game.player_to_move(&self.pos),
             "a side moved twice running without progress: repetition assumes the sides alternate"
         );
-        if progress && !self.keep_history {
-            self.past.clear();
+        let key = F::fingerprint(&self.pos);
+        if progress {
+            // No earlier position can repeat.
+            self.seen = [0; 4];
+            if !self.keep_history {
+                self.past.clear();
+            }
+        } else {
+            let (word, bit) = filter_bit(key);
+            self.seen[word] |= bit;
         }
         self.past.push(Past {
-            key: F::fingerprint(&self.pos),
+            key,
             pos: self.pos,
             no_progress: self.no_progress,
             outcome: self.outcome,
@@ -246,6 +275,13 @@ impl<F: Family> Track<F> {
         self.ply -= 1;
         self.stage = F::Stage::default();
         self.fresh = false;
+        // Undoing a progress move brings its earlier positions back into the window.
+        let window = (self.no_progress as usize).min(self.past.len());
+        self.seen = [0; 4];
+        for p in &self.past[self.past.len() - window..] {
+            let (word, bit) = filter_bit(p.key);
+            self.seen[word] |= bit;
+        }
         Some(last.mv)
     }
 
