@@ -64,6 +64,29 @@ impl ActionSet {
     /// `mask.len()` are left out).
     #[inline]
     pub(crate) fn write_mask(&self, mask: &mut [bool]) {
+        // The 24-point morris boards, whose envs write a mask per env at every step: each
+        // word's 64 values are cleared and marked as one block of known length, with no call
+        // to `memset` and no bounds check per action but in the last, short block.
+        if let Ok(mask) = <&mut [bool; 600]>::try_from(&mut *mask) {
+            let (blocks, tail) = mask.as_chunks_mut::<64>();
+            for (block, &word) in blocks.iter_mut().zip(&self.0) {
+                *block = [false; 64];
+                let mut bits = word;
+                while bits != 0 {
+                    block[(bits.trailing_zeros() & 63) as usize] = true;
+                    bits &= bits - 1;
+                }
+            }
+            tail.fill(false);
+            let mut bits = self.0.get(blocks.len()).copied().unwrap_or(0);
+            while bits != 0 {
+                if let Some(m) = tail.get_mut(bits.trailing_zeros() as usize) {
+                    *m = true;
+                }
+                bits &= bits - 1;
+            }
+            return;
+        }
         mask.fill(false);
         for (w, &word) in self.0.iter().enumerate() {
             let mut bits = word;
@@ -148,6 +171,14 @@ mod tests {
         set.write_mask(&mut mask);
         let marked: Vec<usize> = (0..100).filter(|&a| mask[a]).collect();
         assert_eq!(marked, [3, 5, 72, 93, 95]);
+        // Whole blocks, a remainder, and values past the set's last word.
+        for len in [64, 600, MAX_ACTIONS, MAX_ACTIONS + 70] {
+            let mut mask = vec![true; len];
+            set.write_mask(&mut mask);
+            let marked: Vec<usize> = (0..len).filter(|&a| mask[a]).collect();
+            let want: Vec<usize> = want.iter().copied().filter(|&a| a < len).collect();
+            assert_eq!(marked, want, "mask of {len}");
+        }
         assert!(!set.insert(72) && set.insert(73) && set.len() == want.len() + 1);
     }
 }
