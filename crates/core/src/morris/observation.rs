@@ -92,7 +92,11 @@ impl Morris {
             }
         }
         if let Some(plane) = planes.next() {
-            write_bits(plane, arrived.map_or(0, |p| 1 << p));
+            match arrived {
+                Some(point) => write_bits(plane, 1 << point),
+                // Outside a removal (nearly always), no table look-ups.
+                None => plane.fill(0.0),
+            }
         }
     }
 }
