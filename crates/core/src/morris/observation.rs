@@ -166,4 +166,26 @@ mod tests {
         assert_eq!(plane(5), [0.0; 24]);
         assert_eq!(plane(6), [0.0; 24]);
     }
+
+    #[test]
+    fn at_a_removal_the_last_planes_show_it_and_the_arriving_man() {
+        let game = Morris::preset("nine_mens_morris").unwrap();
+        let mut pos = game.start_position();
+        for text in ["a7", "a1", "d7", "d1"] {
+            let mv = game.parse_move(&pos, text).unwrap();
+            pos = game.play(&pos, &mv);
+        }
+        let g7 = game.board().point("g7").unwrap();
+        let step = game
+            .apply_action(&pos, &Stage::Start, usize::from(g7))
+            .unwrap();
+        let ActionStep::Continue(stage) = step else {
+            panic!("g7 closes a mill: {step:?}");
+        };
+        let mut out = vec![9.0; PLANES * 24];
+        game.observe(&pos, &stage, &mut out);
+        let only_g7: Vec<f32> = (0..24).map(|i| f32::from(u8::from(i == g7))).collect();
+        assert_eq!(&out[24 * 5..24 * 6], [1.0; 24]);
+        assert_eq!(&out[24 * 6..], only_g7.as_slice());
+    }
 }
