@@ -18,6 +18,7 @@
 //! The player to move is 0 for the side that moves first (White in morris, Black in checkers)
 //! and 1 for the other, as `State.current_player()` numbers them.
 
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, RwLock};
@@ -672,18 +673,27 @@ fn probe_chunk(
     wdl: &mut [i8],
     plies: &mut [i32],
 ) -> std::result::Result<(), (usize, Error)> {
-    fn write(
-        values: Vec<std::result::Result<Value, ProbeError>>,
+    /// Probes `positions` into the rows' outputs, up to the first failure.
+    fn write<D: Domain>(
+        tb: &Tablebase<D>,
+        positions: &[<D::Game as Game>::Position],
         first: usize,
         wdl: &mut [i8],
         plies: &mut [i32],
     ) -> std::result::Result<(), (usize, Error)> {
-        for (i, v) in values.into_iter().enumerate() {
-            let v = v.map_err(|e| (first + i, Error::from(e)))?;
-            wdl[i] = wdl_number(v.wdl);
-            plies[i] = v.plies.map_or(-1, |p| i32::try_from(p).unwrap_or(i32::MAX));
-        }
-        Ok(())
+        let mut failure = None;
+        tb.probe_batch_with(positions, |i, v| match v {
+            Ok(v) => {
+                wdl[i] = wdl_number(v.wdl);
+                plies[i] = v.plies.map_or(-1, |p| i32::try_from(p).unwrap_or(i32::MAX));
+                ControlFlow::Continue(())
+            }
+            Err(e) => {
+                failure = Some((first + i, Error::from(e)));
+                ControlFlow::Break(())
+            }
+        });
+        failure.map_or(Ok(()), Err)
     }
     // Rows decode up to the first bad one; the rows before it are probed, and the first
     // failure of either kind, by row, is the one reported.
@@ -707,7 +717,7 @@ fn probe_chunk(
                     AnyPosition::Morris(_) => None,
                 })
                 .collect();
-            write(tb.probe_batch(&positions), first, wdl, plies)?;
+            write(tb, &positions, first, wdl, plies)?;
         }
         AnyTablebase::Morris(tb) => {
             let positions: Vec<_> = decoded
@@ -717,7 +727,7 @@ fn probe_chunk(
                     AnyPosition::Checkers(_) => None,
                 })
                 .collect();
-            write(tb.probe_batch(&positions), first, wdl, plies)?;
+            write(tb, &positions, first, wdl, plies)?;
         }
     }
     bad_row.map_or(Ok(()), Err)

@@ -12,13 +12,14 @@
 #![allow(missing_docs)]
 
 use std::hint::black_box;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use perfectplay_core::checkers::{Checkers, Position};
 use perfectplay_core::{Bitboard, Color, Game, SplitMix64};
 use perfectplay_solver::checkers::CheckersDomain;
-use perfectplay_solver::{solve, Domain, SolveOptions, Tablebase};
+use perfectplay_solver::{solve, Domain, SolveOptions, Tablebase, Value};
 
 const SAMPLE: usize = 1 << 20;
 
@@ -102,6 +103,21 @@ fn checkers_probe(c: &mut Criterion) {
     group.bench_function("random_positions_batched", |b| {
         b.iter(|| black_box(tb.probe_batch(black_box(&positions))));
     });
+    // The values written into a buffer reused from one batch to the next, as a caller probing
+    // many batches would: no vector of results is made.
+    let mut values = vec![Value::DRAW; SAMPLE];
+    let mut into_buffer = |tb: &Tablebase<CheckersDomain>| {
+        tb.probe_batch_with(black_box(&positions), |i, v| {
+            if let Ok(v) = v {
+                values[i] = v;
+            }
+            ControlFlow::Continue(())
+        });
+        black_box(&values);
+    };
+    group.bench_function("random_positions_batched_into_buffer", |b| {
+        b.iter(|| into_buffer(&tb));
+    });
     let resident = Tablebase::open(domain(), &dir).expect("checkers tables");
     resident.preload().expect("tables read into memory");
     group.bench_function("random_positions_preloaded", |b| {
@@ -113,6 +129,9 @@ fn checkers_probe(c: &mut Criterion) {
     });
     group.bench_function("random_positions_preloaded_batched", |b| {
         b.iter(|| black_box(resident.probe_batch(black_box(&positions))));
+    });
+    group.bench_function("random_positions_preloaded_batched_into_buffer", |b| {
+        b.iter(|| into_buffer(&resident));
     });
     // Its parts: the end-of-game test, finding the slice and index, finding the table.
     let game = *tb.domain().game();

@@ -55,6 +55,7 @@
 //! checksum, other game or rules); [`ProbeError`] a query the tables cannot answer (missing
 //! table, position out of scope); [`SolveError`] a build that could not finish.
 
+mod arena;
 mod cells;
 pub mod checkers;
 pub mod checksums;

@@ -8,6 +8,7 @@ use memmap2::{Mmap, MmapMut};
 
 use crate::error::DbError;
 use crate::format::{check_payload, payload_value, read_header, Encoding, Expected, Header};
+use crate::prefetch::Reuse;
 use crate::value::Value;
 
 /// Where a table's bytes live.
@@ -176,7 +177,13 @@ impl Table {
     /// probes issue many fetches before waiting for the first.
     #[inline]
     pub fn prefetch(&self, index: u64) {
-        prefetch_byte(self.payload(), self.header.encoding, index);
+        prefetch_byte(self.payload(), self.header.encoding, index, Reuse::Again);
+    }
+
+    /// As [`Table::prefetch`], for a byte read once: it is not kept in the outer caches.
+    #[inline]
+    pub(crate) fn prefetch_once(&self, index: u64) {
+        prefetch_byte(self.payload(), self.header.encoding, index, Reuse::Once);
     }
 
     /// Whether the table stores distances.
@@ -238,22 +245,28 @@ impl Resolved {
         Ok(payload_value(self.encoding, self.payload(), index))
     }
 
-    /// As [`Table::prefetch`].
+    /// As [`Table::has_distances`].
     #[inline]
-    pub(crate) fn prefetch(&self, index: u64) {
-        prefetch_byte(self.payload(), self.encoding, index);
+    pub(crate) fn has_distances(&self) -> bool {
+        self.encoding == Encoding::Distance
+    }
+
+    /// As [`Table::prefetch_once`].
+    #[inline]
+    pub(crate) fn prefetch_once(&self, index: u64) {
+        prefetch_byte(self.payload(), self.encoding, index, Reuse::Once);
     }
 }
 
 /// Starts fetching the byte of `index` of `payload` into the cache.
 #[inline]
-fn prefetch_byte(payload: &[u8], encoding: Encoding, index: u64) {
+fn prefetch_byte(payload: &[u8], encoding: Encoding, index: u64, reuse: Reuse) {
     let at = match encoding {
         Encoding::Distance => index,
         Encoding::Wdl => index / 4,
     };
     if let Some(byte) = payload.get(at as usize) {
-        crate::prefetch::prefetch(byte);
+        crate::prefetch::prefetch_for(byte, reuse);
     }
 }
 
@@ -300,6 +313,7 @@ mod tests {
         // A prefetch of any index, in range or not, changes nothing.
         for i in 0..10 {
             table.prefetch(i);
+            table.prefetch_once(i);
         }
         for (i, &b) in payload.iter().enumerate() {
             assert_eq!(table.value(i as u64).unwrap(), Packed(b).value());
@@ -326,7 +340,7 @@ mod tests {
         drop(table);
         let moved = std::thread::spawn(move || {
             for (i, &b) in payload.iter().enumerate() {
-                resolved.prefetch(i as u64);
+                resolved.prefetch_once(i as u64);
                 assert_eq!(resolved.value(i as u64).unwrap(), Packed(b).value());
             }
             assert!(resolved.value(256).is_err());

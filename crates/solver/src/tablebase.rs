@@ -1,10 +1,10 @@
 //! Probing: a set of directories whose tables open lazily, on the first probe that needs them.
 
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock, RwLock};
 
-use arrayvec::ArrayVec;
 use perfectplay_core::{Color, Game};
 
 use crate::domain::Domain;
@@ -44,24 +44,60 @@ impl Found<'_> {
         }
     }
 
+    /// Whether the table stores distances (else only win, draw or loss).
+    #[inline]
+    fn has_distances(&self) -> bool {
+        match self {
+            Found::Slot(t) => t.has_distances(),
+            Found::Shared(t) => t.has_distances(),
+        }
+    }
+
+    /// Starts the read of `index`, a byte read once.
     #[inline]
     fn prefetch(&self, index: u64) {
         match self {
-            Found::Slot(t) => t.prefetch(index),
-            Found::Shared(t) => t.prefetch(index),
+            Found::Slot(t) => t.prefetch_once(index),
+            Found::Shared(t) => t.prefetch_once(index),
         }
     }
 }
 
-/// A probe of a batch: answered already, or waiting for its table read.
+/// A probe of a batch: answered already, or waiting for its table read. Small, for it is
+/// moved through a ring of them: a failure (rare, and large) is boxed.
 enum Pending<'a> {
-    Ready(Result<Value, ProbeError>),
+    Ready(Value),
+    Failed(Box<ProbeError>),
     Read(Found<'a>, u64),
 }
 
-/// Probes in flight at once in [`Tablebase::probe_batch`]: enough to overlap the memory
-/// latency of random reads, few enough to stay in the cache.
-const BATCH: usize = 32;
+impl Pending<'_> {
+    fn of(value: Result<Value, ProbeError>) -> Self {
+        match value {
+            Ok(v) => Pending::Ready(v),
+            Err(e) => Pending::Failed(Box::new(e)),
+        }
+    }
+
+    /// The value, reading the table now.
+    #[inline]
+    fn finish(self) -> Result<Value, ProbeError> {
+        match self {
+            Pending::Ready(v) => Ok(v),
+            Pending::Failed(e) => Err(*e),
+            Pending::Read(table, index) => table
+                .value(index)
+                .map_err(ProbeError::from)
+                .and_then(|v| v.ok_or(ProbeError::CannotArise)),
+        }
+    }
+}
+
+/// Reads in flight at once in [`Tablebase::probe_batch_with`]: as many as the processor's
+/// first-level cache can have outstanding (16 line-fill buffers on recent x86 cores). More
+/// were measured slower: a prefetch beyond them waits for one to free, stalling the locating
+/// of the next positions.
+const IN_FLIGHT: usize = 16;
 
 /// The value of the position after a move, and the move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -185,6 +221,7 @@ impl<D: Domain> Tablebase<D> {
         }
     }
 
+    #[inline]
     fn slot(&self, key: D::Key) -> Option<&OnceLock<Resolved>> {
         self.domain.key_slot(key).and_then(|s| self.slots.get(s))
     }
@@ -193,10 +230,18 @@ impl<D: Domain> Tablebase<D> {
     /// its keys.
     #[inline]
     fn found(&self, key: D::Key) -> Result<Found<'_>, ProbeError> {
-        let slot = self.slot(key);
-        if let Some(t) = slot.and_then(OnceLock::get) {
-            return Ok(Found::Slot(t));
+        match self.slot(key).and_then(OnceLock::get) {
+            Some(t) => Ok(Found::Slot(t)),
+            None => self.found_elsewhere(key),
         }
+    }
+
+    /// [`Tablebase::found`] for a table not in its slot: in the map, or opened now. Kept out
+    /// of line, so that the probes' loops hold only the slot lookup.
+    #[cold]
+    #[inline(never)]
+    fn found_elsewhere(&self, key: D::Key) -> Result<Found<'_>, ProbeError> {
+        let slot = self.slot(key);
         if slot.is_none() {
             if let Some(t) = self.tables.read().expect("table map lock").get(&key) {
                 return Ok(Found::Shared(Arc::clone(t)));
@@ -220,49 +265,79 @@ impl<D: Domain> Tablebase<D> {
     /// The value of `pos` for the side to move. A position that is already over needs no
     /// table.
     pub fn probe(&self, pos: &Position<D>) -> Result<Value, ProbeError> {
-        if let Some(value) = terminal_value(self.domain.game(), pos) {
-            return value;
-        }
-        let (key, index) = self.domain.locate(pos)?;
-        self.found(key)?
-            .value(index)?
-            .ok_or(ProbeError::CannotArise)
+        self.start_probe(pos).finish()
     }
 
     /// The value of every position of `positions`, as [`Tablebase::probe`] gives it, in order.
     /// Faster than probing one by one: the table reads of many positions are started before
-    /// the first is waited for, so their memory latencies overlap.
+    /// the first is waited for, so their memory latencies overlap. [`Tablebase::probe_batch_with`]
+    /// does the same without the vector.
     pub fn probe_batch(&self, positions: &[Position<D>]) -> Vec<Result<Value, ProbeError>> {
         let mut out = Vec::with_capacity(positions.len());
-        for group in positions.chunks(BATCH) {
-            let mut pending: ArrayVec<Pending<'_>, BATCH> = ArrayVec::new();
-            for pos in group {
-                pending.push(match terminal_value(self.domain.game(), pos) {
-                    Some(v) => Pending::Ready(v),
-                    None => match self
-                        .domain
-                        .locate(pos)
-                        .and_then(|(key, index)| Ok((self.found(key)?, index)))
-                    {
-                        Ok((table, index)) => {
-                            table.prefetch(index);
-                            Pending::Read(table, index)
-                        }
-                        Err(e) => Pending::Ready(Err(e)),
-                    },
-                });
-            }
-            out.extend(pending.into_iter().map(|p| {
-                match p {
-                    Pending::Ready(v) => v,
-                    Pending::Read(table, index) => table
-                        .value(index)
-                        .map_err(ProbeError::from)
-                        .and_then(|v| v.ok_or(ProbeError::CannotArise)),
-                }
-            }));
-        }
+        self.probe_batch_with(positions, |_, value| {
+            out.push(value);
+            ControlFlow::Continue(())
+        });
         out
+    }
+
+    /// Probes `positions` as [`Tablebase::probe_batch`] does and hands `visit` each one's
+    /// index in `positions` and value, in order, until `visit` breaks. Nothing is allocated:
+    /// the caller writes the values where it wants them (a probe's result is large, for its
+    /// error, and a vector of a million of them costs more than the probes).
+    pub fn probe_batch_with<F>(&self, positions: &[Position<D>], mut visit: F)
+    where
+        F: FnMut(usize, Result<Value, ProbeError>) -> ControlFlow<()>,
+    {
+        // A pipeline: each position's read is started `IN_FLIGHT` positions before it is
+        // made, so the processor always has reads under way while it locates the next
+        // positions, and never waits for a whole group at once.
+        let mut ring: [Option<Pending<'_>>; IN_FLIGHT] = std::array::from_fn(|_| None);
+        for (i, pos) in positions.iter().enumerate() {
+            let slot = &mut ring[i % IN_FLIGHT];
+            if let Some(earlier) = slot.take() {
+                if visit(i - IN_FLIGHT, earlier.finish()).is_break() {
+                    return;
+                }
+            }
+            *slot = Some(self.start_probe(pos));
+        }
+        for i in positions.len().saturating_sub(IN_FLIGHT)..positions.len() {
+            if let Some(p) = ring[i % IN_FLIGHT].take() {
+                if visit(i, p.finish()).is_break() {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// A probe with its table read started: answered already where no read is needed.
+    ///
+    /// A position that is over is answered by the rules, table or not. The end-of-game test
+    /// is only made where it can change the answer, though: a table with distances stores
+    /// exactly that answer for every finished position it indexes (the solver writes it and
+    /// `verify` checks it), and the test's unpredictable branches, made for every probe, would
+    /// cost batched probes a fifth of their speed.
+    #[inline]
+    fn start_probe(&self, pos: &Position<D>) -> Pending<'_> {
+        let over = || terminal_value(self.domain.game(), pos);
+        match self
+            .domain
+            .locate(pos)
+            .and_then(|(key, index)| Ok((self.found(key)?, index)))
+        {
+            Ok((table, index)) => {
+                if !table.has_distances() {
+                    // Such a table says "lost" where the rules say "lost now".
+                    if let Some(v) = over() {
+                        return Pending::of(v);
+                    }
+                }
+                table.prefetch(index);
+                Pending::Read(table, index)
+            }
+            Err(e) => Pending::of(over().unwrap_or(Err(e))),
+        }
     }
 
     /// Like [`Tablebase::probe`], but `None` when the table is missing.
@@ -379,6 +454,7 @@ pub(crate) fn list_tables<D: Domain>(domain: &D, dir: &Path) -> Vec<(D::Key, Pat
 
 /// The value of a position that is over, for the side to move; `Err(CannotArise)` if the side
 /// to move has already won.
+#[inline]
 pub(crate) fn terminal_value<G: Game>(
     game: &G,
     pos: &G::Position,

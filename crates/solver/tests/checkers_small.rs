@@ -191,3 +191,81 @@ fn builds_do_not_depend_on_the_thread_count() {
         );
     }
 }
+
+#[test]
+fn finished_positions_are_answered_by_the_rules_with_any_tables() {
+    let game = Checkers::default();
+    // Positions of three pieces whose side to move has pieces but no move.
+    let blocked: Vec<Position> = all_positions(3)
+        .into_iter()
+        .filter(|p| game.outcome(p).is_some())
+        .collect();
+    assert!(!blocked.is_empty());
+    let lost_now = Value::decided(0);
+    let no_pieces = perfectplay_core::checkers::fen::parse("B:W18:B").unwrap();
+
+    // Tables of two pieces only: a finished position needs no table.
+    let two = tempfile::tempdir().unwrap();
+    solve(
+        domain(),
+        two.path(),
+        &domain().keys_up_to(2),
+        &SolveOptions::default(),
+    )
+    .unwrap();
+    // Tables without distances: they say "lost", the rules say "lost now".
+    let wdl = tempfile::tempdir().unwrap();
+    let options = SolveOptions {
+        wdl_only: true,
+        ..SolveOptions::default()
+    };
+    solve(domain(), wdl.path(), &domain().keys_up_to(3), &options).unwrap();
+
+    for dir in [two.path(), wdl.path()] {
+        let tb = Tablebase::open(domain(), dir).unwrap();
+        let mut positions = blocked.clone();
+        positions.push(no_pieces);
+        for p in &positions {
+            assert_eq!(tb.probe(p).unwrap(), lost_now, "{}", p.fen());
+        }
+        for (i, v) in tb.probe_batch(&positions).into_iter().enumerate() {
+            assert_eq!(v.unwrap(), lost_now, "{}", positions[i].fen());
+        }
+    }
+}
+
+#[test]
+fn batched_probes_come_in_order_and_stop_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    solve(
+        domain(),
+        dir.path(),
+        &domain().keys_up_to(3),
+        &SolveOptions::default(),
+    )
+    .unwrap();
+    let tb = Tablebase::open(domain(), dir.path()).unwrap();
+    let mut positions = all_positions(3);
+    // A position the tables do not cover, in the middle of the batch.
+    let lone = perfectplay_core::checkers::fen::parse("W:W18:B").unwrap();
+    positions.insert(1000, lone);
+    let mut seen = Vec::new();
+    tb.probe_batch_with(&positions, |i, v| {
+        seen.push(i);
+        match v {
+            Ok(v) => {
+                assert_eq!(v, tb.probe(&positions[i]).unwrap());
+                std::ops::ControlFlow::Continue(())
+            }
+            Err(_) => std::ops::ControlFlow::Break(()),
+        }
+    });
+    assert_eq!(seen, (0..=1000).collect::<Vec<_>>());
+    let mut all = 0;
+    tb.probe_batch_with(&positions[..999], |_, v| {
+        assert!(v.is_ok());
+        all += 1;
+        std::ops::ControlFlow::Continue(())
+    });
+    assert_eq!(all, 999);
+}

@@ -4,15 +4,49 @@ use perfectplay_core::checkers::{Checkers, Position, Square};
 use perfectplay_core::{Bitboard, Color};
 use rayon::prelude::*;
 
-use super::index::{MenIndices, Sides, SliceIndex};
+use super::index::{Sides, SliceIndex};
 use super::key::{CheckersKey, MAX_PIECES, MAX_RANK};
 use crate::domain::Domain;
 use crate::error::ProbeError;
 
 const COUNTS: usize = MAX_PIECES as usize + 1;
 const RANKS: usize = MAX_RANK as usize + 1;
-/// Slot numbers of well-formed keys: four counts and two ranks in mixed radix.
-const KEY_SLOTS: usize = COUNTS * COUNTS * COUNTS * COUNTS * RANKS * RANKS;
+
+/// The ways to split at most [`MAX_PIECES`] pieces into the four counts of a key:
+/// `C(MAX_PIECES + 4, 4)`.
+const COUNT_CODES: usize = 495;
+
+/// A dense number for each four counts of a key with at most [`MAX_PIECES`] pieces, by
+/// `((mover_men * COUNTS + mover_kings) * COUNTS + other_men) * COUNTS + other_kings`; `u16::MAX`
+/// for more pieces. Slots numbered this way are 13 times fewer than the mixed-radix numbers of
+/// every four counts, so a tablebase's slots stay within the second-level cache (random probes
+/// across thousands of tables read one slot each).
+static COUNT_CODE: [u16; COUNTS * COUNTS * COUNTS * COUNTS] = count_codes();
+
+const fn count_codes() -> [u16; COUNTS * COUNTS * COUNTS * COUNTS] {
+    let mut codes = [u16::MAX; COUNTS * COUNTS * COUNTS * COUNTS];
+    let mut next = 0;
+    let mut i = 0;
+    while i < codes.len() {
+        let pieces = i / (COUNTS * COUNTS * COUNTS)
+            + i / (COUNTS * COUNTS) % COUNTS
+            + i / COUNTS % COUNTS
+            + i % COUNTS;
+        if pieces <= MAX_PIECES as usize {
+            codes[i] = next;
+            next += 1;
+        }
+        i += 1;
+    }
+    assert!(
+        next as usize == COUNT_CODES,
+        "COUNT_CODES is C(MAX_PIECES + 4, 4)"
+    );
+    codes
+}
+
+/// Slot numbers of well-formed keys: the counts' code and the two ranks in mixed radix.
+const KEY_SLOTS: usize = COUNT_CODES * RANKS * RANKS;
 
 /// No neighbour in that direction.
 const NONE: u8 = u8::MAX;
@@ -33,7 +67,6 @@ const ALL: [usize; 4] = [0, 1, 2, 3];
 /// draw. Any [`perfectplay_core::checkers::CheckersRules`] give the same tables.
 pub struct CheckersDomain {
     game: Checkers,
-    men: MenIndices,
     /// The neighbour of each square (bit) to the north-west, north-east, south-west and
     /// south-east, or [`NONE`].
     neighbours: [[u8; 4]; 32],
@@ -57,11 +90,7 @@ impl CheckersDomain {
                 }
             }
         }
-        CheckersDomain {
-            game,
-            men: MenIndices::new(),
-            neighbours,
-        }
+        CheckersDomain { game, neighbours }
     }
 
     /// Whether `key` names a table: well formed, and both sides have a piece (a side without
@@ -88,7 +117,7 @@ impl CheckersDomain {
     pub fn arrangements(&self, pieces: u8) -> u64 {
         all_keys(pieces.min(MAX_PIECES))
             .filter(|k| k.pieces() == pieces)
-            .map(|k| SliceIndex::new(&self.men, k).size())
+            .map(|k| SliceIndex::new(k).size())
             .sum()
     }
 
@@ -157,12 +186,13 @@ impl CheckersDomain {
         if !key.is_well_formed() {
             return;
         }
-        let slice = SliceIndex::new(&self.men, key);
+        let slice = SliceIndex::new(key);
         slice.walk(0..slice.size(), |i, s| visit(i, &to_position(s)));
     }
 
-    fn slice(&self, key: CheckersKey) -> SliceIndex<'_> {
-        SliceIndex::new(&self.men, key)
+    #[inline]
+    fn slice(&self, key: CheckersKey) -> SliceIndex {
+        SliceIndex::new(key)
     }
 }
 
@@ -226,6 +256,23 @@ fn all_keys(max: u8) -> impl Iterator<Item = CheckersKey> {
             })
         })
     })
+}
+
+/// Why no table holds the positions of `key`, which is not a database key.
+#[cold]
+fn not_in_a_table(key: CheckersKey) -> ProbeError {
+    if key.mover_pieces() == 0 {
+        ProbeError::OutOfScope("the side to move has no pieces: the game is over".into())
+    } else if key.other_pieces() == 0 {
+        ProbeError::CannotArise
+    } else {
+        // Legal positions with both sides on the board give well-formed keys up to
+        // MAX_PIECES pieces.
+        ProbeError::OutOfScope(format!(
+            "{} pieces on the board: the checkers databases index at most {MAX_PIECES}",
+            key.pieces()
+        ))
+    }
 }
 
 /// The pieces of `pos` in the frame of its side to move: White to move reads the board turned
@@ -321,6 +368,7 @@ impl Domain for CheckersDomain {
         KEY_SLOTS
     }
 
+    #[inline]
     fn key_slot(&self, key: CheckersKey) -> Option<usize> {
         key.is_well_formed().then(|| {
             let counts = [
@@ -332,26 +380,17 @@ impl Domain for CheckersDomain {
             let c = counts
                 .iter()
                 .fold(0, |acc, &n| acc * COUNTS + usize::from(n));
-            (c * RANKS + usize::from(key.mover_rank)) * RANKS + usize::from(key.other_rank)
+            (usize::from(COUNT_CODE[c]) * RANKS + usize::from(key.mover_rank)) * RANKS
+                + usize::from(key.other_rank)
         })
     }
 
+    #[inline]
     fn locate(&self, pos: &Position) -> Result<(CheckersKey, u64), ProbeError> {
         let sides = sides_of(pos);
         let key = sides.key();
-        if key.mover_pieces() == 0 {
-            return Err(ProbeError::OutOfScope(
-                "the side to move has no pieces: the game is over".into(),
-            ));
-        }
-        if key.other_pieces() == 0 {
-            return Err(ProbeError::CannotArise);
-        }
-        if key.pieces() > MAX_PIECES {
-            return Err(ProbeError::OutOfScope(format!(
-                "{} pieces on the board: the checkers databases index at most {MAX_PIECES}",
-                key.pieces()
-            )));
+        if !self.is_database_key(key) {
+            return Err(not_in_a_table(key));
         }
         Ok((key, self.slice(key).rank(&sides)))
     }
@@ -467,6 +506,26 @@ mod tests {
 
     fn domain() -> CheckersDomain {
         CheckersDomain::new(Checkers::default())
+    }
+
+    #[test]
+    fn every_well_formed_key_has_a_slot_of_its_own() {
+        let d = domain();
+        let mut taken = vec![false; d.key_slots()];
+        for key in all_keys(MAX_PIECES) {
+            let slot = d.key_slot(key).expect("a well-formed key has a slot");
+            assert!(!taken[slot], "{key}: slot {slot} taken twice");
+            taken[slot] = true;
+        }
+        let too_many = CheckersKey {
+            mover_men: 0,
+            mover_kings: 5,
+            other_men: 0,
+            other_kings: 4,
+            mover_rank: 0,
+            other_rank: 0,
+        };
+        assert_eq!(d.key_slot(too_many), None);
     }
 
     #[test]

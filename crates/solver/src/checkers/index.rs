@@ -41,6 +41,7 @@ pub(crate) struct Sides {
 
 impl Sides {
     /// The slice of these pieces.
+    #[inline]
     pub(crate) fn key(&self) -> CheckersKey {
         CheckersKey {
             mover_men: self.mover_men.count_ones() as u8,
@@ -81,8 +82,10 @@ pub(crate) struct MenIndex {
     other_men: u32,
     other_rank: u8,
     /// `starts[b]`: the men numbers before the mover's `b`-th set; one more entry holds the
-    /// total.
-    starts: Vec<u64>,
+    /// total. Men numbers stay below `2^32` up to [`MAX_PIECES`] pieces (a test bounds them),
+    /// and half the bytes make the tables of every slice a probe may read more likely cached.
+    /// In huge pages ([`crate::arena`]): random probes read one entry each.
+    starts: &'static [u32],
 }
 
 impl MenIndex {
@@ -92,18 +95,19 @@ impl MenIndex {
             mover_rank,
             other_men: u32::from(other_men),
             other_rank,
-            starts: vec![0],
+            starts: &[],
         };
-        let mut total = 0;
-        let count = index.mover_sets();
+        let count = index.mover_sets() as usize;
         let first = index.mover_set(0);
-        for mover in
-            subsets_of_from(index.mover_space(), index.mover_men, first).take(count as usize)
-        {
+        let starts = crate::arena::words(count + 1);
+        let mut total = 0u64;
+        let movers = subsets_of_from(index.mover_space(), index.mover_men, first).take(count);
+        for (mover, start) in movers.zip(&mut starts[1..]) {
             let (space, skipped) = index.other_space(mover);
             total += choose(space.count_ones(), index.other_men) - skipped;
-            index.starts.push(total);
+            *start = u32::try_from(total).expect("men numbers fit 32 bits (MAX_PIECES)");
         }
+        index.starts = starts;
         index
     }
 
@@ -153,7 +157,7 @@ impl MenIndex {
 
     /// The number of men arrangements.
     pub(crate) fn size(&self) -> u64 {
-        self.starts.last().copied().unwrap_or(0)
+        self.starts.last().copied().map_or(0, u64::from)
     }
 
     /// The men number of `mover` and `other` (other side's men in the mover's frame).
@@ -161,17 +165,18 @@ impl MenIndex {
     pub(crate) fn rank(&self, mover: u32, other: u32) -> u64 {
         let b = colex_rank(mover) - self.mover_skipped();
         let (space, skipped) = self.other_space(mover);
-        self.starts[b as usize] + colex_rank_within(other.reverse_bits(), space) - skipped
+        u64::from(self.starts[b as usize]) + colex_rank_within(other.reverse_bits(), space)
+            - skipped
     }
 
     /// The men of number `men`: the mover's set's number and the two sets.
     #[inline]
     pub(crate) fn unrank(&self, men: u64) -> (u64, u32, u32) {
-        let b = self.starts.partition_point(|&s| s <= men) as u64 - 1;
+        let b = self.starts.partition_point(|&s| u64::from(s) <= men) as u64 - 1;
         let mover = self.mover_set(b);
         let (space, skipped) = self.other_space(mover);
         let other = colex_unrank_within(
-            men - self.starts[b as usize] + skipped,
+            men - u64::from(self.starts[b as usize]) + skipped,
             self.other_men,
             space,
         );
@@ -179,39 +184,28 @@ impl MenIndex {
     }
 }
 
-/// The men indices of every count and rank up to [`MAX_PIECES`] pieces, made on first use.
-pub(crate) struct MenIndices {
-    slots: Vec<OnceLock<MenIndex>>,
-}
-
 const COUNTS: usize = MAX_PIECES as usize + 1;
 const RANKS: usize = MAX_RANK as usize + 1;
 
-impl MenIndices {
-    pub(crate) fn new() -> MenIndices {
-        MenIndices {
-            slots: (0..COUNTS * RANKS * COUNTS * RANKS)
-                .map(|_| OnceLock::new())
-                .collect(),
-        }
-    }
+/// The men indices of every count and rank up to [`MAX_PIECES`] pieces, made on first use and
+/// shared by the whole process: they depend on nothing but the key.
+static MEN_INDICES: [OnceLock<MenIndex>; COUNTS * RANKS * COUNTS * RANKS] =
+    [const { OnceLock::new() }; COUNTS * RANKS * COUNTS * RANKS];
 
-    /// The men index of `key`, which must be well formed.
-    #[inline]
-    pub(crate) fn get(&self, key: CheckersKey) -> &MenIndex {
-        let slot = ((usize::from(key.mover_men) * RANKS + usize::from(key.mover_rank)) * COUNTS
-            + usize::from(key.other_men))
-            * RANKS
-            + usize::from(key.other_rank);
-        self.slots[slot].get_or_init(|| {
-            MenIndex::new(key.mover_men, key.mover_rank, key.other_men, key.other_rank)
-        })
-    }
+/// The men index of `key`, which must be well formed.
+#[inline]
+pub(crate) fn men_index(key: CheckersKey) -> &'static MenIndex {
+    let slot = ((usize::from(key.mover_men) * RANKS + usize::from(key.mover_rank)) * COUNTS
+        + usize::from(key.other_men))
+        * RANKS
+        + usize::from(key.other_rank);
+    MEN_INDICES[slot]
+        .get_or_init(|| MenIndex::new(key.mover_men, key.mover_rank, key.other_men, key.other_rank))
 }
 
 /// The index of one slice.
-pub(crate) struct SliceIndex<'a> {
-    men: &'a MenIndex,
+pub(crate) struct SliceIndex {
+    men: &'static MenIndex,
     mover_kings: u32,
     other_kings: u32,
     /// Sets of the mover's kings on the squares the men leave free.
@@ -220,12 +214,13 @@ pub(crate) struct SliceIndex<'a> {
     other_king_sets: u64,
 }
 
-impl<'a> SliceIndex<'a> {
+impl SliceIndex {
     /// The index of `key`, which must be well formed.
-    pub(crate) fn new(indices: &'a MenIndices, key: CheckersKey) -> SliceIndex<'a> {
+    #[inline]
+    pub(crate) fn new(key: CheckersKey) -> SliceIndex {
         let free = 32 - u32::from(key.mover_men) - u32::from(key.other_men);
         SliceIndex {
-            men: indices.get(key),
+            men: men_index(key),
             mover_kings: u32::from(key.mover_kings),
             other_kings: u32::from(key.other_kings),
             mover_king_sets: choose(free, u32::from(key.mover_kings)),
@@ -336,8 +331,8 @@ mod tests {
 
     /// Every index of `key` unranks to pieces of the slice that rank back to it, and walking
     /// gives the same pieces in the same order from any start.
-    fn check_slice(indices: &MenIndices, key: CheckersKey) -> u64 {
-        let slice = SliceIndex::new(indices, key);
+    fn check_slice(key: CheckersKey) -> u64 {
+        let slice = SliceIndex::new(key);
         let size = slice.size();
         let mut seen = std::collections::HashSet::new();
         for i in 0..size {
@@ -376,20 +371,52 @@ mod tests {
 
     #[test]
     fn slices_are_dense_and_walks_agree_with_unranking() {
-        let indices = MenIndices::new();
         for text in [
             "1010-00", "1010-66", "1010-63", "2010-30", "1020-06", "2020-44", "3020-16", "0101-00",
             "1101-60", "0111-03", "2011-52", "1210-25", "3010-60", "2200-10",
         ] {
-            check_slice(&indices, key(text));
+            check_slice(key(text));
         }
+    }
+
+    #[test]
+    fn men_numbers_fit_32_bits_up_to_the_most_pieces() {
+        // Sets of a side's men with its most advanced one on rank `r`; the other side's men
+        // are bounded by their sets with no square taken.
+        let sets = |men: u8, r: u8| {
+            let (men, r) = (u32::from(men), u32::from(r));
+            if men == 0 {
+                1
+            } else {
+                choose(4 * r + 4, men) - choose(4 * r, men)
+            }
+        };
+        let mut largest = 0;
+        for mover in 0..=MAX_PIECES {
+            for other in 0..=MAX_PIECES - mover {
+                for r in 0..=MAX_RANK {
+                    for o in 0..=MAX_RANK {
+                        largest = largest.max(sets(mover, r) * sets(other, o));
+                    }
+                }
+            }
+        }
+        assert!(largest < 1 << 32, "{largest}");
+        let key = CheckersKey {
+            mover_men: 4,
+            mover_kings: 0,
+            other_men: 4,
+            other_kings: 0,
+            mover_rank: 6,
+            other_rank: 6,
+        };
+        assert!(SliceIndex::new(key).size() > 1 << 24);
     }
 
     #[test]
     fn ranks_split_the_men_exactly() {
         // Two men of the side to move, one of the other: summing over ranks counts every
         // arrangement of the men (mover's men off its crowning row, the other's off its own).
-        let indices = MenIndices::new();
         let mut total = 0;
         for r in 0..=MAX_RANK {
             for o in 0..=MAX_RANK {
@@ -402,7 +429,7 @@ mod tests {
                     other_rank: o,
                 };
                 if k.is_well_formed() {
-                    total += SliceIndex::new(&indices, k).size();
+                    total += SliceIndex::new(k).size();
                 }
             }
         }
