@@ -394,6 +394,28 @@ def test_probe_batch_across_chunks_and_empty(nine_dir):
     assert tb.probe_batch([])[0].shape == (0,)
 
 
+def test_one_tablebase_probed_from_many_threads_agrees_with_one(checkers_dir):
+    from concurrent.futures import ThreadPoolExecutor
+
+    tb = pp.tablebase.open(checkers_dir)
+    states = tb.sample_states("1010-00", 50, seed=3) + tb.sample_states("1110-20", 200, seed=4)
+    alone = [tb.probe(s) for s in states]
+    rows = tb.encode(states)
+    batch_alone = tb.probe_batch(rows)
+
+    # A fresh tablebase: its tables are opened by whichever thread's probe needs them first.
+    fresh = pp.tablebase.open(checkers_dir)
+
+    def probe_all(k):
+        order = states[k:] + states[:k]
+        return [fresh.probe(s) for s in order], fresh.probe_batch(rows)
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        for k, (probes, (wdl, plies)) in enumerate(pool.map(probe_all, range(16))):
+            assert probes == alone[k:] + alone[:k]
+            assert (wdl == batch_alone[0]).all() and (plies == batch_alone[1]).all()
+
+
 def test_checkers_rows_follow_the_documented_layout(checkers_dir):
     tb = pp.tablebase.open(checkers_dir)
     state = tb.game.state_from_fen("W:WK32:BK1,5")
