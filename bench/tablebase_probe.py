@@ -44,10 +44,17 @@ def main() -> None:
         keys = args.subspaces or tb.subspaces()
         per_key = max(1, args.count // len(keys))
         started = time.perf_counter()
-        parts = [
-            tb.encode(tb.sample_states(key, per_key, seed=args.seed + i))
-            for i, key in enumerate(keys)
-        ]
+        parts = []
+        usable = []
+        for i, key in enumerate(keys):
+            try:
+                parts.append(tb.encode(tb.sample_states(key, per_key, seed=args.seed + i)))
+                usable.append(key)
+            except ValueError:
+                # Every position of the subspace is over (a checkers man with no move, say):
+                # there is nothing to probe in it.
+                continue
+        keys = usable
         rows = np.concatenate(parts)
         rng = np.random.default_rng(args.seed)
         rows = rows[rng.permutation(len(rows))]
