@@ -192,6 +192,13 @@ fn builds_do_not_depend_on_the_thread_count() {
     }
 }
 
+/// Every table of up to `max` pieces, built into a new temporary directory.
+fn tables_up_to(max: u8, options: SolveOptions) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    solve(domain(), dir.path(), &domain().keys_up_to(max), &options).unwrap();
+    dir
+}
+
 #[test]
 fn finished_positions_are_answered_by_the_rules_with_any_tables() {
     let game = Checkers::default();
@@ -205,21 +212,15 @@ fn finished_positions_are_answered_by_the_rules_with_any_tables() {
     let no_pieces = perfectplay_core::checkers::fen::parse("B:W18:B").unwrap();
 
     // Tables of two pieces only: a finished position needs no table.
-    let two = tempfile::tempdir().unwrap();
-    solve(
-        domain(),
-        two.path(),
-        &domain().keys_up_to(2),
-        &SolveOptions::default(),
-    )
-    .unwrap();
+    let two = tables_up_to(2, SolveOptions::default());
     // Tables without distances: they say "lost", the rules say "lost now".
-    let wdl = tempfile::tempdir().unwrap();
-    let options = SolveOptions {
-        wdl_only: true,
-        ..SolveOptions::default()
-    };
-    solve(domain(), wdl.path(), &domain().keys_up_to(3), &options).unwrap();
+    let wdl = tables_up_to(
+        3,
+        SolveOptions {
+            wdl_only: true,
+            ..SolveOptions::default()
+        },
+    );
 
     for dir in [two.path(), wdl.path()] {
         let tb = Tablebase::open(domain(), dir).unwrap();
@@ -236,14 +237,7 @@ fn finished_positions_are_answered_by_the_rules_with_any_tables() {
 
 #[test]
 fn batched_probes_come_in_order_and_stop_when_asked() {
-    let dir = tempfile::tempdir().unwrap();
-    solve(
-        domain(),
-        dir.path(),
-        &domain().keys_up_to(3),
-        &SolveOptions::default(),
-    )
-    .unwrap();
+    let dir = tables_up_to(3, SolveOptions::default());
     let tb = Tablebase::open(domain(), dir.path()).unwrap();
     let mut positions = all_positions(3);
     // A position the tables do not cover, in the middle of the batch.
