@@ -236,9 +236,9 @@ impl<D: Domain> Tablebase<D> {
         }
     }
 
-    /// [`Tablebase::found`] for a table not in its slot: in the map, or opened now. Kept out
-    /// of line, so that the probes' loops hold only the slot lookup.
-    #[cold]
+    /// [`Tablebase::found`] for a table not in its slot: in the map (domains without slot
+    /// numbers), or opened now. Kept out of line, so that the probes' loops of domains with
+    /// slots hold only the slot lookup.
     #[inline(never)]
     fn found_elsewhere(&self, key: D::Key) -> Result<Found<'_>, ProbeError> {
         let slot = self.slot(key);
