@@ -61,6 +61,37 @@ use super::index::{MorrisIndexer, SubspaceIndex};
 use crate::domain::Domain;
 use crate::error::{ProbeError, SolveError};
 
+/// The most men a side has on any morris board (half the points of the 24-point boards).
+const MAX_SIDE_MEN: usize = 12;
+
+/// The ways a side's men split between the board and the hand: `(13 * 14) / 2`.
+const SIDE_CODES: usize = 91;
+
+/// A dense number for each side's men on the board and in hand, at most [`MAX_SIDE_MEN`] in
+/// all; `u8::MAX` for more. Tablebase slots numbered by them stay few (33,124): probes read
+/// their table's slot without the lock and map of unnumbered keys.
+static SIDE_CODE: [[u8; MAX_SIDE_MEN + 1]; MAX_SIDE_MEN + 1] = side_codes();
+
+const fn side_codes() -> [[u8; MAX_SIDE_MEN + 1]; MAX_SIDE_MEN + 1] {
+    let mut codes = [[u8::MAX; MAX_SIDE_MEN + 1]; MAX_SIDE_MEN + 1];
+    let mut next = 0;
+    let mut board = 0;
+    while board <= MAX_SIDE_MEN {
+        let mut hand = 0;
+        while board + hand <= MAX_SIDE_MEN {
+            codes[board][hand] = next;
+            next += 1;
+            hand += 1;
+        }
+        board += 1;
+    }
+    assert!(next as usize == SIDE_CODES, "SIDE_CODES counts the splits");
+    codes
+}
+
+/// Slot numbers of morris keys: both sides' codes and the two memories.
+const KEY_SLOTS: usize = SIDE_CODES * SIDE_CODES * 4;
+
 /// A morris subspace: men on the board and in hand of the side to move and of the other side,
 /// and under `no_reforming` which sides carry an effective no-re-forming memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -632,6 +663,25 @@ impl Domain for MorrisDomain {
             && self.index(b, a).has_trivial_stabilizer(theirs)
     }
 
+    fn key_slots(&self) -> usize {
+        KEY_SLOTS
+    }
+
+    #[inline]
+    fn key_slot(&self, key: MorrisKey) -> Option<usize> {
+        let side = |board: u8, hand: u8| {
+            SIDE_CODE
+                .get(usize::from(board))
+                .and_then(|row| row.get(usize::from(hand)))
+                .copied()
+                .filter(|&code| code != u8::MAX)
+                .map(usize::from)
+        };
+        let sides =
+            side(key.mover, key.mover_hand)? * SIDE_CODES + side(key.other, key.other_hand)?;
+        Some((sides * 2 + usize::from(key.mover_barrier)) * 2 + usize::from(key.other_barrier))
+    }
+
     fn locate(&self, pos: &MorrisPosition) -> Result<(MorrisKey, u64), ProbeError> {
         let (key, mover, other) = self.key_of(pos).map_err(|e| match e {
             Unlocated::Memory => ProbeError::OutOfScope(
@@ -764,6 +814,43 @@ mod tests {
             rules.set(name, value).unwrap();
         }
         MorrisDomain::new(Morris::new(rules).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn every_key_with_at_most_twelve_men_a_side_has_a_slot_of_its_own() {
+        let d = with("twelve_mens_morris", &[]);
+        let mut taken = vec![false; d.key_slots()];
+        let men = 0..=MAX_SIDE_MEN as u8;
+        for (mover, mover_hand, other, other_hand) in men.clone().flat_map(|a| {
+            let men = men.clone();
+            men.clone().flat_map(move |b| {
+                let men = men.clone();
+                men.clone()
+                    .flat_map(move |c| men.clone().map(move |e| (a, b, c, e)))
+            })
+        }) {
+            for (mover_barrier, other_barrier) in
+                [(false, false), (false, true), (true, false), (true, true)]
+            {
+                let key = MorrisKey {
+                    mover_hand,
+                    other_hand,
+                    mover,
+                    other,
+                    mover_barrier,
+                    other_barrier,
+                };
+                let slot = d.key_slot(key);
+                let fits = usize::from(mover + mover_hand) <= MAX_SIDE_MEN
+                    && usize::from(other + other_hand) <= MAX_SIDE_MEN;
+                assert_eq!(slot.is_some(), fits, "{key}");
+                if let Some(slot) = slot {
+                    assert!(!taken[slot], "{key}: slot {slot} taken twice");
+                    taken[slot] = true;
+                }
+            }
+        }
+        assert!(taken.iter().all(|&t| t), "every slot number is used");
     }
 
     #[test]
