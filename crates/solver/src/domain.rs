@@ -101,6 +101,21 @@ pub trait Domain: Send + Sync {
     /// The subspace and index of `pos`; an error if the databases do not cover it.
     fn locate(&self, pos: &<Self::Game as Game>::Position) -> Result<(Self::Key, u64), ProbeError>;
 
+    /// What consecutive [`Domain::locate_near`] calls share, kept by the caller.
+    type LocateMemo: Default;
+
+    /// The same answer as [`Domain::locate`], sooner where `pos` shares a part with the
+    /// position `memo` last located: the successors of one position by its quiet turns, located
+    /// one after another, all leave the same men to the side to move.
+    fn locate_near(
+        &self,
+        pos: &<Self::Game as Game>::Position,
+        memo: &mut Self::LocateMemo,
+    ) -> Result<(Self::Key, u64), ProbeError> {
+        let _ = memo;
+        self.locate(pos)
+    }
+
     /// Every subspace a turn from a position of `key` can lead to, when that position is not
     /// over: `key`'s own partner for quiet moves, and the subspaces after captures or
     /// placements. Over-approximations only cost solving more.

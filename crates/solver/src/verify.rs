@@ -7,6 +7,10 @@
 //! or loss would need a chain of ever shorter distances ending in a wrong terminal value, and a
 //! wrongly stored draw has a successor whose true value is a shorter loss or a win. Where a
 //! table (or a successor's table) is WDL-only, results are compared without distances.
+//!
+//! Successors' values are read from their tables, those of finished positions included (as the
+//! solver reads them), so a table is proven right once the tables its successors lie in pass
+//! too: verify a whole set, or a table with what it depends on.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -176,9 +180,9 @@ const READS: usize = 64;
 
 /// The value `pos` must have given its successors; `None` if it cannot arise.
 ///
-/// Successors are valued in two passes: each is tested for the end of the game and located,
-/// and a read in a table of `near` is prefetched; then the reads are made. A successor in a
-/// table outside `near` is probed through the tablebase at once.
+/// Successors are valued in two passes: each in a table of `near` is located and its read
+/// prefetched; then the reads are made. Any other successor is tested for the end of the game
+/// and else probed through the tablebase at once.
 fn recompute<D: Domain>(
     tb: &Tablebase<D>,
     near: &[(D::Key, Arc<Table>)],
@@ -201,26 +205,35 @@ fn recompute<D: Domain>(
     };
     let mut reads = Reads::new();
     let mut error = None;
+    let mut memo = D::LocateMemo::default();
     game.for_each_move(pos, |mv| {
         if error.is_some() {
             return;
         }
         let next = game.play(pos, mv);
-        let located = match terminal_value(game, &next) {
-            Some(v) => v.map(&mut add),
-            None => tb.domain().locate(&next).and_then(|(key, index)| {
-                match near.iter().position(|(k, _)| *k == key) {
-                    Some(t) => {
-                        if reads.is_full() {
-                            read_all(near, &mut reads, &mut add)?;
-                        }
-                        near[t].1.prefetch(index);
-                        reads.push((t, index));
-                        Ok(())
+        // A successor in a table of `near` is valued by what that table stores, even where the
+        // game is over there (verifying that table checks it holds the rules' value), so it
+        // costs no end-of-game test.
+        let table = tb
+            .domain()
+            .subspace_of(&next)
+            .and_then(|key| near.iter().position(|(k, _)| *k == key));
+        let located = match table {
+            Some(t) => tb
+                .domain()
+                .locate_near(&next, &mut memo)
+                .and_then(|(_, index)| {
+                    if reads.is_full() {
+                        read_all(near, &mut reads, &mut add)?;
                     }
-                    None => tb.probe(&next).map(&mut add),
-                }
-            }),
+                    near[t].1.prefetch(index);
+                    reads.push((t, index));
+                    Ok(())
+                }),
+            None => match terminal_value(game, &next) {
+                Some(v) => v.map(&mut add),
+                None => tb.probe(&next).map(&mut add),
+            },
         };
         if let Err(e) = located {
             error = Some(e);

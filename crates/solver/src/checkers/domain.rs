@@ -305,6 +305,9 @@ fn to_position(s: &Sides) -> Position {
 }
 
 impl Domain for CheckersDomain {
+    // Checkers successors share no part of the index worth keeping.
+    type LocateMemo = ();
+
     type Game = Checkers;
     type Key = CheckersKey;
 

@@ -57,7 +57,7 @@ use std::sync::Arc;
 use perfectplay_core::morris::{Barrier, DoubleMill, Morris, MorrisPosition, MorrisRules, Trapped};
 use perfectplay_core::{Bitboard, Color};
 
-use super::index::{MorrisIndexer, SubspaceIndex};
+use super::index::{MorrisIndexer, MoverPart, SubspaceIndex};
 use crate::domain::Domain;
 use crate::error::{ProbeError, SolveError};
 
@@ -252,6 +252,21 @@ enum Unlocated {
     Memory,
     /// Its counts make no subspace of these rules.
     NoSubspace(MorrisKey),
+}
+
+impl Unlocated {
+    fn into_error(self) -> ProbeError {
+        match self {
+            Unlocated::Memory => ProbeError::OutOfScope(
+                "the position carries a memory of earlier turns (no re-forming, first mill) \
+                 that these rules do not have"
+                    .into(),
+            ),
+            Unlocated::NoSubspace(key) => {
+                ProbeError::OutOfScope(format!("subspace {key} does not exist under these rules"))
+            }
+        }
+    }
 }
 
 /// The database scheme of a morris game under one rule set.
@@ -683,16 +698,7 @@ impl Domain for MorrisDomain {
     }
 
     fn locate(&self, pos: &MorrisPosition) -> Result<(MorrisKey, u64), ProbeError> {
-        let (key, mover, other) = self.key_of(pos).map_err(|e| match e {
-            Unlocated::Memory => ProbeError::OutOfScope(
-                "the position carries a memory of earlier turns (no re-forming, first mill) \
-                 that these rules do not have"
-                    .into(),
-            ),
-            Unlocated::NoSubspace(key) => {
-                ProbeError::OutOfScope(format!("subspace {key} does not exist under these rules"))
-            }
-        })?;
+        let (key, mover, other) = self.key_of(pos).map_err(Unlocated::into_error)?;
         let us = pos.side_to_move();
         let (ours, theirs) = (pos.men(us), pos.men(!us));
         // The counts again rather than the key's fields: see `key_of`.
@@ -710,6 +716,29 @@ impl Domain for MorrisDomain {
         );
         let slot = self.least_slot(key, symmetries, canonical, mover, other);
         Ok((key, board * self.slots_per_board(key) + slot))
+    }
+
+    type LocateMemo = Option<MoverPart>;
+
+    fn locate_near(
+        &self,
+        pos: &MorrisPosition,
+        memo: &mut Option<MoverPart>,
+    ) -> Result<(MorrisKey, u64), ProbeError> {
+        let (key, mover, other) = self.key_of(pos).map_err(Unlocated::into_error)?;
+        if mover.is_some() || other.is_some() {
+            return self.locate(pos);
+        }
+        let us = pos.side_to_move();
+        let (ours, theirs) = (pos.men(us), pos.men(!us));
+        let index = self.index(ours.count() as u8, theirs.count() as u8);
+        // The class of the mover's men depends on their count and points alone, whatever
+        // the other side's count.
+        let part = match memo {
+            Some(part) if part.men() == ours => *part,
+            _ => *memo.insert(index.mover_part(ours)),
+        };
+        Ok((key, index.rank_with(&part, theirs)))
     }
 
     fn successor_keys(&self, key: MorrisKey) -> Vec<MorrisKey> {
@@ -1048,6 +1077,43 @@ mod tests {
             }
         }
         keys
+    }
+
+    #[test]
+    fn locating_successors_one_after_another_gives_what_locate_gives() {
+        let mut rng = perfectplay_core::SplitMix64::new(11);
+        for (domain, men) in [
+            (
+                with("nine_mens_morris", &[]),
+                [(3, 3), (4, 7), (7, 4), (9, 8), (6, 6)],
+            ),
+            (
+                with("twelve_mens_morris", &[]),
+                [(3, 5), (8, 8), (11, 4), (5, 9), (12, 3)],
+            ),
+            (
+                with("nine_mens_morris", &[("no_reforming", "true")]),
+                [(3, 4), (5, 5), (8, 7), (4, 9), (9, 9)],
+            ),
+        ] {
+            // One memo for every successor of every position: a memo of other men is never used.
+            let mut memo = None;
+            let mut located = 0;
+            for (a, b) in men {
+                let key = MorrisKey::moving(a, b);
+                for _ in 0..200 {
+                    let index = rng.next_u64() % domain.size(key);
+                    let pos = domain.unrank(key, index);
+                    domain.game().for_each_move(&pos, |mv| {
+                        let next = domain.game().play(&pos, mv);
+                        let want = domain.locate(&next).ok();
+                        assert_eq!(domain.locate_near(&next, &mut memo).ok(), want, "{next:?}");
+                        located += usize::from(want.is_some());
+                    });
+                }
+            }
+            assert!(located > 10_000, "{located} successors located");
+        }
     }
 
     #[test]

@@ -136,6 +136,25 @@ impl MoverTable {
     }
 }
 
+/// The mover's men of a board and their class under the symmetries, as
+/// [`SubspaceIndex::mover_part`] works them out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoverPart {
+    mover: u32,
+    class: usize,
+    symmetry: usize,
+    canonical: u32,
+}
+
+impl MoverPart {
+    /// The mover's men it was worked out for.
+    #[inline]
+    #[must_use]
+    pub fn men(&self) -> Bitboard {
+        Bitboard(self.mover)
+    }
+}
+
 /// The perfect index of one subspace: the boards with `a` men of the side to move and `b` of the
 /// other side, up to symmetry. Made by [`MorrisIndexer::subspace`].
 pub struct SubspaceIndex {
@@ -289,6 +308,35 @@ impl SubspaceIndex {
         )
     }
 
+    /// What ranking needs of the mover's men alone, worked out once for several boards with
+    /// the same mover's men (the successors of one position by its quiet turns): see
+    /// [`rank_with`](Self::rank_with).
+    #[inline]
+    #[must_use]
+    pub fn mover_part(&self, mover: Bitboard) -> MoverPart {
+        let (class, symmetry, canonical) = self.mover_class(mover);
+        MoverPart {
+            mover: mover.0,
+            class,
+            symmetry,
+            canonical,
+        }
+    }
+
+    /// The same as [`rank`](Self::rank) of `(part's men, other)`, without looking up the
+    /// mover's class again (a table of up to 5 MB that misses the caches).
+    #[inline]
+    #[must_use]
+    pub fn rank_with(&self, part: &MoverPart, other: Bitboard) -> u64 {
+        debug_assert!(part.mover & other.0 == 0, "men share a point");
+        debug_assert_eq!(
+            (part.class, part.symmetry, part.canonical),
+            self.mover_class(Bitboard(part.mover)),
+            "a part of another subspace"
+        );
+        self.rank_parts(part.class, part.symmetry, part.canonical, other)
+    }
+
     /// The canonical form of the other side's men once the mover's are canonical: `other` moved
     /// by symmetry `s`, then the least image under the class's stabilizer.
     #[inline]
@@ -315,6 +363,11 @@ impl SubspaceIndex {
     pub fn rank(&self, mover: Bitboard, other: Bitboard) -> u64 {
         debug_assert!(!mover.intersects(other), "men share a point");
         let (class, s, canonical) = self.mover_class(mover);
+        self.rank_parts(class, s, canonical, other)
+    }
+
+    #[inline]
+    fn rank_parts(&self, class: usize, s: usize, canonical: u32, other: Bitboard) -> u64 {
         let other = self.canonical_other(class, s, other);
         let local = colex_rank_within(other, !canonical & self.all_points);
         if self.movers.stabilizer[class] == 1 {
