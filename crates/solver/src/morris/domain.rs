@@ -698,12 +698,29 @@ impl Domain for MorrisDomain {
     }
 
     fn locate(&self, pos: &MorrisPosition) -> Result<(MorrisKey, u64), ProbeError> {
+        self.locate_near(pos, &mut None)
+    }
+
+    type LocateMemo = Option<MoverPart>;
+
+    #[inline]
+    fn locate_near(
+        &self,
+        pos: &MorrisPosition,
+        memo: &mut Option<MoverPart>,
+    ) -> Result<(MorrisKey, u64), ProbeError> {
         let (key, mover, other) = self.key_of(pos).map_err(Unlocated::into_error)?;
         let us = pos.side_to_move();
         let (ours, theirs) = (pos.men(us), pos.men(!us));
         // The counts again rather than the key's fields: see `key_of`.
         let index = self.index(ours.count() as u8, theirs.count() as u8);
-        let board = index.rank(ours, theirs);
+        // The class of the mover's men depends on their count and points alone, whatever
+        // the other side's count.
+        let part = match memo {
+            Some(part) if part.men() == ours => *part,
+            _ => *memo.insert(index.mover_part(ours)),
+        };
+        let board = index.rank_with(&part, theirs);
         if mover.is_none() && other.is_none() {
             return Ok((key, board));
         }
@@ -716,29 +733,6 @@ impl Domain for MorrisDomain {
         );
         let slot = self.least_slot(key, symmetries, canonical, mover, other);
         Ok((key, board * self.slots_per_board(key) + slot))
-    }
-
-    type LocateMemo = Option<MoverPart>;
-
-    fn locate_near(
-        &self,
-        pos: &MorrisPosition,
-        memo: &mut Option<MoverPart>,
-    ) -> Result<(MorrisKey, u64), ProbeError> {
-        let (key, mover, other) = self.key_of(pos).map_err(Unlocated::into_error)?;
-        if mover.is_some() || other.is_some() {
-            return self.locate(pos);
-        }
-        let us = pos.side_to_move();
-        let (ours, theirs) = (pos.men(us), pos.men(!us));
-        let index = self.index(ours.count() as u8, theirs.count() as u8);
-        // The class of the mover's men depends on their count and points alone, whatever
-        // the other side's count.
-        let part = match memo {
-            Some(part) if part.men() == ours => *part,
-            _ => *memo.insert(index.mover_part(ours)),
-        };
-        Ok((key, index.rank_with(&part, theirs)))
     }
 
     fn successor_keys(&self, key: MorrisKey) -> Vec<MorrisKey> {
