@@ -8,6 +8,100 @@ pub(crate) const MAX_ACTIONS: usize = 640;
 
 const WORDS: usize = MAX_ACTIONS / 64;
 
+/// Each byte's eight bits as eight values, lowest bit first.
+const BYTE_BOOLS: [[bool; 8]; 256] = {
+    let mut table = [[false; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut bit = 0;
+        while bit < 8 {
+            table[byte][bit] = byte & (1 << bit) != 0;
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
+/// Writes the 64 bits of `word` into `out` as values, lowest bit first.
+#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+#[inline(always)]
+fn expand_word(word: u64, out: &mut [bool; 64]) {
+    use std::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cvtsi64_si128, _mm_set1_epi64x, _mm_set1_epi8,
+        _mm_setr_epi8, _mm_shuffle_epi8, _mm_storeu_si128,
+    };
+    // SAFETY: the intrinsics need SSE2 and SSSE3, which this build's target has (the `cfg`
+    // above; `.cargo/config.toml` asks for x86-64-v2). Each store writes the 16 bytes of one
+    // `[bool; 16]` of `out` (unaligned stores are allowed), every byte 0 or 1, a valid `bool`.
+    // Tested against the byte table (`expanded_words_match_the_byte_table`).
+    unsafe {
+        let bits = _mm_cvtsi64_si128(word as i64);
+        // Lane i of eight keeps bit i of its byte.
+        let select = _mm_set1_epi64x(0x8040_2010_0804_0201_u64 as i64);
+        let one = _mm_set1_epi8(1);
+        // Each 16 values come from two bytes of the word, each spread over eight lanes.
+        let spreads = [
+            _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1),
+            _mm_setr_epi8(2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3),
+            _mm_setr_epi8(4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5),
+            _mm_setr_epi8(6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7),
+        ];
+        for (out, spread) in out.as_chunks_mut::<16>().0.iter_mut().zip(spreads) {
+            let lanes = _mm_and_si128(_mm_shuffle_epi8(bits, spread), select);
+            let values = _mm_and_si128(_mm_cmpeq_epi8(lanes, select), one);
+            _mm_storeu_si128(out.as_mut_ptr().cast::<__m128i>(), values);
+        }
+    }
+}
+
+/// Writes the 64 bits of `word` into `out` as values, lowest bit first.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "ssse3")))]
+#[inline(always)]
+fn expand_word(word: u64, out: &mut [bool; 64]) {
+    for (i, out) in out.as_chunks_mut::<8>().0.iter_mut().enumerate() {
+        *out = BYTE_BOOLS[usize::from((word >> (8 * i)) as u8)];
+    }
+}
+
+/// The position of the `k`-th set bit of `word` (counting from 0, lowest first), for `k`
+/// below the number of set bits: the byte that holds it by counting set bits a byte at a
+/// time in one register, then a table for the bit within the byte.
+#[inline]
+fn select_in_word(word: u64, k: usize) -> usize {
+    const LANES: u64 = 0x0101_0101_0101_0101;
+    let pairs = word - ((word >> 1) & (0x55 * LANES));
+    let nibbles = (pairs & (0x33 * LANES)) + ((pairs >> 2) & (0x33 * LANES));
+    let bytes = (nibbles + (nibbles >> 4)) & (0x0f * LANES);
+    // Byte i: the set bits of bytes 0..=i (at most 64, so no lane overflows).
+    let upto = bytes.wrapping_mul(LANES);
+    // The bytes whose running count is at most k come before the one that holds the bit.
+    let k = k as u64 & 63;
+    let at_most_k = ((k * LANES) | (0x80 * LANES)).wrapping_sub(upto) & (0x80 * LANES);
+    let byte = (at_most_k.count_ones() as usize).min(7);
+    let earlier = ((upto << 8) >> (8 * byte)) & 0xff;
+    let within = (k - earlier.min(k)) as usize & 7;
+    8 * byte + usize::from(SELECT_IN_BYTE[usize::from((word >> (8 * byte)) as u8)][within])
+}
+
+/// For each byte, the position of its `k`-th set bit (0 where there is none).
+const SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut table = [[0; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let (mut bit, mut k) = (0, 0);
+        while bit < 8 {
+            if byte & (1 << bit) != 0 {
+                table[byte][k] = bit as u8;
+                k += 1;
+            }
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
 /// A set of actions below [`MAX_ACTIONS`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct ActionSet([u64; WORDS]);
@@ -45,57 +139,56 @@ impl ActionSet {
 
     /// The `index`-th action in ascending order, if there are more than `index`.
     #[inline]
-    pub(crate) fn nth(&self, mut index: usize) -> Option<usize> {
-        for (w, &word) in self.0.iter().enumerate() {
-            let ones = word.count_ones() as usize;
-            if index < ones {
-                let mut bits = word;
-                for _ in 0..index {
-                    bits &= bits - 1;
-                }
-                return Some(64 * w + bits.trailing_zeros() as usize);
-            }
-            index -= ones;
+    pub(crate) fn nth(&self, index: usize) -> Option<usize> {
+        // Envs sample at every step: which word holds the action, and then which bit, are
+        // found without a branch that depends on the set.
+        let mut word = WORDS;
+        let mut before = 0;
+        let mut counted = 0;
+        for (w, bits) in self.0.iter().enumerate() {
+            let ones = bits.count_ones() as usize;
+            let holds = counted <= index && index < counted + ones;
+            word = if holds { w } else { word };
+            before = if holds { counted } else { before };
+            counted += ones;
         }
-        None
+        let bits = *self.0.get(word)?;
+        Some(64 * word + select_in_word(bits, index - before))
     }
 
     /// Writes the set as a mask: `mask[a]` is whether `a` is in the set (actions not below
     /// `mask.len()` are left out).
     #[inline]
     pub(crate) fn write_mask(&self, mask: &mut [bool]) {
-        // The 24-point morris boards, whose envs write a mask per env at every step: each
-        // word's 64 values are cleared and marked as one block of known length, with no call
-        // to `memset` and no bounds check per action but in the last, short block.
+        // Envs write a mask per env at every step, so the values are made from the words
+        // without a branch on the actions (a loop over the set bits mispredicted its exit once
+        // a word): 64 at a time where the target has SSSE3 (x86-64-v2), then eight at a time
+        // from a table; with a known trip count for the 24-point morris boards' 600 values.
         if let Ok(mask) = <&mut [bool; 600]>::try_from(&mut *mask) {
-            let (blocks, tail) = mask.as_chunks_mut::<64>();
-            for (block, &word) in blocks.iter_mut().zip(&self.0) {
-                *block = [false; 64];
-                let mut bits = word;
-                while bits != 0 {
-                    block[(bits.trailing_zeros() & 63) as usize] = true;
-                    bits &= bits - 1;
-                }
-            }
-            tail.fill(false);
-            let mut bits = self.0.get(blocks.len()).copied().unwrap_or(0);
-            while bits != 0 {
-                if let Some(m) = tail.get_mut(bits.trailing_zeros() as usize) {
-                    *m = true;
-                }
-                bits &= bits - 1;
-            }
-            return;
+            return self.write_mask_words(mask);
         }
-        mask.fill(false);
-        for (w, &word) in self.0.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                if let Some(m) = mask.get_mut(64 * w + bits.trailing_zeros() as usize) {
-                    *m = true;
-                }
-                bits &= bits - 1;
-            }
+        self.write_mask_words(mask);
+    }
+
+    #[inline(always)]
+    fn write_mask_words(&self, mask: &mut [bool]) {
+        let words = (mask.len() / 64).min(WORDS);
+        let (head, rest) = mask.split_at_mut(64 * words);
+        for (out, &word) in head.as_chunks_mut::<64>().0.iter_mut().zip(&self.0) {
+            expand_word(word, out);
+        }
+        let byte = |i: usize| {
+            self.0
+                .get(words + i / 8)
+                .map_or(0, |w| (w >> (8 * (i % 8))) as u8)
+        };
+        let (bytes, tail) = rest.as_chunks_mut::<8>();
+        for (i, out) in bytes.iter_mut().enumerate() {
+            *out = BYTE_BOOLS[usize::from(byte(i))];
+        }
+        let last = BYTE_BOOLS[usize::from(byte(bytes.len()))];
+        for (out, value) in tail.iter_mut().zip(last) {
+            *out = value;
         }
     }
 
@@ -152,6 +245,49 @@ impl ExactSizeIterator for Actions {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nth_agrees_with_counting_through_the_set() {
+        let mut rng = perfectplay_core::SplitMix64::new(11);
+        for round in 0..2000 {
+            let mut set = ActionSet::default();
+            // Sparse, dense and empty words alike.
+            for word in &mut set.0 {
+                *word = match rng.below(4) {
+                    Some(0) => 0,
+                    Some(1) => rng.next_u64(),
+                    _ => rng.next_u64() & rng.next_u64() & rng.next_u64(),
+                };
+            }
+            if round == 0 {
+                set.0 = [u64::MAX; WORDS];
+            }
+            let all: Vec<usize> = set.iter().collect();
+            for (i, &a) in all.iter().enumerate() {
+                assert_eq!(set.nth(i), Some(a), "{:x?} index {i}", set.0);
+            }
+            assert_eq!(set.nth(all.len()), None);
+            assert_eq!(set.nth(all.len() + 100), None);
+        }
+        assert_eq!(ActionSet::default().nth(0), None);
+    }
+
+    #[test]
+    fn expanded_words_match_the_byte_table() {
+        let mut rng = perfectplay_core::SplitMix64::new(7);
+        for word in [0, u64::MAX, 1, 1 << 63, 0x8000_0001_0000_8001]
+            .into_iter()
+            .chain((0..1000).map(|_| rng.next_u64()))
+        {
+            let mut out = [true; 64];
+            expand_word(word, &mut out);
+            let want: Vec<bool> = (0..64).map(|i| word >> i & 1 == 1).collect();
+            assert_eq!(out.as_slice(), want.as_slice(), "{word:#x}");
+            for (i, chunk) in out.chunks(8).enumerate() {
+                assert_eq!(chunk, BYTE_BOOLS[usize::from((word >> (8 * i)) as u8)]);
+            }
+        }
+    }
 
     #[test]
     fn groups_straddle_words_and_nth_counts_in_ascending_order() {

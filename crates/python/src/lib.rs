@@ -21,6 +21,7 @@ mod env;
 mod errors;
 mod games;
 mod perfect;
+mod pool;
 mod py_env;
 mod py_game;
 mod py_state;

@@ -16,6 +16,7 @@ use crate::env::{Batch, Buffers, Opponent};
 use crate::errors::{Error, Result};
 use crate::games::{with_family, AnyGame};
 use crate::perfect::{SharedTables, Start, Tabled};
+use crate::pool;
 use crate::py_game::{options_from_kwargs, PyGame};
 
 /// A batch of either family.
@@ -185,7 +186,7 @@ impl PyVectorEnv {
             truncated: truncated.as_slice_mut()?,
         };
         let batch = &mut self.batch;
-        Ok(py.detach(move || f(batch, buffers)))
+        Ok(py.detach(move || pool::run(move || f(batch, buffers))))
     }
 
     /// `array`, or a copy of it with `copy=True`.
@@ -359,7 +360,7 @@ impl PyVectorEnv {
             let mut sampled = self.sampled.bind(py).readwrite();
             let out = sampled.as_slice_mut()?;
             let batch = &mut self.batch;
-            py.detach(move || with_family!(AnyBatch, batch, b => b.sample(out)));
+            py.detach(move || pool::run(move || with_family!(AnyBatch, batch, b => b.sample(out))));
         }
         self.out(self.sampled.bind(py).clone().into_any())
     }

@@ -193,7 +193,8 @@ impl ActionGame for Morris {
     }
 
     /// At the start of a turn, the placements as one group and each man's slides or flights as
-    /// another (a man's destinations are consecutive actions).
+    /// another (a man's destinations are consecutive actions; a man that cannot move makes an
+    /// empty group).
     fn for_each_legal_action_group<F: FnMut(usize, u64)>(
         &self,
         pos: &MorrisPosition,
@@ -211,14 +212,15 @@ impl ActionGame for Morris {
         }
         let n = self.board().point_count();
         let mut any = false;
+        // Men with nowhere to go are visited too, as empty groups: whether a man can move is
+        // random in play, and a branch on it mispredicted often (envs fill their action
+        // tables at every step).
         self.visit_base_targets(pos, &mut |from, targets| {
-            if targets.any() {
-                any = true;
-                visit(
-                    from.map_or(0, |f| n + usize::from(f) * n),
-                    u64::from(targets.0),
-                );
-            }
+            any |= targets.any();
+            visit(
+                from.map_or(0, |f| n + usize::from(f) * n),
+                u64::from(targets.0),
+            );
         });
         if !any && self.rules.trapped == Trapped::Passes {
             visit(self.pass_action(), 1);
