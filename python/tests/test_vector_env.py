@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 
 import numpy as np
 import pytest
@@ -215,6 +216,35 @@ def test_results_do_not_depend_on_the_thread_count():
         outputs.append(run.stdout)
     assert outputs[0] == outputs[1] == outputs[2]
     assert len(outputs[0].split()) == 2
+
+
+def test_envs_stepped_from_several_python_threads_play_the_games_of_their_seeds():
+    # Each Python thread that steps envs gets its own pool of workers: envs stepped from
+    # threads running at once, and an env made in one thread and stepped in another, play
+    # the same games as on the main thread.
+    seeds = range(4)
+    want = [digest(pp.VectorEnv("nine_mens_morris", 100, seed=s), 60) for s in seeds]
+    got = [None] * len(want)
+    errors = []
+
+    def play(index):
+        try:
+            got[index] = digest(pp.VectorEnv("nine_mens_morris", 100, seed=seeds[index]), 60)
+        except Exception as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=play, args=(i,)) for i in range(len(want))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors and got == want
+    env = pp.VectorEnv("checkers", 50, seed=3)
+    moved = [None]
+    thread = threading.Thread(target=lambda: moved.__setitem__(0, digest(env, 40)))
+    thread.start()
+    thread.join()
+    assert moved[0] == digest(pp.VectorEnv("checkers", 50, seed=3), 40)
 
 
 @pytest.mark.parametrize("agent_player", [0, 1])
