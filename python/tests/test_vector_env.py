@@ -247,6 +247,34 @@ def test_envs_stepped_from_several_python_threads_play_the_games_of_their_seeds(
     assert moved[0] == digest(pp.VectorEnv("checkers", 50, seed=3), 40)
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_forked_process_steps_envs_of_its_parent():
+    # The parent's pool has worker threads; the forked child has none of them, and its calls
+    # must still finish (the calling thread does every share itself).
+    import multiprocessing
+
+    env = pp.VectorEnv("nine_mens_morris", 128, seed=4)
+    for _ in range(10):
+        env.step(env.sample_legal_actions())
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+
+    def child():
+        for _ in range(10):
+            env.step(env.sample_legal_actions())
+        queue.put([env.fen(i) for i in range(0, 128, 17)])
+
+    process = context.Process(target=child)
+    process.start()
+    in_child = queue.get(timeout=120)
+    process.join(timeout=120)
+    assert process.exitcode == 0
+    # The same ten steps in the parent reach the same positions.
+    for _ in range(10):
+        env.step(env.sample_legal_actions())
+    assert in_child == [env.fen(i) for i in range(0, 128, 17)]
+
+
 @pytest.mark.parametrize("agent_player", [0, 1])
 def test_random_opponent_single_agent(agent_player):
     env = pp.VectorEnv("nine_mens_morris", 32, seed=2, opponent="random", agent_player=agent_player, ply_limit=60)
