@@ -6,6 +6,8 @@
 //! so results are the same for any number of threads.
 
 use std::fmt;
+use std::marker::PhantomData;
+use std::slice;
 use std::sync::Arc;
 
 use perfectplay_core::Player;
@@ -13,13 +15,15 @@ use rayon::prelude::*;
 
 use crate::errors::{Error, Result};
 use crate::games::Family;
+use crate::lanes::Lanes;
 use crate::perfect::{SharedTables, Start, Tabled};
 use crate::state::{returns, TERMINAL_PLAYER};
 use crate::track::Track;
 use perfectplay_core::SplitMix64;
 
-/// Envs per rayon task: enough work to outweigh the scheduling, and tasks enough to share
-/// between the cores (a batch of 1024 makes 32).
+/// Envs per chunk that a thread claims: enough work to outweigh the claim, and chunks enough
+/// to even out the threads' shares at the end of a pass (a batch of 1024 makes 32; chunks of
+/// 64 left one thread waiting for the other's last chunk too long).
 const ENVS_PER_TASK: usize = 32;
 
 /// Who plays the other side in single-agent mode.
@@ -178,57 +182,127 @@ struct Rows<'a> {
     truncated: &'a mut bool,
 }
 
+/// Every env's slot, action and rows during one pass, for the threads of the pool to share:
+/// [`SharedRows::env`] hands env `i`'s out to the one thread that claimed its chunk.
+struct SharedRows<'a, F: Family, A> {
+    slots: *mut Slot<F>,
+    actions: &'a [A],
+    obs: *mut f32,
+    mask: *mut bool,
+    players: *mut i32,
+    rewards: *mut f32,
+    terminated: *mut bool,
+    truncated: *mut bool,
+    /// Values per observation, actions per mask, rewards per env.
+    lens: (usize, usize, usize),
+    /// The number of envs.
+    len: usize,
+    /// The pointers come from these borrows, held for `'a`.
+    _borrows: PhantomData<(&'a mut [Slot<F>], Buffers<'a>)>,
+}
+
+// SAFETY: a `SharedRows` is the unique borrow of its slots and buffers for `'a` (it is made
+// from `&mut` borrows of them, and they are reached through it alone), and its threads reach
+// each env's data only through `env`, for the chunk each has claimed alone: sharing it moves
+// slots (`Send`) and plain numbers between threads, and reads actions (`Sync`) from several.
+unsafe impl<F: Family, A: Sync> Sync for SharedRows<'_, F, A> where Slot<F>: Send {}
+
+impl<'a, F: Family, A> SharedRows<'a, F, A> {
+    /// The envs' slots, actions and rows; `None` if the buffers do not hold a row for every
+    /// slot (the env sizes them so, once).
+    fn new(
+        buffers: Buffers<'a>,
+        slots: &'a mut [Slot<F>],
+        actions: &'a [A],
+        lens: (usize, usize, usize),
+    ) -> Option<Self> {
+        let len = slots.len();
+        let (obs_len, count, per_env) = lens;
+        let fits = actions.len() == len
+            && buffers.obs.len() == len * obs_len
+            && buffers.mask.len() == len * count
+            && buffers.players.len() == len
+            && buffers.rewards.len() == len * per_env
+            && buffers.terminated.len() == len
+            && buffers.truncated.len() == len;
+        fits.then_some(SharedRows {
+            slots: slots.as_mut_ptr(),
+            actions,
+            obs: buffers.obs.as_mut_ptr(),
+            mask: buffers.mask.as_mut_ptr(),
+            players: buffers.players.as_mut_ptr(),
+            rewards: buffers.rewards.as_mut_ptr(),
+            terminated: buffers.terminated.as_mut_ptr(),
+            truncated: buffers.truncated.as_mut_ptr(),
+            lens,
+            len,
+            _borrows: PhantomData,
+        })
+    }
+
+    /// Env `i`'s slot, action and rows.
+    ///
+    /// # Safety
+    ///
+    /// `i` is below the number of envs, and no other reference to env `i`'s data (from an
+    /// earlier call for `i`) is alive: the caller has claimed `i` for itself alone.
+    unsafe fn env(&self, i: usize) -> (&'a mut Slot<F>, &'a A, Rows<'a>) {
+        let (obs_len, count, per_env) = self.lens;
+        debug_assert!(i < self.len);
+        // SAFETY: `i` is in range (the caller's promise), so every offset stays within the
+        // slice its pointer came from (`new` checked each slice's length against the number
+        // of envs), the slices and slot are live for `'a`, and no other reference to them
+        // exists (the caller's promise again), so the `&mut` made here is unique.
+        unsafe {
+            let rows = Rows {
+                obs: slice::from_raw_parts_mut(self.obs.add(i * obs_len), obs_len),
+                mask: slice::from_raw_parts_mut(self.mask.add(i * count), count),
+                player: &mut *self.players.add(i),
+                reward: slice::from_raw_parts_mut(self.rewards.add(i * per_env), per_env),
+                terminated: &mut *self.terminated.add(i),
+                truncated: &mut *self.truncated.add(i),
+            };
+            (&mut *self.slots.add(i), &self.actions[i], rows)
+        }
+    }
+}
+
 impl Buffers<'_> {
-    /// Calls `visit` with each env's index, slot, action and rows, [`ENVS_PER_TASK`] envs to
-    /// a rayon task. Within a task the rows are plain consecutive slices: zipping the eight
-    /// parallel iterators env by env cost more than a tenth of a morris env's step.
+    /// Calls `visit` with each env's index, slot, action and rows, in parallel: the envs go in
+    /// chunks of [`ENVS_PER_TASK`] to the threads of the pool, dealt by `lanes` so that each
+    /// thread steps nearly the same envs from one pass to the next.
     fn for_each_env<F: Family, A: Sync>(
         self,
+        lanes: &mut Lanes,
         slots: &mut [Slot<F>],
         actions: &[A],
         lens: (usize, usize, usize),
         visit: impl Fn(usize, &mut Slot<F>, &A, Rows<'_>) + Sync,
     ) {
-        let (obs_len, count, per_env) = lens;
-        let n = ENVS_PER_TASK;
-        (
-            slots.par_chunks_mut(n),
-            actions.par_chunks(n),
-            self.obs.par_chunks_mut(n * obs_len),
-            self.mask.par_chunks_mut(n * count),
-            self.players.par_chunks_mut(n),
-            self.rewards.par_chunks_mut(n * per_env),
-            self.terminated.par_chunks_mut(n),
-            self.truncated.par_chunks_mut(n),
-        )
-            .into_par_iter()
-            .enumerate()
-            .for_each(
-                |(task, (slots, actions, obs, mask, players, rewards, term, trunc))| {
-                    let rows = slots
-                        .iter_mut()
-                        .zip(actions)
-                        .zip(obs.chunks_exact_mut(obs_len))
-                        .zip(mask.chunks_exact_mut(count))
-                        .zip(players)
-                        .zip(rewards.chunks_exact_mut(per_env))
-                        .zip(term)
-                        .zip(trunc);
-                    for (k, (((((((slot, action), obs), mask), player), reward), term), trunc)) in
-                        rows.enumerate()
-                    {
-                        let rows = Rows {
-                            obs,
-                            mask,
-                            player,
-                            reward,
-                            terminated: term,
-                            truncated: trunc,
-                        };
-                        visit(task * n + k, slot, action, rows);
-                    }
-                },
-            );
+        let Some(rows) = SharedRows::new(self, slots, actions, lens) else {
+            // The env sizes its buffers for its slots when it is made.
+            debug_assert!(false, "buffers of the wrong size");
+            return;
+        };
+        let len = rows.len;
+        let threads = rayon::current_num_threads();
+        lanes.deal(len.div_ceil(ENVS_PER_TASK), threads);
+        let lanes = &*lanes;
+        // One task per thread of the pool; whichever thread runs a task works through the
+        // chunks of its own lane (`current_thread_index`) and then helps with the others.
+        (0..threads).into_par_iter().with_max_len(1).for_each(|_| {
+            let me = rayon::current_thread_index().unwrap_or(0);
+            while let Some(chunk) = lanes.claim(me) {
+                let first = chunk * ENVS_PER_TASK;
+                for i in first..(first + ENVS_PER_TASK).min(len) {
+                    // SAFETY: `Lanes::claim` hands each chunk of a deal out once (tested
+                    // in `lanes`), so env `i` of this chunk is this thread's alone for the
+                    // pass, and `i` is below the number of envs.
+                    let (slot, action, rows) = unsafe { rows.env(i) };
+                    visit(i, slot, action, rows);
+                }
+            }
+        });
     }
 }
 
@@ -241,6 +315,8 @@ pub(crate) struct Batch<F: Tabled> {
     agent: Option<(Player, Opponent<F>)>,
     /// Where each game starts.
     start: Start<F>,
+    /// How the envs are shared out between the threads at each pass.
+    lanes: Lanes,
 }
 
 impl<F: Tabled> Batch<F> {
@@ -261,6 +337,7 @@ impl<F: Tabled> Batch<F> {
             slots,
             agent,
             start,
+            lanes: Lanes::default(),
         }
     }
 
@@ -293,16 +370,22 @@ impl<F: Tabled> Batch<F> {
         let lens = self.row_lens();
         // No actions: a unit per env.
         let none = vec![(); self.slots.len()];
-        buffers.for_each_env(&mut self.slots, &none, lens, |i, slot, (), rows| {
-            if let Some(seed) = seed {
-                slot.seed(seed, i);
-            }
-            slot.reset(agent, start);
-            slot.write(rows.obs, rows.mask, rows.player);
-            rows.reward.fill(0.0);
-            *rows.terminated = false;
-            *rows.truncated = false;
-        });
+        buffers.for_each_env(
+            &mut self.lanes,
+            &mut self.slots,
+            &none,
+            lens,
+            |i, slot, (), rows| {
+                if let Some(seed) = seed {
+                    slot.seed(seed, i);
+                }
+                slot.reset(agent, start);
+                slot.write(rows.obs, rows.mask, rows.player);
+                rows.reward.fill(0.0);
+                *rows.terminated = false;
+                *rows.truncated = false;
+            },
+        );
     }
 
     /// Values per observation, actions per mask and rewards per env.
@@ -354,28 +437,35 @@ impl<F: Tabled> Batch<F> {
     pub(crate) fn step(&mut self, actions: &[i64], buffers: Buffers<'_>) {
         let (game, agent, start) = (self.game, self.agent.as_ref(), &self.start);
         let lens = self.row_lens();
-        buffers.for_each_env(&mut self.slots, actions, lens, |_, slot, &action, rows| {
-            if slot.track.outcome().is_some() {
-                slot.reset(agent, start);
-                rows.reward.fill(0.0);
-            } else {
-                // Checked legal by `Batch::check`.
-                slot.track.act(action as usize);
-                if let Some((agent, opponent)) = agent {
-                    slot.opponent_moves(*agent, opponent);
+        let lanes = &mut self.lanes;
+        buffers.for_each_env(
+            lanes,
+            &mut self.slots,
+            actions,
+            lens,
+            |_, slot, &action, rows| {
+                if slot.track.outcome().is_some() {
+                    slot.reset(agent, start);
+                    rows.reward.fill(0.0);
+                } else {
+                    // Checked legal by `Batch::check`.
+                    slot.track.act(action as usize);
+                    if let Some((agent, opponent)) = agent {
+                        slot.opponent_moves(*agent, opponent);
+                    }
+                    let both = returns(&game, slot.track.outcome().as_ref());
+                    match agent {
+                        Some((agent, _)) => rows.reward[0] = both[agent.index()],
+                        None => rows.reward.copy_from_slice(&both),
+                    }
                 }
-                let both = returns(&game, slot.track.outcome().as_ref());
-                match agent {
-                    Some((agent, _)) => rows.reward[0] = both[agent.index()],
-                    None => rows.reward.copy_from_slice(&both),
-                }
-            }
-            let outcome = slot.track.outcome();
-            let truncation = outcome.is_some_and(|o| o.is_truncation());
-            *rows.terminated = outcome.is_some() && !truncation;
-            *rows.truncated = truncation;
-            slot.write(rows.obs, rows.mask, rows.player);
-        });
+                let outcome = slot.track.outcome();
+                let truncation = outcome.is_some_and(|o| o.is_truncation());
+                *rows.terminated = outcome.is_some() && !truncation;
+                *rows.truncated = truncation;
+                slot.write(rows.obs, rows.mask, rows.player);
+            },
+        );
     }
 
     /// A uniformly random legal action for every env, from each env's own stream.

@@ -20,6 +20,7 @@ mod actions;
 mod env;
 mod errors;
 mod games;
+mod lanes;
 mod perfect;
 mod pool;
 mod py_env;
