@@ -470,6 +470,8 @@ impl<F: Tabled> Batch<F> {
 
     /// A uniformly random legal action for every env, from each env's own stream.
     pub(crate) fn sample(&mut self, out: &mut [i64]) {
+        // Sampling reads little of each env: rayon's split served as well as the lanes (and
+        // drawing the samples within the step, to save this pass, was slower).
         self.slots
             .par_chunks_mut(ENVS_PER_TASK)
             .zip(out.par_chunks_mut(ENVS_PER_TASK))
