@@ -56,10 +56,6 @@ pub(crate) trait Family:
     /// Every rule option with its value, as text that the rules' `set` reads back.
     fn settings(&self) -> Vec<(&'static str, String)>;
 
-    /// Whether a [`crate::steps::Steps`] table holds the legal actions alone, the chosen action's step
-    /// worked out when it is played, rather than every action's step (see [`crate::steps`]).
-    const STEPS_ON_DEMAND: bool;
-
     /// Writes the observation of `pos` at `stage` into `out`.
     fn observe(&self, pos: &Self::Position, stage: &Self::Stage, out: &mut [f32]) {
         self.write_observation(pos, stage, out);
@@ -77,7 +73,6 @@ pub(crate) trait Family:
 
 impl Family for Checkers {
     const FAMILY: &'static str = "checkers";
-    const STEPS_ON_DEMAND: bool = false;
 
     fn parse_move_text(&self, pos: &Position, text: &str) -> Result<checkers::Move> {
         Ok(pos.parse_move(text)?)
@@ -123,7 +118,6 @@ impl Family for Checkers {
 
 impl Family for Morris {
     const FAMILY: &'static str = "morris";
-    const STEPS_ON_DEMAND: bool = true;
 
     fn parse_move_text(&self, pos: &MorrisPosition, text: &str) -> Result<MorrisMove> {
         Ok(self.parse_move(pos, text)?)

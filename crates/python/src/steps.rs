@@ -1,13 +1,14 @@
-//! Every legal action, and what each leads to, for the position and stage a game is at.
+//! Every legal action of the position and stage a game is at, and the chosen one's step.
 //!
 //! States and envs ask at every step which actions are legal (for the mask and for sampling)
-//! and what the chosen one does, so they keep a [`Steps`] table. A family fills it in one of
-//! two ways ([`Family::STEPS_ON_DEMAND`]): checkers with every action's step, in one pass of
-//! the core's [`perfectplay_core::ActionGame::for_each_action_step`] (a jump's step falls out
-//! of generating it); morris with the actions alone, the chosen action's step worked out when
-//! it is played ([`perfectplay_core::ActionGame::legal_action_step`]), since most of a morris
-//! step's cost is whether it closes a mill, which only the chosen action needs. The test suite
-//! checks the table against the core's answers at every step of random games of every game
+//! and what the chosen one does, so they keep a [`Steps`] table: the legal actions as a set,
+//! filled a word at a time from the bit groups of
+//! [`perfectplay_core::ActionGame::for_each_legal_action_group`] (morris placements and each
+//! man's destinations; checkers first steps or first jumps by direction), the chosen action's
+//! step worked out alone when it is played
+//! ([`perfectplay_core::ActionGame::legal_action_step`]): whether a morris move closes a mill,
+//! where a checkers jump goes on, is needed for that one action only. The test suite checks
+//! the table against the core's answers at every step of random games of every game
 //! (`_core._self_check`).
 
 use perfectplay_core::ActionStep;
@@ -19,71 +20,30 @@ use crate::games::Family;
 pub(crate) type Step<F> =
     ActionStep<<F as perfectplay_core::ActionGame>::Stage, <F as perfectplay_core::Game>::Move>;
 
-/// The legal actions of one position and stage, and (filled eagerly) their steps.
+/// The legal actions of one position and stage.
 ///
-/// Sampling takes the `n`-th legal action: in generation order when steps are filled eagerly,
-/// in ascending order when they are worked out on demand (the order morris generates them in
-/// at the start of a turn; at a removal with two men to take, the pairs come in another order).
-#[derive(Clone, Debug)]
-pub(crate) struct Steps<F: Family> {
+/// Sampling takes the `n`-th legal action in ascending order.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Steps {
     set: ActionSet,
     /// The number of legal actions.
     count: usize,
-    /// Filled eagerly: the legal actions in generation order, each once.
-    order: Vec<u16>,
-    /// Filled eagerly: the step of each action of `order`.
-    steps: Vec<Step<F>>,
 }
 
-impl<F: Family> Default for Steps<F> {
-    fn default() -> Self {
-        Steps {
-            set: ActionSet::default(),
-            count: 0,
-            order: Vec::new(),
-            steps: Vec::new(),
-        }
-    }
-}
-
-impl<F: Family> Steps<F> {
+impl Steps {
     /// Empties the table (no legal action).
     pub(crate) fn clear(&mut self) {
-        self.set = ActionSet::default();
-        self.count = 0;
-        self.order.clear();
-        self.steps.clear();
+        *self = Steps::default();
     }
 
     /// Fills the table for `pos` at `stage`.
-    pub(crate) fn fill(&mut self, game: &F, pos: &F::Position, stage: &F::Stage) {
+    pub(crate) fn fill<F: Family>(&mut self, game: &F, pos: &F::Position, stage: &F::Stage) {
         self.clear();
-        if F::STEPS_ON_DEMAND {
-            let set = &mut self.set;
-            game.for_each_legal_action_group(pos, stage, |first, bits| {
-                set.insert_group(first, bits);
-            });
-            self.count = self.set.len();
-        } else {
-            game.for_each_action_step(pos, stage, |action, step| {
-                self.offer(action, matches!(step, ActionStep::Done(_)), step);
-            });
-            self.count = self.order.len();
-        }
-    }
-
-    /// Adds `action` with its step. An action offered more than once keeps its first step,
-    /// unless a later one completes the move: the completed move wins, as in the core.
-    #[inline(always)]
-    fn offer(&mut self, action: usize, done: bool, step: Step<F>) {
-        if self.set.insert(action) {
-            self.order.push(action as u16);
-            self.steps.push(step);
-        } else if done {
-            if let Some(i) = self.order.iter().position(|&a| usize::from(a) == action) {
-                self.steps[i] = step;
-            }
-        }
+        let set = &mut self.set;
+        game.for_each_legal_action_group(pos, stage, |first, bits| {
+            set.insert_group(first, bits);
+        });
+        self.count = self.set.len();
     }
 
     /// The legal actions as a set.
@@ -101,18 +61,14 @@ impl<F: Family> Steps<F> {
         self.count == 0
     }
 
-    /// The `index`-th legal action (below [`Steps::len`]) in the sampling order.
+    /// The `index`-th legal action (below [`Steps::len`]) in ascending order.
     pub(crate) fn nth(&self, index: usize) -> u16 {
-        if F::STEPS_ON_DEMAND {
-            self.set.nth(index).unwrap_or(0) as u16
-        } else {
-            self.order[index]
-        }
+        self.set.nth(index).unwrap_or(0) as u16
     }
 
     /// What `action` leads to from `pos` at `stage` (the position and stage the table was
     /// filled for), if it is legal.
-    pub(crate) fn get(
+    pub(crate) fn get<F: Family>(
         &self,
         game: &F,
         pos: &F::Position,
@@ -122,13 +78,7 @@ impl<F: Family> Steps<F> {
         if !self.set.contains(action) {
             return None;
         }
-        if F::STEPS_ON_DEMAND {
-            return game.legal_action_step(pos, stage, action);
-        }
-        self.order
-            .iter()
-            .position(|&a| usize::from(a) == action)
-            .map(|i| self.steps[i])
+        game.legal_action_step(pos, stage, action)
     }
 }
 
@@ -140,7 +90,7 @@ pub(crate) fn check<F: Family>(
     pos: &F::Position,
     stage: &F::Stage,
 ) -> Result<(), String> {
-    let mut steps = Steps::<F>::default();
+    let mut steps = Steps::default();
     steps.fill(game, pos, stage);
     // The core's actions with their steps, not its legal actions alone, which a family may
     // generate the way the table is filled.

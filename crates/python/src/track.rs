@@ -48,8 +48,8 @@ pub(crate) struct Track<F: Family> {
     /// superset: each sets one bit of 256), so that most positions skip the repetition scan.
     seen: [u64; 4],
     keep_history: bool,
-    /// The legal actions now and their steps, when `fresh`.
-    steps: Steps<F>,
+    /// The legal actions now, when `fresh`.
+    steps: Steps,
     fresh: bool,
 }
 
@@ -126,9 +126,9 @@ impl<F: Family> Track<F> {
         self.outcome
     }
 
-    /// The legal actions now, and (for families that fill them eagerly) what each leads to;
+    /// The legal actions now (the chosen one's step is worked out when it is played);
     /// none once the game is over.
-    pub(crate) fn steps(&mut self) -> &Steps<F> {
+    pub(crate) fn steps(&mut self) -> &Steps {
         if !self.fresh {
             if self.outcome.is_some() {
                 self.steps.clear();
@@ -141,7 +141,7 @@ impl<F: Family> Track<F> {
     }
 
     /// The legal actions, computed already (envs keep them fresh).
-    pub(crate) fn fresh_steps(&self) -> &Steps<F> {
+    pub(crate) fn fresh_steps(&self) -> &Steps {
         debug_assert!(self.fresh);
         &self.steps
     }

@@ -52,6 +52,23 @@ impl Stage {
     }
 }
 
+/// Each byte's bits spread four apart: bit `j` of the byte becomes bit `4 * j`.
+const SPREAD_BY_FOUR: [u32; 256] = {
+    let mut table = [0; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut bit = 0;
+        while bit < 8 {
+            if byte & (1 << bit) != 0 {
+                table[byte] |= 1 << (4 * bit);
+            }
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
 /// The direction of the step (one square) or jump (two) from `a` to `b`.
 fn direction(a: Square, b: Square) -> Option<usize> {
     let (a, b) = (a.bitboard().0, b.bitboard().0);
@@ -120,6 +137,50 @@ impl ActionGame for Checkers {
             };
             visit(action(here, next), step);
         });
+    }
+
+    /// At the start of a turn, the first steps (or first jumps) in each direction as bit
+    /// groups, found with shifts; within a capture, one group per action.
+    fn for_each_legal_action_group<F: FnMut(usize, u64)>(
+        &self,
+        pos: &Position,
+        stage: &Stage,
+        mut visit: F,
+    ) {
+        if *stage != Stage::Start {
+            self.for_each_action_step(pos, stage, |a, _| visit(a, 1));
+            return;
+        }
+        let (squares, _) = pos.first_steps(DIRS);
+        let mut words = [0u64; 2];
+        for (dir, &from) in squares.iter().enumerate() {
+            // Action 4 * square + direction: the squares spread four bits apart.
+            for (k, word) in words.iter_mut().enumerate() {
+                let half = from >> (16 * k);
+                let spread = u64::from(SPREAD_BY_FOUR[(half & 0xff) as usize])
+                    | u64::from(SPREAD_BY_FOUR[(half >> 8 & 0xff) as usize]) << 32;
+                *word |= spread << dir;
+            }
+        }
+        visit(0, words[0]);
+        visit(64, words[1]);
+    }
+
+    /// At the start of a turn without a capture, the simple move itself; a jump's step (the
+    /// whole capture, or the stage after its first jump) is looked for among the captures.
+    fn legal_action_step(
+        &self,
+        pos: &Position,
+        stage: &Stage,
+        action: usize,
+    ) -> Option<ActionStep<Stage, Move>> {
+        if *stage == Stage::Start && !pos.must_capture() {
+            let from = Square::new(u8::try_from(action / 4).ok()?)?;
+            let to = DIRS.get(action % 4)?.step(from.bitboard().0);
+            let to = Square::new(Bitboard(to).lowest_index()?)?;
+            return Some(ActionStep::Done(Move::quiet(from, to)));
+        }
+        crate::rl::find_step(self, pos, stage, action)
     }
 
     fn turn_actions(&self, mv: &Move) -> Vec<usize> {
@@ -239,6 +300,67 @@ mod tests {
         check("W:W27:B23,14");
         check("B:W6,7,8,14,15,16,22,23,24:BK10");
         check("W:W14,15,22,23,25,27,K2:B5,6,9,10,12,18,19,K30");
+    }
+
+    /// Every action of the groups at `stage`, ascending, once.
+    fn grouped(game: &Checkers, pos: &Position, stage: &Stage) -> Vec<usize> {
+        let mut set = std::collections::BTreeSet::new();
+        game.for_each_legal_action_group(pos, stage, |first, mut bits| {
+            while bits != 0 {
+                set.insert(first + bits.trailing_zeros() as usize);
+                bits &= bits - 1;
+            }
+        });
+        set.into_iter().collect()
+    }
+
+    #[test]
+    fn groups_and_steps_on_demand_agree_with_the_steps_of_every_move() {
+        let game = Checkers::default();
+        let mut rng = crate::SplitMix64::new(9);
+        let mut stages_seen = [0; 2];
+        for _ in 0..60 {
+            let mut pos = game.start_position();
+            let mut stage = Stage::Start;
+            for _ in 0..300 {
+                let legal = game.legal_actions(&pos, &stage);
+                assert_eq!(
+                    grouped(&game, &pos, &stage),
+                    legal,
+                    "{} {stage:?}",
+                    pos.fen()
+                );
+                for &a in &legal {
+                    let want = game.apply_action(&pos, &stage, a).unwrap();
+                    assert_eq!(game.legal_action_step(&pos, &stage, a), Some(want), "{a}");
+                }
+                stages_seen[usize::from(stage != Stage::Start)] += 1;
+                let Some(&action) = rng.pick(&legal) else {
+                    break;
+                };
+                match game.apply_action(&pos, &stage, action).unwrap() {
+                    ActionStep::Continue(next) => stage = next,
+                    ActionStep::Done(mv) => {
+                        pos = game.play(&pos, &mv);
+                        stage = Stage::Start;
+                    }
+                }
+            }
+        }
+        assert!(
+            stages_seen[1] > 50,
+            "captures of several jumps: {stages_seen:?}"
+        );
+        for fen in [
+            "B:W14,15,22,23:BK10",
+            "W:W14,15,22,23,25,27,K2:B5,6,9,10,12,18,19,K30",
+        ] {
+            let pos: Position = fen.parse().unwrap();
+            assert_eq!(
+                grouped(&game, &pos, &Stage::Start),
+                game.legal_actions(&pos, &Stage::Start)
+            );
+        }
     }
 
     #[test]
