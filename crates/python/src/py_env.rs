@@ -63,8 +63,12 @@ enum AnyBatch {
 ///   action and starts a new game, returning the first observation with zero reward and both
 ///   flags false. A finished env's `current_player` is -4 and its mask all false.
 /// - `sample_legal_actions()` draws a uniformly random legal action per env from each env's
-///   own seeded stream. Results depend on the seed alone, never on the thread count
-///   (`RAYON_NUM_THREADS`).
+///   own seeded stream, uniformly among the legal actions (taken in ascending order). Results
+///   depend on the seed alone, never on the thread count (`RAYON_NUM_THREADS`).
+/// - Threads: the calling thread steps envs itself, with `RAYON_NUM_THREADS - 1` workers of
+///   its own (one per CPU by default); each thread steps about the same envs at every call,
+///   in chunks of 32, so that their data stays in its core's caches. Each Python thread that
+///   steps envs gets such a pool.
 /// - An illegal action raises `IllegalActionError` naming the env index, before any env moves.
 ///
 /// Buffers: the arrays returned by `reset`, `step` and `sample_legal_actions` belong to the env
