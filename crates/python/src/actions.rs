@@ -124,11 +124,14 @@ impl ActionSet {
         if let Some(w) = self.0.get_mut(word) {
             *w |= bits << shift;
         }
-        if shift > 0 {
-            if let Some(w) = self.0.get_mut(word + 1) {
-                *w |= bits >> (64 - shift);
-            }
-        }
+        // The bits that spill into the next word, none when the group starts a word (shifted
+        // by 63 and then 1, as a shift by 64 is not allowed), and none past the last word:
+        // without a branch on either (a morris man's moves start a word on three points of 24,
+        // and the man on the last point spills past the last word, at random in play).
+        let spill = (bits >> 1) >> (63 - shift);
+        let next = word + 1;
+        let kept = spill & 0u64.wrapping_sub(u64::from(next < WORDS));
+        self.0[next.min(WORDS - 1)] |= kept;
     }
 
     /// The number of actions in the set.
@@ -287,6 +290,24 @@ mod tests {
                 assert_eq!(chunk, BYTE_BOOLS[usize::from((word >> (8 * i)) as u8)]);
             }
         }
+    }
+
+    #[test]
+    fn groups_that_start_a_word_or_reach_past_the_last_spill_nothing() {
+        let mut set = ActionSet::default();
+        set.insert_group(64, u64::MAX);
+        assert_eq!(set.0[1], u64::MAX);
+        assert!(set
+            .0
+            .iter()
+            .enumerate()
+            .all(|(w, &bits)| w == 1 || bits == 0));
+        let mut set = ActionSet::default();
+        set.insert_group(24 + 23 * 24, (1 << 24) - 1);
+        set.insert_group(MAX_ACTIONS - 1, u64::MAX);
+        set.insert_group(MAX_ACTIONS + 100, u64::MAX);
+        let want: Vec<usize> = (576..600).chain([MAX_ACTIONS - 1]).collect();
+        assert_eq!(set.iter().collect::<Vec<_>>(), want);
     }
 
     #[test]
