@@ -161,8 +161,8 @@ class State:
         """Whether a turn is half made with apply_action."""
 
 class VectorEnv:
-    """Many games stepped together in Rust, in parallel: the calling thread and
-    `RAYON_NUM_THREADS - 1` workers of its own (one per CPU by default)."""
+    """Many games stepped together in Rust, in parallel, on `RAYON_NUM_THREADS` threads (one
+    per CPU by default)."""
 
     def __init__(
         self,

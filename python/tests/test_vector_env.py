@@ -219,9 +219,9 @@ def test_results_do_not_depend_on_the_thread_count():
 
 
 def test_envs_stepped_from_several_python_threads_play_the_games_of_their_seeds():
-    # Each Python thread that steps envs gets its own pool of workers: envs stepped from
-    # threads running at once, and an env made in one thread and stepped in another, play
-    # the same games as on the main thread.
+    # The first thread that steps envs has a pool of its own, the others use rayon's global
+    # pool: envs stepped from threads running at once, and an env made in one thread and
+    # stepped in another, play the same games as on the main thread.
     seeds = range(4)
     want = [digest(pp.VectorEnv("nine_mens_morris", 100, seed=s), 60) for s in seeds]
     got = [None] * len(want)
@@ -264,10 +264,15 @@ def test_a_forked_process_steps_envs_of_its_parent():
             env.step(env.sample_legal_actions())
         queue.put([env.fen(i) for i in range(0, 128, 17)])
 
-    process = context.Process(target=child)
+    # A daemon, and killed if it fails to answer, so that a hung child cannot hang the suite.
+    process = context.Process(target=child, daemon=True)
     process.start()
-    in_child = queue.get(timeout=120)
-    process.join(timeout=120)
+    try:
+        in_child = queue.get(timeout=120)
+        process.join(timeout=120)
+    finally:
+        if process.is_alive():
+            process.kill()
     assert process.exitcode == 0
     # The same ten steps in the parent reach the same positions.
     for _ in range(10):

@@ -81,9 +81,10 @@ pub trait ActionGame: Game {
 
     /// Calls `visit(first, bits)` with groups of legal actions at `stage`: each set bit `i` of
     /// `bits` is the legal action `first + i`. Every legal action is in some group (possibly
-    /// in more than one; a group may be empty), so a caller can fill a bitset a word at a time;
-    /// the default makes a group of each action. A game that overrides [`ActionGame::for_each_legal_action`] in
-    /// terms of groups must override this too (the defaults call each other).
+    /// in more than one; a group may be empty), so a caller can fill a bitset a word at a
+    /// time; the default makes a group of each action. A game that overrides
+    /// [`ActionGame::for_each_legal_action`] in terms of groups must override this too (the
+    /// defaults call each other).
     fn for_each_legal_action_group<F: FnMut(usize, u64)>(
         &self,
         pos: &Self::Position,

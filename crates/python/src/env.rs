@@ -246,13 +246,17 @@ impl<'a, F: Family, A> SharedRows<'a, F, A> {
     ///
     /// `i` is below the number of envs, and no other reference to env `i`'s data (from an
     /// earlier call for `i`) is alive: the caller has claimed `i` for itself alone.
-    unsafe fn env(&self, i: usize) -> (&'a mut Slot<F>, &'a A, Rows<'a>) {
+    // Mutable data from a shared `self` is the point: the threads share the rows and each
+    // takes its own envs' (the safety contract).
+    #[expect(clippy::mut_from_ref)]
+    unsafe fn env<'s>(&'s self, i: usize) -> (&'s mut Slot<F>, &'s A, Rows<'s>) {
         let (obs_len, count, per_env) = self.lens;
         debug_assert!(i < self.len);
         // SAFETY: `i` is in range (the caller's promise), so every offset stays within the
         // slice its pointer came from (`new` checked each slice's length against the number
-        // of envs), the slices and slot are live for `'a`, and no other reference to them
-        // exists (the caller's promise again), so the `&mut` made here is unique.
+        // of envs); the slices and slots are borrowed for `'a`, which outlives `'s`; and no
+        // other reference to env `i`'s data exists (the caller's promise again), so the `&mut`
+        // made here is unique while it lives.
         unsafe {
             let rows = Rows {
                 obs: slice::from_raw_parts_mut(self.obs.add(i * obs_len), obs_len),
@@ -278,12 +282,14 @@ impl Buffers<'_> {
         actions: &[A],
         lens: (usize, usize, usize),
         visit: impl Fn(usize, &mut Slot<F>, &A, Rows<'_>) + Sync,
-    ) {
-        let Some(rows) = SharedRows::new(self, slots, actions, lens) else {
-            // The env sizes its buffers for its slots when it is made.
-            debug_assert!(false, "buffers of the wrong size");
-            return;
-        };
+    ) -> Result<()> {
+        // The env sizes its buffers for its slots when it is made (and numpy refuses to resize
+        // them while the env holds them), and `Batch::check` checks the number of actions.
+        let rows = SharedRows::new(self, slots, actions, lens).ok_or_else(|| {
+            Error::BadArgument(
+                "the env's output arrays no longer have a row for every env".to_owned(),
+            )
+        })?;
         let len = rows.len;
         let threads = rayon::current_num_threads();
         lanes.deal(len.div_ceil(ENVS_PER_TASK), threads);
@@ -295,14 +301,16 @@ impl Buffers<'_> {
             while let Some(chunk) = lanes.claim(me) {
                 let first = chunk * ENVS_PER_TASK;
                 for i in first..(first + ENVS_PER_TASK).min(len) {
-                    // SAFETY: `Lanes::claim` hands each chunk of a deal out once (tested
-                    // in `lanes`), so env `i` of this chunk is this thread's alone for the
-                    // pass, and `i` is below the number of envs.
+                    // SAFETY: `Lanes::claim` takes each chunk of a deal out of its lane with
+                    // a compare-exchange on the lane's one word, so no two claims get the
+                    // same chunk (tested in `lanes`): env `i` of this chunk is this thread's
+                    // alone for the pass, and `i` is below the number of envs.
                     let (slot, action, rows) = unsafe { rows.env(i) };
                     visit(i, slot, action, rows);
                 }
             }
         });
+        Ok(())
     }
 }
 
@@ -365,7 +373,7 @@ impl<F: Tabled> Batch<F> {
 
     /// Restarts every game (reseeding every env's streams if `seed` is given) and writes the
     /// first observations.
-    pub(crate) fn reset(&mut self, seed: Option<u64>, buffers: Buffers<'_>) {
+    pub(crate) fn reset(&mut self, seed: Option<u64>, buffers: Buffers<'_>) -> Result<()> {
         let (agent, start) = (self.agent.as_ref(), &self.start);
         let lens = self.row_lens();
         // No actions: a unit per env.
@@ -385,7 +393,7 @@ impl<F: Tabled> Batch<F> {
                 *rows.terminated = false;
                 *rows.truncated = false;
             },
-        );
+        )
     }
 
     /// Values per observation, actions per mask and rewards per env.
@@ -434,7 +442,7 @@ impl<F: Tabled> Batch<F> {
 
     /// Steps every env with its action (checked by [`Batch::check`]): an env whose game ended
     /// last step resets instead, with zero reward (Gymnasium's next-step autoreset).
-    pub(crate) fn step(&mut self, actions: &[i64], buffers: Buffers<'_>) {
+    pub(crate) fn step(&mut self, actions: &[i64], buffers: Buffers<'_>) -> Result<()> {
         let (game, agent, start) = (self.game, self.agent.as_ref(), &self.start);
         let lens = self.row_lens();
         let lanes = &mut self.lanes;
@@ -465,7 +473,7 @@ impl<F: Tabled> Batch<F> {
                 *rows.truncated = truncation;
                 slot.write(rows.obs, rows.mask, rows.player);
             },
-        );
+        )
     }
 
     /// A uniformly random legal action for every env, from each env's own stream.

@@ -19,10 +19,16 @@ fn unpack(lane: u64) -> (usize, usize) {
     ((lane >> 32) as usize, (lane & 0xffff_ffff) as usize)
 }
 
+/// One lane's chunks not yet claimed, on a cache line of its own: a claim in one lane then
+/// takes no line from the threads working in the others.
+#[derive(Debug, Default)]
+#[repr(align(64))]
+struct Lane(AtomicU64);
+
 /// The chunks not yet claimed, in one lane per thread.
 #[derive(Debug, Default)]
 pub(crate) struct Lanes {
-    lanes: Vec<AtomicU64>,
+    lanes: Vec<Lane>,
 }
 
 impl Clone for Lanes {
@@ -39,11 +45,11 @@ impl Lanes {
     pub(crate) fn deal(&mut self, chunks: usize, threads: usize) {
         let threads = threads.max(1);
         if self.lanes.len() != threads {
-            self.lanes = (0..threads).map(|_| AtomicU64::new(0)).collect();
+            self.lanes = (0..threads).map(|_| Lane::default()).collect();
         }
         let chunks = chunks.min(u32::MAX as usize);
         for (t, lane) in self.lanes.iter_mut().enumerate() {
-            *lane.get_mut() = pack(t * chunks / threads, (t + 1) * chunks / threads);
+            *lane.0.get_mut() = pack(t * chunks / threads, (t + 1) * chunks / threads);
         }
     }
 
@@ -54,7 +60,7 @@ impl Lanes {
         let count = self.lanes.len();
         for k in 0..count {
             let own = k == 0;
-            let lane = &self.lanes[(me + k) % count];
+            let lane = &self.lanes[(me + k) % count].0;
             let mut seen = lane.load(Ordering::Relaxed);
             loop {
                 let (front, back) = unpack(seen);

@@ -65,10 +65,12 @@ enum AnyBatch {
 /// - `sample_legal_actions()` draws a uniformly random legal action per env from each env's
 ///   own seeded stream, uniformly among the legal actions (taken in ascending order). Results
 ///   depend on the seed alone, never on the thread count (`RAYON_NUM_THREADS`).
-/// - Threads: the calling thread steps envs itself, with `RAYON_NUM_THREADS - 1` workers of
-///   its own (one per CPU by default); each thread steps about the same envs at every call,
-///   in chunks of 32, so that their data stays in its core's caches. Each Python thread that
-///   steps envs gets such a pool.
+/// - Threads: `RAYON_NUM_THREADS` (one per CPU by default). The first Python thread that steps
+///   envs steps them itself, with that many less one workers of its own; other threads step
+///   theirs on rayon's global pool. Each thread steps about the same envs at every call, in
+///   chunks of 32, so that their data stays in its core's caches. With multiprocessing,
+///   prefer the `spawn` or `forkserver` start method: a forked child steps its envs on its
+///   calling thread alone.
 /// - An illegal action raises `IllegalActionError` naming the env index, before any env moves.
 ///
 /// Buffers: the arrays returned by `reset`, `step` and `sample_legal_actions` belong to the env
@@ -89,6 +91,8 @@ pub(crate) struct PyVectorEnv {
     terminated: Py<PyArray1<bool>>,
     truncated: Py<PyArray1<bool>>,
     sampled: Py<PyArray1<i64>>,
+    /// The actions of the step being made, copied from Python's array (kept to reuse).
+    actions: Vec<i64>,
 }
 
 /// The directories of a `tablebase=` argument: one path or a list of them.
@@ -194,6 +198,16 @@ impl PyVectorEnv {
     }
 
     /// `array`, or a copy of it with `copy=True`.
+    /// Checks `actions` and steps every env with them.
+    fn step_with(&mut self, py: Python<'_>, actions: &[i64]) -> PyResult<()> {
+        with_family!(AnyBatch, &self.batch, b => b.check(actions))?;
+        self.with_buffers(
+            py,
+            |batch, buffers| with_family!(AnyBatch, batch, b => b.step(actions, buffers)),
+        )??;
+        Ok(())
+    }
+
     fn out<'py>(&self, array: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         if self.copy {
             array.call_method0("copy")
@@ -313,10 +327,12 @@ impl PyVectorEnv {
             terminated: PyArray1::zeros(py, num_envs, false).unbind(),
             truncated: PyArray1::zeros(py, num_envs, false).unbind(),
             sampled: PyArray1::zeros(py, num_envs, false).unbind(),
+            actions: Vec::with_capacity(num_envs),
         };
-        env.with_buffers(py, |batch, buffers| {
-            with_family!(AnyBatch, batch, b => b.reset(None, buffers));
-        })?;
+        env.with_buffers(
+            py,
+            |batch, buffers| with_family!(AnyBatch, batch, b => b.reset(None, buffers)),
+        )??;
         Ok(env)
     }
 
@@ -324,9 +340,10 @@ impl PyVectorEnv {
     /// (as the constructor's seed does), otherwise they go on.
     #[pyo3(signature = (seed = None))]
     fn reset<'py>(&mut self, py: Python<'py>, seed: Option<u64>) -> PyResult<Bound<'py, PyTuple>> {
-        self.with_buffers(py, |batch, buffers| {
-            with_family!(AnyBatch, batch, b => b.reset(seed, buffers));
-        })?;
+        self.with_buffers(
+            py,
+            |batch, buffers| with_family!(AnyBatch, batch, b => b.reset(seed, buffers)),
+        )??;
         let obs = self.out(self.obs.bind(py).clone().into_any())?;
         PyTuple::new(py, [obs, self.info(py)?.into_any()])
     }
@@ -339,12 +356,14 @@ impl PyVectorEnv {
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let actions = actions_array(actions)?;
-        let actions = actions.as_slice()?;
-        with_family!(AnyBatch, &self.batch, b => b.check(actions))?;
-        self.with_buffers(py, |batch, buffers| {
-            with_family!(AnyBatch, batch, b => b.step(actions, buffers));
-        })?;
+        // The actions are copied while Python's lock is held: with the lock released, another
+        // Python thread could change the array between the check and the step.
+        let mut owned = std::mem::take(&mut self.actions);
+        owned.clear();
+        owned.extend_from_slice(actions_array(actions)?.as_slice()?);
+        let stepped = self.step_with(py, &owned);
+        self.actions = owned;
+        stepped?;
         PyTuple::new(
             py,
             [

@@ -151,7 +151,7 @@ impl ActionGame for Checkers {
             self.for_each_action_step(pos, stage, |a, _| visit(a, 1));
             return;
         }
-        let (squares, _) = pos.first_steps(DIRS);
+        let squares = pos.first_steps(DIRS);
         let mut words = [0u64; 2];
         for (dir, &from) in squares.iter().enumerate() {
             // Action 4 * square + direction: the squares spread four bits apart.

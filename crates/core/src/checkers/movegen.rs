@@ -281,14 +281,13 @@ fn count_for<const BLACK: bool>(pos: &Position) -> u64 {
 }
 
 /// The squares of the side to move's pieces with a legal first step in each direction of
-/// `dirs`: their first jumps if the side must capture, else their simple moves; and whether
-/// they are jumps.
+/// `dirs`: their first jumps if the side must capture, else their simple moves.
 #[inline(always)]
-fn first_steps_for<const BLACK: bool>(pos: &Position, dirs: [Dir; 4]) -> ([u32; 4], bool) {
+fn first_steps_for<const BLACK: bool>(pos: &Position, dirs: [Dir; 4]) -> [u32; 4] {
     let s = sides::<BLACK>(pos);
     let must_capture = jumpers::<BLACK>(&s) != 0;
     let forward = forward(BLACK);
-    let squares = dirs.map(|dir| {
+    dirs.map(|dir| {
         let movers = if forward.contains(&dir) {
             s.men | s.kings
         } else {
@@ -299,8 +298,7 @@ fn first_steps_for<const BLACK: bool>(pos: &Position, dirs: [Dir; 4]) -> ([u32; 
         } else {
             movers & toward(dir, s.empty)
         }
-    });
-    (squares, must_capture)
+    })
 }
 
 #[inline(always)]
@@ -348,11 +346,11 @@ impl Position {
     }
 
     /// For each direction of `dirs`, the squares of the side to move's pieces whose legal
-    /// moves start with a step or jump that way (jumps if the side must capture, as the
-    /// second value says): the first actions of every legal move, found with shifts alone.
+    /// moves start with a step or jump that way (jumps if the side must capture): the first
+    /// actions of every legal move, found with shifts alone.
     #[inline]
     #[must_use]
-    pub(crate) fn first_steps(&self, dirs: [Dir; 4]) -> ([u32; 4], bool) {
+    pub(crate) fn first_steps(&self, dirs: [Dir; 4]) -> [u32; 4] {
         match self.side {
             Color::Black => first_steps_for::<true>(self, dirs),
             Color::White => first_steps_for::<false>(self, dirs),
