@@ -1785,3 +1785,37 @@ fn memories_are_one_per_side_and_first_mill_only_while_placing() {
         .parse_fen("WWW/.../.../....../.../.../... b 9 12 0 - W")
         .is_ok());
 }
+
+/// The legal actions at the start of a turn from the groups equal those of every turn's steps,
+/// for every preset and variant, along random games (with and without the no-re-forming
+/// memory, flying, passes).
+#[test]
+fn action_groups_are_the_actions_of_the_turns() {
+    use crate::rl::ActionGame;
+    use std::collections::BTreeSet;
+    let games: Vec<Morris> = all_presets().map(|(_, g)| g).chain(variants()).collect();
+    let mut moving = 0;
+    for game in games {
+        for (pos, _) in random_positions(&game, 41, 30, 200, 1) {
+            let stage = super::actions::Stage::Start;
+            let mut grouped = BTreeSet::new();
+            game.for_each_legal_action_group(&pos, &stage, |first, mut bits| {
+                while bits != 0 {
+                    grouped.insert(first + bits.trailing_zeros() as usize);
+                    bits &= bits - 1;
+                }
+            });
+            let mut stepped = BTreeSet::new();
+            game.for_each_action_step(&pos, &stage, |a, _| {
+                stepped.insert(a);
+            });
+            assert_eq!(grouped, stepped, "{}", game.fen(&pos, 0));
+            let us = pos.side_to_move();
+            moving += usize::from(pos.in_hand(us) == 0);
+        }
+    }
+    assert!(
+        moving > 1000,
+        "positions of the moving phase seen: {moving}"
+    );
+}
