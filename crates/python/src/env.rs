@@ -445,9 +445,8 @@ impl<F: Tabled> Batch<F> {
     pub(crate) fn step(&mut self, actions: &[i64], buffers: Buffers<'_>) -> Result<()> {
         let (game, agent, start) = (self.game, self.agent.as_ref(), &self.start);
         let lens = self.row_lens();
-        let lanes = &mut self.lanes;
         buffers.for_each_env(
-            lanes,
+            &mut self.lanes,
             &mut self.slots,
             actions,
             lens,

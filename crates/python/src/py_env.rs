@@ -197,7 +197,6 @@ impl PyVectorEnv {
         Ok(py.detach(move || pool::run(move || f(batch, buffers))))
     }
 
-    /// `array`, or a copy of it with `copy=True`.
     /// Checks `actions` and steps every env with them.
     fn step_with(&mut self, py: Python<'_>, actions: &[i64]) -> PyResult<()> {
         with_family!(AnyBatch, &self.batch, b => b.check(actions))?;
@@ -208,6 +207,7 @@ impl PyVectorEnv {
         Ok(())
     }
 
+    /// `array`, or a copy of it with `copy=True`.
     fn out<'py>(&self, array: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         if self.copy {
             array.call_method0("copy")
