@@ -285,20 +285,20 @@ fn count_for<const BLACK: bool>(pos: &Position) -> u64 {
 #[inline(always)]
 fn first_steps_for<const BLACK: bool>(pos: &Position, dirs: [Dir; 4]) -> [u32; 4] {
     let s = sides::<BLACK>(pos);
-    let must_capture = jumpers::<BLACK>(&s) != 0;
     let forward = forward(BLACK);
-    dirs.map(|dir| {
-        let movers = if forward.contains(&dir) {
+    let movers = dirs.map(|dir| {
+        if forward.contains(&dir) {
             s.men | s.kings
         } else {
             s.kings
-        };
-        if must_capture {
-            jumpers_in(dir, movers, &s)
-        } else {
-            movers & toward(dir, s.empty)
         }
-    })
+    });
+    // The first jumps by direction, found once: any of them makes capturing mandatory.
+    let jumps: [u32; 4] = std::array::from_fn(|i| jumpers_in(dirs[i], movers[i], &s));
+    if jumps.iter().any(|&j| j != 0) {
+        return jumps;
+    }
+    std::array::from_fn(|i| movers[i] & toward(dirs[i], s.empty))
 }
 
 #[inline(always)]
