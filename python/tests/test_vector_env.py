@@ -152,6 +152,22 @@ def test_illegal_action_names_the_env_and_changes_nothing():
         env.step(np.full(6, -7))
 
 
+def test_a_sample_is_trusted_only_as_drawn_and_until_a_step():
+    env = pp.VectorEnv("nine_mens_morris", 4, seed=1)
+    sampled = env.sample_legal_actions()
+    # Changed in place (the env's own array) after it was drawn: checked again.
+    illegal = int(np.flatnonzero(~env.action_mask[2])[0])
+    sampled[2] = illegal
+    with pytest.raises(pp.IllegalActionError, match="env 2"):
+        env.step(sampled)
+    actions = env.sample_legal_actions().copy()
+    env.step(actions)
+    # The same actions, legal before the step, are placements on points now taken.
+    with pytest.raises(pp.IllegalActionError, match="env 0"):
+        env.step(actions)
+    env.step(env.sample_legal_actions())
+
+
 def test_constructor_errors():
     with pytest.raises(pp.UnknownGameError):
         pp.VectorEnv("chess", 2)

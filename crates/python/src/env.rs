@@ -325,6 +325,11 @@ pub(crate) struct Batch<F: Tabled> {
     start: Start<F>,
     /// How the envs are shared out between the threads at each pass.
     lanes: Lanes,
+    /// The actions [`Batch::sample`] drew last, and whether no env has moved since: while
+    /// none has, they are legal, and a step with these same actions needs no check (the usual
+    /// self-play loop).
+    sampled: Vec<i64>,
+    sample_current: bool,
 }
 
 impl<F: Tabled> Batch<F> {
@@ -346,6 +351,8 @@ impl<F: Tabled> Batch<F> {
             agent,
             start,
             lanes: Lanes::default(),
+            sampled: Vec::new(),
+            sample_current: false,
         }
     }
 
@@ -374,6 +381,7 @@ impl<F: Tabled> Batch<F> {
     /// Restarts every game (reseeding every env's streams if `seed` is given) and writes the
     /// first observations.
     pub(crate) fn reset(&mut self, seed: Option<u64>, buffers: Buffers<'_>) -> Result<()> {
+        self.forget_sample();
         let (agent, start) = (self.agent.as_ref(), &self.start);
         let lens = self.row_lens();
         // No actions: a unit per env.
@@ -405,6 +413,11 @@ impl<F: Tabled> Batch<F> {
         )
     }
 
+    /// Forgets that the last sample is legal: the envs are about to move.
+    fn forget_sample(&mut self) {
+        self.sample_current = false;
+    }
+
     /// Checks every action before any env moves: an env whose game ended last step takes any
     /// action (it resets instead); every other env needs one of its legal actions.
     pub(crate) fn check(&self, actions: &[i64]) -> Result<()> {
@@ -413,6 +426,11 @@ impl<F: Tabled> Batch<F> {
                 expected: self.slots.len(),
                 found: actions.len(),
             });
+        }
+        if self.sample_current && self.sampled == actions {
+            // Drawn among the legal actions of these very positions (0 where a game is over,
+            // which any action may be).
+            return Ok(());
         }
         for (env, (slot, &action)) in self.slots.iter().zip(actions).enumerate() {
             let track = &slot.track;
@@ -443,6 +461,7 @@ impl<F: Tabled> Batch<F> {
     /// Steps every env with its action (checked by [`Batch::check`]): an env whose game ended
     /// last step resets instead, with zero reward (Gymnasium's next-step autoreset).
     pub(crate) fn step(&mut self, actions: &[i64], buffers: Buffers<'_>) -> Result<()> {
+        self.forget_sample();
         let (game, agent, start) = (self.game, self.agent.as_ref(), &self.start);
         let lens = self.row_lens();
         buffers.for_each_env(
@@ -487,6 +506,9 @@ impl<F: Tabled> Batch<F> {
                     *a = slot.sample();
                 }
             });
+        self.sampled.clear();
+        self.sampled.extend_from_slice(out);
+        self.sample_current = true;
     }
 
     /// The position string of env `index`.
