@@ -64,6 +64,37 @@ fn expand_word(word: u64, out: &mut [bool; 64]) {
     }
 }
 
+/// Writes `words` as a mask: `mask[a]` is bit `a` of the words (false past the last word),
+/// 64 values per masked move and store.
+///
+/// # Safety
+///
+/// The CPU has AVX-512F and AVX-512BW.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn write_mask_avx512(words: &[u64; WORDS], mask: &mut [bool]) {
+    use std::arch::x86_64::{_mm512_mask_storeu_epi8, _mm512_maskz_mov_epi8, _mm512_set1_epi8};
+    let one = _mm512_set1_epi8(1);
+    let mut chunks = mask.chunks_mut(64);
+    for (i, out) in chunks.by_ref().enumerate() {
+        let word = words.get(i).copied().unwrap_or(0);
+        // The lanes this chunk has: all 64 but in a last, shorter chunk.
+        let lanes = u64::MAX >> (64 - out.len());
+        // SAFETY: the store writes only the bytes whose bit of `lanes` is set, the first
+        // `out.len()` bytes from `out`'s start (a masked store touches no other byte, so it may
+        // start anywhere and reach past nothing); each is 0 or 1, a valid `bool`. The CPU
+        // features are the caller's promise. Tested against the byte table
+        // (`masks_match_the_set_whatever_the_length`).
+        unsafe {
+            _mm512_mask_storeu_epi8(
+                out.as_mut_ptr().cast::<i8>(),
+                lanes,
+                _mm512_maskz_mov_epi8(word, one),
+            );
+        }
+    }
+}
+
 /// The position of the `k`-th set bit of `word` (counting from 0, lowest first), for `k`
 /// below the number of set bits: the byte that holds it by counting set bits a byte at a
 /// time in one register, then a table for the bit within the byte.
@@ -165,8 +196,15 @@ impl ActionSet {
     pub(crate) fn write_mask(&self, mask: &mut [bool]) {
         // Envs write a mask per env at every step, so the values are made from the words
         // without a branch on the actions (a loop over the set bits mispredicted its exit once
-        // a word): 64 at a time where the target has SSSE3 (x86-64-v2), then eight at a time
-        // from a table; with a known trip count for the 24-point morris boards' 600 values.
+        // a word): 64 at a time, by one masked store where the CPU has AVX-512BW, else by
+        // four shuffles where the target has SSSE3 (x86-64-v2), then eight at a time from a
+        // table; with a known trip count for the 24-point morris boards' 600 values.
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx512bw") {
+            // SAFETY: the CPU has AVX-512F and AVX-512BW (AVX-512BW implies AVX-512F), checked
+            // just now (std caches the answer, so the check is a load and a test).
+            return unsafe { write_mask_avx512(&self.0, mask) };
+        }
         if let Ok(mask) = <&mut [bool; 600]>::try_from(&mut *mask) {
             return self.write_mask_words(mask);
         }
@@ -288,6 +326,42 @@ mod tests {
             assert_eq!(out.as_slice(), want.as_slice(), "{word:#x}");
             for (i, chunk) in out.chunks(8).enumerate() {
                 assert_eq!(chunk, BYTE_BOOLS[usize::from((word >> (8 * i)) as u8)]);
+            }
+        }
+    }
+
+    #[test]
+    fn masks_match_the_set_whatever_the_length() {
+        let mut rng = perfectplay_core::SplitMix64::new(5);
+        for round in 0..300 {
+            let mut set = ActionSet::default();
+            for word in &mut set.0 {
+                *word = rng.next_u64() & rng.next_u64();
+            }
+            if round == 0 {
+                set.0 = [u64::MAX; WORDS];
+            }
+            for len in [
+                0,
+                1,
+                63,
+                64,
+                65,
+                100,
+                128,
+                600,
+                MAX_ACTIONS,
+                MAX_ACTIONS + 70,
+            ] {
+                let mut mask = vec![true; len + 1];
+                let (mask, guard) = mask.split_at_mut(len);
+                set.write_mask(mask);
+                let want: Vec<bool> = (0..len).map(|a| set.contains(a)).collect();
+                assert_eq!(mask, want.as_slice(), "mask of {len}");
+                assert!(guard[0], "the value past the mask is untouched");
+                let mut table = vec![true; len];
+                set.write_mask_words(&mut table);
+                assert_eq!(table, want, "the portable fill, {len}");
             }
         }
     }
