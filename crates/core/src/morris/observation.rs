@@ -38,6 +38,51 @@ fn write_bits(plane: &mut [f32], bits: u32) {
     }
 }
 
+/// Writes the 24-point observation: `bits` as planes 0 to 2, `fills` as planes 3 to 5, and
+/// `arrived` as plane 6, each plane of bits in two masked moves of ones (16 values and 8).
+///
+/// # Safety
+///
+/// The CPU has AVX-512F and AVX-512VL.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl")]
+unsafe fn write_planes_24_avx512(
+    planes: &mut [[f32; 24]; PLANES],
+    bits: [u32; 3],
+    fills: [f32; 3],
+    arrived: u32,
+) {
+    use std::arch::x86_64::{
+        _mm256_maskz_mov_ps, _mm256_set1_ps, _mm256_storeu_ps, _mm512_maskz_mov_ps, _mm512_set1_ps,
+        _mm512_storeu_ps,
+    };
+    let write = |plane: &mut [f32; 24], bits: u32| {
+        let (low, high) = plane.split_at_mut(16);
+        // SAFETY: each store writes within its half of the plane (16 and 8 values, unaligned
+        // stores allowed); the CPU features are the caller's promise. Tested against the
+        // general observation (`the_24_point_observation_is_the_general_one`).
+        unsafe {
+            _mm512_storeu_ps(
+                low.as_mut_ptr(),
+                _mm512_maskz_mov_ps(bits as u16, _mm512_set1_ps(1.0)),
+            );
+            _mm256_storeu_ps(
+                high.as_mut_ptr(),
+                _mm256_maskz_mov_ps((bits >> 16) as u8, _mm256_set1_ps(1.0)),
+            );
+        }
+    };
+    let (bit_planes, rest) = planes.split_at_mut(3);
+    for (plane, bits) in bit_planes.iter_mut().zip(bits) {
+        write(plane, bits);
+    }
+    let (fill_planes, last) = rest.split_at_mut(3);
+    for (plane, fill) in fill_planes.iter_mut().zip(fills) {
+        plane.fill(fill);
+    }
+    write(&mut last[0], arrived);
+}
+
 impl Morris {
     /// The observation, shape `[7, n]` for a board of `n` points: planes, one value per point,
     /// from the point of view of the player to move: 0 own men, 1 the opponent's men, 2 empty
@@ -50,6 +95,15 @@ impl Morris {
         // writes each plane in a few wide stores (envs write an observation at every step).
         if let Ok(planes) = <&mut [[f32; 24]; PLANES]>::try_from(out.as_chunks_mut::<24>().0) {
             if self.board().point_count() == 24 {
+                #[cfg(target_arch = "x86_64")]
+                if std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512vl")
+                {
+                    let (bits, fills, arrived) = self.plane_values(pos, stage);
+                    // SAFETY: the CPU has AVX-512F and AVX-512VL, checked just now (std caches
+                    // the answers, so each check is a load and a test).
+                    return unsafe { write_planes_24_avx512(planes, bits, fills, arrived) };
+                }
                 return self.observe_planes(pos, stage, planes);
             }
         }
@@ -66,36 +120,46 @@ impl Morris {
         self.observe_planes_of(pos, stage, planes.as_flattened_mut(), N);
     }
 
+    /// What the planes show: the bits of planes 0 to 2, the values of planes 3 to 5 and the
+    /// bits of plane 6.
     #[inline(always)]
-    fn observe_planes_of(&self, pos: &MorrisPosition, stage: &Stage, out: &mut [f32], n: usize) {
+    fn plane_values(&self, pos: &MorrisPosition, stage: &Stage) -> ([u32; 3], [f32; 3], u32) {
         let us = pos.side_to_move();
         let empty = self.board().all_points().without(pos.occupied());
-        let mut planes = out[..PLANES * n].chunks_exact_mut(n);
-        for bits in [pos.men(us), pos.men(!us), empty] {
-            if let Some(plane) = planes.next() {
-                write_bits(plane, bits.0);
-            }
-        }
         let men = f32::from(self.rules().men);
         let (removing, arrived) = match stage {
             Stage::Removing { base, .. } => (true, base.to()),
             Stage::Start => (pos.opening_removal_pending(), None),
         };
-        let fills = [
-            f32::from(pos.in_hand(us)) / men,
-            f32::from(pos.in_hand(!us)) / men,
-            f32::from(u8::from(removing)),
-        ];
-        for fill in fills {
-            if let Some(plane) = planes.next() {
-                plane.fill(fill);
-            }
+        (
+            [pos.men(us).0, pos.men(!us).0, empty.0],
+            [
+                f32::from(pos.in_hand(us)) / men,
+                f32::from(pos.in_hand(!us)) / men,
+                f32::from(u8::from(removing)),
+            ],
+            arrived.map_or(0, |point| 1 << point),
+        )
+    }
+
+    #[inline(always)]
+    fn observe_planes_of(&self, pos: &MorrisPosition, stage: &Stage, out: &mut [f32], n: usize) {
+        let (bits, fills, arrived) = self.plane_values(pos, stage);
+        let mut planes = out[..PLANES * n].chunks_exact_mut(n);
+        // The values first: a zip takes its first iterator's next item before it finds the
+        // second one ended.
+        for (bits, plane) in bits.into_iter().zip(planes.by_ref()) {
+            write_bits(plane, bits);
+        }
+        for (fill, plane) in fills.into_iter().zip(planes.by_ref()) {
+            plane.fill(fill);
         }
         if let Some(plane) = planes.next() {
-            match arrived {
-                Some(point) => write_bits(plane, 1 << point),
-                // Outside a removal (nearly always), no table look-ups.
-                None => plane.fill(0.0),
+            // Outside a removal (nearly always), no table look-ups.
+            if arrived == 0 {
+                plane.fill(0.0);
+            } else {
+                write_bits(plane, arrived);
             }
         }
     }
