@@ -168,6 +168,26 @@ def test_a_sample_is_trusted_only_as_drawn_and_until_a_step():
     env.step(env.sample_legal_actions())
 
 
+def test_samples_are_legal_however_calls_mix():
+    # Samples drawn within a pass, handed out later, or drawn afresh after unused draws: each
+    # is legal in the positions of its call.
+    env = pp.VectorEnv("nine_mens_morris", 16, seed=3)
+    rng = np.random.default_rng(0)
+    for turn in range(300):
+        mask = env.action_mask.copy()
+        if turn % 7 in (2, 3):
+            actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask])
+        else:
+            actions = env.sample_legal_actions()
+            if turn % 5 == 0:
+                actions = env.sample_legal_actions()
+            live = mask.any(axis=1)
+            assert mask[np.arange(16), actions][live].all()
+        env.step(actions)
+        if turn == 150:
+            env.reset()
+
+
 def test_constructor_errors():
     with pytest.raises(pp.UnknownGameError):
         pp.VectorEnv("chess", 2)

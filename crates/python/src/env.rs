@@ -180,7 +180,12 @@ struct Rows<'a> {
     reward: &'a mut [f32],
     terminated: &'a mut bool,
     truncated: &'a mut bool,
+    /// Where the env's next sample goes, when the pass draws one.
+    sample: &'a mut i64,
 }
+
+/// What a [`SharedRows`] borrows: the slots, the buffers and the samples.
+type Borrows<'a, F> = (&'a mut [Slot<F>], Buffers<'a>, &'a mut [i64]);
 
 /// Every env's slot, action and rows during one pass, for the threads of the pool to share:
 /// [`SharedRows::env`] hands env `i`'s out to the one thread that claimed its chunk.
@@ -193,12 +198,13 @@ struct SharedRows<'a, F: Family, A> {
     rewards: *mut f32,
     terminated: *mut bool,
     truncated: *mut bool,
+    samples: *mut i64,
     /// Values per observation, actions per mask, rewards per env.
     lens: (usize, usize, usize),
     /// The number of envs.
     len: usize,
     /// The pointers come from these borrows, held for `'a`.
-    _borrows: PhantomData<(&'a mut [Slot<F>], Buffers<'a>)>,
+    _borrows: PhantomData<Borrows<'a, F>>,
 }
 
 // SAFETY: a `SharedRows` is the unique borrow of its slots and buffers for `'a` (it is made
@@ -214,6 +220,7 @@ impl<'a, F: Family, A> SharedRows<'a, F, A> {
         buffers: Buffers<'a>,
         slots: &'a mut [Slot<F>],
         actions: &'a [A],
+        samples: &'a mut [i64],
         lens: (usize, usize, usize),
     ) -> Option<Self> {
         let len = slots.len();
@@ -224,7 +231,8 @@ impl<'a, F: Family, A> SharedRows<'a, F, A> {
             && buffers.players.len() == len
             && buffers.rewards.len() == len * per_env
             && buffers.terminated.len() == len
-            && buffers.truncated.len() == len;
+            && buffers.truncated.len() == len
+            && samples.len() == len;
         fits.then_some(SharedRows {
             slots: slots.as_mut_ptr(),
             actions,
@@ -234,6 +242,7 @@ impl<'a, F: Family, A> SharedRows<'a, F, A> {
             rewards: buffers.rewards.as_mut_ptr(),
             terminated: buffers.terminated.as_mut_ptr(),
             truncated: buffers.truncated.as_mut_ptr(),
+            samples: samples.as_mut_ptr(),
             lens,
             len,
             _borrows: PhantomData,
@@ -265,6 +274,7 @@ impl<'a, F: Family, A> SharedRows<'a, F, A> {
                 reward: slice::from_raw_parts_mut(self.rewards.add(i * per_env), per_env),
                 terminated: &mut *self.terminated.add(i),
                 truncated: &mut *self.truncated.add(i),
+                sample: &mut *self.samples.add(i),
             };
             (&mut *self.slots.add(i), &self.actions[i], rows)
         }
@@ -280,12 +290,13 @@ impl Buffers<'_> {
         lanes: &mut Lanes,
         slots: &mut [Slot<F>],
         actions: &[A],
+        samples: &mut [i64],
         lens: (usize, usize, usize),
         visit: impl Fn(usize, &mut Slot<F>, &A, Rows<'_>) + Sync,
     ) -> Result<()> {
         // The env sizes its buffers for its slots when it is made (and numpy refuses to resize
         // them while the env holds them), and `Batch::check` checks the number of actions.
-        let rows = SharedRows::new(self, slots, actions, lens).ok_or_else(|| {
+        let rows = SharedRows::new(self, slots, actions, samples, lens).ok_or_else(|| {
             Error::BadArgument(
                 "the env's output arrays no longer have a row for every env".to_owned(),
             )
@@ -325,11 +336,26 @@ pub(crate) struct Batch<F: Tabled> {
     start: Start<F>,
     /// How the envs are shared out between the threads at each pass.
     lanes: Lanes,
-    /// The actions [`Batch::sample`] drew last, and whether no env has moved since: while
-    /// none has, they are legal, and a step with these same actions needs no check (the usual
-    /// self-play loop).
-    sampled: Vec<i64>,
-    sample_current: bool,
+    /// A uniformly random legal action per env, drawn by the last pass or by
+    /// [`Batch::sample`]; what they are now is `samples_are`.
+    samples: Vec<i64>,
+    samples_are: Samples,
+    /// Whether the step and reset passes draw the next samples (from the first call to
+    /// [`Batch::sample`] on).
+    draw_in_passes: bool,
+}
+
+/// What a [`Batch`]'s samples are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Samples {
+    /// Not of the current positions.
+    Stale,
+    /// Drawn by the last step or reset pass and not yet handed out: the next
+    /// [`Batch::sample`] hands them out instead of drawing again.
+    Drawn,
+    /// Handed out by [`Batch::sample`] since the envs last moved: legal, so a step with these
+    /// same actions needs no check (the usual self-play loop).
+    HandedOut,
 }
 
 impl<F: Tabled> Batch<F> {
@@ -351,8 +377,9 @@ impl<F: Tabled> Batch<F> {
             agent,
             start,
             lanes: Lanes::default(),
-            sampled: Vec::new(),
-            sample_current: false,
+            samples: vec![0; num_envs],
+            samples_are: Samples::Stale,
+            draw_in_passes: false,
         }
     }
 
@@ -381,7 +408,11 @@ impl<F: Tabled> Batch<F> {
     /// Restarts every game (reseeding every env's streams if `seed` is given) and writes the
     /// first observations.
     pub(crate) fn reset(&mut self, seed: Option<u64>, buffers: Buffers<'_>) -> Result<()> {
-        self.forget_sample();
+        if seed.is_some() {
+            // As a new env with this seed would, whatever was asked of this one before.
+            self.draw_in_passes = false;
+        }
+        let draw = self.keep_drawing();
         let (agent, start) = (self.agent.as_ref(), &self.start);
         let lens = self.row_lens();
         // No actions: a unit per env.
@@ -390,6 +421,7 @@ impl<F: Tabled> Batch<F> {
             &mut self.lanes,
             &mut self.slots,
             &none,
+            &mut self.samples,
             lens,
             |i, slot, (), rows| {
                 if let Some(seed) = seed {
@@ -400,8 +432,13 @@ impl<F: Tabled> Batch<F> {
                 rows.reward.fill(0.0);
                 *rows.terminated = false;
                 *rows.truncated = false;
+                if draw {
+                    *rows.sample = slot.sample();
+                }
             },
-        )
+        )?;
+        self.samples_are = if draw { Samples::Drawn } else { Samples::Stale };
+        Ok(())
     }
 
     /// Values per observation, actions per mask and rewards per env.
@@ -413,9 +450,14 @@ impl<F: Tabled> Batch<F> {
         )
     }
 
-    /// Forgets that the last sample is legal: the envs are about to move.
-    fn forget_sample(&mut self) {
-        self.sample_current = false;
+    /// Whether the pass about to move the envs draws the next samples: as long as the last
+    /// ones drawn were asked for. The samples are stale from here on.
+    fn keep_drawing(&mut self) -> bool {
+        if self.samples_are == Samples::Drawn {
+            self.draw_in_passes = false;
+        }
+        self.samples_are = Samples::Stale;
+        self.draw_in_passes
     }
 
     /// Checks every action before any env moves: an env whose game ended last step takes any
@@ -427,7 +469,7 @@ impl<F: Tabled> Batch<F> {
                 found: actions.len(),
             });
         }
-        if self.sample_current && self.sampled == actions {
+        if self.samples_are == Samples::HandedOut && self.samples == actions {
             // Drawn among the legal actions of these very positions (0 where a game is over,
             // which any action may be).
             return Ok(());
@@ -461,13 +503,14 @@ impl<F: Tabled> Batch<F> {
     /// Steps every env with its action (checked by [`Batch::check`]): an env whose game ended
     /// last step resets instead, with zero reward (Gymnasium's next-step autoreset).
     pub(crate) fn step(&mut self, actions: &[i64], buffers: Buffers<'_>) -> Result<()> {
-        self.forget_sample();
+        let draw = self.keep_drawing();
         let (game, agent, start) = (self.game, self.agent.as_ref(), &self.start);
         let lens = self.row_lens();
         buffers.for_each_env(
             &mut self.lanes,
             &mut self.slots,
             actions,
+            &mut self.samples,
             lens,
             |_, slot, &action, rows| {
                 if slot.track.outcome().is_some() {
@@ -490,25 +533,43 @@ impl<F: Tabled> Batch<F> {
                 *rows.terminated = outcome.is_some() && !truncation;
                 *rows.truncated = truncation;
                 slot.write(rows.obs, rows.mask, rows.player);
+                if draw {
+                    *rows.sample = slot.sample();
+                }
             },
-        )
+        )?;
+        self.samples_are = if draw { Samples::Drawn } else { Samples::Stale };
+        Ok(())
     }
 
     /// A uniformly random legal action for every env, from each env's own stream.
+    ///
+    /// A call draws them in a pass of its own and has the next step or reset pass draw the
+    /// next ones while it has each env at hand (a pass over every env for a few nanoseconds
+    /// of work per env cost more in waking the threads and fetching each env's legal actions
+    /// again than the work itself); a call after such a pass hands its draws out, and the
+    /// passes go on drawing while they are asked for. So a loop that samples before every
+    /// step draws exactly what drawing at each call would; a pass whose draws go unused
+    /// stops the drawing until the next call, and a reset with a seed stops it as a new
+    /// env starts without it: the draws depend on the seed and the calls made since, never
+    /// on the threads.
     pub(crate) fn sample(&mut self, out: &mut [i64]) {
-        // Sampling reads little of each env: rayon's split served as well as the lanes (and
-        // drawing the samples within the step, to save this pass, was slower).
-        self.slots
-            .par_chunks_mut(ENVS_PER_TASK)
-            .zip(out.par_chunks_mut(ENVS_PER_TASK))
-            .for_each(|(slots, out)| {
-                for (slot, a) in slots.iter_mut().zip(out) {
-                    *a = slot.sample();
-                }
-            });
-        self.sampled.clear();
-        self.sampled.extend_from_slice(out);
-        self.sample_current = true;
+        if self.samples_are == Samples::Drawn && out.len() == self.samples.len() {
+            out.copy_from_slice(&self.samples);
+        } else {
+            self.slots
+                .par_chunks_mut(ENVS_PER_TASK)
+                .zip(out.par_chunks_mut(ENVS_PER_TASK))
+                .for_each(|(slots, out)| {
+                    for (slot, a) in slots.iter_mut().zip(out) {
+                        *a = slot.sample();
+                    }
+                });
+            self.samples.clear();
+            self.samples.extend_from_slice(out);
+            self.draw_in_passes = true;
+        }
+        self.samples_are = Samples::HandedOut;
     }
 
     /// The position string of env `index`.

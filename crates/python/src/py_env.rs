@@ -64,7 +64,11 @@ enum AnyBatch {
 ///   flags false. A finished env's `current_player` is -4 and its mask all false.
 /// - `sample_legal_actions()` draws a uniformly random legal action per env from each env's
 ///   own seeded stream, uniformly among the legal actions (taken in ascending order). Results
-///   depend on the seed alone, never on the thread count (`RAYON_NUM_THREADS`).
+///   depend on the seed and the calls made, never on the thread count (`RAYON_NUM_THREADS`).
+///   For the loop `env.step(env.sample_legal_actions())`: a step with the very actions just
+///   sampled skips the legality check, and once sampled, each step draws the next samples
+///   while it has the envs at hand, for the next call to hand out (drawing stops after a step
+///   whose samples went unused, and a seeded reset starts again as a new env does).
 /// - Threads: `RAYON_NUM_THREADS` (one per CPU by default). The first Python thread that steps
 ///   envs steps them itself, with that many less one workers of its own; other threads step
 ///   theirs on rayon's global pool. Each thread steps about the same envs at every call, in
