@@ -20,8 +20,10 @@
 //! `forkserver` start methods avoid the question.
 
 use std::cell::OnceCell;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::thread::{self, ThreadId};
+use std::time::{Duration, Instant};
 
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
@@ -56,8 +58,93 @@ pub(crate) fn run<R: Send>(work: impl FnOnce() -> R + Send) -> R {
                 .ok()
         });
         match pool {
-            Some(pool) => pool.install(work),
+            Some(pool) => {
+                let call = CALLS.fetch_add(1, Ordering::Relaxed) + 1;
+                let result = pool.install(work);
+                // Not in a forked child, whose pool has no workers to take the jobs.
+                if std::process::id() == *PARENT.get_or_init(std::process::id) {
+                    for _ in 1..pool.current_num_threads() {
+                        pool.spawn(move || linger(call, LINGER));
+                    }
+                }
+                result
+            }
             None => work(),
         }
     })
+}
+
+/// Calls run on the owner's pool so far.
+static CALLS: AtomicU64 = AtomicU64::new(0);
+
+/// The process that built the owner's pool.
+static PARENT: OnceLock<u32> = OnceLock::new();
+
+/// How long the workers wait awake for the next call after one ends: a loop that steps a batch
+/// as soon as the last step returns comes back within a few microseconds, and a rayon worker
+/// left idle that long had often gone to sleep (about one call in eight), to be woken at the next
+/// call's start, late, with the caller stepping its envs meanwhile (their rows then moved
+/// between the cores and back). A loop that does more between its steps (a policy's forward
+/// pass) costs each worker at most this much spinning per step.
+const LINGER: Duration = Duration::from_micros(50);
+
+/// Keeps a worker awake until call `call` is followed by another, or for `limit`. Returns at
+/// once on the caller's thread (worker 0), which may take one of these jobs while it waits
+/// for another thread's part of the next call.
+fn linger(call: u64, limit: Duration) {
+    if rayon::current_thread_index() == Some(0) {
+        return;
+    }
+    let start = Instant::now();
+    let mut spins = 0u32;
+    while CALLS.load(Ordering::Relaxed) == call {
+        std::hint::spin_loop();
+        spins = spins.wrapping_add(1);
+        if spins.is_multiple_of(64) && start.elapsed() > limit {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rayon::prelude::*;
+
+    #[test]
+    fn calls_back_to_back_or_apart_share_the_work_alike() {
+        let sums: Vec<u64> = std::thread::spawn(|| {
+            (0..40)
+                .map(|i| {
+                    if i % 4 == 0 {
+                        // Past the linger: the workers have gone back to rayon's idle loop.
+                        std::thread::sleep(2 * LINGER);
+                    }
+                    run(|| (0..10_000u64).into_par_iter().map(|x| x * x).sum())
+                })
+                .collect()
+        })
+        .join()
+        .unwrap();
+        let want: u64 = (0..10_000u64).map(|x| x * x).sum();
+        assert!(sums.iter().all(|&s| s == want));
+    }
+
+    #[test]
+    fn lingering_ends_at_the_next_call_or_the_limit() {
+        let call = CALLS.load(Ordering::Relaxed);
+        let start = Instant::now();
+        linger(call.wrapping_sub(1), Duration::from_secs(60));
+        assert!(
+            start.elapsed() < Duration::from_secs(1),
+            "a later call has begun"
+        );
+        linger(u64::MAX, Duration::from_millis(1));
+        let started = Instant::now();
+        linger(CALLS.load(Ordering::Relaxed), Duration::from_millis(2));
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the limit ends it"
+        );
+    }
 }
