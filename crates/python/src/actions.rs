@@ -286,23 +286,29 @@ impl ExactSizeIterator for Actions {}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use perfectplay_core::SplitMix64;
+
+    /// A random set with sparse, dense and empty words alike; every action in round 0.
+    fn random_set(rng: &mut SplitMix64, round: usize) -> ActionSet {
+        let mut set = ActionSet::default();
+        for word in &mut set.0 {
+            *word = match rng.below(4) {
+                Some(0) => 0,
+                Some(1) => rng.next_u64(),
+                _ => rng.next_u64() & rng.next_u64() & rng.next_u64(),
+            };
+        }
+        if round == 0 {
+            set.0 = [u64::MAX; WORDS];
+        }
+        set
+    }
 
     #[test]
     fn nth_agrees_with_counting_through_the_set() {
-        let mut rng = perfectplay_core::SplitMix64::new(11);
+        let mut rng = SplitMix64::new(11);
         for round in 0..2000 {
-            let mut set = ActionSet::default();
-            // Sparse, dense and empty words alike.
-            for word in &mut set.0 {
-                *word = match rng.below(4) {
-                    Some(0) => 0,
-                    Some(1) => rng.next_u64(),
-                    _ => rng.next_u64() & rng.next_u64() & rng.next_u64(),
-                };
-            }
-            if round == 0 {
-                set.0 = [u64::MAX; WORDS];
-            }
+            let set = random_set(&mut rng, round);
             let all: Vec<usize> = set.iter().collect();
             for (i, &a) in all.iter().enumerate() {
                 assert_eq!(set.nth(i), Some(a), "{:x?} index {i}", set.0);
@@ -315,7 +321,7 @@ mod tests {
 
     #[test]
     fn expanded_words_match_the_byte_table() {
-        let mut rng = perfectplay_core::SplitMix64::new(7);
+        let mut rng = SplitMix64::new(7);
         for word in [0, u64::MAX, 1, 1 << 63, 0x8000_0001_0000_8001]
             .into_iter()
             .chain((0..1000).map(|_| rng.next_u64()))
@@ -332,15 +338,9 @@ mod tests {
 
     #[test]
     fn masks_match_the_set_whatever_the_length() {
-        let mut rng = perfectplay_core::SplitMix64::new(5);
+        let mut rng = SplitMix64::new(5);
         for round in 0..300 {
-            let mut set = ActionSet::default();
-            for word in &mut set.0 {
-                *word = rng.next_u64() & rng.next_u64();
-            }
-            if round == 0 {
-                set.0 = [u64::MAX; WORDS];
-            }
+            let set = random_set(&mut rng, round);
             for len in [
                 0,
                 1,
