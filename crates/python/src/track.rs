@@ -12,11 +12,9 @@ use perfectplay_core::{ActionStep, EndReason, GameState, Outcome};
 use crate::games::Family;
 use crate::steps::{self, Steps};
 
-/// An earlier ply: what undo restores, and what repetition compares.
+/// What undo restores of an earlier ply besides its position.
 #[derive(Clone, Debug)]
-struct Past<F: Family> {
-    key: u64,
-    pos: F::Position,
+struct Undo<F: Family> {
     no_progress: u32,
     outcome: Option<Outcome>,
     mv: F::Move,
@@ -41,9 +39,15 @@ pub(crate) struct Track<F: Family> {
     no_progress: u32,
     ply: u32,
     outcome: Option<Outcome>,
-    /// The earlier plies: all of them when `keep_history`, else those since the last progress
-    /// move (all that repetition needs).
-    past: Vec<Past<F>>,
+    /// The fingerprints of the earlier plies' positions, and the positions: all of them when
+    /// `keep_history`, else those since the last progress move (all that repetition needs).
+    /// Apart, so that the repetition scan reads eight bytes a ply.
+    keys: Vec<u64>,
+    positions: Vec<F::Position>,
+    /// The rest of each earlier ply, for undo: kept only when `keep_history` (an env plays
+    /// on and never takes back, and writing a whole record per ply cost it a tenth of its
+    /// step).
+    undo: Vec<Undo<F>>,
     /// A filter of the fingerprints of the positions since the last progress move (a
     /// superset: each sets one bit of 256), so that most positions skip the repetition scan.
     seen: [u64; 4],
@@ -64,7 +68,9 @@ impl<F: Family> Track<F> {
             no_progress,
             ply: 0,
             outcome: None,
-            past: Vec::new(),
+            keys: Vec::new(),
+            positions: Vec::new(),
+            undo: Vec::new(),
             seen: [0; 4],
             keep_history,
             steps: Steps::default(),
@@ -86,7 +92,9 @@ impl<F: Family> Track<F> {
         self.stage = F::Stage::default();
         self.no_progress = 0;
         self.ply = 0;
-        self.past.clear();
+        self.keys.clear();
+        self.positions.clear();
+        self.undo.clear();
         self.seen = [0; 4];
         self.settle();
     }
@@ -167,7 +175,7 @@ impl<F: Family> Track<F> {
         let rules = self.game.draw_rules();
         if let Some(n) = rules.repetitions {
             // Only positions since the last progress move can equal this one.
-            let window = (self.no_progress as usize).min(self.past.len());
+            let window = (self.no_progress as usize).min(self.keys.len());
             let key = F::fingerprint(&self.pos);
             let (word, bit) = filter_bit(key);
             // Within the plies since the last progress move the sides alternate (a side moves
@@ -175,7 +183,8 @@ impl<F: Family> Track<F> {
             // `play` checks it), so only the positions 2, 4, ... plies back can be this one.
             // A plain loop: envs run this after every move, and iterator adapters (rev, skip,
             // step_by, filter) cost more than the comparisons on these short windows.
-            let recent = &self.past[self.past.len() - window..];
+            let first = self.keys.len() - window;
+            let recent = &self.keys[first..];
             let mut seen = 1;
             let mut i = if self.seen[word] & bit != 0 {
                 recent.len()
@@ -184,8 +193,10 @@ impl<F: Family> Track<F> {
             };
             while i >= 2 {
                 i -= 2;
-                let p = &recent[i];
-                seen += usize::from(p.key == key && p.pos == self.pos);
+                // The position only where the fingerprint matches.
+                seen += usize::from(
+                    recent[i] == key && self.positions.get(first + i) == Some(&self.pos),
+                );
             }
             if seen >= usize::from(n) {
                 return Some(Outcome::draw(EndReason::Repetition));
@@ -221,19 +232,22 @@ impl<F: Family> Track<F> {
             // No earlier position can repeat.
             self.seen = [0; 4];
             if !self.keep_history {
-                self.past.clear();
+                self.keys.clear();
+                self.positions.clear();
             }
         } else {
             let (word, bit) = filter_bit(key);
             self.seen[word] |= bit;
         }
-        self.past.push(Past {
-            key,
-            pos: self.pos,
-            no_progress: self.no_progress,
-            outcome: self.outcome,
-            mv: *mv,
-        });
+        self.keys.push(key);
+        self.positions.push(self.pos);
+        if self.keep_history {
+            self.undo.push(Undo {
+                no_progress: self.no_progress,
+                outcome: self.outcome,
+                mv: *mv,
+            });
+        }
         self.pos = next;
         self.no_progress = if progress { 0 } else { self.no_progress + 1 };
         self.ply += 1;
@@ -268,18 +282,19 @@ impl<F: Family> Track<F> {
 
     /// Takes back the last whole move; `None` at the start of the history.
     pub(crate) fn undo(&mut self) -> Option<F::Move> {
-        let last = self.past.pop()?;
-        self.pos = last.pos;
+        let last = self.undo.pop()?;
+        self.keys.pop();
+        self.pos = self.positions.pop()?;
         self.no_progress = last.no_progress;
         self.outcome = last.outcome;
         self.ply -= 1;
         self.stage = F::Stage::default();
         self.fresh = false;
         // Undoing a progress move brings its earlier positions back into the window.
-        let window = (self.no_progress as usize).min(self.past.len());
+        let window = (self.no_progress as usize).min(self.keys.len());
         self.seen = [0; 4];
-        for p in &self.past[self.past.len() - window..] {
-            let (word, bit) = filter_bit(p.key);
+        for &key in &self.keys[self.keys.len() - window..] {
+            let (word, bit) = filter_bit(key);
             self.seen[word] |= bit;
         }
         Some(last.mv)
@@ -294,9 +309,9 @@ impl<F: Family> Track<F> {
         legal
     }
 
-    /// The moves played, in order (all of them when the track keeps its history).
+    /// The moves played, in order (none when the track does not keep its history).
     pub(crate) fn moves(&self) -> impl Iterator<Item = F::Move> + '_ {
-        self.past.iter().map(|p| p.mv)
+        self.undo.iter().map(|u| u.mv)
     }
 
     /// Replays the moves through the core's [`GameState`] from where the track started and
