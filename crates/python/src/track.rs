@@ -12,18 +12,21 @@ use perfectplay_core::{ActionStep, EndReason, GameState, Outcome};
 use crate::games::Family;
 use crate::steps::{self, Steps};
 
-/// What undo restores of an earlier ply besides its position.
+/// What undo restores of an earlier ply.
 #[derive(Clone, Debug)]
 struct Undo<F: Family> {
+    pos: F::Position,
     no_progress: u32,
     outcome: Option<Outcome>,
     mv: F::Move,
 }
 
-/// The word and bit of `key` in a [`Track`]'s filter of 256 bits.
+/// The word and bit of `key` (a position's [`Family::identity`]) in a [`Track`]'s filter of
+/// 256 bits.
 #[inline]
-fn filter_bit(key: u64) -> (usize, u64) {
-    let index = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize;
+fn filter_bit(key: u128) -> (usize, u64) {
+    let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
+    let index = (folded.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize;
     (index / 64, 1 << (index % 64))
 }
 
@@ -39,16 +42,13 @@ pub(crate) struct Track<F: Family> {
     no_progress: u32,
     ply: u32,
     outcome: Option<Outcome>,
-    /// The fingerprints of the earlier plies' positions, and the positions: all of them when
+    /// The identities of the earlier plies' positions ([`Family::identity`]): all of them when
     /// `keep_history`, else those since the last progress move (all that repetition needs).
-    /// Apart, so that the repetition scan reads eight bytes a ply.
-    keys: Vec<u64>,
-    positions: Vec<F::Position>,
-    /// The rest of each earlier ply, for undo: kept only when `keep_history` (an env plays
-    /// on and never takes back, and writing a whole record per ply cost it a tenth of its
-    /// step).
+    keys: Vec<u128>,
+    /// Each earlier ply, for undo: kept only when `keep_history` (an env plays on and never
+    /// takes back, and writing a whole record per ply cost it a tenth of its step).
     undo: Vec<Undo<F>>,
-    /// A filter of the fingerprints of the positions since the last progress move (a
+    /// A filter of the identities of the positions since the last progress move (a
     /// superset: each sets one bit of 256), so that most positions skip the repetition scan.
     seen: [u64; 4],
     keep_history: bool,
@@ -69,7 +69,6 @@ impl<F: Family> Track<F> {
             ply: 0,
             outcome: None,
             keys: Vec::new(),
-            positions: Vec::new(),
             undo: Vec::new(),
             seen: [0; 4],
             keep_history,
@@ -93,7 +92,6 @@ impl<F: Family> Track<F> {
         self.no_progress = 0;
         self.ply = 0;
         self.keys.clear();
-        self.positions.clear();
         self.undo.clear();
         self.seen = [0; 4];
         self.settle();
@@ -176,15 +174,14 @@ impl<F: Family> Track<F> {
         if let Some(n) = rules.repetitions {
             // Only positions since the last progress move can equal this one.
             let window = (self.no_progress as usize).min(self.keys.len());
-            let key = F::fingerprint(&self.pos);
+            let key = F::identity(&self.pos);
             let (word, bit) = filter_bit(key);
             // Within the plies since the last progress move the sides alternate (a side moves
             // twice running only in Shah's placement phase, by placements, which are progress;
             // `play` checks it), so only the positions 2, 4, ... plies back can be this one.
             // A plain loop: envs run this after every move, and iterator adapters (rev, skip,
             // step_by, filter) cost more than the comparisons on these short windows.
-            let first = self.keys.len() - window;
-            let recent = &self.keys[first..];
+            let recent = &self.keys[self.keys.len() - window..];
             let mut seen = 1;
             let mut i = if self.seen[word] & bit != 0 {
                 recent.len()
@@ -193,10 +190,7 @@ impl<F: Family> Track<F> {
             };
             while i >= 2 {
                 i -= 2;
-                // The position only where the fingerprint matches.
-                seen += usize::from(
-                    recent[i] == key && self.positions.get(first + i) == Some(&self.pos),
-                );
+                seen += usize::from(recent[i] == key);
             }
             if seen >= usize::from(n) {
                 return Some(Outcome::draw(EndReason::Repetition));
@@ -227,22 +221,21 @@ impl<F: Family> Track<F> {
             progress || self.game.player_to_move(&next) != self.game.player_to_move(&self.pos),
             "a side moved twice running without progress: repetition assumes the sides alternate"
         );
-        let key = F::fingerprint(&self.pos);
+        let key = F::identity(&self.pos);
         if progress {
             // No earlier position can repeat.
             self.seen = [0; 4];
             if !self.keep_history {
                 self.keys.clear();
-                self.positions.clear();
             }
         } else {
             let (word, bit) = filter_bit(key);
             self.seen[word] |= bit;
         }
         self.keys.push(key);
-        self.positions.push(self.pos);
         if self.keep_history {
             self.undo.push(Undo {
+                pos: self.pos,
                 no_progress: self.no_progress,
                 outcome: self.outcome,
                 mv: *mv,
@@ -284,7 +277,7 @@ impl<F: Family> Track<F> {
     pub(crate) fn undo(&mut self) -> Option<F::Move> {
         let last = self.undo.pop()?;
         self.keys.pop();
-        self.pos = self.positions.pop()?;
+        self.pos = last.pos;
         self.no_progress = last.no_progress;
         self.outcome = last.outcome;
         self.ply -= 1;
