@@ -270,7 +270,7 @@ pub(crate) fn rule_options(game: &AnyGame) -> &'static [perfectplay_core::RuleOp
 mod identity_tests {
     use std::collections::HashMap;
 
-    use perfectplay_core::{Game, GameState, SplitMix64};
+    use perfectplay_core::{GameState, SplitMix64};
 
     use super::*;
 
