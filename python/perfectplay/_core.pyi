@@ -192,8 +192,8 @@ class VectorEnv:
     def sample_legal_actions(self) -> npt.NDArray[np.int64]:
         """A uniformly random legal action per env, from each env's seeded stream.
 
-        Stepping with the very array returned (unchanged) skips the legality check; see the
-        class documentation for when the draws are made."""
+        A step whose actions equal this latest sample, with no step or reset since, skips the
+        legality check; see the class documentation for when the draws are made."""
     def fen(self, index: int) -> str:
         """The position string of env `index`'s game."""
     @property

@@ -188,6 +188,16 @@ def test_samples_are_legal_however_calls_mix():
             env.reset()
 
 
+def test_a_resized_sample_array_is_refused_and_the_env_goes_on():
+    env = pp.VectorEnv("nine_mens_morris", 4, seed=0)
+    sampled = env.sample_legal_actions()
+    sampled.resize(3, refcheck=False)
+    with pytest.raises(ValueError, match="sample array"):
+        env.sample_legal_actions()
+    obs, _ = env.reset(seed=1)
+    env.step(np.array([m.nonzero()[0][0] for m in env.action_mask]))
+
+
 def test_constructor_errors():
     with pytest.raises(pp.UnknownGameError):
         pp.VectorEnv("chess", 2)

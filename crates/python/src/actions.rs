@@ -200,9 +200,11 @@ impl ActionSet {
         // four shuffles where the target has SSSE3 (x86-64-v2), then eight at a time from a
         // table; with a known trip count for the 24-point morris boards' 600 values.
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx512bw") {
-            // SAFETY: the CPU has AVX-512F and AVX-512BW (AVX-512BW implies AVX-512F), checked
-            // just now (std caches the answer, so the check is a load and a test).
+        if std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+        {
+            // SAFETY: the CPU has AVX-512F and AVX-512BW, checked just now (std caches the
+            // answers, so each check is a load and a test).
             return unsafe { write_mask_avx512(&self.0, mask) };
         }
         if let Ok(mask) = <&mut [bool; 600]>::try_from(&mut *mask) {

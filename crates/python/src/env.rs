@@ -518,7 +518,8 @@ impl<F: Tabled> Batch<F> {
                     rows.reward.fill(0.0);
                 } else {
                     // Checked legal by `Batch::check`.
-                    slot.track.act(action as usize);
+                    let legal = slot.track.act(action as usize);
+                    debug_assert!(legal, "an unchecked action {action}");
                     if let Some((agent, opponent)) = agent {
                         slot.opponent_moves(*agent, opponent);
                     }
@@ -553,23 +554,28 @@ impl<F: Tabled> Batch<F> {
     /// stops the drawing until the next call, and a reset with a seed stops it as a new
     /// env starts without it: the draws depend on the seed and the calls made since, never
     /// on the threads.
-    pub(crate) fn sample(&mut self, out: &mut [i64]) {
-        if self.samples_are == Samples::Drawn && out.len() == self.samples.len() {
-            out.copy_from_slice(&self.samples);
-        } else {
+    pub(crate) fn sample(&mut self, out: &mut [i64]) -> Result<()> {
+        if out.len() != self.slots.len() {
+            return Err(Error::BadArgument(
+                "the env's sample array no longer has one entry per env".to_owned(),
+            ));
+        }
+        if self.samples_are != Samples::Drawn {
+            // Drawn into the env's own copy, which no other thread can reach, and only then
+            // handed out: what a step trusts is what was drawn.
             self.slots
                 .par_chunks_mut(ENVS_PER_TASK)
-                .zip(out.par_chunks_mut(ENVS_PER_TASK))
-                .for_each(|(slots, out)| {
-                    for (slot, a) in slots.iter_mut().zip(out) {
+                .zip(self.samples.par_chunks_mut(ENVS_PER_TASK))
+                .for_each(|(slots, samples)| {
+                    for (slot, a) in slots.iter_mut().zip(samples) {
                         *a = slot.sample();
                     }
                 });
-            self.samples.clear();
-            self.samples.extend_from_slice(out);
             self.draw_in_passes = true;
         }
+        out.copy_from_slice(&self.samples);
         self.samples_are = Samples::HandedOut;
+        Ok(())
     }
 
     /// The position string of env `index`.

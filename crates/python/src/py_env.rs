@@ -65,14 +65,17 @@ enum AnyBatch {
 /// - `sample_legal_actions()` draws a uniformly random legal action per env from each env's
 ///   own seeded stream, uniformly among the legal actions (taken in ascending order). Results
 ///   depend on the seed and the calls made, never on the thread count (`RAYON_NUM_THREADS`).
-///   For the loop `env.step(env.sample_legal_actions())`: a step with the very actions just
-///   sampled skips the legality check, and once sampled, each step draws the next samples
-///   while it has the envs at hand, for the next call to hand out (drawing stops after a step
-///   whose samples went unused, and a seeded reset starts again as a new env does).
+///   For the loop `env.step(env.sample_legal_actions())`: a step whose actions equal the
+///   latest sample (no step or reset since) skips the legality check, and after a sample the
+///   next step or reset draws the next samples while it has the envs at hand, for the next
+///   call to hand out (drawing stops after a pass whose samples went unused, and a seeded
+///   reset starts again as a new env does).
 /// - Threads: `RAYON_NUM_THREADS` (one per CPU by default). The first Python thread that steps
 ///   envs steps them itself, with that many less one workers of its own; other threads step
 ///   theirs on rayon's global pool. Each thread steps about the same envs at every call, in
-///   chunks of 32, so that their data stays in its core's caches. With multiprocessing,
+///   chunks of 32, so that their data stays in its core's caches. After a call the workers
+///   wait awake, spinning, for up to 50 µs, so that back-to-back calls find them ready: code
+///   run between steps on the same cores (a policy on the CPU) shares them with that spin. With multiprocessing,
 ///   prefer the `spawn` or `forkserver` start method: a forked child steps its envs on its
 ///   calling thread alone.
 /// - An illegal action raises `IllegalActionError` naming the env index, before any env moves.
@@ -387,7 +390,9 @@ impl PyVectorEnv {
             let mut sampled = self.sampled.bind(py).readwrite();
             let out = sampled.as_slice_mut()?;
             let batch = &mut self.batch;
-            py.detach(move || pool::run(move || with_family!(AnyBatch, batch, b => b.sample(out))));
+            py.detach(move || {
+                pool::run(move || with_family!(AnyBatch, batch, b => b.sample(out)))
+            })?;
         }
         self.out(self.sampled.bind(py).clone().into_any())
     }

@@ -490,7 +490,9 @@ impl PyTablebase {
         let n = shape[0];
         let mut wdl = vec![0i8; n];
         let mut plies = vec![-1i32; n];
-        py.detach(|| probe_rows_into(&tables, &game, &rows, &mut wdl, &mut plies))?;
+        py.detach(|| {
+            crate::pool::run(|| probe_rows_into(&tables, &game, &rows, &mut wdl, &mut plies))
+        })?;
         Ok((PyArray1::from_vec(py, wdl), PyArray1::from_vec(py, plies)))
     }
 

@@ -43,7 +43,7 @@ pub(crate) struct Track<F: Family> {
     ply: u32,
     outcome: Option<Outcome>,
     /// The identities of the earlier plies' positions ([`Family::identity`]): all of them when
-    /// `keep_history`, else those since the last progress move (all that repetition needs).
+    /// `keep_history`, else those from the last progress move's on (all that repetition needs).
     keys: Vec<u128>,
     /// Each earlier ply, for undo: kept only when `keep_history` (an env plays on and never
     /// takes back, and writing a whole record per ply cost it a tenth of its step).

@@ -197,6 +197,20 @@ mod tests {
                         game.observe(&pos, &stage, &mut fast);
                         game.observe_planes_of(&pos, &stage, &mut general, 24);
                         assert_eq!(fast, general, "{id} {stage:?} {}", game.fen(&pos, 0));
+                        // Each path that `observe` may take, whatever this CPU has.
+                        let mut planes = [[5.0; 24]; PLANES];
+                        game.observe_planes(&pos, &stage, &mut planes);
+                        assert_eq!(planes.as_flattened(), general.as_slice(), "plain path");
+                        #[cfg(target_arch = "x86_64")]
+                        if std::arch::is_x86_feature_detected!("avx512f")
+                            && std::arch::is_x86_feature_detected!("avx512vl")
+                        {
+                            let mut planes = [[3.0; 24]; PLANES];
+                            let (bits, fills, arrived) = game.plane_values(&pos, &stage);
+                            // SAFETY: the CPU has the features, checked just above.
+                            unsafe { write_planes_24_avx512(&mut planes, bits, fills, arrived) };
+                            assert_eq!(planes.as_flattened(), general.as_slice(), "AVX-512");
+                        }
                     }
                     let moves = state.legal_moves();
                     let pick = rng.below(moves.len()).unwrap();
