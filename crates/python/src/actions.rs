@@ -75,8 +75,7 @@ fn expand_word(word: u64, out: &mut [bool; 64]) {
 unsafe fn write_mask_avx512(words: &[u64; WORDS], mask: &mut [bool]) {
     use std::arch::x86_64::{_mm512_mask_storeu_epi8, _mm512_maskz_mov_epi8, _mm512_set1_epi8};
     let one = _mm512_set1_epi8(1);
-    let mut chunks = mask.chunks_mut(64);
-    for (i, out) in chunks.by_ref().enumerate() {
+    for (i, out) in mask.chunks_mut(64).enumerate() {
         let word = words.get(i).copied().unwrap_or(0);
         // The lanes this chunk has: all 64 but in a last, shorter chunk.
         let lanes = u64::MAX >> (64 - out.len());

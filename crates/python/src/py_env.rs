@@ -75,9 +75,9 @@ enum AnyBatch {
 ///   theirs on rayon's global pool. Each thread steps about the same envs at every call, in
 ///   chunks of 32, so that their data stays in its core's caches. After a call the workers
 ///   wait awake, spinning, for up to 50 µs, so that back-to-back calls find them ready: code
-///   run between steps on the same cores (a policy on the CPU) shares them with that spin. With multiprocessing,
-///   prefer the `spawn` or `forkserver` start method: a forked child steps its envs on its
-///   calling thread alone.
+///   run between steps on the same cores (a policy on the CPU) shares them with that spin.
+///   With multiprocessing, prefer the `spawn` or `forkserver` start method: a forked child
+///   steps its envs on its calling thread alone.
 /// - An illegal action raises `IllegalActionError` naming the env index, before any env moves.
 ///
 /// Buffers: the arrays returned by `reset`, `step` and `sample_legal_actions` belong to the env

@@ -38,6 +38,14 @@ fn write_bits(plane: &mut [f32], bits: u32) {
     }
 }
 
+/// Whether the CPU has what [`write_planes_24_avx512`] needs (std caches the answers, so each
+/// check is a load and a test).
+#[cfg(target_arch = "x86_64")]
+fn has_avx512_planes() -> bool {
+    std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512vl")
+}
+
 /// Writes the 24-point observation: `bits` as planes 0 to 2, `fills` as planes 3 to 5, and
 /// `arrived` as plane 6, each plane of bits in two masked moves of ones (16 values and 8).
 ///
@@ -96,12 +104,9 @@ impl Morris {
         if let Ok(planes) = <&mut [[f32; 24]; PLANES]>::try_from(out.as_chunks_mut::<24>().0) {
             if self.board().point_count() == 24 {
                 #[cfg(target_arch = "x86_64")]
-                if std::arch::is_x86_feature_detected!("avx512f")
-                    && std::arch::is_x86_feature_detected!("avx512vl")
-                {
+                if has_avx512_planes() {
                     let (bits, fills, arrived) = self.plane_values(pos, stage);
-                    // SAFETY: the CPU has AVX-512F and AVX-512VL, checked just now (std caches
-                    // the answers, so each check is a load and a test).
+                    // SAFETY: the CPU has AVX-512F and AVX-512VL, checked just now.
                     return unsafe { write_planes_24_avx512(planes, bits, fills, arrived) };
                 }
                 return self.observe_planes(pos, stage, planes);
@@ -202,9 +207,7 @@ mod tests {
                         game.observe_planes(&pos, &stage, &mut planes);
                         assert_eq!(planes.as_flattened(), general.as_slice(), "plain path");
                         #[cfg(target_arch = "x86_64")]
-                        if std::arch::is_x86_feature_detected!("avx512f")
-                            && std::arch::is_x86_feature_detected!("avx512vl")
-                        {
+                        if has_avx512_planes() {
                             let mut planes = [[3.0; 24]; PLANES];
                             let (bits, fills, arrived) = game.plane_values(&pos, &stage);
                             // SAFETY: the CPU has the features, checked just above.
