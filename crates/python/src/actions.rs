@@ -137,6 +137,12 @@ const SELECT_IN_BYTE: [[u8; 8]; 256] = {
 pub(crate) struct ActionSet([u64; WORDS]);
 
 impl ActionSet {
+    /// The words of the set: action `a` is bit `a % 64` of word `a / 64`.
+    #[inline]
+    pub(crate) fn words_mut(&mut self) -> &mut [u64; WORDS] {
+        &mut self.0
+    }
+
     /// Adds `action`; whether it was new.
     #[inline]
     pub(crate) fn insert(&mut self, action: usize) -> bool {

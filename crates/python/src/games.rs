@@ -8,9 +8,11 @@
 use std::fmt;
 
 use perfectplay_core::checkers::{self, Checkers, CheckersRules, Position};
+use perfectplay_core::morris::actions::Stage;
 use perfectplay_core::morris::{Morris, MorrisMove, MorrisPosition, MorrisRules};
 use perfectplay_core::{ActionGame, Color};
 
+use crate::actions::ActionSet;
 use crate::errors::{Error, Result};
 
 /// Runs `$body` with `$g` bound to the value inside either variant of an enum whose variants
@@ -59,6 +61,15 @@ pub(crate) trait Family:
     /// Writes the observation of `pos` at `stage` into `out`.
     fn observe(&self, pos: &Self::Position, stage: &Self::Stage, out: &mut [f32]) {
         self.write_observation(pos, stage, out);
+    }
+
+    /// Makes `set` the legal actions of `pos` at `stage`, as
+    /// [`ActionGame::for_each_legal_action_group`] visits them.
+    fn fill_legal_actions(&self, pos: &Self::Position, stage: &Self::Stage, set: &mut ActionSet) {
+        *set = ActionSet::default();
+        self.for_each_legal_action_group(pos, stage, |first, bits| {
+            set.insert_group(first, bits);
+        });
     }
 
     /// The position packed into 128 bits, every field whole: equal identities are equal
@@ -145,6 +156,17 @@ impl Family for Morris {
 
     fn settings(&self) -> Vec<(&'static str, String)> {
         self.rules().settings()
+    }
+
+    fn fill_legal_actions(&self, pos: &MorrisPosition, stage: &Stage, set: &mut ActionSet) {
+        // At the start of a turn the set is built in registers, in a pass of fixed length (envs
+        // fill a set at every step, and the visit's loop over the men mispredicted).
+        if !self.write_start_actions(pos, stage, set.words_mut()) {
+            *set = ActionSet::default();
+            self.for_each_legal_action_group(pos, stage, |first, bits| {
+                set.insert_group(first, bits);
+            });
+        }
     }
 
     fn identity(pos: &MorrisPosition) -> u128 {

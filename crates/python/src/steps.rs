@@ -38,11 +38,7 @@ impl Steps {
 
     /// Fills the table for `pos` at `stage`.
     pub(crate) fn fill<F: Family>(&mut self, game: &F, pos: &F::Position, stage: &F::Stage) {
-        self.clear();
-        let set = &mut self.set;
-        game.for_each_legal_action_group(pos, stage, |first, bits| {
-            set.insert_group(first, bits);
-        });
+        game.fill_legal_actions(pos, stage, &mut self.set);
         self.count = self.set.len();
     }
 

@@ -230,6 +230,13 @@ impl Board {
         Bitboard(self.neighbours[usize::from(index)])
     }
 
+    /// Each point's neighbours (as [`Board::neighbours`]), 0 past the board's last point.
+    #[inline]
+    #[must_use]
+    pub(crate) fn neighbour_table(&self) -> &[u32; MAX_POINTS] {
+        &self.neighbours
+    }
+
     /// Every mill, as the set of its three points.
     #[must_use]
     pub fn mills(&self) -> &[u32] {

@@ -51,6 +51,7 @@
 //! removal), `pass`. Positions are read and written with [`fen`]. [`actions`] factors turns into
 //! a fixed action space for reinforcement learning.
 
+mod action_words;
 pub mod actions;
 mod board;
 mod display;
@@ -68,6 +69,7 @@ mod zobrist;
 use arrayvec::ArrayVec;
 use thiserror::Error;
 
+pub use self::action_words::ACTION_WORDS;
 pub use self::board::{
     Board, BoardShape, BOARD_16, BOARD_24, BOARD_24_DIAGONALS, BOARD_9, BOARD_9_ORTHOGONAL,
     MAX_MILLS, MAX_POINTS,
