@@ -1,10 +1,40 @@
 //! The morris observation tensor.
 
 use super::actions::Stage;
+use super::board::MAX_POINTS;
 use super::{Morris, MorrisPosition};
 
 /// Planes of the observation, each with one value per point.
 pub(crate) const PLANES: usize = 7;
+
+/// `HAND_FRACTIONS[men][hand]` is `hand / men` as [`Morris::observe`] shows men in hand: the
+/// same division, done once here (envs write an observation at every step, and the division's
+/// latency held up the stores of the planes).
+const HAND_FRACTIONS: [[f32; MAX_POINTS + 1]; MAX_POINTS + 1] = {
+    let mut table = [[0.0; MAX_POINTS + 1]; MAX_POINTS + 1];
+    let mut men = 1;
+    while men <= MAX_POINTS {
+        let mut hand = 0;
+        while hand <= MAX_POINTS {
+            table[men][hand] = hand as f32 / men as f32;
+            hand += 1;
+        }
+        men += 1;
+    }
+    table
+};
+
+/// `hand / men` as a value of the observation.
+#[inline(always)]
+fn hand_fraction(hand: u8, men: u8) -> f32 {
+    match HAND_FRACTIONS
+        .get(usize::from(men))
+        .and_then(|row| row.get(usize::from(hand)))
+    {
+        Some(&fraction) => fraction,
+        None => f32::from(hand) / f32::from(men),
+    }
+}
 
 /// Each value of four bits as four floats, lowest bit first.
 const NIBBLES: [[f32; 4]; 16] = {
@@ -131,7 +161,7 @@ impl Morris {
     fn plane_values(&self, pos: &MorrisPosition, stage: &Stage) -> ([u32; 3], [f32; 3], u32) {
         let us = pos.side_to_move();
         let empty = self.board().all_points().without(pos.occupied());
-        let men = f32::from(self.rules().men);
+        let men = self.rules().men;
         let (removing, arrived) = match stage {
             Stage::Removing { base, .. } => (true, base.to()),
             Stage::Start => (pos.opening_removal_pending(), None),
@@ -139,8 +169,8 @@ impl Morris {
         (
             [pos.men(us).0, pos.men(!us).0, empty.0],
             [
-                f32::from(pos.in_hand(us)) / men,
-                f32::from(pos.in_hand(!us)) / men,
+                hand_fraction(pos.in_hand(us), men),
+                hand_fraction(pos.in_hand(!us), men),
                 f32::from(u8::from(removing)),
             ],
             arrived.map_or(0, |point| 1 << point),
@@ -173,6 +203,20 @@ impl Morris {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hand_fractions_are_the_division() {
+        for men in 1..=30u8 {
+            for hand in 0..=men {
+                let want = f32::from(hand) / f32::from(men);
+                assert_eq!(
+                    hand_fraction(hand, men).to_bits(),
+                    want.to_bits(),
+                    "{hand}/{men}"
+                );
+            }
+        }
+    }
     use crate::rl::{ActionGame, ActionStep};
     use crate::{Game, GameState, SplitMix64};
 
