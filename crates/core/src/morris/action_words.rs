@@ -12,6 +12,7 @@
 //! `n + from * n`; so the set is `n + 1` groups of `n` bits end to end, the placements first.
 
 use super::actions::Stage;
+use super::board::MAX_POINTS;
 use super::rules::Trapped;
 use super::{BoardShape, Morris, MorrisPosition};
 use crate::Bitboard;
@@ -61,6 +62,107 @@ fn pack_9(groups: &Groups, words: &mut [u64; ACTION_WORDS]) {
     words[1] = (bits >> 64) as u64;
 }
 
+/// What the set of a turn's start is made of.
+#[derive(Clone, Copy, Debug)]
+struct Start {
+    /// Bit 0: whether the side to move places; bit `1 + p`: whether its man on `p` moves.
+    lanes: u32,
+    /// The empty points.
+    empty: u32,
+    /// All ones when the side to move flies (every empty point is a destination), else 0.
+    flying: u32,
+}
+
+impl Start {
+    /// The placements (group 0) and each point's slides or flights (group `1 + point`),
+    /// without a branch on the men.
+    #[inline(always)]
+    fn groups(self, lines: &[u32; MAX_POINTS]) -> Groups {
+        let mut groups = [0; 32];
+        groups[0] = self.empty & 0u32.wrapping_sub(self.lanes & 1);
+        for (lane, (group, &line)) in groups[1..].iter_mut().zip(lines).enumerate() {
+            let moves = 0u32.wrapping_sub((self.lanes >> (lane + 1)) & 1);
+            *group = (line | self.flying) & self.empty & moves;
+        }
+        groups
+    }
+}
+
+/// Whether the CPU has what [`pack_24_vbmi`] needs (std caches the answers, so each check is
+/// a load and a test).
+#[cfg(target_arch = "x86_64")]
+fn has_vbmi() -> bool {
+    std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512vbmi")
+}
+
+/// The 24-point set in vector registers: the 25 groups as lanes of 32 bits (the placements,
+/// then each point's destinations: its lines or every point when flying, and the empty
+/// points, in the lanes whose men move), then the three low bytes of each lane laid end to
+/// end by two byte permutations, and stored once.
+///
+/// # Safety
+///
+/// The CPU has AVX-512F, AVX-512BW and AVX-512VBMI.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+unsafe fn pack_24_vbmi(start: Start, lines: &[u32; MAX_POINTS], words: &mut [u64; ACTION_WORDS]) {
+    use std::arch::x86_64::{
+        __m128i, _mm512_alignr_epi32, _mm512_castsi512_si128, _mm512_loadu_si512,
+        _mm512_maskz_and_epi32, _mm512_maskz_loadu_epi32, _mm512_maskz_permutex2var_epi8,
+        _mm512_or_si512, _mm512_permutex2var_epi8, _mm512_set1_epi32, _mm512_storeu_si512,
+        _mm_storeu_si128,
+    };
+    /// Byte `j` of the set is byte `j % 3` of lane `j / 3` (bytes 0..64, then 64..75; a
+    /// permutation's index reaches 128 bytes, the two vectors of lanes).
+    const INDEX: [[u8; 64]; 2] = {
+        let mut index = [[0; 64]; 2];
+        let mut j = 0;
+        while j < 75 {
+            index[j / 64][j % 64] = ((j / 3) * 4 + j % 3) as u8;
+            j += 1;
+        }
+        index
+    };
+    // SAFETY: the loads read the 16 values of `lines[0..16]` and (masked to eight lanes, which
+    // reads nothing past them) `lines[16..24]`, and the tables' 64 bytes each; the stores
+    // write the 64 bytes of `words[0..8]` and the 16 of `words[8..10]`. Unaligned loads and
+    // stores are allowed. The CPU features are the caller's promise. Tested against the
+    // portable packing (`the_vector_packing_is_the_portable_one`).
+    unsafe {
+        let all = _mm512_set1_epi32(-1);
+        let low = _mm512_loadu_si512(lines.as_ptr().cast());
+        let high = _mm512_maskz_loadu_epi32(0xff, lines.as_ptr().add(16).cast());
+        // Lanes 0..16: the placements' (all points), then points 0..15's; lanes 16..32:
+        // points 15..23's, then none.
+        let first = _mm512_alignr_epi32::<15>(low, all);
+        let second = _mm512_alignr_epi32::<15>(high, low);
+        let flying = _mm512_set1_epi32(start.flying as i32);
+        let empty = _mm512_set1_epi32(start.empty as i32);
+        let first =
+            _mm512_maskz_and_epi32(start.lanes as u16, _mm512_or_si512(first, flying), empty);
+        let second = _mm512_maskz_and_epi32(
+            (start.lanes >> 16) as u16,
+            _mm512_or_si512(second, flying),
+            empty,
+        );
+        let bytes =
+            _mm512_permutex2var_epi8(first, _mm512_loadu_si512(INDEX[0].as_ptr().cast()), second);
+        let rest = _mm512_maskz_permutex2var_epi8(
+            (1 << 11) - 1,
+            first,
+            _mm512_loadu_si512(INDEX[1].as_ptr().cast()),
+            second,
+        );
+        _mm512_storeu_si512(words.as_mut_ptr().cast(), bytes);
+        _mm_storeu_si128(
+            words.as_mut_ptr().add(8).cast::<__m128i>(),
+            _mm512_castsi512_si128(rest),
+        );
+    }
+}
+
 impl Morris {
     /// Writes the legal actions at `stage` of `pos` as a bitset into `words` (action `a` is
     /// bit `a % 64` of word `a / 64`), the same set as
@@ -82,13 +184,31 @@ impl Morris {
             *words = [0; ACTION_WORDS];
             return true;
         }
+        let start = self.start(pos);
+        let lines = self.board().neighbour_table();
         // The words are written once each, in place: a set built on the stack and copied
         // out was read back in wider loads than it was stored in, which stalled.
-        let groups = self.start_groups(pos);
         match self.board().shape() {
-            BoardShape::TwentyFour => pack_24(&groups, words),
-            BoardShape::Sixteen => pack_16(&groups, words),
-            BoardShape::Nine => pack_9(&groups, words),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU has the features, checked just now.
+            BoardShape::TwentyFour if has_vbmi() => unsafe { pack_24_vbmi(start, lines, words) },
+            BoardShape::TwentyFour => pack_24(&start.groups(lines), words),
+            BoardShape::Sixteen => pack_16(&start.groups(lines), words),
+            BoardShape::Nine => pack_9(&start.groups(lines), words),
+        }
+        // The no-re-forming memory: the man may not return to re-form its mill.
+        let us = pos.side_to_move();
+        if let Some(b) = pos
+            .barrier(us)
+            .filter(|b| start.lanes >> (b.man + 1) & 1 != 0)
+        {
+            let back = Bitboard::from_index(b.point);
+            let after = pos.men(us).without(Bitboard::from_index(b.man)) | back;
+            if self.board().mills_closed_at(b.point, after) > 0 {
+                let n = self.board().point_count();
+                let action = n + n * usize::from(b.man) + usize::from(b.point);
+                words[action / 64] &= !(1 << (action % 64));
+            }
         }
         if self.rules().trapped == Trapped::Passes && words.iter().fold(0, |a, &w| a | w) == 0 {
             let pass = self.pass_action();
@@ -97,40 +217,19 @@ impl Morris {
         true
     }
 
-    /// The placements (group 0) and each point's slides or flights (group `1 + point`; none
-    /// for a point without a man of the side to move), without a branch on the men.
+    /// What the set at the start of a turn of `pos` is made of.
     #[inline(always)]
-    fn start_groups(&self, pos: &MorrisPosition) -> Groups {
+    fn start(&self, pos: &MorrisPosition) -> Start {
         let us = pos.side_to_move();
         let ours = pos.men(us);
         let hand = pos.in_hand(us);
-        let empty = self.board().all_points().without(pos.occupied()).0;
+        let moving = hand == 0 || self.rules().mixed_placement;
         let all_if = |yes: bool| 0u32.wrapping_sub(u32::from(yes));
-        let moving = all_if(hand == 0 || self.rules().mixed_placement);
-        // Flying: every empty point is a destination, whatever the lines.
-        let flying = all_if(self.can_fly(ours, hand));
-        let mut groups = [0; 32];
-        groups[0] = empty & all_if(hand > 0);
-        let lines = self.board().neighbour_table();
-        for (point, (group, &line)) in groups[1..].iter_mut().zip(lines).enumerate() {
-            let own = 0u32.wrapping_sub((ours.0 >> point) & 1) & moving;
-            *group = (line | flying) & empty & own;
+        Start {
+            lanes: u32::from(hand > 0) | (ours.0 << 1) & all_if(moving),
+            empty: self.board().all_points().without(pos.occupied()).0,
+            flying: all_if(self.can_fly(ours, hand)),
         }
-        // The no-re-forming memory: the man may not return to re-form its mill.
-        if let Some(b) = pos
-            .barrier(us)
-            .filter(|b| moving != 0 && ours.contains_index(b.man))
-        {
-            let group = &mut groups[1 + usize::from(b.man)];
-            if *group & (1 << b.point) != 0 {
-                let back = Bitboard::from_index(b.point);
-                let after = ours.without(Bitboard::from_index(b.man)) | back;
-                if self.board().mills_closed_at(b.point, after) > 0 {
-                    *group &= !back.0;
-                }
-            }
-        }
-        groups
     }
 }
 
@@ -175,6 +274,33 @@ mod tests {
                 }
             }
             assert!(positions > 1000, "{}: {positions}", preset.id);
+        }
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn the_vector_packing_is_the_portable_one() {
+        if !has_vbmi() {
+            eprintln!("no AVX-512 VBMI on this CPU: the portable packing alone is used");
+            return;
+        }
+        let mut rng = SplitMix64::new(0x7662_6d69);
+        for board in [&crate::morris::BOARD_24, &crate::morris::BOARD_24_DIAGONALS] {
+            for round in 0..20_000 {
+                let all = (1 << 24) - 1;
+                let start = Start {
+                    lanes: rng.next_u64() as u32 & ((1 << 25) - 1),
+                    empty: rng.next_u64() as u32 & all,
+                    flying: if round % 3 == 0 { u32::MAX } else { 0 },
+                };
+                let lines = board.neighbour_table();
+                let mut want = [u64::MAX; ACTION_WORDS];
+                pack_24(&start.groups(lines), &mut want);
+                let mut got = [u64::MAX; ACTION_WORDS];
+                // SAFETY: the CPU has the features (checked above).
+                unsafe { pack_24_vbmi(start, lines, &mut got) };
+                assert_eq!(got, want, "{start:?}");
+            }
         }
     }
 
