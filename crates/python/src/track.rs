@@ -155,6 +155,7 @@ impl<F: Family> Track<F> {
     /// The outcome of the position at the start of a turn, and its legal actions. The
     /// position's own outcome comes first; a position with a legal action has none (a
     /// position over by itself has no moves), so it is asked for only when none is legal.
+    #[inline]
     fn settle(&mut self) {
         self.steps.fill(&self.game, &self.pos, &self.stage);
         self.outcome = if self.steps.is_empty() {
@@ -169,6 +170,7 @@ impl<F: Family> Track<F> {
     }
 
     /// The outcome under the history rules: repetition, the move rule, the ply limit.
+    #[inline]
     fn draw(&self) -> Option<Outcome> {
         let rules = self.game.draw_rules();
         if let Some(n) = rules.repetitions {
@@ -214,6 +216,7 @@ impl<F: Family> Track<F> {
     }
 
     /// Plays `mv`, which must be legal (found by the action table or checked by the caller).
+    #[inline]
     pub(crate) fn play(&mut self, mv: &F::Move) {
         let progress = self.game.is_progress(&self.pos, mv);
         let next = self.game.play(&self.pos, mv);

@@ -207,6 +207,7 @@ impl Game for Morris {
         n
     }
 
+    #[inline]
     fn play(&self, pos: &MorrisPosition, mv: &MorrisMove) -> MorrisPosition {
         self.play_turn(pos, mv)
     }

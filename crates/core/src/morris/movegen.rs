@@ -287,6 +287,7 @@ impl Morris {
 
     /// The position after `mv`, which must be legal in `pos` (copy-make).
     #[must_use]
+    #[inline]
     pub fn play_turn(&self, pos: &MorrisPosition, mv: &MorrisMove) -> MorrisPosition {
         let us = pos.side;
         let them = !us;
