@@ -217,6 +217,13 @@ pub trait Game {
     /// The position after `mv`, which must be legal in `pos`.
     fn play(&self, pos: &Self::Position, mv: &Self::Move) -> Self::Position;
 
+    /// Plays `mv`, which must be legal in `pos`, on `pos` itself: what [`Game::play`] returns,
+    /// without a copy where a game plays in place.
+    #[inline]
+    fn play_in_place(&self, pos: &mut Self::Position, mv: &Self::Move) {
+        *pos = self.play(pos, mv);
+    }
+
     /// The position with the turn passed to the other side and nothing moved. Used by match
     /// runners when a player forfeits a turn (a per-move time limit); not a legal move unless
     /// the rules say so.

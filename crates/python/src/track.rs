@@ -42,6 +42,9 @@ pub(crate) struct Track<F: Family> {
     no_progress: u32,
     ply: u32,
     outcome: Option<Outcome>,
+    /// The identity of `pos` ([`Family::identity`]), worked out once per position: the
+    /// repetition test asks for it, and so does the next move's history.
+    key: u128,
     /// The identities of the earlier plies' positions ([`Family::identity`]): all of them when
     /// `keep_history`, else those from the last progress move's on (all that repetition needs).
     keys: Vec<u128>,
@@ -68,6 +71,7 @@ impl<F: Family> Track<F> {
             no_progress,
             ply: 0,
             outcome: None,
+            key: F::identity(&pos),
             keys: Vec::new(),
             undo: Vec::new(),
             seen: [0; 4],
@@ -157,6 +161,7 @@ impl<F: Family> Track<F> {
     /// position over by itself has no moves), so it is asked for only when none is legal.
     #[inline]
     fn settle(&mut self) {
+        self.key = F::identity(&self.pos);
         self.steps.fill(&self.game, &self.pos, &self.stage);
         self.outcome = if self.steps.is_empty() {
             self.game.outcome(&self.pos).or_else(|| self.draw())
@@ -176,7 +181,7 @@ impl<F: Family> Track<F> {
         if let Some(n) = rules.repetitions {
             // Only positions since the last progress move can equal this one.
             let window = (self.no_progress as usize).min(self.keys.len());
-            let key = F::identity(&self.pos);
+            let key = self.key;
             let (word, bit) = filter_bit(key);
             // Within the plies since the last progress move the sides alternate (a side moves
             // twice running only in Shah's placement phase, by placements, which are progress;
@@ -219,12 +224,7 @@ impl<F: Family> Track<F> {
     #[inline]
     pub(crate) fn play(&mut self, mv: &F::Move) {
         let progress = self.game.is_progress(&self.pos, mv);
-        let next = self.game.play(&self.pos, mv);
-        debug_assert!(
-            progress || self.game.player_to_move(&next) != self.game.player_to_move(&self.pos),
-            "a side moved twice running without progress: repetition assumes the sides alternate"
-        );
-        let key = F::identity(&self.pos);
+        let key = self.key;
         if progress {
             // No earlier position can repeat.
             self.seen = [0; 4];
@@ -244,7 +244,12 @@ impl<F: Family> Track<F> {
                 mv: *mv,
             });
         }
-        self.pos = next;
+        let mover = self.game.player_to_move(&self.pos);
+        self.game.play_in_place(&mut self.pos, mv);
+        debug_assert!(
+            progress || self.game.player_to_move(&self.pos) != mover,
+            "a side moved twice running without progress: repetition assumes the sides alternate"
+        );
         self.no_progress = if progress { 0 } else { self.no_progress + 1 };
         self.ply += 1;
         self.stage = F::Stage::default();
@@ -281,6 +286,7 @@ impl<F: Family> Track<F> {
         let last = self.undo.pop()?;
         self.keys.pop();
         self.pos = last.pos;
+        self.key = F::identity(&self.pos);
         self.no_progress = last.no_progress;
         self.outcome = last.outcome;
         self.ply -= 1;

@@ -212,6 +212,11 @@ impl Game for Morris {
         self.play_turn(pos, mv)
     }
 
+    #[inline]
+    fn play_in_place(&self, pos: &mut MorrisPosition, mv: &MorrisMove) {
+        self.play_turn_in_place(pos, mv);
+    }
+
     fn pass_turn(&self, pos: &MorrisPosition) -> MorrisPosition {
         self.play_turn(pos, &MorrisMove::pass(self.board.shape()))
     }

@@ -286,25 +286,34 @@ impl Morris {
     }
 
     /// The position after `mv`, which must be legal in `pos` (copy-make).
-    #[must_use]
     #[inline]
+    #[must_use]
     pub fn play_turn(&self, pos: &MorrisPosition, mv: &MorrisMove) -> MorrisPosition {
+        let mut next = *pos;
+        self.play_turn_in_place(&mut next, mv);
+        next
+    }
+
+    /// Plays `mv`, which must be legal in `pos`, on `pos` itself (envs keep one position and
+    /// play on it: no copy of it to write and read back).
+    #[inline]
+    pub fn play_turn_in_place(&self, pos: &mut MorrisPosition, mv: &MorrisMove) {
         let us = pos.side;
         let them = !us;
-        let mut next = *pos;
         let ours_before = pos.men(us);
+        let opening_removal = pos.opening_removal;
         if let Some(to) = mv.to() {
             let mut ours = ours_before | Bitboard::from_index(to);
             match mv.from() {
                 Some(from) => ours = ours.without(Bitboard::from_index(from)),
-                None => next.hand[us.index()] -= 1,
+                None => pos.hand[us.index()] -= 1,
             }
-            next.men[us.index()] = ours;
+            pos.men[us.index()] = ours;
         }
-        next.men[them.index()] = pos.men(them).without(mv.removed());
+        pos.men[them.index()] = pos.men(them).without(mv.removed());
 
         if self.rules.no_reforming {
-            next.barrier[us.index()] = match (mv.from(), mv.to()) {
+            pos.barrier[us.index()] = match (mv.from(), mv.to()) {
                 (Some(from), Some(to)) if self.board.mills_closed_at(from, ours_before) > 0 => {
                     Some(super::Barrier {
                         man: to,
@@ -315,35 +324,34 @@ impl Morris {
             };
             // The other side's memory lapses once its man is taken or its point is filled:
             // it can no longer forbid anything, and positions stay canonical.
-            if let Some(b) = next.barrier[them.index()] {
-                let occupied = next.men[0] | next.men[1];
-                if !next.men[them.index()].contains_index(b.man) || occupied.contains_index(b.point)
+            if let Some(b) = pos.barrier[them.index()] {
+                let occupied = pos.men[0] | pos.men[1];
+                if !pos.men[them.index()].contains_index(b.man) || occupied.contains_index(b.point)
                 {
-                    next.barrier[them.index()] = None;
+                    pos.barrier[them.index()] = None;
                 }
             }
         }
 
-        next.side = them;
-        if pos.opening_removal {
-            next.opening_removal = false;
-            next.first_mill = None;
+        pos.side = them;
+        if opening_removal {
+            pos.opening_removal = false;
+            pos.first_mill = None;
         } else if self.rules.first_mill_opens {
             if let (None, Some(to)) = (mv.from(), mv.to()) {
-                if next.first_mill.is_none()
-                    && self.board.mills_closed_at(to, next.men[us.index()]) > 0
+                if pos.first_mill.is_none()
+                    && self.board.mills_closed_at(to, pos.men[us.index()]) > 0
                 {
-                    next.first_mill = Some(us);
+                    pos.first_mill = Some(us);
                 }
-                if next.hand == [0, 0] {
-                    if let Some(opener) = next.first_mill {
-                        next.side = opener;
-                        next.opening_removal = true;
+                if pos.hand == [0, 0] {
+                    if let Some(opener) = pos.first_mill {
+                        pos.side = opener;
+                        pos.opening_removal = true;
                     }
                 }
             }
         }
-        next
     }
 
     /// The outcome of `pos` by the position alone: a mill (when mills win), too few men, a full
