@@ -65,6 +65,7 @@ impl Steps {
 
     /// What `action` leads to from `pos` at `stage` (the position and stage the table was
     /// filled for), if it is legal.
+    #[inline(always)]
     pub(crate) fn get<F: Family>(
         &self,
         game: &F,

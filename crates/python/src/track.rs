@@ -258,6 +258,7 @@ impl<F: Family> Track<F> {
 
     /// Applies `action` if it is legal now: the next stage of the turn, or the whole move.
     /// Returns whether it was legal; an illegal action changes nothing.
+    #[inline(always)]
     pub(crate) fn act(&mut self, action: usize) -> bool {
         self.steps();
         let Some(step) = self.steps.get(&self.game, &self.pos, &self.stage, action) else {

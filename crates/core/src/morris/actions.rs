@@ -229,7 +229,7 @@ impl ActionGame for Morris {
 
     /// At the start of a turn, the chosen placement or move alone: whether it closes a mill
     /// that can take a man, as [`ActionGame::for_each_action_step`] decides for every one.
-    #[inline]
+    #[inline(always)]
     fn legal_action_step(
         &self,
         pos: &MorrisPosition,
