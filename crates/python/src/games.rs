@@ -64,12 +64,18 @@ pub(crate) trait Family:
     }
 
     /// Makes `set` the legal actions of `pos` at `stage`, as
-    /// [`ActionGame::for_each_legal_action_group`] visits them.
-    fn fill_legal_actions(&self, pos: &Self::Position, stage: &Self::Stage, set: &mut ActionSet) {
+    /// [`ActionGame::for_each_legal_action_group`] visits them, and returns their number.
+    fn fill_legal_actions(
+        &self,
+        pos: &Self::Position,
+        stage: &Self::Stage,
+        set: &mut ActionSet,
+    ) -> usize {
         *set = ActionSet::default();
         self.for_each_legal_action_group(pos, stage, |first, bits| {
             set.insert_group(first, bits);
         });
+        set.len()
     }
 
     /// The position packed into 128 bits, every field whole: equal identities are equal
@@ -158,15 +164,22 @@ impl Family for Morris {
         self.rules().settings()
     }
 
-    fn fill_legal_actions(&self, pos: &MorrisPosition, stage: &Stage, set: &mut ActionSet) {
+    fn fill_legal_actions(
+        &self,
+        pos: &MorrisPosition,
+        stage: &Stage,
+        set: &mut ActionSet,
+    ) -> usize {
         // At the start of a turn the set is built in registers, in a pass of fixed length (envs
         // fill a set at every step, and the visit's loop over the men mispredicted).
-        if !self.write_start_actions(pos, stage, set.words_mut()) {
-            *set = ActionSet::default();
-            self.for_each_legal_action_group(pos, stage, |first, bits| {
-                set.insert_group(first, bits);
-            });
+        if let Some(count) = self.write_start_actions(pos, stage, set.words_mut()) {
+            return count;
         }
+        *set = ActionSet::default();
+        self.for_each_legal_action_group(pos, stage, |first, bits| {
+            set.insert_group(first, bits);
+        });
+        set.len()
     }
 
     fn identity(pos: &MorrisPosition) -> u128 {

@@ -39,8 +39,7 @@ impl Steps {
     /// Fills the table for `pos` at `stage`.
     #[inline]
     pub(crate) fn fill<F: Family>(&mut self, game: &F, pos: &F::Position, stage: &F::Stage) {
-        game.fill_legal_actions(pos, stage, &mut self.set);
-        self.count = self.set.len();
+        self.count = game.fill_legal_actions(pos, stage, &mut self.set);
     }
 
     /// The legal actions as a set.

@@ -95,24 +95,29 @@ fn has_vbmi() -> bool {
     std::arch::is_x86_feature_detected!("avx512f")
         && std::arch::is_x86_feature_detected!("avx512bw")
         && std::arch::is_x86_feature_detected!("avx512vbmi")
+        && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
 }
 
 /// The 24-point set in vector registers: the 25 groups as lanes of 32 bits (the placements,
 /// then each point's destinations: its lines or every point when flying, and the empty
 /// points, in the lanes whose men move), then the three low bytes of each lane laid end to
-/// end by two byte permutations, and stored once.
+/// end by two byte permutations, stored once and counted. Returns the number of actions.
 ///
 /// # Safety
 ///
-/// The CPU has AVX-512F, AVX-512BW and AVX-512VBMI.
+/// The CPU has AVX-512F, AVX-512BW, AVX-512VBMI and AVX-512VPOPCNTDQ.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-unsafe fn pack_24_vbmi(start: Start, lines: &[u32; MAX_POINTS], words: &mut [u64; ACTION_WORDS]) {
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vpopcntdq")]
+unsafe fn pack_24_vbmi(
+    start: Start,
+    lines: &[u32; MAX_POINTS],
+    words: &mut [u64; ACTION_WORDS],
+) -> usize {
     use std::arch::x86_64::{
-        __m128i, _mm512_alignr_epi32, _mm512_castsi512_si128, _mm512_loadu_si512,
+        __m128i, _mm512_add_epi64, _mm512_alignr_epi32, _mm512_castsi512_si128, _mm512_loadu_si512,
         _mm512_maskz_and_epi32, _mm512_maskz_loadu_epi32, _mm512_maskz_permutex2var_epi8,
-        _mm512_or_si512, _mm512_permutex2var_epi8, _mm512_set1_epi32, _mm512_storeu_si512,
-        _mm_storeu_si128,
+        _mm512_or_si512, _mm512_permutex2var_epi8, _mm512_popcnt_epi64, _mm512_reduce_add_epi64,
+        _mm512_set1_epi32, _mm512_storeu_si512, _mm_storeu_si128,
     };
     /// Byte `j` of the set is byte `j % 3` of lane `j / 3` (bytes 0..64, then 64..75; a
     /// permutation's index reaches 128 bytes, the two vectors of lanes).
@@ -160,42 +165,49 @@ unsafe fn pack_24_vbmi(start: Start, lines: &[u32; MAX_POINTS], words: &mut [u64
             words.as_mut_ptr().add(8).cast::<__m128i>(),
             _mm512_castsi512_si128(rest),
         );
+        let counts = _mm512_add_epi64(_mm512_popcnt_epi64(bytes), _mm512_popcnt_epi64(rest));
+        _mm512_reduce_add_epi64(counts) as usize
     }
 }
 
 impl Morris {
     /// Writes the legal actions at `stage` of `pos` as a bitset into `words` (action `a` is
     /// bit `a % 64` of word `a / 64`), the same set as
-    /// [`crate::ActionGame::for_each_legal_action_group`] visits, and returns `true`; returns
-    /// `false`, writing nothing, where only that visit applies: at a removal stage or Shah's
-    /// opening removal. A position over by itself (or with no move where being trapped
+    /// [`crate::ActionGame::for_each_legal_action_group`] visits, and returns their number;
+    /// returns `None`, writing nothing, where only that visit applies: at a removal stage or
+    /// Shah's opening removal. A position over by itself (or with no move where being trapped
     /// loses) has none.
     pub fn write_start_actions(
         &self,
         pos: &MorrisPosition,
         stage: &Stage,
         words: &mut [u64; ACTION_WORDS],
-    ) -> bool {
+    ) -> Option<usize> {
         if *stage != Stage::Start || pos.opening_removal_pending() {
-            return false;
+            return None;
         }
         // Over for a reason other than having no move? (No move at all shows as an empty set.)
         if self.position_outcome_with(pos, || true).is_some() {
             *words = [0; ACTION_WORDS];
-            return true;
+            return Some(0);
         }
         let start = self.start(pos);
         let lines = self.board().neighbour_table();
-        // The words are written once each, in place: a set built on the stack and copied
-        // out was read back in wider loads than it was stored in, which stalled.
-        match self.board().shape() {
+        // The words are written once each, in place, and counted as they are made: a set
+        // built on the stack and copied out, or read back just after its wide stores, was read
+        // in wider or narrower loads than it was stored in, which stalled.
+        let portable = |pack: fn(&Groups, &mut [u64; ACTION_WORDS]), words: &mut _| {
+            pack(&start.groups(lines), words);
+            words.iter().map(|w| w.count_ones() as usize).sum()
+        };
+        let mut count = match self.board().shape() {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the CPU has the features, checked just now.
             BoardShape::TwentyFour if has_vbmi() => unsafe { pack_24_vbmi(start, lines, words) },
-            BoardShape::TwentyFour => pack_24(&start.groups(lines), words),
-            BoardShape::Sixteen => pack_16(&start.groups(lines), words),
-            BoardShape::Nine => pack_9(&start.groups(lines), words),
-        }
+            BoardShape::TwentyFour => portable(pack_24, words),
+            BoardShape::Sixteen => portable(pack_16, words),
+            BoardShape::Nine => portable(pack_9, words),
+        };
         // The no-re-forming memory: the man may not return to re-form its mill.
         let us = pos.side_to_move();
         if let Some(b) = pos
@@ -207,14 +219,17 @@ impl Morris {
             if self.board().mills_closed_at(b.point, after) > 0 {
                 let n = self.board().point_count();
                 let action = n + n * usize::from(b.man) + usize::from(b.point);
-                words[action / 64] &= !(1 << (action % 64));
+                let (word, bit) = (action / 64, 1 << (action % 64));
+                count -= usize::from(words[word] & bit != 0);
+                words[word] &= !bit;
             }
         }
-        if self.rules().trapped == Trapped::Passes && words.iter().fold(0, |a, &w| a | w) == 0 {
+        if self.rules().trapped == Trapped::Passes && count == 0 {
             let pass = self.pass_action();
             words[pass / 64] |= 1 << (pass % 64);
+            count = 1;
         }
-        true
+        Some(count)
     }
 
     /// What the set at the start of a turn of `pos` is made of.
@@ -257,8 +272,10 @@ mod tests {
                 loop {
                     let pos = *state.position();
                     let mut words = [u64::MAX; ACTION_WORDS];
-                    if game.write_start_actions(&pos, &Stage::Start, &mut words) {
+                    if let Some(count) = game.write_start_actions(&pos, &Stage::Start, &mut words) {
                         assert_eq!(words, visited(&game, &pos), "{}: {pos:?}", preset.id);
+                        let ones: u32 = words.iter().map(|w| w.count_ones()).sum();
+                        assert_eq!(count, ones as usize, "{}: {pos:?}", preset.id);
                         positions += 1;
                     } else {
                         assert!(pos.opening_removal_pending(), "{}", preset.id);
@@ -298,8 +315,10 @@ mod tests {
                 pack_24(&start.groups(lines), &mut want);
                 let mut got = [u64::MAX; ACTION_WORDS];
                 // SAFETY: the CPU has the features (checked above).
-                unsafe { pack_24_vbmi(start, lines, &mut got) };
+                let count = unsafe { pack_24_vbmi(start, lines, &mut got) };
                 assert_eq!(got, want, "{start:?}");
+                let ones: u32 = want.iter().map(|w| w.count_ones()).sum();
+                assert_eq!(count, ones as usize, "{start:?}");
             }
         }
     }
@@ -314,9 +333,12 @@ mod tests {
             taken: Bitboard::EMPTY,
         };
         let mut words = [7; ACTION_WORDS];
-        assert!(!game.write_start_actions(&pos, &stage, &mut words));
+        assert_eq!(game.write_start_actions(&pos, &stage, &mut words), None);
         assert_eq!(words, [7; ACTION_WORDS]);
-        assert!(game.write_start_actions(&pos, &Stage::Start, &mut words));
+        assert_eq!(
+            game.write_start_actions(&pos, &Stage::Start, &mut words),
+            Some(24)
+        );
         assert_eq!(words[0], (1 << 24) - 1, "every placement");
         assert!(words[1..].iter().all(|&w| w == 0));
     }
