@@ -145,6 +145,72 @@ fn select(word: u64, k: usize) -> usize {
     select_in_word(word, k)
 }
 
+/// Whether the CPU has what [`nth_avx512`] needs.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn has_vector_nth() -> bool {
+    std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
+        && std::arch::is_x86_feature_detected!("bmi2")
+}
+
+/// [`ActionSet::nth`] with the words' population counts and their running sums in one
+/// vector: the words wholly before the action are the lanes whose running sum is at most
+/// `index` (a run from the first lane, the sums never falling), the action is in the next
+/// word, and `pdep` finds its bit there. The last two of the ten words are counted apart.
+///
+/// # Safety
+///
+/// The CPU has AVX-512F, AVX-512VPOPCNTDQ and BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vpopcntdq,bmi2")]
+unsafe fn nth_avx512(words: &[u64; WORDS], index: usize) -> Option<usize> {
+    use std::arch::x86_64::{
+        _mm512_add_epi64, _mm512_alignr_epi64, _mm512_castsi512_si128, _mm512_cmple_epu64_mask,
+        _mm512_loadu_si512, _mm512_maskz_permutexvar_epi64, _mm512_popcnt_epi64, _mm512_set1_epi64,
+        _mm512_setzero_si512, _mm_cvtsi128_si64,
+    };
+    const { assert!(WORDS == 10) };
+    let index64 = index as u64;
+    // SAFETY: the load reads the 64 bytes of `words[0..8]` (unaligned loads are allowed); the
+    // CPU features are the caller's promise. Tested against the word-at-a-time search
+    // (`nth_agrees_with_counting_through_the_set`, which runs this path where the CPU can).
+    let (whole, before) = unsafe {
+        let zero = _mm512_setzero_si512();
+        let counts = _mm512_popcnt_epi64(_mm512_loadu_si512(words.as_ptr().cast()));
+        // Running sums: lane i becomes the count of words 0..=i.
+        let mut sums = _mm512_add_epi64(counts, _mm512_alignr_epi64::<7>(counts, zero));
+        sums = _mm512_add_epi64(sums, _mm512_alignr_epi64::<6>(sums, zero));
+        sums = _mm512_add_epi64(sums, _mm512_alignr_epi64::<4>(sums, zero));
+        let whole = _mm512_cmple_epu64_mask(sums, _mm512_set1_epi64(index64 as i64));
+        // The running sum of the words before the action's: lane `whole - 1` (none when the
+        // action is in word 0, all eight when it is past them).
+        let count = whole.count_ones();
+        let last = _mm512_set1_epi64(i64::from(count.saturating_sub(1)));
+        let picked = _mm512_maskz_permutexvar_epi64(u8::from(count > 0), last, sums);
+        (
+            count as usize,
+            _mm_cvtsi128_si64(_mm512_castsi512_si128(picked)) as u64,
+        )
+    };
+    let (mut word, mut before) = (whole, before);
+    if word == 8 {
+        // Past the first eight words: the last two, one at a time.
+        let ones = u64::from(words[8].count_ones());
+        if index64 >= before + ones {
+            word = 9;
+            before += ones;
+        }
+    }
+    let bits = words[word];
+    let k = index64 - before;
+    if k >= u64::from(bits.count_ones()) {
+        return None;
+    }
+    // SAFETY: the CPU has BMI2, the caller's promise.
+    Some(64 * word + unsafe { select_pdep(bits, k as usize) })
+}
+
 /// For each byte, the position of its `k`-th set bit (0 where there is none).
 const SELECT_IN_BYTE: [[u8; 8]; 256] = {
     let mut table = [[0; 8]; 256];
@@ -210,6 +276,17 @@ impl ActionSet {
     /// The `index`-th action in ascending order, if there are more than `index`.
     #[inline]
     pub(crate) fn nth(&self, index: usize) -> Option<usize> {
+        #[cfg(target_arch = "x86_64")]
+        if has_vector_nth() {
+            // SAFETY: the CPU has the features, checked just now.
+            return unsafe { nth_avx512(&self.0, index) };
+        }
+        self.nth_words(index)
+    }
+
+    /// [`ActionSet::nth`] a word at a time.
+    #[inline(always)]
+    fn nth_words(&self, index: usize) -> Option<usize> {
         // Envs sample at every step: which word holds the action, and then which bit, are
         // found without a branch that depends on the set.
         let mut word = WORDS;
@@ -350,9 +427,12 @@ mod tests {
             let all: Vec<usize> = set.iter().collect();
             for (i, &a) in all.iter().enumerate() {
                 assert_eq!(set.nth(i), Some(a), "{:x?} index {i}", set.0);
+                assert_eq!(set.nth_words(i), Some(a), "{:x?} index {i}", set.0);
             }
-            assert_eq!(set.nth(all.len()), None);
-            assert_eq!(set.nth(all.len() + 100), None);
+            for past in [all.len(), all.len() + 100, usize::MAX] {
+                assert_eq!(set.nth(past), None);
+                assert_eq!(set.nth_words(past), None);
+            }
         }
         assert_eq!(ActionSet::default().nth(0), None);
     }
