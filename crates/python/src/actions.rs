@@ -65,7 +65,8 @@ fn expand_word(word: u64, out: &mut [bool; 64]) {
 }
 
 /// Writes `words` as a mask: `mask[a]` is bit `a` of the words (false past the last word),
-/// 64 values per masked move and store.
+/// 64 values per masked move and store, the last (shorter) run of values by a masked store;
+/// with the trip count known for the 24-point morris boards' 600 values.
 ///
 /// # Safety
 ///
@@ -73,22 +74,43 @@ fn expand_word(word: u64, out: &mut [bool; 64]) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw")]
 unsafe fn write_mask_avx512(words: &[u64; WORDS], mask: &mut [bool]) {
-    use std::arch::x86_64::{_mm512_mask_storeu_epi8, _mm512_maskz_mov_epi8, _mm512_set1_epi8};
-    let one = _mm512_set1_epi8(1);
-    for (i, out) in mask.chunks_mut(64).enumerate() {
-        let word = words.get(i).copied().unwrap_or(0);
-        // The lanes this chunk has: all 64 but in a last, shorter chunk.
-        let lanes = u64::MAX >> (64 - out.len());
-        // SAFETY: the store writes only the bytes whose bit of `lanes` is set, the first
-        // `out.len()` bytes from `out`'s start (a masked store touches no other byte, so it may
-        // start anywhere and reach past nothing); each is 0 or 1, a valid `bool`. The CPU
-        // features are the caller's promise. Tested against the byte table
-        // (`masks_match_the_set_whatever_the_length`).
-        unsafe {
+    if let Ok(mask) = <&mut [bool; 600]>::try_from(&mut *mask) {
+        // SAFETY: the caller's promise.
+        return unsafe { write_mask_runs(words, mask) };
+    }
+    // SAFETY: the caller's promise.
+    unsafe { write_mask_runs(words, mask) }
+}
+
+/// The body of [`write_mask_avx512`], inlined into it for each length it sees.
+///
+/// # Safety
+///
+/// The CPU has AVX-512F and AVX-512BW.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn write_mask_runs(words: &[u64; WORDS], mask: &mut [bool]) {
+    use std::arch::x86_64::{
+        _mm512_mask_storeu_epi8, _mm512_maskz_mov_epi8, _mm512_set1_epi8, _mm512_storeu_si512,
+    };
+    let word = |i: usize| words.get(i).copied().unwrap_or(0);
+    let (runs, tail) = mask.as_chunks_mut::<64>();
+    // SAFETY: each full store writes the 64 bytes of one `[bool; 64]` run of `mask`, the
+    // masked store the first `tail.len()` bytes of the tail alone (a masked store touches no
+    // byte outside its mask, so it reaches past nothing); unaligned stores are allowed; every
+    // byte is 0 or 1, a valid `bool`. The CPU features are the caller's promise. Tested
+    // against the byte table (`masks_match_the_set_whatever_the_length`).
+    unsafe {
+        let one = _mm512_set1_epi8(1);
+        for (i, run) in runs.iter_mut().enumerate() {
+            _mm512_storeu_si512(run.as_mut_ptr().cast(), _mm512_maskz_mov_epi8(word(i), one));
+        }
+        if !tail.is_empty() {
+            let lanes = u64::MAX >> (64 - tail.len());
             _mm512_mask_storeu_epi8(
-                out.as_mut_ptr().cast::<i8>(),
+                tail.as_mut_ptr().cast::<i8>(),
                 lanes,
-                _mm512_maskz_mov_epi8(word, one),
+                _mm512_maskz_mov_epi8(word(runs.len()), one),
             );
         }
     }

@@ -73,17 +73,19 @@ fn write_bits(plane: &mut [f32], bits: u32) {
 #[cfg(target_arch = "x86_64")]
 fn has_avx512_planes() -> bool {
     std::arch::is_x86_feature_detected!("avx512f")
-        && std::arch::is_x86_feature_detected!("avx512vl")
 }
 
 /// Writes the 24-point observation: `bits` as planes 0 to 2, `fills` as planes 3 to 5, and
-/// `arrived` as plane 6, each plane of bits in two masked moves of ones (16 values and 8).
+/// `arrived` as plane 6. The 168 values are written as ten and a half vectors of 16 end to
+/// end, whatever planes each holds (so 11 stores, where a plane at a time took 21): the bit
+/// planes' values as masked moves of ones, the fills as broadcasts, blended where a vector
+/// holds the end of one plane and the start of the next.
 ///
 /// # Safety
 ///
-/// The CPU has AVX-512F and AVX-512VL.
+/// The CPU has AVX-512F.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vl")]
+#[target_feature(enable = "avx512f")]
 unsafe fn write_planes_24_avx512(
     planes: &mut [[f32; 24]; PLANES],
     bits: [u32; 3],
@@ -91,34 +93,42 @@ unsafe fn write_planes_24_avx512(
     arrived: u32,
 ) {
     use std::arch::x86_64::{
-        _mm256_maskz_mov_ps, _mm256_set1_ps, _mm256_storeu_ps, _mm512_maskz_mov_ps, _mm512_set1_ps,
+        _mm512_mask_blend_ps, _mm512_mask_storeu_ps, _mm512_maskz_mov_ps, _mm512_set1_ps,
         _mm512_storeu_ps,
     };
-    let write = |plane: &mut [f32; 24], bits: u32| {
-        let (low, high) = plane.split_at_mut(16);
-        // SAFETY: each store writes within its half of the plane (16 and 8 values, unaligned
-        // stores allowed); the CPU features are the caller's promise. Tested against the
-        // general observation (`the_24_point_observation_is_the_general_one`).
-        unsafe {
-            _mm512_storeu_ps(
-                low.as_mut_ptr(),
-                _mm512_maskz_mov_ps(bits as u16, _mm512_set1_ps(1.0)),
-            );
-            _mm256_storeu_ps(
-                high.as_mut_ptr(),
-                _mm256_maskz_mov_ps((bits >> 16) as u8, _mm256_set1_ps(1.0)),
-            );
+    const { assert!(PLANES == 7) };
+    let out = planes.as_flattened_mut().as_mut_ptr();
+    // Values 0..64 are planes 0 and 1 and the start of plane 2, as bits.
+    let head = u64::from(bits[0]) | u64::from(bits[1]) << 24 | u64::from(bits[2]) << 48;
+    let ones = |lanes: u64| _mm512_maskz_mov_ps(lanes as u16, _mm512_set1_ps(1.0));
+    let [own, theirs, removing] = fills.map(|fill| _mm512_set1_ps(fill));
+    // Lanes 8..16 of a vector: the second of two planes that meet in its middle.
+    const SECOND_HALF: u16 = 0xff00;
+    let vectors = [
+        ones(head),
+        ones(head >> 16),
+        ones(head >> 32),
+        ones(head >> 48),
+        // The end of plane 2 (values 64..72), then plane 3 begins.
+        _mm512_mask_blend_ps(SECOND_HALF, ones(u64::from(bits[2] >> 16)), own),
+        own,
+        theirs,
+        // The end of plane 4 (112..120), then plane 5 begins.
+        _mm512_mask_blend_ps(SECOND_HALF, theirs, removing),
+        removing,
+        ones(u64::from(arrived)),
+    ];
+    // SAFETY: the ten stores write values 16 * i .. 16 * i + 16 for i in 0..10, and the masked
+    // store values 160..168 alone: all within the 168 values of `planes` (unaligned stores
+    // are allowed; a masked store touches no byte outside its mask). The CPU feature is the
+    // caller's promise. Tested against the general observation
+    // (`the_24_point_observation_is_the_general_one`).
+    unsafe {
+        for (i, vector) in vectors.into_iter().enumerate() {
+            _mm512_storeu_ps(out.add(16 * i), vector);
         }
-    };
-    let (bit_planes, rest) = planes.split_at_mut(3);
-    for (plane, bits) in bit_planes.iter_mut().zip(bits) {
-        write(plane, bits);
+        _mm512_mask_storeu_ps(out.add(160), 0xff, ones(u64::from(arrived >> 16)));
     }
-    let (fill_planes, last) = rest.split_at_mut(3);
-    for (plane, fill) in fill_planes.iter_mut().zip(fills) {
-        plane.fill(fill);
-    }
-    write(&mut last[0], arrived);
 }
 
 impl Morris {
@@ -136,7 +146,7 @@ impl Morris {
                 #[cfg(target_arch = "x86_64")]
                 if has_avx512_planes() {
                     let (bits, fills, arrived) = self.plane_values(pos, stage);
-                    // SAFETY: the CPU has AVX-512F and AVX-512VL, checked just now.
+                    // SAFETY: the CPU has AVX-512F, checked just now.
                     return unsafe { write_planes_24_avx512(planes, bits, fills, arrived) };
                 }
                 return self.observe_planes(pos, stage, planes);
