@@ -331,7 +331,7 @@ impl ActionSet {
     pub(crate) fn write_mask(&self, mask: &mut [bool]) {
         // Envs write a mask per env at every step, so the values are made from the words
         // without a branch on the actions (a loop over the set bits mispredicted its exit once
-        // a word): 64 at a time, by one masked store where the CPU has AVX-512BW, else by
+        // a word): 64 at a time, by one store where the CPU has AVX-512BW, else by
         // four shuffles where the target has SSSE3 (x86-64-v2), then eight at a time from a
         // table; with a known trip count for the 24-point morris boards' 600 values.
         #[cfg(target_arch = "x86_64")]

@@ -71,11 +71,7 @@ pub(crate) trait Family:
         stage: &Self::Stage,
         set: &mut ActionSet,
     ) -> usize {
-        *set = ActionSet::default();
-        self.for_each_legal_action_group(pos, stage, |first, bits| {
-            set.insert_group(first, bits);
-        });
-        set.len()
+        visit_legal_actions(self, pos, stage, set)
     }
 
     /// The position packed into 128 bits, every field whole: equal identities are equal
@@ -87,6 +83,21 @@ pub(crate) trait Family:
 
     /// The move, if it belongs to this family.
     fn unwrap_move(mv: &AnyMove) -> Option<Self::Move>;
+}
+
+/// Makes `set` the legal actions of `pos` at `stage` as
+/// [`ActionGame::for_each_legal_action_group`] visits them, and returns their number.
+fn visit_legal_actions<G: ActionGame>(
+    game: &G,
+    pos: &G::Position,
+    stage: &G::Stage,
+    set: &mut ActionSet,
+) -> usize {
+    *set = ActionSet::default();
+    game.for_each_legal_action_group(pos, stage, |first, bits| {
+        set.insert_group(first, bits);
+    });
+    set.len()
 }
 
 impl Family for Checkers {
@@ -172,14 +183,8 @@ impl Family for Morris {
     ) -> usize {
         // At the start of a turn the set is built in registers, in a pass of fixed length (envs
         // fill a set at every step, and the visit's loop over the men mispredicted).
-        if let Some(count) = self.write_start_actions(pos, stage, set.words_mut()) {
-            return count;
-        }
-        *set = ActionSet::default();
-        self.for_each_legal_action_group(pos, stage, |first, bits| {
-            set.insert_group(first, bits);
-        });
-        set.len()
+        self.write_start_actions(pos, stage, set.words_mut())
+            .unwrap_or_else(|| visit_legal_actions(self, pos, stage, set))
     }
 
     fn identity(pos: &MorrisPosition) -> u128 {

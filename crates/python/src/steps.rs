@@ -1,10 +1,12 @@
 //! Every legal action of the position and stage a game is at, and the chosen one's step.
 //!
 //! States and envs ask at every step which actions are legal (for the mask and for sampling)
-//! and what the chosen one does, so they keep a [`Steps`] table: the legal actions as a set,
-//! filled a word at a time from the bit groups of
-//! [`perfectplay_core::ActionGame::for_each_legal_action_group`] (morris placements and each
-//! man's destinations; checkers first steps or first jumps by direction), the chosen action's
+//! and what the chosen one does, so they keep a [`Steps`] table: the legal actions as a set and
+//! their number, filled by [`Family::fill_legal_actions`] (at the start of a morris turn, the
+//! whole set built in registers by [`perfectplay_core::morris::Morris::write_start_actions`];
+//! otherwise a word at a time from the bit groups of
+//! [`perfectplay_core::ActionGame::for_each_legal_action_group`]: morris removals, checkers
+//! first steps or first jumps by direction), the chosen action's
 //! step worked out alone when it is played
 //! ([`perfectplay_core::ActionGame::legal_action_step`]): whether a morris move closes a mill,
 //! where a checkers jump goes on, is needed for that one action only. The test suite checks
@@ -100,6 +102,14 @@ pub(crate) fn check<F: Family>(
             "legal actions differ: core {:?}, table {:?}",
             core.iter().collect::<Vec<_>>(),
             steps.set().iter().collect::<Vec<_>>()
+        ));
+    }
+    // The count comes from the family's fill (counted as the set is made), not from the set.
+    if steps.len() != core.len() {
+        return Err(format!(
+            "{} legal actions, the table counts {}",
+            core.len(),
+            steps.len()
         ));
     }
     let shape = game.observation_shape();

@@ -71,7 +71,8 @@ impl<F: Family> Track<F> {
             no_progress,
             ply: 0,
             outcome: None,
-            key: F::identity(&pos),
+            // Set by `settle`, below.
+            key: 0,
             keys: Vec::new(),
             undo: Vec::new(),
             seen: [0; 4],
@@ -182,6 +183,7 @@ impl<F: Family> Track<F> {
             // Only positions since the last progress move can equal this one.
             let window = (self.no_progress as usize).min(self.keys.len());
             let key = self.key;
+            debug_assert_eq!(key, F::identity(&self.pos), "the cached identity is stale");
             let (word, bit) = filter_bit(key);
             // Within the plies since the last progress move the sides alternate (a side moves
             // twice running only in Shah's placement phase, by placements, which are progress;
@@ -225,6 +227,7 @@ impl<F: Family> Track<F> {
     pub(crate) fn play(&mut self, mv: &F::Move) {
         let progress = self.game.is_progress(&self.pos, mv);
         let key = self.key;
+        debug_assert_eq!(key, F::identity(&self.pos), "the cached identity is stale");
         if progress {
             // No earlier position can repeat.
             self.seen = [0; 4];

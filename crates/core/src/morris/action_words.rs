@@ -101,7 +101,8 @@ fn has_vbmi() -> bool {
 /// The 24-point set in vector registers: the 25 groups as lanes of 32 bits (the placements,
 /// then each point's destinations: its lines or every point when flying, and the empty
 /// points, in the lanes whose men move), then the three low bytes of each lane laid end to
-/// end by two byte permutations, stored once and counted. Returns the number of actions.
+/// end by two byte permutations, stored (the ten words in two stores) and counted. Returns
+/// the number of actions.
 ///
 /// # Safety
 ///
@@ -210,14 +211,17 @@ impl Morris {
         };
         // The no-re-forming memory: the man may not return to re-form its mill.
         let us = pos.side_to_move();
-        if let Some(b) = pos
-            .barrier(us)
-            .filter(|b| start.lanes >> (b.man + 1) & 1 != 0)
-        {
+        // (A memory whose points are off the board, possible only in a position set up by
+        // hand, forbids nothing, as the visit found no such destination.)
+        let n = self.board().point_count();
+        if let Some(b) = pos.barrier(us).filter(|b| {
+            usize::from(b.man) < n
+                && usize::from(b.point) < n
+                && start.lanes >> (b.man + 1) & 1 != 0
+        }) {
             let back = Bitboard::from_index(b.point);
             let after = pos.men(us).without(Bitboard::from_index(b.man)) | back;
             if self.board().mills_closed_at(b.point, after) > 0 {
-                let n = self.board().point_count();
                 let action = n + n * usize::from(b.man) + usize::from(b.point);
                 let (word, bit) = (action / 64, 1 << (action % 64));
                 count -= usize::from(words[word] & bit != 0);
@@ -261,10 +265,47 @@ mod tests {
         words
     }
 
+    /// Every preset, and rule combinations no preset has: flying with the no-re-forming
+    /// memory, Lasker's mixed placement with it, trapped sides passing on every board, no
+    /// loss by the count of men.
+    fn rule_sets() -> Vec<(String, Morris)> {
+        let mut games: Vec<(String, Morris)> = crate::morris::MorrisRules::PRESETS
+            .iter()
+            .map(|p| (p.id.to_owned(), Morris::new(p.rules).unwrap()))
+            .collect();
+        let variants: [(&str, &[(&str, &str)]); 6] = [
+            ("nine_mens_morris", &[("no_reforming", "true")]),
+            (
+                "lasker_morris",
+                &[("no_reforming", "true"), ("removal", "any")],
+            ),
+            (
+                "nine_mens_morris",
+                &[("trapped", "passes"), ("lose_below", "0")],
+            ),
+            ("six_mens_morris", &[("trapped", "passes"), ("flying", "3")]),
+            (
+                "three_mens_morris",
+                &[("trapped", "passes"), ("mill_wins", "false")],
+            ),
+            (
+                "morabaraba",
+                &[("mixed_placement", "true"), ("full_board", "play_on")],
+            ),
+        ];
+        for (id, options) in variants {
+            let mut rules = *Morris::preset(id).unwrap().rules();
+            for (name, value) in options {
+                rules.set(name, value).unwrap();
+            }
+            games.push((format!("{id} {options:?}"), Morris::new(rules).unwrap()));
+        }
+        games
+    }
+
     #[test]
-    fn the_words_are_the_visited_actions_along_random_games_of_every_preset() {
-        for preset in crate::morris::MorrisRules::PRESETS {
-            let game = Morris::new(preset.rules).unwrap();
+    fn the_words_are_the_visited_actions_along_random_games_of_many_rule_sets() {
+        for (name, game) in rule_sets() {
             let mut rng = SplitMix64::new(0x776f_7264);
             let mut positions = 0;
             for _ in 0..60 {
@@ -273,12 +314,12 @@ mod tests {
                     let pos = *state.position();
                     let mut words = [u64::MAX; ACTION_WORDS];
                     if let Some(count) = game.write_start_actions(&pos, &Stage::Start, &mut words) {
-                        assert_eq!(words, visited(&game, &pos), "{}: {pos:?}", preset.id);
+                        assert_eq!(words, visited(&game, &pos), "{name}: {pos:?}");
                         let ones: u32 = words.iter().map(|w| w.count_ones()).sum();
-                        assert_eq!(count, ones as usize, "{}: {pos:?}", preset.id);
+                        assert_eq!(count, ones as usize, "{name}: {pos:?}");
                         positions += 1;
                     } else {
-                        assert!(pos.opening_removal_pending(), "{}", preset.id);
+                        assert!(pos.opening_removal_pending(), "{name}");
                         assert_eq!(words, [u64::MAX; ACTION_WORDS], "written nothing");
                     }
                     if state.is_over() || state.ply() > 300 {
@@ -290,7 +331,7 @@ mod tests {
                     state.play(&mv).unwrap();
                 }
             }
-            assert!(positions > 1000, "{}: {positions}", preset.id);
+            assert!(positions > 500, "{name}: {positions}");
         }
     }
 

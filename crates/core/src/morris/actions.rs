@@ -109,7 +109,7 @@ impl Morris {
         } else if action == n {
             "pass".to_owned()
         } else if action < n + n * n {
-            let (from, to) = ((action - n) / n, (action - n) % n);
+            let (from, to) = split_step(action - n, self.board().shape());
             if from == to {
                 "invalid".to_owned()
             } else {

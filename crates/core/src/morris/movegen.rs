@@ -30,7 +30,9 @@ impl Morris {
     /// move: see [`Morris::has_base_move`]).
     #[inline]
     fn can_move(&self, ours: Bitboard, hand: u8, empty: Bitboard) -> bool {
-        if empty.is_empty() {
+        // No men at all (possible only where the rules let a side play on below three, with
+        // `lose_below` 0): nothing to move, though a side that few would otherwise fly.
+        if empty.is_empty() || (ours.is_empty() && hand == 0) {
             return false;
         }
         if hand > 0 {

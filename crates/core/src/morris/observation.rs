@@ -27,8 +27,10 @@ const HAND_FRACTIONS: [[f32; MAX_POINTS + 1]; MAX_POINTS + 1] = {
 /// `hand / men` as a value of the observation.
 #[inline(always)]
 fn hand_fraction(hand: u8, men: u8) -> f32 {
+    // (No men per side is refused by the rules; its row would not be the division's NaN.)
     match HAND_FRACTIONS
         .get(usize::from(men))
+        .filter(|_| men > 0)
         .and_then(|row| row.get(usize::from(hand)))
     {
         Some(&fraction) => fraction,
@@ -213,10 +215,12 @@ impl Morris {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rl::{ActionGame, ActionStep};
+    use crate::{Game, GameState, SplitMix64};
 
     #[test]
     fn hand_fractions_are_the_division() {
-        for men in 1..=30u8 {
+        for men in 0..=30u8 {
             for hand in 0..=men {
                 let want = f32::from(hand) / f32::from(men);
                 assert_eq!(
@@ -227,8 +231,6 @@ mod tests {
             }
         }
     }
-    use crate::rl::{ActionGame, ActionStep};
-    use crate::{Game, GameState, SplitMix64};
 
     /// The stages of `pos`: the start of the turn, and the removal stages its actions reach.
     fn stages(game: &Morris, pos: &MorrisPosition) -> Vec<Stage> {

@@ -473,6 +473,23 @@ fn a_side_below_three_men_loses() {
 }
 
 #[test]
+fn a_side_with_no_men_cannot_move_even_where_it_may_fly() {
+    // With `lose_below` 0 no count of men loses, and a side that few would fly: with none at
+    // all it has nothing to move, so it is trapped, not a side with moves it cannot find.
+    let g = with("nine_mens_morris", &[("lose_below", "0")]);
+    let p = at(&g, "a1 b4 c4", "", "b 0 0");
+    assert_eq!(g.outcome(&p), win(Color::White, EndReason::NoMoves));
+    assert!(legal(&g, &p).is_empty());
+    let g = with(
+        "nine_mens_morris",
+        &[("lose_below", "0"), ("trapped", "passes")],
+    );
+    let p = at(&g, "a1 b4 c4", "", "b 0 0");
+    assert_eq!(g.outcome(&p), None);
+    assert_eq!(turns(&g, &p), ["pass"]);
+}
+
+#[test]
 fn a_blocked_side_loses_or_passes() {
     // Black's men on the outer corners, every neighbour taken by White.
     let g = game("nine_mens_morris");
