@@ -15,7 +15,6 @@ use super::actions::Stage;
 use super::board::MAX_POINTS;
 use super::rules::Trapped;
 use super::{BoardShape, Morris, MorrisPosition};
-use crate::Bitboard;
 
 /// Words of an action set: enough for the largest board's 600 actions.
 pub const ACTION_WORDS: usize = 10;
@@ -219,9 +218,7 @@ impl Morris {
                 && usize::from(b.point) < n
                 && start.lanes >> (b.man + 1) & 1 != 0
         }) {
-            let back = Bitboard::from_index(b.point);
-            let after = pos.men(us).without(Bitboard::from_index(b.man)) | back;
-            if self.board().mills_closed_at(b.point, after) > 0 {
+            if self.reforms_mill(pos.men(us), b.man, b.point) {
                 let action = n + n * usize::from(b.man) + usize::from(b.point);
                 let (word, bit) = (action / 64, 1 << (action % 64));
                 count -= usize::from(words[word] & bit != 0);
@@ -242,7 +239,7 @@ impl Morris {
         let us = pos.side_to_move();
         let ours = pos.men(us);
         let hand = pos.in_hand(us);
-        let moving = hand == 0 || self.rules().mixed_placement;
+        let moving = self.moves_men(hand);
         let all_if = |yes: bool| 0u32.wrapping_sub(u32::from(yes));
         Start {
             lanes: u32::from(hand > 0) | (ours.0 << 1) & all_if(moving),
@@ -256,7 +253,7 @@ impl Morris {
 mod tests {
     use super::*;
     use crate::rl::ActionGame;
-    use crate::{Game, GameState, SplitMix64};
+    use crate::{Bitboard, Game, GameState, SplitMix64};
 
     /// The set as the group visit makes it.
     fn visited(game: &Morris, pos: &MorrisPosition) -> [u64; ACTION_WORDS] {

@@ -41,6 +41,21 @@ impl Morris {
         self.can_fly(ours, hand) || self.board.slide_targets(ours, empty).any()
     }
 
+    /// Whether a side with `hand` men in hand moves men on the board this turn: once its hand
+    /// is empty, or at any turn with mixed placement (Lasker).
+    #[inline]
+    pub(crate) fn moves_men(&self, hand: u8) -> bool {
+        hand == 0 || self.rules.mixed_placement
+    }
+
+    /// Whether the man on `man` of a side with `ours` on the board would close a mill of that
+    /// side by moving to `point`: the return that a no-re-forming memory forbids.
+    #[inline]
+    pub(crate) fn reforms_mill(&self, ours: Bitboard, man: u8, point: u8) -> bool {
+        let after = ours.without(Bitboard::from_index(man)) | Bitboard::from_index(point);
+        self.board.mills_closed_at(point, after) > 0
+    }
+
     #[inline]
     pub(crate) fn can_fly(&self, ours: Bitboard, hand: u8) -> bool {
         self.rules
@@ -82,7 +97,7 @@ impl Morris {
         if hand > 0 {
             visit(None, empty);
         }
-        if hand == 0 || self.rules.mixed_placement {
+        if self.moves_men(hand) {
             let fly = self.can_fly(ours, hand);
             let barrier = pos.barrier(us);
             for from in ours.indices() {
@@ -92,14 +107,12 @@ impl Morris {
                     self.board.neighbours(from) & empty
                 };
                 // The no-re-forming memory: the man may not return to re-form its mill.
-                if let Some(b) =
-                    barrier.filter(|b| b.man == from && targets.contains_index(b.point))
-                {
-                    let back = Bitboard::from_index(b.point);
-                    let after = ours.without(Bitboard::from_index(from)) | back;
-                    if self.board.mills_closed_at(b.point, after) > 0 {
-                        targets = targets.without(back);
-                    }
+                if let Some(b) = barrier.filter(|b| {
+                    b.man == from
+                        && targets.contains_index(b.point)
+                        && self.reforms_mill(ours, from, b.point)
+                }) {
+                    targets = targets.without(Bitboard::from_index(b.point));
                 }
                 visit(Some(from), targets);
             }

@@ -51,12 +51,9 @@ impl Morris {
             && usize::from(point) < self.board.point_count()
             && ours.contains_index(man)
             && !pos.occupied().contains_index(point)
-            && (hand == 0 || self.rules.mixed_placement)
+            && self.moves_men(hand)
             && (self.can_fly(ours, hand) || self.board.neighbours(man).contains_index(point))
-            && self.board.mills_closed_at(
-                point,
-                ours.without(Bitboard::from_index(man)) | Bitboard::from_index(point),
-            ) > 0
+            && self.reforms_mill(ours, man, point)
     }
 
     /// `color`'s no-re-forming memory in `pos` if it is effective, else `None`.
@@ -97,7 +94,7 @@ impl Morris {
         let mut found = Barriers::new();
         let ours = pos.men(color);
         let hand = pos.in_hand(color);
-        if !self.rules.no_reforming || (hand > 0 && !self.rules.mixed_placement) {
+        if !self.rules.no_reforming || !self.moves_men(hand) {
             return found;
         }
         let empty = self.board.all_points().without(pos.occupied());
@@ -111,13 +108,8 @@ impl Morris {
             if let Some(p) = point {
                 targets &= Bitboard::from_index(p);
             }
-            let rest = ours.without(Bitboard::from_index(man));
             for p in targets.indices() {
-                if self
-                    .board
-                    .mills_closed_at(p, rest | Bitboard::from_index(p))
-                    > 0
-                {
+                if self.reforms_mill(ours, man, p) {
                     found.push(Barrier { man, point: p });
                 }
             }
@@ -218,7 +210,7 @@ impl Morris {
 
         let hand = pos.in_hand(mover);
         // Hands are unchanged by a step, so a mover that had to place cannot have stepped.
-        if hand > 0 && !self.rules.mixed_placement {
+        if !self.moves_men(hand) {
             return;
         }
         let after = pos.men(mover);
