@@ -684,7 +684,7 @@ fn probe_chunk(
         plies: &mut [i32],
     ) -> std::result::Result<(), (usize, Error)> {
         let mut failure = None;
-        tb.probe_batch_with(positions, |i, v| match v {
+        let checked = tb.probe_batch_with(positions, |i, v| match v {
             Ok(v) => {
                 wdl[i] = wdl_number(v.wdl);
                 plies[i] = v.plies.map_or(-1, |p| i32::try_from(p).unwrap_or(i32::MAX));
@@ -695,6 +695,8 @@ fn probe_chunk(
                 ControlFlow::Break(())
             }
         });
+        // A table changed on disk during the reads spoils every value of the chunk.
+        checked.map_err(|e| (first, Error::from(perfectplay_solver::ProbeError::Db(e))))?;
         failure.map_or(Ok(()), Err)
     }
     // Rows decode up to the first bad one; the rows before it are probed, and the first

@@ -112,7 +112,8 @@ fn checkers_probe(c: &mut Criterion) {
                 values[i] = v;
             }
             ControlFlow::Continue(())
-        });
+        })
+        .expect("tables unchanged");
         black_box(&values);
     };
     group.bench_function("random_positions_batched_into_buffer", |b| {

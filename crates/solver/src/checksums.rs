@@ -48,7 +48,7 @@ pub struct ChecksumResult {
 
 /// The SHA-256 of a file, as lower-case hex.
 pub fn sha256_file(path: &Path) -> Result<String, DbError> {
-    let mut file = File::open(path).map_err(|e| DbError::io(path, e))?;
+    let (mut file, _) = crate::table::open_table_file(path)?;
     let mut hasher = Sha256::new();
     let mut buffer = vec![0u8; 1 << 20];
     loop {

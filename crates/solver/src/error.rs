@@ -53,6 +53,24 @@ pub enum DbError {
         /// What is wrong.
         detail: String,
     },
+    /// The path names something other than a regular file: a directory, a FIFO, a device, a
+    /// socket, or a symbolic link to nothing.
+    #[error("{path}: is {kind}, not a table file")]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+        /// What it is.
+        kind: &'static str,
+    },
+    /// The file changed on disk after it was opened (another program wrote to it in place or
+    /// cut it short): values read from it since may be wrong and were not returned.
+    #[error("{path}: changed on disk since it was opened ({detail}); open the tables again")]
+    Changed {
+        /// The file.
+        path: PathBuf,
+        /// What changed.
+        detail: String,
+    },
     /// The file is intact but belongs to another game, rule set, index or subspace.
     #[error("{path}: {what} is `{found}`, expected `{expected}`")]
     Mismatch {
@@ -72,6 +90,61 @@ impl DbError {
         DbError::Io {
             path: path.into(),
             source,
+        }
+    }
+
+    /// The same error again, for each of several results it spoils (an I/O error keeps its
+    /// kind and message).
+    #[must_use]
+    pub fn duplicate(&self) -> DbError {
+        let path = |p: &PathBuf| p.clone();
+        match self {
+            DbError::Io { path: p, source } => DbError::Io {
+                path: path(p),
+                source: io::Error::new(source.kind(), source.to_string()),
+            },
+            DbError::BadMagic { path: p } => DbError::BadMagic { path: path(p) },
+            DbError::Version {
+                path: p,
+                found,
+                expected,
+            } => DbError::Version {
+                path: path(p),
+                found: *found,
+                expected: *expected,
+            },
+            DbError::Length {
+                path: p,
+                expected,
+                actual,
+            } => DbError::Length {
+                path: path(p),
+                expected: *expected,
+                actual: *actual,
+            },
+            DbError::Corrupted { path: p, detail } => DbError::Corrupted {
+                path: path(p),
+                detail: detail.clone(),
+            },
+            DbError::NotAFile { path: p, kind } => DbError::NotAFile {
+                path: path(p),
+                kind,
+            },
+            DbError::Changed { path: p, detail } => DbError::Changed {
+                path: path(p),
+                detail: detail.clone(),
+            },
+            DbError::Mismatch {
+                path: p,
+                what,
+                found,
+                expected,
+            } => DbError::Mismatch {
+                path: path(p),
+                what,
+                found: found.clone(),
+                expected: expected.clone(),
+            },
         }
     }
 

@@ -236,8 +236,8 @@ pub fn read_header(
 /// reading only the first bytes: the payload checksum is not checked.
 pub fn read_file_header(path: &Path) -> Result<Header, DbError> {
     use std::io::Read;
-    let file = File::open(path).map_err(|e| DbError::io(path, e))?;
-    let len = file.metadata().map_err(|e| DbError::io(path, e))?.len();
+    let (file, meta) = crate::table::open_table_file(path)?;
+    let len = meta.len();
     let mut head = Vec::new();
     file.take((MAX_HEADER + PREFIX + 8 + ALIGN) as u64)
         .read_to_end(&mut head)

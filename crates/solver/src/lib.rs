@@ -67,6 +67,7 @@ pub mod combin;
 mod domain;
 mod error;
 pub mod format;
+mod mapping;
 pub mod morris;
 mod plan;
 mod prefetch;

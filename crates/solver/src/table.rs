@@ -8,12 +8,13 @@ use memmap2::{Mmap, MmapMut};
 
 use crate::error::DbError;
 use crate::format::{check_payload, payload_value, read_header, Encoding, Expected, Header};
+use crate::mapping::GuardedMap;
 use crate::prefetch::Reuse;
 use crate::value::Value;
 
 /// Where a table's bytes live.
 enum Bytes {
-    Mapped(Mmap),
+    Mapped(GuardedMap),
     Owned(Vec<u8>),
     /// A stretch of a map that holds several tables ([`Table::copy_all`]).
     Shared(Arc<Mmap>, std::ops::Range<usize>),
@@ -22,7 +23,7 @@ enum Bytes {
 impl Bytes {
     fn as_slice(&self) -> &[u8] {
         match self {
-            Bytes::Mapped(map) => map,
+            Bytes::Mapped(map) => map.as_slice(),
             Bytes::Owned(bytes) => bytes,
             Bytes::Shared(map, range) => &map[range.clone()],
         }
@@ -30,11 +31,106 @@ impl Bytes {
 }
 
 /// A table whose header and payload have been checked. Reads never go past its payload.
+///
+/// A table read from a file keeps the file open and what it was like when opened
+/// ([`Table::check_intact`]): a file changed in place or cut short by another program after
+/// that is reported, never read as values.
 pub struct Table {
     path: PathBuf,
     header: Header,
     bytes: Bytes,
     offset: usize,
+    source: Option<Source>,
+}
+
+/// The file a mapped table was read from, as it was when opened.
+struct Source {
+    file: File,
+    stamp: Stamp,
+}
+
+/// What tells a file's content changed without reading it: a write moves the modification
+/// time, a truncation the length. (The change time is no use: it also moves when the file is
+/// renamed over or unlinked, which leaves its content as it was and is how tables are
+/// replaced.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+}
+
+impl Stamp {
+    fn of(meta: &std::fs::Metadata) -> Stamp {
+        Stamp {
+            len: meta.len(),
+            modified: meta.modified().ok(),
+        }
+    }
+
+    /// How `now` differs from `self`, in words; `None` if it does not.
+    fn difference(&self, now: &Stamp) -> Option<String> {
+        if now.len != self.len {
+            Some(format!(
+                "its length went from {} to {} bytes",
+                self.len, now.len
+            ))
+        } else if now.modified != self.modified {
+            Some("it was written to".to_owned())
+        } else {
+            None
+        }
+    }
+}
+
+/// Opens the table file at `path` for reading, refusing anything but a regular file: a
+/// directory, a FIFO (whose open or read would wait for a writer forever), a device or a
+/// socket, each with an error naming what it is. The open does not block, so a FIFO put in
+/// place between a look and the open cannot hang it either.
+pub(crate) fn open_table_file(path: &Path) -> Result<(File, std::fs::Metadata), DbError> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound if path.symlink_metadata().is_ok() => DbError::NotAFile {
+            path: path.to_owned(),
+            kind: "a broken symbolic link",
+        },
+        _ => DbError::io(path, e),
+    })?;
+    let meta = file.metadata().map_err(|e| DbError::io(path, e))?;
+    if !meta.is_file() {
+        return Err(DbError::NotAFile {
+            path: path.to_owned(),
+            kind: file_kind(&meta.file_type()),
+        });
+    }
+    Ok((file, meta))
+}
+
+/// What a file that is not a regular file is, in words.
+fn file_kind(kind: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
 }
 
 impl std::fmt::Debug for Table {
@@ -49,15 +145,60 @@ impl std::fmt::Debug for Table {
 impl Table {
     /// Maps the file at `path` read-only and checks it: magic, version, lengths, both checksums
     /// and, if given, that it is the expected table.
+    ///
+    /// Anything but a regular file is refused ([`DbError::NotAFile`]). The map is guarded
+    /// (see [`Table::check_intact`]): the file being truncated under it later makes reads
+    /// fail instead of killing the process.
     pub fn open(path: &Path, expected: Option<&Expected>) -> Result<Table, DbError> {
-        let file = File::open(path).map_err(|e| DbError::io(path, e))?;
-        let len = file.metadata().map_err(|e| DbError::io(path, e))?.len();
-        let bytes = if len == 0 {
+        let (file, meta) = open_table_file(path)?;
+        let bytes = if meta.len() == 0 {
             Bytes::Owned(Vec::new())
         } else {
-            Bytes::Mapped(map_read_only(&file).map_err(|e| DbError::io(path, e))?)
+            Bytes::Mapped(GuardedMap::new(&file).map_err(|e| DbError::io(path, e))?)
         };
-        Table::from_bytes(path, bytes, expected)
+        let mut table = Table::from_bytes(path, bytes, expected)?;
+        table.source = Some(Source {
+            file,
+            stamp: Stamp::of(&meta),
+        });
+        // The checksums were read from the map: a change during that read is caught here.
+        table.check_intact()?;
+        Ok(table)
+    }
+
+    /// Checks that what this table has read is what the file held when it was opened: the
+    /// file has not been cut short under the map (a read of a truncated map gives zeros) nor
+    /// changed in place (its length or modification time). Readers call it
+    /// after their reads and drop the values read if it fails ([`DbError::Changed`]): a
+    /// change by `write(2)` is visible in the file's times before its bytes are, so a value
+    /// read before a passing check is one the file held at open. A table in memory (a copy,
+    /// or bytes given) cannot change and always passes.
+    ///
+    /// One `fstat` call: about a few hundred nanoseconds (figures in BENCHMARKS.md).
+    pub fn check_intact(&self) -> Result<(), DbError> {
+        let Some(source) = &self.source else {
+            return Ok(());
+        };
+        let changed = |detail: String| DbError::Changed {
+            path: self.path.clone(),
+            detail,
+        };
+        if let Bytes::Mapped(map) = &self.bytes {
+            if map.faulted() {
+                return Err(changed(format!(
+                    "it was cut short while mapped (it had {} bytes)",
+                    source.stamp.len
+                )));
+            }
+        }
+        let meta = source
+            .file
+            .metadata()
+            .map_err(|e| DbError::io(&self.path, e))?;
+        match source.stamp.difference(&Stamp::of(&meta)) {
+            Some(detail) => Err(changed(detail)),
+            None => Ok(()),
+        }
     }
 
     /// A table from bytes in memory (tests, or files read without mapping).
@@ -81,6 +222,7 @@ impl Table {
             header,
             bytes,
             offset,
+            source: None,
         })
     }
 
@@ -119,6 +261,8 @@ impl Table {
         for (t, &start) in tables.iter().zip(&starts) {
             let source = t.bytes.as_slice();
             map[start..start + source.len()].copy_from_slice(source);
+            // A copy of a file changed since it was checked would hold unchecked bytes.
+            t.check_intact()?;
         }
         let map = Arc::new(map.make_read_only().map_err(|e| io(first, e))?);
         Ok(tables
@@ -129,6 +273,7 @@ impl Table {
                 header: t.header.clone(),
                 bytes: Bytes::Shared(Arc::clone(&map), start..start + t.bytes.as_slice().len()),
                 offset: t.offset,
+                source: None,
             })
             .collect())
     }
@@ -270,15 +415,6 @@ fn prefetch_byte(payload: &[u8], encoding: Encoding, index: u64, reuse: Reuse) {
     }
 }
 
-/// Maps `file` read-only.
-fn map_read_only(file: &File) -> std::io::Result<Mmap> {
-    // SAFETY: the map is read-only and the bytes are only ever read as `u8`, so any content is
-    // valid. Another process truncating the file while it is mapped would fault on access;
-    // perfectplay never modifies a table in place (it writes a new file and renames it over),
-    // so only an outside actor can do that. Tested by `tests::a_mapped_table_reads_its_file`.
-    unsafe { Mmap::map(file) }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -347,5 +483,91 @@ mod tests {
             resolved
         });
         assert_eq!(moved.join().unwrap().table().positions(), 256);
+    }
+
+    /// A table file written with `payload`, opened; a moment passes after the write, so that
+    /// a later write gets other times (file times are kept in clock ticks).
+    fn opened(dir: &Path, payload: &[u8]) -> (PathBuf, Table) {
+        let path = write_table(dir, &distance_header(payload), payload).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        let table = Table::open(&path, None).unwrap();
+        (path, table)
+    }
+
+    #[test]
+    fn a_table_cut_short_under_its_map_fails_its_check_instead_of_crashing() {
+        let dir = tempfile::tempdir().unwrap();
+        let payload = vec![9u8; 3 * 4096];
+        let (path, table) = opened(dir.path(), &payload);
+        assert!(table.check_intact().is_ok());
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(0)
+            .unwrap();
+        // The read itself faults and is answered with zeros...
+        let _ = table.value(payload.len() as u64 - 1).unwrap();
+        // ...which the check refuses.
+        let err = table.check_intact().unwrap_err();
+        assert!(matches!(err, DbError::Changed { .. }), "{err}");
+        assert!(err.to_string().contains("cut short"), "{err}");
+    }
+
+    #[test]
+    fn a_table_written_in_place_fails_its_check() {
+        use std::io::{Seek, SeekFrom, Write};
+        let dir = tempfile::tempdir().unwrap();
+        let payload = vec![9u8; 4096];
+        let (path, table) = opened(dir.path(), &payload);
+        let mut file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        file.seek(SeekFrom::End(-100)).unwrap();
+        file.write_all(&[1u8; 100]).unwrap();
+        drop(file);
+        let err = table.check_intact().unwrap_err();
+        assert!(matches!(err, DbError::Changed { .. }), "{err}");
+        assert!(err.to_string().contains("written to"), "{err}");
+    }
+
+    #[test]
+    fn a_table_replaced_by_rename_keeps_reading_the_file_it_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, table) = opened(dir.path(), &[9u8; 64]);
+        let other = tempfile::tempdir().unwrap();
+        let new = write_table(other.path(), &distance_header(&[3u8; 64]), &[3u8; 64]).unwrap();
+        std::fs::rename(new, &path).unwrap();
+        assert!(table.check_intact().is_ok());
+        assert_eq!(table.value(0).unwrap(), Packed(9).value());
+    }
+
+    #[test]
+    fn anything_but_a_regular_file_is_refused_by_what_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let kind = |path: &Path| match Table::open(path, None) {
+            Err(DbError::NotAFile { kind, .. }) => kind,
+            other => panic!("{path:?}: {other:?}"),
+        };
+        let sub = dir.path().join("d.ppdb");
+        std::fs::create_dir(&sub).unwrap();
+        assert_eq!(kind(&sub), "a directory");
+        #[cfg(unix)]
+        {
+            let link = dir.path().join("l.ppdb");
+            std::os::unix::fs::symlink(dir.path().join("nothing"), &link).unwrap();
+            assert_eq!(kind(&link), "a broken symbolic link");
+            assert_eq!(kind(Path::new("/dev/zero")), "a device");
+            let fifo = dir.path().join("f.ppdb");
+            let name = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+            // SAFETY: a valid NUL-terminated path.
+            assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+            // Refused at once: the open does not wait for a writer.
+            assert_eq!(kind(&fifo), "a FIFO");
+            let looped = dir.path().join("loop.ppdb");
+            std::os::unix::fs::symlink(&looped, &looped).unwrap();
+            assert!(matches!(
+                Table::open(&looped, None),
+                Err(DbError::Io { .. })
+            ));
+        }
     }
 }

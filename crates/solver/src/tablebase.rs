@@ -63,6 +63,54 @@ impl Found<'_> {
     }
 }
 
+/// The tables a query read, checked once its reads are done ([`Table::check_intact`]): a table
+/// changed on disk fails the query instead of handing out what was read from it.
+#[derive(Default)]
+struct Touched<'a> {
+    /// Tables in slots, borrowed for the tablebase's life.
+    slots: Vec<&'a Table>,
+    /// Tables of domains without slots.
+    shared: Vec<Arc<Table>>,
+}
+
+impl<'a> Touched<'a> {
+    /// Notes the table of a read. Consecutive reads of one table are noted once.
+    #[inline]
+    fn note(&mut self, found: &Found<'a>) {
+        match found {
+            Found::Slot(t) => {
+                let table: &'a Table = t.table();
+                if !self
+                    .slots
+                    .last()
+                    .is_some_and(|&last| std::ptr::eq(last, table))
+                {
+                    self.slots.push(table);
+                }
+            }
+            Found::Shared(t) => {
+                if !self.shared.last().is_some_and(|last| Arc::ptr_eq(last, t)) {
+                    self.shared.push(Arc::clone(t));
+                }
+            }
+        }
+    }
+
+    /// Checks every table noted, each once.
+    fn check(mut self) -> Result<(), DbError> {
+        self.slots.sort_unstable_by_key(|&t| std::ptr::from_ref(t));
+        self.slots.dedup_by(|a, b| std::ptr::eq(*a, *b));
+        self.shared.sort_unstable_by_key(Arc::as_ptr);
+        self.shared.dedup_by(|a, b| Arc::ptr_eq(a, b));
+        let shared = self.shared.iter().map(|t| &**t);
+        self.slots
+            .iter()
+            .copied()
+            .chain(shared)
+            .try_for_each(Table::check_intact)
+    }
+}
+
 /// A probe of a batch: answered already, or waiting for its table read. Small, for it is
 /// moved through a ring of them: a failure (rare, and large) is boxed.
 enum Pending<'a> {
@@ -71,7 +119,7 @@ enum Pending<'a> {
     Read(Found<'a>, u64),
 }
 
-impl Pending<'_> {
+impl<'a> Pending<'a> {
     fn of(value: Result<Value, ProbeError>) -> Self {
         match value {
             Ok(v) => Pending::Ready(v),
@@ -79,16 +127,20 @@ impl Pending<'_> {
         }
     }
 
-    /// The value, reading the table now.
+    /// The value, reading the table now; the table read is noted in `touched`, to be
+    /// checked before the value is trusted.
     #[inline]
-    fn finish(self) -> Result<Value, ProbeError> {
+    fn finish(self, touched: &mut Touched<'a>) -> Result<Value, ProbeError> {
         match self {
             Pending::Ready(v) => Ok(v),
             Pending::Failed(e) => Err(*e),
-            Pending::Read(table, index) => table
-                .value(index)
-                .map_err(ProbeError::from)
-                .and_then(|v| v.ok_or(ProbeError::CannotArise)),
+            Pending::Read(table, index) => {
+                touched.note(&table);
+                table
+                    .value(index)
+                    .map_err(ProbeError::from)
+                    .and_then(|v| v.ok_or(ProbeError::CannotArise))
+            }
         }
     }
 }
@@ -203,14 +255,16 @@ impl<D: Domain> Tablebase<D> {
         expected_for(&self.domain, key)
     }
 
-    /// The path of `key`'s table, if some directory holds one.
+    /// The path of `key`'s table in the first directory that has an entry of its name, if
+    /// any. The entry is not checked: a directory, a FIFO, a broken link or an unreadable file
+    /// of that name is found here and refused when opened, so that a broken table is reported
+    /// as broken, not as missing.
     #[must_use]
     pub fn find(&self, key: D::Key) -> Option<PathBuf> {
         let name = file_name(&key.to_string());
-        self.dirs
-            .iter()
-            .map(|d| d.join(&name))
-            .find(|p| p.is_file())
+        self.dirs.iter().map(|d| d.join(&name)).find(
+            |p| !matches!(p.symlink_metadata(), Err(e) if e.kind() == std::io::ErrorKind::NotFound),
+        )
     }
 
     /// The table of subspace `key`, opened and checked on first use.
@@ -263,52 +317,78 @@ impl<D: Domain> Tablebase<D> {
     }
 
     /// The value of `pos` for the side to move. A position that is already over needs no
-    /// table.
+    /// table. The table read is checked afterwards ([`Table::check_intact`]).
     pub fn probe(&self, pos: &Position<D>) -> Result<Value, ProbeError> {
-        self.start_probe(pos).finish()
+        let mut touched = Touched::default();
+        let value = self.start_probe(pos).finish(&mut touched)?;
+        touched.check()?;
+        Ok(value)
     }
 
     /// The value of every position of `positions`, as [`Tablebase::probe`] gives it, in order.
     /// Faster than probing one by one: the table reads of many positions are started before
     /// the first is waited for, so their memory latencies overlap. [`Tablebase::probe_batch_with`]
     /// does the same without the vector.
+    ///
+    /// If a table read changed on disk during the batch ([`Table::check_intact`]), every
+    /// value the batch read is replaced by that error.
     pub fn probe_batch(&self, positions: &[Position<D>]) -> Vec<Result<Value, ProbeError>> {
         let mut out = Vec::with_capacity(positions.len());
-        self.probe_batch_with(positions, |_, value| {
+        let checked = self.probe_batch_with(positions, |_, value| {
             out.push(value);
             ControlFlow::Continue(())
         });
+        if let Err(changed) = checked {
+            for value in &mut out {
+                if value.is_ok() {
+                    *value = Err(ProbeError::Db(changed.duplicate()));
+                }
+            }
+        }
         out
     }
 
     /// Probes `positions` as [`Tablebase::probe_batch`] does and hands `visit` each one's
-    /// index in `positions` and value, in order, until `visit` breaks. Nothing is allocated:
-    /// the caller writes the values where it wants them (a probe's result is large, for its
-    /// error, and a vector of a million of them costs more than the probes).
-    pub fn probe_batch_with<F>(&self, positions: &[Position<D>], mut visit: F)
+    /// index in `positions` and value, in order, until `visit` breaks. Nothing is allocated
+    /// per position: the caller writes the values where it wants them (a probe's result is
+    /// large, for its error, and a vector of a million of them costs more than the probes).
+    ///
+    /// The tables read are checked once the reads are done ([`Table::check_intact`]): an
+    /// `Err` says a table changed on disk while the batch read it, and that the values
+    /// visited must be discarded.
+    #[must_use = "an error means the values visited may be wrong"]
+    pub fn probe_batch_with<F>(
+        &self,
+        positions: &[Position<D>],
+        mut visit: F,
+    ) -> Result<(), DbError>
     where
         F: FnMut(usize, Result<Value, ProbeError>) -> ControlFlow<()>,
     {
+        let mut touched = Touched::default();
         // A pipeline: each position's read is started `IN_FLIGHT` positions before it is
         // made, so the processor always has reads under way while it locates the next
         // positions, and never waits for a whole group at once.
         let mut ring: [Option<Pending<'_>>; IN_FLIGHT] = std::array::from_fn(|_| None);
-        for (i, pos) in positions.iter().enumerate() {
-            let slot = &mut ring[i % IN_FLIGHT];
-            if let Some(earlier) = slot.take() {
-                if visit(i - IN_FLIGHT, earlier.finish()).is_break() {
-                    return;
+        'batch: {
+            for (i, pos) in positions.iter().enumerate() {
+                let slot = &mut ring[i % IN_FLIGHT];
+                if let Some(earlier) = slot.take() {
+                    if visit(i - IN_FLIGHT, earlier.finish(&mut touched)).is_break() {
+                        break 'batch;
+                    }
+                }
+                *slot = Some(self.start_probe(pos));
+            }
+            for i in positions.len().saturating_sub(IN_FLIGHT)..positions.len() {
+                if let Some(p) = ring[i % IN_FLIGHT].take() {
+                    if visit(i, p.finish(&mut touched)).is_break() {
+                        break 'batch;
+                    }
                 }
             }
-            *slot = Some(self.start_probe(pos));
         }
-        for i in positions.len().saturating_sub(IN_FLIGHT)..positions.len() {
-            if let Some(p) = ring[i % IN_FLIGHT].take() {
-                if visit(i, p.finish()).is_break() {
-                    return;
-                }
-            }
-        }
+        touched.check()
     }
 
     /// A probe with its table read started: answered already where no read is needed.
@@ -355,11 +435,12 @@ impl<D: Domain> Tablebase<D> {
         let game = self.domain.game();
         let mut moves = Vec::new();
         let mut error = None;
+        let mut touched = Touched::default();
         game.for_each_move(pos, |mv| {
             if error.is_some() {
                 return;
             }
-            match self.probe(&game.play(pos, mv)) {
+            match self.start_probe(&game.play(pos, mv)).finish(&mut touched) {
                 Ok(v) => moves.push(MoveValue {
                     mv: *mv,
                     value: v.before(),
@@ -370,6 +451,7 @@ impl<D: Domain> Tablebase<D> {
         if let Some(e) = error {
             return Err(e);
         }
+        touched.check()?;
         moves.sort_by_key(|m| std::cmp::Reverse(m.value.rank_key()));
         Ok(moves)
     }

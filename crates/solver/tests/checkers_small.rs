@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use perfectplay_core::checkers::{Checkers, Position};
 use perfectplay_core::{Bitboard, Color, Game};
 use perfectplay_solver::checkers::{CheckersDomain, CheckersKey};
-use perfectplay_solver::{solve, verify, SolveOptions, Tablebase, Value, Wdl};
+use perfectplay_solver::{solve, verify, Domain, SolveOptions, Tablebase, Value, Wdl};
 
 fn domain() -> CheckersDomain {
     CheckersDomain::new(Checkers::default())
@@ -253,13 +253,100 @@ fn batched_probes_come_in_order_and_stop_when_asked() {
             }
             Err(_) => std::ops::ControlFlow::Break(()),
         }
-    });
+    })
+    .unwrap();
     assert_eq!(seen, (0..=1000).collect::<Vec<_>>());
     let mut all = 0;
     tb.probe_batch_with(&positions[..999], |_, v| {
         assert!(v.is_ok());
         all += 1;
         std::ops::ControlFlow::Continue(())
-    });
+    })
+    .unwrap();
     assert_eq!(all, 999);
+}
+
+/// The positions of `all` that `key`'s table values (not answered by the rules alone).
+fn positions_in(tb: &Tablebase<CheckersDomain>, all: &[Position], key: &str) -> Vec<Position> {
+    let game = Checkers::default();
+    all.iter()
+        .filter(|p| game.outcome(p).is_none())
+        .filter(|p| {
+            let (k, _) = tb.domain().locate(p).unwrap();
+            k.to_string() == key
+        })
+        .copied()
+        .collect()
+}
+
+#[test]
+fn tables_changed_on_disk_fail_probes_instead_of_answering_or_crashing() {
+    use perfectplay_solver::{DbError, ProbeError};
+    use std::io::{Seek, SeekFrom, Write};
+    let dir = tables_up_to(3, SolveOptions::default());
+    // File times are kept in clock ticks: a write in the tick of the build could go unseen.
+    std::thread::sleep(std::time::Duration::from_millis(30));
+    let tb = Tablebase::open(domain(), dir.path()).unwrap();
+    let all = all_positions(3);
+    let changed =
+        |r: Result<Value, ProbeError>| matches!(r, Err(ProbeError::Db(DbError::Changed { .. })));
+
+    // Written in place, same length: the values read since are refused.
+    let written = positions_in(&tb, &all, "1010-00");
+    assert!(tb.probe_batch(&written).iter().all(Result::is_ok));
+    let path = tb.find("1010-00".parse::<CheckersKey>().unwrap()).unwrap();
+    let mut file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    file.seek(SeekFrom::End(-8)).unwrap();
+    file.write_all(&[0xAA; 8]).unwrap();
+    drop(file);
+    assert!(tb.probe_batch(&written).into_iter().all(changed));
+    assert!(changed(tb.probe(&written[0])));
+
+    // Cut short while mapped: no crash, every read refused.
+    let truncated = positions_in(&tb, &all, "2010-60");
+    assert!(tb.probe_batch(&truncated).iter().all(Result::is_ok));
+    let path = tb.find("2010-60".parse::<CheckersKey>().unwrap()).unwrap();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(0)
+        .unwrap();
+    assert!(tb.probe_batch(&truncated).into_iter().all(changed));
+    assert!(changed(tb.probe(&truncated[0])));
+
+    // Replaced by rename, as a rebuild does: the open table reads the file it opened.
+    let untouched = positions_in(&tb, &all, "1010-60");
+    let before = tb.probe_batch(&untouched);
+    let path = tb.find("1010-60".parse::<CheckersKey>().unwrap()).unwrap();
+    let copy = dir.path().join("copy");
+    std::fs::copy(&path, &copy).unwrap();
+    std::fs::rename(&copy, &path).unwrap();
+    let after = tb.probe_batch(&untouched);
+    assert_eq!(
+        before.into_iter().map(Result::unwrap).collect::<Vec<_>>(),
+        after.into_iter().map(Result::unwrap).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn a_broken_table_is_reported_as_broken_not_missing() {
+    use perfectplay_solver::{DbError, ProbeError};
+    let dir = tables_up_to(2, SolveOptions::default());
+    let tb = Tablebase::open(domain(), dir.path()).unwrap();
+    let pos = positions_in(&tb, &all_positions(2), "1010-00")[0];
+    let path = tb.find("1010-00".parse::<CheckersKey>().unwrap()).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert!(matches!(
+        tb.probe(&pos),
+        Err(ProbeError::MissingTable { .. })
+    ));
+    assert_eq!(tb.get(&pos).unwrap(), None);
+    std::fs::create_dir(&path).unwrap();
+    let fresh = Tablebase::open(domain(), dir.path()).unwrap();
+    match fresh.probe(&pos) {
+        Err(ProbeError::Db(DbError::NotAFile { kind, .. })) => assert_eq!(kind, "a directory"),
+        other => panic!("{other:?}"),
+    }
+    assert!(fresh.get(&pos).is_err());
 }

@@ -1,0 +1,335 @@
+//! Read-only maps of table files that outlive the file being cut short under them.
+//!
+//! Reading a page of a memory map whose file has since been truncated raises `SIGBUS`, which
+//! kills the process (a Python interpreter with it). perfectplay never changes a table in place
+//! (a rebuild writes a new file and renames it over the old one; an open map keeps the old
+//! file), so only another program can do this, but a training run must not die of it. Every
+//! table map is registered here, and a process-wide `SIGBUS` handler, on a fault inside a
+//! registered map, marks that map faulted and replaces it with zero pages: the faulting read
+//! then completes (reading zeros) and the reader, which checks [`GuardedMap::faulted`] after
+//! its reads, reports an error instead of a value. A fault anywhere else goes to the handler
+//! that was installed before ours (Python's `faulthandler`, Rust's stack-overflow handler, or
+//! the default action), so other crashes stay crashes.
+//!
+//! The JVM treats faults in its mapped byte buffers the same way. On platforms other than
+//! Linux and macOS the maps are plain maps.
+
+use std::fs::File;
+use std::io;
+use std::sync::atomic::Ordering;
+
+use memmap2::Mmap;
+
+/// A read-only map of a whole file, registered with the fault handler while it lives.
+pub(crate) struct GuardedMap {
+    map: Mmap,
+    slot: Option<usize>,
+}
+
+impl GuardedMap {
+    /// Maps `file` read-only and registers the map. A file of zero bytes cannot be mapped:
+    /// callers read those without a map.
+    pub(crate) fn new(file: &File) -> io::Result<GuardedMap> {
+        // SAFETY: the map is read-only and read only as `u8`, so any content is valid. The file
+        // changing under it changes what is read, which readers detect by checking the file
+        // after their reads (`Table::check_intact`); the file being truncated under it faults,
+        // which the handler registered below turns into zero pages and a faulted flag. Tested
+        // by `tests::a_truncated_map_reads_zeros_and_says_so` and the table tests.
+        let map = unsafe { Mmap::map(file)? };
+        let slot = registry::register(map.as_ptr() as usize, map.len())?;
+        Ok(GuardedMap { map, slot })
+    }
+
+    /// The mapped bytes (zeros from the first fault on).
+    #[inline]
+    pub(crate) fn as_slice(&self) -> &[u8] {
+        &self.map
+    }
+
+    /// Whether a read of this map has faulted: the file was truncated after it was mapped and
+    /// every read since may have returned zeros.
+    #[inline]
+    pub(crate) fn faulted(&self) -> bool {
+        // A fault is handled on the thread that read, between its read and this load: the
+        // fence keeps the compiler from moving the load before the reads it follows.
+        std::sync::atomic::compiler_fence(Ordering::SeqCst);
+        self.slot.is_some_and(registry::faulted)
+    }
+}
+
+impl Drop for GuardedMap {
+    fn drop(&mut self) {
+        // Off the registry before the map goes: no one reads a map being dropped, so no
+        // fault can be on its way to the slot.
+        if let Some(slot) = self.slot {
+            registry::unregister(slot);
+        }
+    }
+}
+
+#[cfg(any(target_os = "linux", target_os = "macos"))]
+mod registry {
+    use super::*;
+    use std::sync::atomic::{AtomicBool, AtomicUsize};
+    use std::sync::Mutex;
+
+    /// One registered map: where it starts, its length, whether it faulted.
+    struct Slot {
+        start: AtomicUsize,
+        len: AtomicUsize,
+        faulted: AtomicBool,
+    }
+
+    /// Maps registered at once, at most: every table of the largest sets (checkers to eight
+    /// pieces has under 10,000) with room to spare. A fixed array, so that the signal handler
+    /// reads it without locks or allocation.
+    const CAPACITY: usize = 1 << 16;
+
+    #[allow(clippy::declare_interior_mutable_const)]
+    const FREE: Slot = Slot {
+        start: AtomicUsize::new(0),
+        len: AtomicUsize::new(0),
+        faulted: AtomicBool::new(false),
+    };
+    static SLOTS: [Slot; CAPACITY] = [FREE; CAPACITY];
+    /// One past the highest slot ever used: the handler scans no further.
+    static USED: AtomicUsize = AtomicUsize::new(0);
+    /// A handler taking `SA_SIGINFO` arguments.
+    type InfoHandler = extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void);
+
+    /// Our handler, as `sigaction` stores it.
+    fn ours() -> libc::sighandler_t {
+        on_sigbus as InfoHandler as libc::sighandler_t
+    }
+
+    /// Serialises registration and the handler's installation (never taken by the handler).
+    static LOCK: Mutex<()> = Mutex::new(());
+    /// The action that was in place before ours, called for faults outside our maps.
+    static mut PREVIOUS: std::mem::MaybeUninit<libc::sigaction> = std::mem::MaybeUninit::zeroed();
+
+    pub(super) fn register(start: usize, len: usize) -> io::Result<Option<usize>> {
+        let _guard = LOCK
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        install_handler()?;
+        let Some(slot) = SLOTS
+            .iter()
+            .position(|s| s.start.load(Ordering::Relaxed) == 0)
+        else {
+            return Err(io::Error::other(format!(
+                "more than {CAPACITY} table files mapped at once"
+            )));
+        };
+        let s = &SLOTS[slot];
+        s.faulted.store(false, Ordering::Relaxed);
+        s.len.store(len, Ordering::Relaxed);
+        // Published last: the handler takes a slot whose start it sees as complete.
+        s.start.store(start, Ordering::Release);
+        USED.fetch_max(slot + 1, Ordering::Release);
+        Ok(Some(slot))
+    }
+
+    pub(super) fn unregister(slot: usize) {
+        let _guard = LOCK
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        SLOTS[slot].start.store(0, Ordering::Release);
+    }
+
+    #[inline]
+    pub(super) fn faulted(slot: usize) -> bool {
+        SLOTS[slot].faulted.load(Ordering::Acquire)
+    }
+
+    /// Installs the handler, unless it is the one in place: checked at every registration, so
+    /// that a handler installed over ours later (Python's `faulthandler.enable()`) is chained
+    /// behind ours again before the next map is read.
+    fn install_handler() -> io::Result<()> {
+        // SAFETY: `sigaction` with a null new action only reads the current one into `current`.
+        let current = unsafe {
+            let mut current: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(libc::SIGBUS, std::ptr::null(), &mut current) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            current
+        };
+        if current.sa_sigaction == ours() {
+            return Ok(());
+        }
+        // SAFETY: `PREVIOUS` is written only here, under `LOCK`, while our handler is not
+        // installed (it is installed just below, after the write), so the handler, its only
+        // other reader, never reads it half-written. The new action is a valid handler taking
+        // `SA_SIGINFO` arguments.
+        unsafe {
+            (*std::ptr::addr_of_mut!(PREVIOUS)).write(current);
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = ours();
+            action.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_NODEFER;
+            libc::sigemptyset(&mut action.sa_mask);
+            if libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut()) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+        }
+        Ok(())
+    }
+
+    /// The registered map holding `addr`, if any. Lock-free: called from the handler.
+    fn slot_of(addr: usize) -> Option<&'static Slot> {
+        SLOTS[..USED.load(Ordering::Acquire)].iter().find(|s| {
+            let start = s.start.load(Ordering::Acquire);
+            start != 0 && addr >= start && addr - start < s.len.load(Ordering::Relaxed)
+        })
+    }
+
+    extern "C" fn on_sigbus(sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut libc::c_void) {
+        // SAFETY: the kernel passes a valid `siginfo_t` to an `SA_SIGINFO` handler. Only a
+        // fault raised by the kernel (positive code) carries an address.
+        let fault = unsafe { ((*info).si_code > 0).then(|| (*info).si_addr() as usize) };
+        if let Some(slot) = fault.and_then(slot_of) {
+            slot.faulted.store(true, Ordering::SeqCst);
+            let start = slot.start.load(Ordering::Acquire);
+            let len = slot.len.load(Ordering::Relaxed);
+            // SAFETY: `start..start + len` is a live map of ours (registered, and maps are
+            // unregistered before they are unmapped, which no reader's fault can race: a map
+            // is dropped only when nothing reads it). Replacing it with anonymous zero pages
+            // at the same address keeps every pointer into it valid. `mmap` is a plain system
+            // call, safe in a signal handler.
+            let replaced = unsafe {
+                libc::mmap(
+                    start as *mut libc::c_void,
+                    len,
+                    libc::PROT_READ,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+                    -1,
+                    0,
+                )
+            };
+            if replaced != libc::MAP_FAILED {
+                return;
+            }
+        }
+        // SAFETY: `PREVIOUS` was written before this handler was installed (see
+        // `install_handler`); calling the previous action with our arguments is what the
+        // kernel would have done without us.
+        unsafe { call_previous(sig, info, ctx) }
+    }
+
+    /// Hands a signal that is not ours to the action installed before ours.
+    ///
+    /// # Safety
+    /// Only from the handler, with its arguments.
+    unsafe fn call_previous(sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut libc::c_void) {
+        // SAFETY: written before our handler was installed, never while it runs.
+        let previous = unsafe { (*std::ptr::addr_of!(PREVIOUS)).assume_init_ref() };
+        match previous.sa_sigaction {
+            libc::SIG_DFL | libc::SIG_IGN => {
+                // Back to the default action and return: the faulting instruction runs again
+                // and the fault kills the process as it would have without us (a fault cannot
+                // be ignored).
+                // SAFETY: a valid action; `sigaction` is async-signal-safe.
+                unsafe {
+                    let mut action: libc::sigaction = std::mem::zeroed();
+                    action.sa_sigaction = libc::SIG_DFL;
+                    libc::sigaction(sig, &action, std::ptr::null_mut());
+                }
+                if fault_is_none(info) {
+                    // Sent by a process, not raised by a fault: nothing re-runs, so send it
+                    // again for the default action to take.
+                    // SAFETY: `raise` is async-signal-safe.
+                    unsafe { libc::raise(sig) };
+                }
+            }
+            handler if previous.sa_flags & libc::SA_SIGINFO != 0 => {
+                // SAFETY: an `SA_SIGINFO` handler takes these three arguments.
+                let f: InfoHandler = unsafe { std::mem::transmute(handler) };
+                f(sig, info, ctx);
+            }
+            handler => {
+                // SAFETY: a handler without `SA_SIGINFO` takes the signal number alone.
+                let f: extern "C" fn(libc::c_int) = unsafe { std::mem::transmute(handler) };
+                f(sig);
+            }
+        }
+    }
+
+    /// Whether the signal was sent rather than raised by a fault.
+    fn fault_is_none(info: *mut libc::siginfo_t) -> bool {
+        // SAFETY: the handler's `siginfo_t`, valid while it runs.
+        unsafe { (*info).si_code <= 0 }
+    }
+}
+
+/// Elsewhere, maps are not guarded: nothing is registered and nothing is reported faulted.
+#[cfg(not(any(target_os = "linux", target_os = "macos")))]
+mod registry {
+    use super::*;
+
+    pub(super) fn register(_start: usize, _len: usize) -> io::Result<Option<usize>> {
+        Ok(None)
+    }
+
+    pub(super) fn unregister(_slot: usize) {}
+
+    pub(super) fn faulted(_slot: usize) -> bool {
+        false
+    }
+}
+
+#[cfg(all(test, any(target_os = "linux", target_os = "macos")))]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn a_truncated_map_reads_zeros_and_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t");
+        let bytes: Vec<u8> = (0..3 * 4096).map(|i| (i % 251) as u8 + 1).collect();
+        File::create(&path).unwrap().write_all(&bytes).unwrap();
+        let file = File::open(&path).unwrap();
+        let map = GuardedMap::new(&file).unwrap();
+        assert_eq!(map.as_slice(), &bytes[..]);
+        assert!(!map.faulted());
+
+        File::create(&path).unwrap(); // truncates to nothing
+        let last = std::hint::black_box(map.as_slice())[bytes.len() - 1];
+        assert!(map.faulted());
+        assert_eq!(last, 0);
+        assert!(map.as_slice().iter().all(|&b| b == 0));
+
+        // Another map of a new file is not affected.
+        File::create(&path).unwrap().write_all(&bytes).unwrap();
+        let again = GuardedMap::new(&File::open(&path).unwrap()).unwrap();
+        assert_eq!(again.as_slice(), &bytes[..]);
+        assert!(!again.faulted());
+        drop(map);
+        assert_eq!(again.as_slice(), &bytes[..]);
+    }
+
+    #[test]
+    fn maps_on_many_threads_fault_independently() {
+        let dir = tempfile::tempdir().unwrap();
+        let handles: Vec<_> = (0..4)
+            .map(|t| {
+                let path = dir.path().join(format!("t{t}"));
+                std::thread::spawn(move || {
+                    File::create(&path)
+                        .unwrap()
+                        .write_all(&[7u8; 8192])
+                        .unwrap();
+                    let map = GuardedMap::new(&File::open(&path).unwrap()).unwrap();
+                    if t % 2 == 0 {
+                        File::create(&path).unwrap();
+                    }
+                    let sum: u64 = map.as_slice().iter().map(|&b| u64::from(b)).sum();
+                    (t, sum, map.faulted())
+                })
+            })
+            .collect();
+        for h in handles {
+            let (t, sum, faulted) = h.join().unwrap();
+            assert_eq!(faulted, t % 2 == 0, "thread {t}");
+            assert_eq!(sum, if faulted { 0 } else { 7 * 8192 }, "thread {t}");
+        }
+    }
+}
