@@ -26,6 +26,7 @@ corrupted or other-version file, a closed tablebase, another game's state), both
 
 from __future__ import annotations
 
+import collections.abc
 import os
 import sys
 import time
@@ -55,13 +56,20 @@ __all__ = [
     "score_policy",
 ]
 
-PathLike = Union[str, "os.PathLike[str]"]
+PathLike = Union[str, bytes, "os.PathLike[str]"]
 
 
 def _directories(directories: Union[PathLike, Iterable[PathLike]]) -> List[str]:
-    if isinstance(directories, (str, os.PathLike)):
-        return [os.fspath(directories)]
-    dirs = [os.fspath(d) for d in directories]
+    # A path may be str, bytes (decoded as the file system does) or os.PathLike; bytes are
+    # one path, not an iterable of directories.
+    if isinstance(directories, (str, bytes, os.PathLike)):
+        return [os.fsdecode(directories)]
+    if not isinstance(directories, collections.abc.Iterable):
+        raise TypeError(
+            "directories: a path (str, bytes or os.PathLike) or an iterable of paths, not "
+            f"{type(directories).__name__}"
+        )
+    dirs = [os.fsdecode(d) for d in directories]
     if not dirs:
         raise ValueError("open() needs at least one directory")
     return dirs

@@ -383,6 +383,12 @@ impl<F: Tabled> Batch<F> {
         }
     }
 
+    /// Bytes one env of `game` takes in a batch when it is made: its slot and its sample.
+    /// (A game's history then grows by a few bytes a ply.)
+    pub(crate) fn bytes_per_env() -> usize {
+        std::mem::size_of::<Slot<F>>() + std::mem::size_of::<i64>()
+    }
+
     /// Probes of the perfect opponent that failed (and were played at random instead).
     pub(crate) fn perfect_misses(&self) -> u64 {
         match &self.agent {

@@ -191,6 +191,9 @@ pub(crate) enum Error {
     /// An argument of the wrong Python type.
     #[error("{0}")]
     ArgumentType(&'static str),
+    /// An argument of the wrong Python type, described.
+    #[error("{0}")]
+    WrongType(String),
     /// The extension disagrees with the rules engine (found by `_self_check`).
     #[error("{0}")]
     SelfCheck(String),
@@ -230,7 +233,7 @@ impl From<Error> for PyErr {
             | Error::ActionOutOfRange { .. }
             | Error::EnvAction { .. } => IllegalActionError::new_err(message),
             Error::NothingToUndo => PyIndexError::new_err(message),
-            Error::ArgumentType(_) => PyTypeError::new_err(message),
+            Error::ArgumentType(_) | Error::WrongType(_) => PyTypeError::new_err(message),
             Error::SelfCheck(_) => PyAssertionError::new_err(message),
             Error::Probe(ProbeError::MissingTable { subspace, dirs }) => {
                 let message = if subspace.contains("-h") {

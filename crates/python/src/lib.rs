@@ -17,6 +17,7 @@
 //! move's mill test.
 
 mod actions;
+mod arrays;
 mod env;
 mod errors;
 mod games;

@@ -3,15 +3,14 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use numpy::{
-    PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods,
-};
+use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1};
 use perfectplay_core::checkers::Checkers;
 use perfectplay_core::morris::Morris;
 use perfectplay_core::{ActionGame, Player};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
+use crate::arrays::exact_integers;
 use crate::env::{Batch, Buffers, Opponent};
 use crate::errors::{Error, Result};
 use crate::games::{with_family, AnyGame};
@@ -112,6 +111,57 @@ fn table_dirs(value: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
     })
 }
 
+/// Refuses a batch whose envs and output arrays would not fit this machine's memory, saying
+/// how much they would need, rather than failing to allocate them half-way (an abort) or
+/// pushing the machine into swap. `single_agent` batches have one reward per env, else two.
+fn check_memory(game: &AnyGame, num_envs: usize, single_agent: bool) -> Result<()> {
+    let (slot, obs, actions) = match game {
+        AnyGame::Checkers(g) => (
+            Batch::<Checkers>::bytes_per_env(),
+            g.observation_shape().iter().product::<usize>(),
+            g.action_count(),
+        ),
+        AnyGame::Morris(g) => (
+            Batch::<Morris>::bytes_per_env(),
+            g.observation_shape().iter().product::<usize>(),
+            g.action_count(),
+        ),
+    };
+    let rewards = if single_agent { 1 } else { 2 };
+    // The env, then its rows: observation (float32), mask (bool), player (int32), rewards
+    // (float32), terminated and truncated (bool), sample and action (int64).
+    let per_env = slot + 4 * obs + actions + 4 + 4 * rewards + 2 + 8 + 8;
+    let total = (num_envs as u128) * (per_env as u128);
+    let memory = physical_memory();
+    if memory.is_some_and(|m| total > u128::from(m)) || total > isize::MAX as u128 {
+        let limit = memory.map_or_else(String::new, |m| {
+            format!(", more than this machine's {m} bytes of memory")
+        });
+        return Err(Error::BadArgument(format!(
+            "num_envs={num_envs} would need {total} bytes ({per_env} per env){limit}"
+        )));
+    }
+    Ok(())
+}
+
+/// The machine's physical memory in bytes, where the system says.
+fn physical_memory() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        // SAFETY: `sysconf` only reads system configuration.
+        let (pages, size) = unsafe {
+            (
+                libc::sysconf(libc::_SC_PHYS_PAGES),
+                libc::sysconf(libc::_SC_PAGESIZE),
+            )
+        };
+        if pages > 0 && size > 0 {
+            return Some(pages as u64 * size as u64);
+        }
+    }
+    None
+}
+
 /// The batch of `game` for the constructor's arguments.
 fn make_batch<F: Tabled>(
     game: F,
@@ -168,15 +218,27 @@ fn make_batch<F: Tabled>(
 }
 
 /// The actions as a contiguous int64 array, converting other arrays and sequences.
-fn actions_array<'py>(actions: &Bound<'py, PyAny>) -> PyResult<PyReadonlyArray1<'py, i64>> {
-    if let Ok(array) = actions.extract::<PyReadonlyArray1<'py, i64>>() {
-        if array.is_c_contiguous() {
-            return Ok(array);
+/// Appends the actions of `actions` (int64 `[num_envs]`, or any integer array or sequence
+/// that converts without loss) to `into`. Floats, bools and values outside int64 are refused,
+/// not rounded or wrapped into other actions.
+fn copy_actions(actions: &Bound<'_, PyAny>, into: &mut Vec<i64>) -> PyResult<()> {
+    if let Ok(array) = actions.extract::<PyReadonlyArray1<'_, i64>>() {
+        if let Ok(values) = array.as_slice() {
+            into.extend_from_slice(values);
+            return Ok(());
         }
     }
-    let numpy = actions.py().import("numpy")?;
-    let converted = numpy.call_method1("ascontiguousarray", (actions, "int64"))?;
-    converted.extract::<PyReadonlyArray1<'py, i64>>()
+    let (values, shape) = exact_integers::<i64>(actions, "actions", |i, v| {
+        Error::BadArgument(format!("actions[{i}] is {v}, outside the action numbers"))
+    })?;
+    if shape.len() != 1 {
+        return Err(Error::BadArgument(format!(
+            "actions must be one-dimensional, one per env; got shape {shape:?}"
+        ))
+        .into());
+    }
+    into.extend(values);
+    Ok(())
 }
 
 impl PyVectorEnv {
@@ -266,6 +328,7 @@ impl PyVectorEnv {
         if num_envs == 0 {
             return Err(Error::BadArgument("num_envs must be at least 1".to_owned()).into());
         }
+        check_memory(&game.game, num_envs, opponent.is_some())?;
         let agent = match agent_player {
             0 => Player::First,
             1 => Player::Second,
@@ -367,8 +430,8 @@ impl PyVectorEnv {
         // Python thread could change the array between the check and the step.
         let mut owned = std::mem::take(&mut self.actions);
         owned.clear();
-        owned.extend_from_slice(actions_array(actions)?.as_slice()?);
-        let stepped = self.step_with(py, &owned);
+        let copied = copy_actions(actions, &mut owned);
+        let stepped = copied.and_then(|()| self.step_with(py, &owned));
         self.actions = owned;
         stepped?;
         PyTuple::new(

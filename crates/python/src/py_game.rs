@@ -160,10 +160,20 @@ impl PyGame {
     }
 
     /// The number of move sequences of `depth` whole moves from `state`'s position (perft,
-    /// counting every capture path in checkers), computed without the Python lock.
-    fn perft(&self, py: Python<'_>, state: &PyState, depth: u32) -> u64 {
+    /// counting every capture path in checkers), computed without the Python lock. `state`
+    /// must be a state of this game under the same rules (`ValueError` otherwise).
+    fn perft(&self, py: Python<'_>, state: &PyState, depth: u32) -> PyResult<u64> {
+        let of_state = crate::py_state::game_of(&state.inner);
+        if of_state.game != self.game {
+            return Err(Error::BadArgument(format!(
+                "perft of {}: the state is one of {} (a game counts its own states only)",
+                self.__repr__(),
+                of_state.__repr__()
+            ))
+            .into());
+        }
         let inner = state.inner.clone();
-        py.detach(move || with_family!(AnyState, &inner, s => s.perft(depth)))
+        Ok(py.detach(move || with_family!(AnyState, &inner, s => s.perft(depth))))
     }
 
     /// Pickles as the id and the options that differ from the preset's.

@@ -38,6 +38,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use rayon::prelude::*;
 
+use crate::arrays::exact_integers;
 use crate::errors::{Error, Result};
 use crate::games::AnyGame;
 use crate::perfect::{draw_position, parse_subspace};
@@ -451,40 +452,32 @@ impl PyTablebase {
         py: Python<'py>,
         positions: &Bound<'py, PyAny>,
     ) -> Result<WdlAndPlies<'py>> {
-        let ready = positions
-            .cast::<PyArray2<u32>>()
-            .ok()
-            .filter(|a| a.is_c_contiguous());
-        let rows: Bound<'py, PyArray2<u32>> = if let Some(a) = ready {
-            a.clone()
-        } else if positions.hasattr("dtype").unwrap_or(false) {
-            let numpy = py
-                .import("numpy")
-                .map_err(|e| Error::Tablebase(e.to_string()))?;
-            let converted = numpy
-                .getattr("ascontiguousarray")
-                .and_then(|f| f.call1((positions, "uint32")))
-                .map_err(|e| Error::Tablebase(format!("encoded positions: {e}")))?;
-            converted.cast_into::<PyArray2<u32>>().map_err(|_| {
-                Error::Tablebase("encoded positions must be a 2-dimensional array".to_owned())
+        let (rows, shape) = if positions.hasattr("dtype").unwrap_or(false) {
+            // Copied: another Python thread may write to the caller's array while the GIL is
+            // released. Any integer dtype whose values fit; nothing wrapped or truncated.
+            exact_integers::<u32>(positions, "encoded positions", |at, v| {
+                Error::Tablebase(format!(
+                    "encoded positions: row {}, field {}, is {v}: fields are 0 to {}",
+                    at / 4,
+                    at % 4,
+                    u32::MAX
+                ))
             })?
         } else {
-            self.encode(py, positions)?
+            let rows = self.encode(py, positions)?;
+            let rows = rows.readonly();
+            (
+                rows.as_slice()
+                    .map_err(|e| Error::Tablebase(e.to_string()))?
+                    .to_vec(),
+                rows.shape().to_vec(),
+            )
         };
-        let rows = rows.readonly();
-        let shape = rows.shape();
-        if shape[1] != 4 {
+        if shape.len() != 2 || shape[1] != 4 {
             return Err(Error::Tablebase(format!(
-                "encoded positions are rows of 4 uint32, not {}",
-                shape[1]
+                "encoded positions are an [N, 4] array (rows of 4 uint32), not shape {shape:?}"
             )));
         }
-        // A copy: another Python thread may write to the caller's array while the GIL is
-        // released.
-        let rows = rows
-            .as_slice()
-            .map_err(|_| Error::Tablebase("encoded positions must be C-contiguous".to_owned()))?
-            .to_vec();
         let tables = self.tables()?;
         let game = self.game.game;
         let n = shape[0];

@@ -1,0 +1,226 @@
+"""What another process or a careless call does to the package: tables changed on disk while
+open, impossible sizes, inputs that would be wrapped or rounded into other values, files that
+are not tables. Each is refused with an error naming the problem; none crashes, none answers
+from the wrong bytes."""
+
+import os
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pytest
+
+import perfectplay as pp
+
+
+@pytest.fixture()
+def checkers_copy(tmp_path_factory):
+    """A private 2-3 piece checkers set, built a moment ago: tests damage it."""
+    out = tmp_path_factory.mktemp("checkers")
+    pp.tablebase.build("checkers", out, max_pieces=3, progress=False)
+    # File times are kept in clock ticks: a write in the tick of the build could go unseen.
+    time.sleep(0.05)
+    return out
+
+
+def rows_of_table(tb, name, count=200):
+    """Encoded rows of positions stored in table `name` (not over by the rules)."""
+    states = tb.sample_states(name, count, seed=0)
+    return tb.encode(states)
+
+
+def table_path(directory, name):
+    return os.path.join(directory, name + ".ppdb")
+
+
+def run_python(code, timeout=60):
+    """Runs `code` in a fresh interpreter with faulthandler on (as pytest has it), so that a
+    crash is the child's, reported by its exit status and output."""
+    return subprocess.run(
+        [sys.executable, "-X", "faulthandler", "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def test_a_table_truncated_while_open_is_an_error_not_a_crash(checkers_copy):
+    result = run_python(
+        f"""
+        import os, numpy as np, perfectplay as pp
+        tb = pp.tablebase.open({str(checkers_copy)!r})
+        rows = tb.encode(tb.sample_states("2010-60", 200, seed=0))
+        wdl, plies = tb.probe_batch(rows)
+        os.truncate(os.path.join({str(checkers_copy)!r}, "2010-60.ppdb"), 0)
+        for attempt in range(2):
+            try:
+                tb.probe_batch(rows)
+            except pp.TablebaseError as e:
+                assert "changed on disk" in str(e) and "2010-60" in str(e), e
+            else:
+                raise AssertionError("a probe of a truncated table answered")
+        print("alive")
+        """
+    )
+    assert result.returncode == 0, result.stderr
+    assert "alive" in result.stdout
+
+
+def test_a_table_written_in_place_while_open_is_refused(checkers_copy):
+    tb = pp.tablebase.open(checkers_copy)
+    rows = rows_of_table(tb, "1010-60")
+    before = tb.probe_batch(rows)
+    with open(table_path(checkers_copy, "1010-60"), "r+b") as f:
+        f.seek(-16, os.SEEK_END)
+        f.write(b"\xaa" * 16)
+    with pytest.raises(pp.TablebaseError, match="changed on disk"):
+        tb.probe_batch(rows)
+    with pytest.raises(pp.TablebaseError, match="written to"):
+        tb.probe(tb.sample_states("1010-60", 1, seed=0)[0])
+    # Opened again, the damaged file fails its checksum.
+    with pytest.raises(pp.TablebaseError, match="checksum mismatch"):
+        pp.tablebase.open(checkers_copy).probe_batch(rows)
+    assert before[0].shape == (len(rows),)
+
+
+def test_a_table_replaced_by_a_rebuild_keeps_being_read(checkers_copy, tmp_path):
+    tb = pp.tablebase.open(checkers_copy)
+    rows = rows_of_table(tb, "1010-60")
+    before = tb.probe_batch(rows)
+    copy = tmp_path / "copy.ppdb"
+    path = table_path(checkers_copy, "1010-60")
+    with open(path, "rb") as f:
+        copy.write_bytes(f.read())
+    os.replace(copy, path)
+    after = tb.probe_batch(rows)
+    assert np.array_equal(before[0], after[0]) and np.array_equal(before[1], after[1])
+
+
+def test_the_perfect_opponent_survives_its_tables_being_cut_short(tmp_path_factory):
+    out = tmp_path_factory.mktemp("three")
+    pp.tablebase.build("three_mens_morris", out, whole_game=True, progress=False)
+    result = run_python(
+        f"""
+        import glob, os, perfectplay as pp
+        env = pp.VectorEnv("three_mens_morris", 64, seed=0, opponent="perfect",
+                           tablebase={str(out)!r}, agent_player=1)
+        env.reset()
+        for _ in range(3):
+            env.step(env.sample_legal_actions())
+        for path in glob.glob(os.path.join({str(out)!r}, "*.ppdb")):
+            os.truncate(path, 0)
+        for _ in range(30):
+            env.step(env.sample_legal_actions())
+        assert env.perfect_misses > 0, env.perfect_misses
+        print("alive", env.perfect_misses)
+        """
+    )
+    assert result.returncode == 0, result.stderr
+    assert "alive" in result.stdout
+
+
+@pytest.mark.parametrize("num_envs", [10**9, 2**63, 2**64 - 1])
+def test_a_vector_env_too_large_to_allocate_is_a_value_error(num_envs):
+    with pytest.raises(ValueError, match=r"would need \d+ bytes \(\d+ per env\)"):
+        pp.VectorEnv("checkers", num_envs)
+
+
+def test_probe_rows_are_taken_exactly_or_refused_naming_the_row(checkers_copy):
+    tb = pp.tablebase.open(checkers_copy)
+    rows = rows_of_table(tb, "1010-60", count=10)
+    expected = tb.probe_batch(rows)
+    # Any integer dtype whose values fit is taken as it is.
+    for dtype in (np.int64, np.uint64, np.uint32):
+        got = tb.probe_batch(rows.astype(dtype))
+        assert np.array_equal(got[0], expected[0]), dtype
+
+    wide = rows.astype(np.int64)
+    wide[3, 1] += 2**32
+    with pytest.raises(pp.TablebaseError, match=r"row 3, field 1, is \d+: fields are 0 to 4294967295"):
+        tb.probe_batch(wide)
+    negative = rows.astype(np.int64)
+    negative[5, 0] = -1
+    with pytest.raises(pp.TablebaseError, match="row 5, field 0, is -1"):
+        tb.probe_batch(negative)
+    player = rows.astype(np.int64)
+    player[7, 3] = -(2**32)
+    with pytest.raises(pp.TablebaseError, match="row 7, field 3"):
+        tb.probe_batch(player)
+    with pytest.raises(TypeError, match="must be integers, not an array of dtype float64"):
+        tb.probe_batch(rows.astype(np.float64) + 0.9)
+    with pytest.raises(TypeError, match="dtype bool"):
+        tb.probe_batch(rows.astype(bool))
+    with pytest.raises(pp.TablebaseError, match=r"\[N, 4\]"):
+        tb.probe_batch(rows.reshape(-1))
+
+
+def test_step_actions_are_taken_exactly_or_refused():
+    env = pp.VectorEnv("three_mens_morris", 4, seed=0)
+    env.reset()
+    actions = env.sample_legal_actions()
+    for bad in (actions.astype(np.float64), np.array([np.nan] * 4)):
+        with pytest.raises(TypeError, match="actions must be integers"):
+            env.step(bad)
+    with pytest.raises(ValueError, match=r"actions\[0\] is 18446744073709551615"):
+        env.step(np.full(4, 2**64 - 1, dtype=np.uint64))
+    with pytest.raises(ValueError, match="one-dimensional"):
+        env.step(actions.reshape(2, 2))
+    # Exact integers of other widths, and lists, step as they are.
+    env.step(actions.astype(np.int32))
+    env.step(env.sample_legal_actions().tolist())
+
+
+@pytest.mark.parametrize("kind", ["directory", "dangling link", "fifo"])
+def test_a_broken_table_is_broken_not_missing(checkers_copy, kind):
+    tb = pp.tablebase.open(checkers_copy)
+    state = tb.sample_states("1010-60", 1, seed=0)[0]
+    path = table_path(checkers_copy, "1010-60")
+    os.remove(path)
+    if kind == "directory":
+        os.mkdir(path)
+    elif kind == "dangling link":
+        os.symlink(path + ".nothing", path)
+    else:
+        os.mkfifo(path)
+    with pytest.raises(pp.TablebaseError, match="not a table file") as raised:
+        tb.probe(state)
+    assert not isinstance(raised.value, KeyError)
+    with pytest.raises(pp.TablebaseError):
+        tb.get(state, None)
+
+
+def test_a_fifo_among_the_tables_does_not_hang_open(checkers_copy):
+    os.mkfifo(os.path.join(checkers_copy, "0000-00.ppdb"))
+    result = run_python(
+        f"""
+        import perfectplay as pp
+        try:
+            tb = pp.tablebase.open({str(checkers_copy)!r})
+            print(tb.game.id)
+        except pp.TablebaseError as e:
+            print("refused:", e)
+        """,
+        timeout=30,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "checkers" in result.stdout or "FIFO" in result.stdout
+
+
+def test_open_takes_a_path_as_bytes(checkers_copy):
+    with pp.tablebase.open(os.fsencode(checkers_copy)) as tb:
+        assert tb.directories == [str(checkers_copy)]
+    with pytest.raises(TypeError, match="not int"):
+        pp.tablebase.open(7)
+
+
+def test_perft_refuses_another_games_state():
+    checkers = pp.load_game("checkers")
+    nine = pp.load_game("nine_mens_morris")
+    with pytest.raises(ValueError, match="counts its own states only"):
+        checkers.perft(nine.new_initial_state(), 1)
+    with pytest.raises(ValueError, match="counts its own states only"):
+        nine.perft(pp.load_game("twelve_mens_morris").new_initial_state(), 1)
+    assert checkers.perft(checkers.new_initial_state(), 1) == 7
+    assert nine.perft(nine.new_initial_state(), 1) == 24
