@@ -276,7 +276,11 @@ class Tablebase:
     def probe_batch(
         self, positions: Union[npt.ArrayLike, Sequence[StateOrFen]]
     ) -> Tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]:
-        """(wdl, plies) of many positions, probed in parallel with the GIL released."""
+        """(wdl, plies) of many positions, probed in parallel with the GIL released.
+
+        Rows are any integer array whose values fit uint32 (others raise TablebaseError naming
+        the row and field; float or bool arrays raise TypeError). A table changed on disk
+        during the batch raises TablebaseError."""
     def close(self) -> None:
         """Lets the tables go; later calls raise TablebaseError."""
     def __enter__(self) -> Tablebase: ...

@@ -12,11 +12,12 @@
 //! | an action that is not legal (in a state or an env) | `perfectplay.IllegalActionError` |
 //! | a probe whose table is in none of the directories | `perfectplay.MissingTableError` (a `KeyError`) |
 //! | a position no table holds (half a turn, too many pieces) | `perfectplay.OutOfScopeError` |
-//! | a damaged or other-version table, a closed tablebase, a failed build | `perfectplay.TablebaseError` |
+//! | a damaged or other-version table, a table entry that is no file (a directory, a FIFO, a broken link), a table changed on disk since it was opened, a closed tablebase, a failed build | `perfectplay.TablebaseError` |
 //!
 //! The exceptions: `State.undo()` with nothing to take back raises `IndexError`, as
 //! `list.pop()` does; an argument of the wrong type raises `TypeError`; and a disagreement
-//! with the rules engine found by the test suite's `_self_check` raises `AssertionError`.
+//! with the rules engine found by the test suite's `_self_check` raises `AssertionError`. An
+//! array of floats or bools where integers are wanted is a `TypeError` too.
 
 use perfectplay_core::checkers::{MoveInputError, ParseFenError};
 use perfectplay_core::morris::fen::MorrisFenError;

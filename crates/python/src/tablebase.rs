@@ -442,11 +442,13 @@ impl PyTablebase {
     }
 
     /// Probes many positions at once, in parallel with the GIL released. `positions` is an
-    /// `[N, 4]` array of encoded positions (see `encode`; any integer dtype, copied to
-    /// `uint32` if need be) or an iterable of states or position strings. Returns
-    /// `(wdl, plies)`: `int8` values 1, 0, -1 for the side to move and `int32` plies to the end
-    /// (-1 for draws and WDL-only tables). The first position that cannot be probed raises
-    /// its error.
+    /// `[N, 4]` array of encoded positions (see `encode`; any integer dtype whose values fit
+    /// `uint32`: a value that does not raises `TablebaseError` naming its row and field, and
+    /// a float or bool array `TypeError`) or an iterable of states or position strings.
+    /// Returns `(wdl, plies)`: `int8` values 1, 0, -1 for the side to move and `int32` plies
+    /// to the end (-1 for draws and WDL-only tables). The first position that cannot be
+    /// probed raises its error; a table changed on disk while the batch read it raises
+    /// `TablebaseError`.
     fn probe_batch<'py>(
         &self,
         py: Python<'py>,
