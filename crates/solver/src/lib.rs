@@ -82,6 +82,7 @@ pub mod retro;
 mod solve;
 mod table;
 mod tablebase;
+mod touched;
 pub mod value;
 mod verify;
 
@@ -91,7 +92,7 @@ pub use plan::plan;
 pub use solve::{
     solve, BuildProgress, ProgressSnapshot, SolveOptions, SolveReport, SubspaceReport,
 };
-pub use table::Table;
+pub use table::{Table, CHECK_INTERVAL};
 pub use tablebase::{MoveValue, Tablebase};
 pub use value::{Value, Wdl};
 pub use verify::{verify, VerifiedTable, VerifyReport};

@@ -2,7 +2,9 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 use memmap2::{Mmap, MmapMut};
 
@@ -47,6 +49,22 @@ pub struct Table {
 struct Source {
     file: File,
     stamp: Stamp,
+    /// When the file was last found unchanged, in nanoseconds since [`epoch`].
+    checked_at: AtomicU64,
+}
+
+/// How long a file found unchanged is trusted before queries look again
+/// ([`Table::check_recent`]).
+pub const CHECK_INTERVAL: Duration = Duration::from_millis(1);
+
+/// The instant the clock of [`Source::checked_at`] counts from.
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
+
+fn nanos_since_epoch() -> u64 {
+    u64::try_from(epoch().elapsed().as_nanos()).unwrap_or(u64::MAX)
 }
 
 /// What tells a file's content changed without reading it: a write moves the modification
@@ -160,6 +178,7 @@ impl Table {
         table.source = Some(Source {
             file,
             stamp: Stamp::of(&meta),
+            checked_at: AtomicU64::new(nanos_since_epoch()),
         });
         // The checksums were read from the map: a change during that read is caught here.
         table.check_intact()?;
@@ -176,6 +195,21 @@ impl Table {
     ///
     /// One `fstat` call: about a few hundred nanoseconds (figures in BENCHMARKS.md).
     pub fn check_intact(&self) -> Result<(), DbError> {
+        self.check(true)
+    }
+
+    /// [`Table::check_intact`] as queries make it: the map's fault mark every time (so a
+    /// read of a file cut short is never taken for a value), the file's length and
+    /// modification time (one `fstat`, a few hundred nanoseconds) once per
+    /// [`CHECK_INTERVAL`]. A write in place is thus refused by every query that starts a
+    /// millisecond after the last look before it; a query in that millisecond may answer
+    /// from the bytes it wrote.
+    #[inline]
+    pub fn check_recent(&self) -> Result<(), DbError> {
+        self.check(false)
+    }
+
+    fn check(&self, always: bool) -> Result<(), DbError> {
         let Some(source) = &self.source else {
             return Ok(());
         };
@@ -191,13 +225,33 @@ impl Table {
                 )));
             }
         }
+        let now = nanos_since_epoch();
+        let last = source.checked_at.load(Ordering::Relaxed);
+        if !always && now.saturating_sub(last) < CHECK_INTERVAL.as_nanos() as u64 {
+            return Ok(());
+        }
         let meta = source
             .file
             .metadata()
             .map_err(|e| DbError::io(&self.path, e))?;
         match source.stamp.difference(&Stamp::of(&meta)) {
             Some(detail) => Err(changed(detail)),
-            None => Ok(()),
+            None => {
+                source.checked_at.fetch_max(now, Ordering::Relaxed);
+                Ok(())
+            }
+        }
+    }
+
+    /// A table of `payload` in memory, for tests.
+    #[cfg(test)]
+    pub(crate) fn in_memory_for_tests(payload: &[u8]) -> Table {
+        Table {
+            path: PathBuf::from("test"),
+            header: tests::distance_header(payload),
+            bytes: Bytes::Owned(Vec::new()),
+            offset: 0,
+            source: None,
         }
     }
 
@@ -422,7 +476,7 @@ mod tests {
     use crate::value::Packed;
 
     /// The header of a distance table holding `payload`.
-    fn distance_header(payload: &[u8]) -> Header {
+    pub(crate) fn distance_header(payload: &[u8]) -> Header {
         Header {
             game_id: "g".into(),
             rules: "r".into(),

@@ -11,6 +11,7 @@ use crate::domain::Domain;
 use crate::error::{DbError, ProbeError};
 use crate::format::{file_name, Expected, EXTENSION};
 use crate::table::{Resolved, Table};
+use crate::touched::Touched;
 use crate::value::Value;
 
 type Position<D> = <<D as Domain>::Game as Game>::Position;
@@ -63,54 +64,6 @@ impl Found<'_> {
     }
 }
 
-/// The tables a query read, checked once its reads are done ([`Table::check_intact`]): a table
-/// changed on disk fails the query instead of handing out what was read from it.
-#[derive(Default)]
-struct Touched<'a> {
-    /// Tables in slots, borrowed for the tablebase's life.
-    slots: Vec<&'a Table>,
-    /// Tables of domains without slots.
-    shared: Vec<Arc<Table>>,
-}
-
-impl<'a> Touched<'a> {
-    /// Notes the table of a read. Consecutive reads of one table are noted once.
-    #[inline]
-    fn note(&mut self, found: &Found<'a>) {
-        match found {
-            Found::Slot(t) => {
-                let table: &'a Table = t.table();
-                if !self
-                    .slots
-                    .last()
-                    .is_some_and(|&last| std::ptr::eq(last, table))
-                {
-                    self.slots.push(table);
-                }
-            }
-            Found::Shared(t) => {
-                if !self.shared.last().is_some_and(|last| Arc::ptr_eq(last, t)) {
-                    self.shared.push(Arc::clone(t));
-                }
-            }
-        }
-    }
-
-    /// Checks every table noted, each once.
-    fn check(mut self) -> Result<(), DbError> {
-        self.slots.sort_unstable_by_key(|&t| std::ptr::from_ref(t));
-        self.slots.dedup_by(|a, b| std::ptr::eq(*a, *b));
-        self.shared.sort_unstable_by_key(Arc::as_ptr);
-        self.shared.dedup_by(|a, b| Arc::ptr_eq(a, b));
-        let shared = self.shared.iter().map(|t| &**t);
-        self.slots
-            .iter()
-            .copied()
-            .chain(shared)
-            .try_for_each(Table::check_intact)
-    }
-}
-
 /// A probe of a batch: answered already, or waiting for its table read. Small, for it is
 /// moved through a ring of them: a failure (rare, and large) is boxed.
 enum Pending<'a> {
@@ -135,7 +88,10 @@ impl<'a> Pending<'a> {
             Pending::Ready(v) => Ok(v),
             Pending::Failed(e) => Err(*e),
             Pending::Read(table, index) => {
-                touched.note(&table);
+                match &table {
+                    Found::Slot(t) => touched.note(t.table()),
+                    Found::Shared(t) => touched.note_shared(t),
+                }
                 table
                     .value(index)
                     .map_err(ProbeError::from)
