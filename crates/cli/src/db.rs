@@ -188,7 +188,8 @@ pub(crate) struct InfoArgs {
     /// Directory of the tables.
     #[arg(long, value_name = "DIR")]
     pub(crate) db: PathBuf,
-    /// Also write the CHECKSUMS manifest (SHA-256 of every table) into the directory.
+    /// Also write the CHECKSUMS manifest (SHA-256 of every table) into the directory (not when
+    /// a table is unreadable).
     #[arg(long)]
     pub(crate) write_checksums: bool,
 }
@@ -679,10 +680,12 @@ fn run_checksums(dir: &Path, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Prints the summary table of the tables in a directory from their headers.
+/// Prints the summary table of the tables in a directory from their headers; any unreadable
+/// table makes it an error (exit status 1) once every row is printed.
 pub(crate) fn run_info(args: &InfoArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let mut rows: Vec<(PathBuf, Result<Header, String>, u64)> = Vec::new();
-    let entries = std::fs::read_dir(&args.db).map_err(|e| CliError::Db(e.to_string()))?;
+    let entries = std::fs::read_dir(&args.db)
+        .map_err(|e| CliError::Db(format!("{}: {e}", args.db.display())))?;
     for entry in entries.flatten() {
         let path = entry.path();
         if path.extension().and_then(|e| e.to_str()) != Some(EXTENSION) {
@@ -744,6 +747,14 @@ pub(crate) fn run_info(args: &InfoArgs, out: &mut dyn Write) -> Result<(), CliEr
         "{} tables, {positions} positions, {bytes} bytes",
         rows.len()
     )?;
+    let unreadable = rows.iter().filter(|(_, h, _)| h.is_err()).count();
+    if unreadable > 0 {
+        // A manifest records a reference build; one of damaged files would certify them.
+        return Err(CliError::UnreadableTables {
+            count: unreadable,
+            dir: args.db.clone(),
+        });
+    }
     if args.write_checksums {
         let path = write_manifest(&args.db)?;
         writeln!(out, "wrote {}", path.display())?;

@@ -91,8 +91,14 @@ fn solve_probe_verify_info_and_a_damaged_file() {
     let verify = run(&["verify", "nine_mens_morris", "--db", db, "-q"]);
     assert_eq!(verify.status.code(), Some(1), "{}", text(&verify));
     assert!(text(&verify).contains("truncated"), "{}", text(&verify));
+    assert!(
+        text(&verify).contains("while verifying 3-3: "),
+        "{}",
+        text(&verify)
+    );
     let info = run(&["info", "--db", db]);
     assert!(text(&info).contains("unreadable"), "{}", text(&info));
+    assert_eq!(info.status.code(), Some(1), "{}", text(&info));
     let sums = run(&["verify", "nine_mens_morris", "--db", db, "--checksums"]);
     assert_eq!(sums.status.code(), Some(1), "{}", text(&sums));
     assert!(text(&sums).contains("DIFFERENT"), "{}", text(&sums));
@@ -125,6 +131,13 @@ fn database_commands_refuse_bad_input() {
     );
     let out = run(&["info", "--db", db]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let out = run(&["info", "--db", "/nonexistent/tables"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("/nonexistent/tables: "),
+        "{}",
+        text(&out)
+    );
 }
 
 #[test]
@@ -205,6 +218,19 @@ fn checkers_tables_are_built_probed_verified_and_counted() {
 
     let info = run(&["info", "--db", db]);
     assert!(text(&info).contains("game: checkers"), "{}", text(&info));
+    assert!(info.status.success(), "{}", text(&info));
+
+    // A damaged header: `info` still lists every other table, then fails.
+    let path = dir.path().join("0201-00.ppdb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[12] ^= 0xff;
+    std::fs::write(&path, &bytes).unwrap();
+    let info = run(&["info", "--db", db]);
+    let said = text(&info);
+    assert_eq!(info.status.code(), Some(1), "{said}");
+    assert!(said.contains("0201-00.ppdb unreadable: "), "{said}");
+    assert!(said.contains("1 of the tables in"), "{said}");
+    assert!(said.contains("0102-00"), "the other tables are listed: {said}");
 
     let counted = run(&["positions", "checkers", "--max-pieces", "3"]);
     assert!(counted.status.success(), "{}", text(&counted));

@@ -115,7 +115,7 @@ fn display_dirs(dirs: &[PathBuf]) -> String {
         .join(", ")
 }
 
-/// A build that could not finish.
+/// A build (or a verification) that could not finish.
 #[derive(Debug, Error)]
 pub enum SolveError {
     /// A file could not be read or written.
@@ -128,6 +128,15 @@ pub enum SolveError {
         subspace: String,
         /// What went wrong reading its dependency.
         source: ProbeError,
+    },
+    /// A table being verified, or one its successors lie in, is missing or unusable.
+    #[error("while verifying {subspace}: {source}")]
+    Verifying {
+        /// The subspace being verified.
+        subspace: String,
+        /// What went wrong reading it or a table it depends on (boxed: two variants of this
+        /// size would leave no niche for the others and grow every result by a word).
+        source: Box<ProbeError>,
     },
     /// The rules cannot be solved by this database scheme.
     #[error("cannot build databases for these rules: {0}")]

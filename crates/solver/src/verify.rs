@@ -89,9 +89,9 @@ pub fn verify<D: Domain>(
 }
 
 fn verify_table<D: Domain>(tb: &Tablebase<D>, key: D::Key) -> Result<VerifiedTable, SolveError> {
-    let dependency = |e: ProbeError| SolveError::Dependency {
+    let dependency = |e: ProbeError| SolveError::Verifying {
         subspace: key.to_string(),
-        source: e,
+        source: Box::new(e),
     };
     let table = tb.table(key).map_err(dependency)?;
     // The tables successors land in, looked up without the tablebase's shared map.
