@@ -178,6 +178,7 @@ def build(
     threads: Optional[int] = None,
     wdl_only: bool = False,
     progress: Union[bool, Callable[[Dict[str, Any]], None]] = True,
+    force_threads: bool = False,
     **rules: Any,
 ) -> List[Dict[str, Any]]:
     """Builds endgame tables into ``out`` with the Rust solver, the GIL released.
@@ -189,6 +190,10 @@ def build(
     in ``out`` are kept, so a rerun resumes an interrupted build. Ctrl-C (or the stop button
     of a notebook) stops the build cleanly: the unit in progress is dropped, no half-written
     file is left, and ``KeyboardInterrupt`` is raised.
+
+    ``threads`` is 1 to 4 per CPU (``ValueError`` otherwise); ``force_threads=True`` allows
+    more. ``max_men`` and ``max_pieces`` are checked as on the command line, with the same
+    message (``ValueError``).
 
     ``progress`` is ``True`` (a bar: tqdm where installed, else a line on standard error),
     ``False``, or a function called about four times a second with a dict of figures
@@ -220,6 +225,7 @@ def build(
             threads=threads,
             wdl_only=wdl_only,
             progress=callback,
+            force_threads=force_threads,
         )
     finally:
         if drawer is not None:

@@ -246,8 +246,28 @@ def test_build_arguments_are_checked(tmp_path):
         pp.tablebase.build("nine_mens_morris", tmp_path, subspaces=["12-3"])
     with pytest.raises(ValueError, match="one of them"):
         pp.tablebase.build("nine_mens_morris", tmp_path)
-    with pytest.raises(ValueError, match="max_pieces=9"):
+    with pytest.raises(ValueError, match="hold 2 to 8 pieces, not 9"):
         pp.tablebase.build("checkers", tmp_path, max_pieces=9)
+    with pytest.raises(ValueError, match="hold 2 to 8 pieces, not 1"):
+        pp.tablebase.build("checkers", tmp_path, max_pieces=1)
+    for men in [0, 2, 10, 100]:
+        with pytest.raises(ValueError, match=f"has 3 to 9 men a side .*, not {men}$"):
+            pp.tablebase.build("nine_mens_morris", tmp_path, max_men=men)
+    assert os.listdir(tmp_path) == []
+
+
+def test_build_thread_counts_are_bounded(tmp_path):
+    with pytest.raises(ValueError, match="0 threads: at least 1"):
+        pp.tablebase.build("nine_mens_morris", tmp_path, subspaces=["3-3"], threads=0)
+    with pytest.raises(ValueError, match="100000 threads is more than 4 per CPU"):
+        pp.tablebase.build("nine_mens_morris", tmp_path, subspaces=["3-3"], threads=100000)
+    assert os.listdir(tmp_path) == []
+    cpus = len(os.sched_getaffinity(0))
+    report = pp.tablebase.build(
+        "three_mens_morris", tmp_path, whole_game=True, threads=4 * cpus + 1,
+        force_threads=True, progress=False,
+    )
+    assert report and not any(r["kept"] for r in report)
 
 
 def run_episodes(env, steps, rng_seed=0):

@@ -115,6 +115,9 @@ pub(crate) enum CliError {
     /// A build or verification that could not finish.
     #[error(transparent)]
     Solve(#[from] perfectplay_solver::SolveError),
+    /// A thread count, or a number of men or pieces, out of range.
+    #[error(transparent)]
+    Request(#[from] perfectplay_solver::RequestError),
     /// Tables whose headers cannot be read (`info` prints the others first).
     #[error("{count} of the tables in {} are unreadable", dir.display())]
     UnreadableTables {
@@ -151,7 +154,8 @@ impl CliError {
             | CliError::NoPublishedCount { .. }
             | CliError::NoPlacement
             | CliError::CheckersOnly { .. }
-            | CliError::BadSubspace(_) => 2,
+            | CliError::BadSubspace(_)
+            | CliError::Request(_) => 2,
             CliError::PerftMismatch { .. }
             | CliError::PositionCountMismatch { .. }
             | CliError::NoLegalMove

@@ -141,6 +141,59 @@ fn database_commands_refuse_bad_input() {
 }
 
 #[test]
+fn counts_of_men_and_of_threads_out_of_range_are_refused_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    let solve = ["solve", "nine_mens_morris", "--out", db];
+    let verify = ["verify", "nine_mens_morris", "--db", db];
+    let search = ["search", "nine_mens_morris", "--db", db];
+    for (args, needle) in [
+        (
+            [&solve[..], &["--max-men", "0"]].concat(),
+            "nine_mens_morris has 3 to 9 men a side on the board in the moving phase, not 0",
+        ),
+        ([&solve[..], &["--max-men", "100"]].concat(), "not 100"),
+        ([&solve[..], &["--max-men", "2"]].concat(), "not 2"),
+        (
+            [&solve[..], &["--threads", "0"]].concat(),
+            "0 threads: at least 1",
+        ),
+        (
+            [&solve[..], &["--threads", "100000"]].concat(),
+            "100000 threads is more than 4 per CPU",
+        ),
+        (
+            [&verify[..], &["--threads", "100000"]].concat(),
+            "--force-threads",
+        ),
+        ([&verify[..], &["--threads", "0"]].concat(), "at least 1"),
+        (
+            [&search[..], &["--threads", "100000"]].concat(),
+            "100000 threads",
+        ),
+        ([&search[..], &["--threads", "0"]].concat(), "at least 1"),
+    ] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));
+        assert!(text(&out).contains(needle), "{args:?}: {}", text(&out));
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    // Forced, a count beyond the bound is taken (the tables are the same for any count).
+    let out = run(&[
+        "solve",
+        "three_mens_morris",
+        "--out",
+        db,
+        "--threads",
+        "1000",
+        "--force-threads",
+        "-q",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("with 1000 threads"), "{}", text(&out));
+}
+
+#[test]
 fn search_values_the_placement_phase_on_the_moving_tables() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().to_str().unwrap();
@@ -230,7 +283,10 @@ fn checkers_tables_are_built_probed_verified_and_counted() {
     assert_eq!(info.status.code(), Some(1), "{said}");
     assert!(said.contains("0201-00.ppdb unreadable: "), "{said}");
     assert!(said.contains("1 of the tables in"), "{said}");
-    assert!(said.contains("0102-00"), "the other tables are listed: {said}");
+    assert!(
+        said.contains("0102-00"),
+        "the other tables are listed: {said}"
+    );
 
     let counted = run(&["positions", "checkers", "--max-pieces", "3"]);
     assert!(counted.status.success(), "{}", text(&counted));
@@ -248,7 +304,11 @@ fn checkers_commands_refuse_bad_input() {
         ),
         (
             vec!["solve", "checkers", "--out", db, "--max-pieces", "9"],
-            "2 to 8 pieces",
+            "the checkers databases hold 2 to 8 pieces, not 9",
+        ),
+        (
+            vec!["solve", "checkers", "--out", db, "--max-pieces", "0"],
+            "the checkers databases hold 2 to 8 pieces, not 0",
         ),
         (
             vec!["solve", "checkers", "--out", db, "--subspace", "5-4"],

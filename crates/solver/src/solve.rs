@@ -13,6 +13,7 @@ use xxhash_rust::xxh3::xxh3_64;
 use crate::domain::Domain;
 use crate::error::{DbError, SolveError};
 use crate::format::{to_wdl_payload, write_table, Encoding, Header, Stats, EXTENSION};
+use crate::limits::check_threads;
 use crate::plan::plan;
 use crate::retro::{Observer, UnitSolver};
 use crate::table::Table;
@@ -21,7 +22,8 @@ use crate::tablebase::{expected_for, Tablebase};
 /// How to build.
 #[derive(Clone, Debug, Default)]
 pub struct SolveOptions {
-    /// Worker threads; `None` uses every core.
+    /// Worker threads; `None` uses every core. `Some(0)` is refused; a front bounds what its
+    /// user asks for with [`crate::limits::check_threads`].
     pub threads: Option<usize>,
     /// Write the compact WDL-only form (2 bits per position) instead of distances.
     pub wdl_only: bool,
@@ -152,10 +154,10 @@ pub fn solve<D: Domain>(
             .check_key(key)
             .map_err(|why| SolveError::Unsupported(format!("subspace {key}: {why}")))?;
     }
-    let threads = options
-        .threads
-        .unwrap_or_else(rayon::current_num_threads)
-        .max(1);
+    let threads = match options.threads {
+        Some(t) => check_threads(t, true)?,
+        None => rayon::current_num_threads(),
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
