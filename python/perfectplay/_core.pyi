@@ -296,5 +296,6 @@ def _build_tables(
     wdl_only: bool = False,
     progress: Optional[Any] = None,
     force_threads: bool = False,
+    wait: bool = False,
 ) -> List[Dict[str, Any]]:
     """Builds tables with the GIL released (see `perfectplay.tablebase.build`)."""

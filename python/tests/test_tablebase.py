@@ -232,6 +232,7 @@ def test_an_interrupted_build_leaves_no_half_file_and_resumes(tmp_path):
     with pytest.raises(KeyboardInterrupt):
         pp.tablebase.build("checkers", tmp_path, max_pieces=4, threads=1, progress=interrupt)
     left = os.listdir(tmp_path)
+    # Tables only: neither a half-written file nor the build lock's file.
     assert all(name.endswith(".ppdb") for name in left), left
     report = pp.tablebase.build("checkers", tmp_path, max_pieces=4, progress=False)
     assert len(left) < len(report), "the build was not cut short"
@@ -268,6 +269,37 @@ def test_build_thread_counts_are_bounded(tmp_path):
         force_threads=True, progress=False,
     )
     assert report and not any(r["kept"] for r in report)
+
+
+def test_a_second_build_into_a_directory_names_the_first_or_waits_for_it(tmp_path):
+    import fcntl
+    import threading
+    import time
+
+    # Another build's lock, as the solver takes it: flock on DIR/.lock, described inside.
+    with open(tmp_path / ".lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        held.write("pid 4242\nhost elsewhere\ncommand perfectplay solve\n")
+        held.flush()
+        with pytest.raises(pp.TablebaseError, match="pid 4242, host elsewhere"):
+            pp.tablebase.build("three_mens_morris", tmp_path, whole_game=True, progress=False)
+        done = []
+        waiter = threading.Thread(
+            target=lambda: done.append(
+                pp.tablebase.build(
+                    "three_mens_morris", tmp_path, whole_game=True, progress=False, wait=True
+                )
+            )
+        )
+        waiter.start()
+        time.sleep(0.5)
+        assert not done, "the build did not wait for the lock"
+    # Closing the file released the lock (as a process's end does).
+    waiter.join(30)
+    assert done and done[0] and not any(r["kept"] for r in done[0])
+    assert pp.tablebase.open(tmp_path).probe(
+        pp.load_game("three_mens_morris").new_initial_state()
+    ).wdl == 1
 
 
 def run_episodes(env, steps, rng_seed=0):

@@ -47,6 +47,9 @@ pub(crate) struct SolveArgs {
     pub(crate) whole_game: bool,
     #[command(flatten)]
     pub(crate) threads: Threads,
+    /// If another build holds the directory's lock, wait for it to end instead of failing.
+    #[arg(long)]
+    pub(crate) wait: bool,
     /// Write results only (2 bits per position) instead of distances (1 byte).
     #[arg(long)]
     pub(crate) wdl_only: bool,
@@ -295,6 +298,7 @@ pub(crate) fn run_solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), Cli
         progress: !args.quiet,
         cancel: None,
         report_to: None,
+        wait: args.wait,
     };
     let domain = match databases(&args.game, &args.set)? {
         Databases::Morris(domain) => domain,

@@ -764,10 +764,11 @@ pub(crate) fn tables_game(directory: PathBuf) -> Result<Option<(String, String)>
 /// or `whole_game`. `progress`, if given, is called about four times a second with a dict of
 /// the build's figures. Ctrl-C stops the build between tasks (the unit in progress is dropped,
 /// no half-written file is left) and raises `KeyboardInterrupt`; a rerun resumes. `threads` is
-/// checked as on the command line (1 to 4 per CPU unless `force_threads`).
+/// checked as on the command line (1 to 4 per CPU unless `force_threads`); another build
+/// holding `out`'s build lock is an error naming it, or waited for with `wait`.
 #[pyfunction]
 #[pyo3(name = "_build_tables")]
-#[pyo3(signature = (game, out, targets = None, max_men = None, max_pieces = None, whole_game = false, threads = None, wdl_only = false, progress = None, force_threads = false))]
+#[pyo3(signature = (game, out, targets = None, max_men = None, max_pieces = None, whole_game = false, threads = None, wdl_only = false, progress = None, force_threads = false, wait = false))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn build_tables<'py>(
     py: Python<'py>,
@@ -781,6 +782,7 @@ pub(crate) fn build_tables<'py>(
     wdl_only: bool,
     progress: Option<Bound<'py, PyAny>>,
     force_threads: bool,
+    wait: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let cancel = Arc::new(AtomicBool::new(false));
     let figures = Arc::new(BuildProgress::default());
@@ -794,6 +796,7 @@ pub(crate) fn build_tables<'py>(
         progress: false,
         cancel: Some(Arc::clone(&cancel)),
         report_to: Some(Arc::clone(&figures)),
+        wait,
     };
     let job = BuildJob::new(&game.get().game, targets, max_men, max_pieces, whole_game)?;
     let worker = std::thread::spawn(move || job.run(&out, &options));

@@ -187,6 +187,18 @@ pub enum SolveError {
         /// size would leave no niche for the others and grow every result by a word).
         source: Box<ProbeError>,
     },
+    /// Another build holds the directory's build lock ([`crate::BuildLock`]).
+    #[error(
+        "another build is writing into this directory: {holder} (lock file {}); wait for it \
+         with --wait on the command line or wait=True from Python",
+        lock.display()
+    )]
+    Locked {
+        /// The lock file.
+        lock: PathBuf,
+        /// Who holds it, as the holder wrote it: pid, host, command line, start time.
+        holder: String,
+    },
     /// A request refused before any work started.
     #[error(transparent)]
     Request(#[from] RequestError),

@@ -25,7 +25,10 @@
 //! unit's exits lead to, held in huge pages for its random reads; copies are kept for later
 //! units up to 2 GiB in all (beyond what the current unit reads). Files are
 //! written under a temporary name and renamed when complete; a rerun keeps complete valid files.
-//! The bytes written do not depend on the number of threads. Thread counts and the men or pieces a front asks for are
+//! The bytes written do not depend on the number of threads. One build at a time writes into a
+//! directory: it holds the directory's [`BuildLock`] (an `flock` on `.lock`, released by the
+//! kernel however the process ends), and a second build fails naming the holder or, with
+//! [`SolveOptions::wait`], waits. Thread counts and the men or pieces a front asks for are
 //! checked by [`limits`] and the domains ([`morris::MorrisDomain::moving_keys_checked`],
 //! [`checkers::CheckersDomain::keys_up_to_checked`]), the same for every front.
 //!
@@ -72,6 +75,7 @@ mod domain;
 mod error;
 pub mod format;
 pub mod limits;
+mod lock;
 pub mod morris;
 mod plan;
 mod prefetch;
@@ -84,6 +88,7 @@ mod verify;
 
 pub use domain::Domain;
 pub use error::{DbError, ProbeError, RequestError, SolveError};
+pub use lock::{BuildLock, LockWait, LOCK_FILE};
 pub use plan::plan;
 pub use solve::{
     solve, BuildProgress, ProgressSnapshot, SolveOptions, SolveReport, SubspaceReport,
