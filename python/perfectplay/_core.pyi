@@ -299,5 +299,7 @@ def _build_tables(
     threads: Optional[int] = None,
     wdl_only: bool = False,
     progress: Optional[Any] = None,
+    force_threads: bool = False,
+    wait: bool = False,
 ) -> List[Dict[str, Any]]:
     """Builds tables with the GIL released (see `perfectplay.tablebase.build`)."""

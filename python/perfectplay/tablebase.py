@@ -186,6 +186,8 @@ def build(
     threads: Optional[int] = None,
     wdl_only: bool = False,
     progress: Union[bool, Callable[[Dict[str, Any]], None]] = True,
+    force_threads: bool = False,
+    wait: bool = False,
     **rules: Any,
 ) -> List[Dict[str, Any]]:
     """Builds endgame tables into ``out`` with the Rust solver, the GIL released.
@@ -197,6 +199,15 @@ def build(
     in ``out`` are kept, so a rerun resumes an interrupted build. Ctrl-C (or the stop button
     of a notebook) stops the build cleanly: the unit in progress is dropped, no half-written
     file is left, and ``KeyboardInterrupt`` is raised.
+
+    ``threads`` is 1 to 4 per CPU (``ValueError`` otherwise); ``force_threads=True`` allows
+    more. ``max_men`` and ``max_pieces`` are checked as on the command line, with the same
+    message (``ValueError``).
+
+    One build at a time writes into a directory: a build holds an advisory lock on
+    ``out/.lock`` (released by the system however the process ends), and a second build raises
+    ``TablebaseError`` naming the holder (pid, host, command, start time), or with
+    ``wait=True`` waits for it to end (Ctrl-C still stops the wait).
 
     ``progress`` is ``True`` (a bar: tqdm where installed, else a line on standard error),
     ``False``, or a function called about four times a second with a dict of figures
@@ -228,6 +239,8 @@ def build(
             threads=threads,
             wdl_only=wdl_only,
             progress=callback,
+            force_threads=force_threads,
+            wait=wait,
         )
     finally:
         if drawer is not None:

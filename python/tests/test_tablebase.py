@@ -232,6 +232,7 @@ def test_an_interrupted_build_leaves_no_half_file_and_resumes(tmp_path):
     with pytest.raises(KeyboardInterrupt):
         pp.tablebase.build("checkers", tmp_path, max_pieces=4, threads=1, progress=interrupt)
     left = os.listdir(tmp_path)
+    # Tables only: neither a half-written file nor the build lock's file.
     assert all(name.endswith(".ppdb") for name in left), left
     report = pp.tablebase.build("checkers", tmp_path, max_pieces=4, progress=False)
     assert len(left) < len(report), "the build was not cut short"
@@ -246,8 +247,59 @@ def test_build_arguments_are_checked(tmp_path):
         pp.tablebase.build("nine_mens_morris", tmp_path, subspaces=["12-3"])
     with pytest.raises(ValueError, match="one of them"):
         pp.tablebase.build("nine_mens_morris", tmp_path)
-    with pytest.raises(ValueError, match="max_pieces=9"):
+    with pytest.raises(ValueError, match="hold 2 to 8 pieces, not 9"):
         pp.tablebase.build("checkers", tmp_path, max_pieces=9)
+    with pytest.raises(ValueError, match="hold 2 to 8 pieces, not 1"):
+        pp.tablebase.build("checkers", tmp_path, max_pieces=1)
+    for men in [0, 2, 10, 100]:
+        with pytest.raises(ValueError, match=f"has 3 to 9 men a side .*, not {men}$"):
+            pp.tablebase.build("nine_mens_morris", tmp_path, max_men=men)
+    assert os.listdir(tmp_path) == []
+
+
+def test_build_thread_counts_are_bounded(tmp_path):
+    with pytest.raises(ValueError, match="0 threads: at least 1"):
+        pp.tablebase.build("nine_mens_morris", tmp_path, subspaces=["3-3"], threads=0)
+    with pytest.raises(ValueError, match="100000 threads is more than 4 per CPU"):
+        pp.tablebase.build("nine_mens_morris", tmp_path, subspaces=["3-3"], threads=100000)
+    assert os.listdir(tmp_path) == []
+    cpus = len(os.sched_getaffinity(0))
+    report = pp.tablebase.build(
+        "three_mens_morris", tmp_path, whole_game=True, threads=4 * cpus + 1,
+        force_threads=True, progress=False,
+    )
+    assert report and not any(r["kept"] for r in report)
+
+
+def test_a_second_build_into_a_directory_names_the_first_or_waits_for_it(tmp_path):
+    import fcntl
+    import threading
+    import time
+
+    # Another build's lock, as the solver takes it: flock on DIR/.lock, described inside.
+    with open(tmp_path / ".lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        held.write("pid 4242\nhost elsewhere\ncommand perfectplay solve\n")
+        held.flush()
+        with pytest.raises(pp.TablebaseError, match="pid 4242, host elsewhere"):
+            pp.tablebase.build("three_mens_morris", tmp_path, whole_game=True, progress=False)
+        done = []
+        waiter = threading.Thread(
+            target=lambda: done.append(
+                pp.tablebase.build(
+                    "three_mens_morris", tmp_path, whole_game=True, progress=False, wait=True
+                )
+            )
+        )
+        waiter.start()
+        time.sleep(0.5)
+        assert not done, "the build did not wait for the lock"
+    # Closing the file released the lock (as a process's end does).
+    waiter.join(30)
+    assert done and done[0] and not any(r["kept"] for r in done[0])
+    assert pp.tablebase.open(tmp_path).probe(
+        pp.load_game("three_mens_morris").new_initial_state()
+    ).wdl == 1
 
 
 def run_episodes(env, steps, rng_seed=0):

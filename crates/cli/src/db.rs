@@ -14,6 +14,7 @@ use perfectplay_solver::checkers::{
 };
 use perfectplay_solver::checksums::{check_manifest, write_manifest, ChecksumStatus, MANIFEST};
 use perfectplay_solver::format::{read_file_header, Header, EXTENSION};
+use perfectplay_solver::limits::{available_cpus, check_threads};
 use perfectplay_solver::morris::{MorrisDomain, MorrisKey, PlacementSearch};
 use perfectplay_solver::{solve, verify, Domain, SolveOptions, SolveReport, Tablebase, Value, Wdl};
 
@@ -44,9 +45,11 @@ pub(crate) struct SolveArgs {
     /// for games of at most 6 men; larger games default to every moving-phase subspace.
     #[arg(long)]
     pub(crate) whole_game: bool,
-    /// Worker threads (default: every core).
-    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..))]
-    pub(crate) threads: Option<u32>,
+    #[command(flatten)]
+    pub(crate) threads: Threads,
+    /// If another build holds the directory's lock, wait for it to end instead of failing.
+    #[arg(long)]
+    pub(crate) wait: bool,
     /// Write results only (2 bits per position) instead of distances (1 byte).
     #[arg(long)]
     pub(crate) wdl_only: bool,
@@ -56,6 +59,27 @@ pub(crate) struct SolveArgs {
     /// Set a rule option (repeatable); `perfectplay rules GAME` lists them.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub(crate) set: Vec<String>,
+}
+
+/// The thread count of `solve`, `verify` and `search`.
+#[derive(Args, Debug)]
+pub(crate) struct Threads {
+    /// Worker threads (default: every core); at most 4 per CPU without --force-threads.
+    #[arg(long, value_name = "T")]
+    pub(crate) threads: Option<usize>,
+    /// Allow more than 4 threads per CPU.
+    #[arg(long, requires = "threads")]
+    pub(crate) force_threads: bool,
+}
+
+impl Threads {
+    /// The count asked for, checked as the Python package checks it.
+    fn checked(&self) -> Result<Option<usize>, CliError> {
+        Ok(self
+            .threads
+            .map(|t| check_threads(t, self.force_threads))
+            .transpose()?)
+    }
 }
 
 /// A position and the tables to read it with: what `probe` and `search` share.
@@ -132,9 +156,8 @@ pub(crate) struct SearchArgs {
     /// Transposition table of 2^BITS entries of 8 bytes.
     #[arg(long, value_name = "BITS", default_value_t = 26, value_parser = clap::value_parser!(u32).range(4..=34))]
     pub(crate) table_bits: u32,
-    /// Search workers sharing the transposition table (default: every core).
-    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..))]
-    pub(crate) threads: Option<u32>,
+    #[command(flatten)]
+    pub(crate) threads: Threads,
     /// Copy every table into memory (2 MB pages where the system gives them) before starting:
     /// random reads then skip the page cache's small pages, which pays off for long runs.
     /// Needs as much free memory as the tables' size.
@@ -153,9 +176,8 @@ pub(crate) struct VerifyArgs {
     /// Only these subspaces (default: every table in the directory).
     #[arg(long, value_name = "KEY")]
     pub(crate) subspace: Vec<String>,
-    /// Worker threads (default: every core).
-    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..))]
-    pub(crate) threads: Option<u32>,
+    #[command(flatten)]
+    pub(crate) threads: Threads,
     /// No progress lines.
     #[arg(short, long)]
     pub(crate) quiet: bool,
@@ -188,7 +210,8 @@ pub(crate) struct InfoArgs {
     /// Directory of the tables.
     #[arg(long, value_name = "DIR")]
     pub(crate) db: PathBuf,
-    /// Also write the CHECKSUMS manifest (SHA-256 of every table) into the directory.
+    /// Also write the CHECKSUMS manifest (SHA-256 of every table) into the directory (not when
+    /// a table is unreadable).
     #[arg(long)]
     pub(crate) write_checksums: bool,
 }
@@ -270,11 +293,12 @@ fn parse_keys(domain: &MorrisDomain, texts: &[String]) -> Result<Vec<MorrisKey>,
 /// Builds the requested tables and prints the summary table.
 pub(crate) fn run_solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let options = SolveOptions {
-        threads: args.threads.map(|t| t as usize),
+        threads: args.threads.checked()?,
         wdl_only: args.wdl_only,
         progress: !args.quiet,
         cancel: None,
         report_to: None,
+        wait: args.wait,
     };
     let domain = match databases(&args.game, &args.set)? {
         Databases::Morris(domain) => domain,
@@ -292,12 +316,7 @@ pub(crate) fn run_solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), Cli
                             .into(),
                     )
                 })?;
-                if !(2..=MAX_PIECES).contains(&n) {
-                    return Err(CliError::BadSubspace(format!(
-                        "--max-pieces {n}: the checkers databases hold 2 to {MAX_PIECES} pieces"
-                    )));
-                }
-                domain.keys_up_to(n)
+                domain.keys_up_to_checked(n)?
             } else {
                 parse_checkers_keys(&domain, &args.subspace)?
             };
@@ -316,7 +335,7 @@ pub(crate) fn run_solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), Cli
     } else if args.whole_game || (args.max_men.is_none() && men <= 6) {
         vec![domain.start_key()]
     } else {
-        domain.moving_keys(args.max_men.unwrap_or(men))
+        domain.moving_keys_checked(args.max_men.unwrap_or(men))?
     };
     let report = solve(domain, &args.out, &targets, &options)?;
     write_report(out, &report)?;
@@ -427,10 +446,7 @@ pub(crate) fn run_search(args: &SearchArgs, out: &mut dyn Write) -> Result<(), C
     }
     writeln!(out, "{}", game.diagram(&pos))?;
     let started = Instant::now();
-    let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, usize::from),
-        |t| t as usize,
-    );
+    let threads = args.threads.checked()?.unwrap_or_else(available_cpus);
     let value = with_search_progress(&search, started, || {
         search.value_with_threads(&pos, threads)
     })?;
@@ -620,7 +636,7 @@ fn verify_tables<D: Domain>(
         }
     };
     let keys = (!keys.is_empty()).then_some(keys);
-    let report = verify(&tb, keys, args.threads.map(|t| t as usize), &progress)?;
+    let report = verify(&tb, keys, args.threads.checked()?, &progress)?;
     if report.tables.is_empty() {
         return Err(CliError::NoTables {
             dir: args.db.clone(),
@@ -679,10 +695,12 @@ fn run_checksums(dir: &Path, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Prints the summary table of the tables in a directory from their headers.
+/// Prints the summary table of the tables in a directory from their headers; any unreadable
+/// table makes it an error (exit status 1) once every row is printed.
 pub(crate) fn run_info(args: &InfoArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let mut rows: Vec<(PathBuf, Result<Header, String>, u64)> = Vec::new();
-    let entries = std::fs::read_dir(&args.db).map_err(|e| CliError::Db(e.to_string()))?;
+    let entries = std::fs::read_dir(&args.db)
+        .map_err(|e| CliError::Db(format!("{}: {e}", args.db.display())))?;
     for entry in entries.flatten() {
         let path = entry.path();
         if path.extension().and_then(|e| e.to_str()) != Some(EXTENSION) {
@@ -744,6 +762,14 @@ pub(crate) fn run_info(args: &InfoArgs, out: &mut dyn Write) -> Result<(), CliEr
         "{} tables, {positions} positions, {bytes} bytes",
         rows.len()
     )?;
+    let unreadable = rows.iter().filter(|(_, h, _)| h.is_err()).count();
+    if unreadable > 0 {
+        // A manifest records a reference build; one of damaged files would certify them.
+        return Err(CliError::UnreadableTables {
+            count: unreadable,
+            dir: args.db.clone(),
+        });
+    }
     if args.write_checksums {
         let path = write_manifest(&args.db)?;
         writeln!(out, "wrote {}", path.display())?;

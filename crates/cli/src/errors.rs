@@ -112,9 +112,20 @@ pub(crate) enum CliError {
     /// A query the tables cannot answer.
     #[error(transparent)]
     Probe(#[from] perfectplay_solver::ProbeError),
-    /// A build that could not finish.
+    /// A build or verification that could not finish.
     #[error(transparent)]
     Solve(#[from] perfectplay_solver::SolveError),
+    /// A thread count, or a number of men or pieces, out of range.
+    #[error(transparent)]
+    Request(#[from] perfectplay_solver::RequestError),
+    /// Tables whose headers cannot be read (`info` prints the others first).
+    #[error("{count} of the tables in {} are unreadable", dir.display())]
+    UnreadableTables {
+        /// How many.
+        count: usize,
+        /// The directory.
+        dir: std::path::PathBuf,
+    },
     /// Tables whose bytes differ from the checksum manifest.
     #[error("{files} files differ from the checksum manifest")]
     ChecksumsDiffer {
@@ -143,7 +154,8 @@ impl CliError {
             | CliError::NoPublishedCount { .. }
             | CliError::NoPlacement
             | CliError::CheckersOnly { .. }
-            | CliError::BadSubspace(_) => 2,
+            | CliError::BadSubspace(_)
+            | CliError::Request(_) => 2,
             CliError::PerftMismatch { .. }
             | CliError::PositionCountMismatch { .. }
             | CliError::NoLegalMove
@@ -155,6 +167,7 @@ impl CliError {
             | CliError::Probe(_)
             | CliError::Solve(_)
             | CliError::VerifyFailed { .. }
+            | CliError::UnreadableTables { .. }
             | CliError::ChecksumsDiffer { .. } => 1,
         }
     }

@@ -91,8 +91,14 @@ fn solve_probe_verify_info_and_a_damaged_file() {
     let verify = run(&["verify", "nine_mens_morris", "--db", db, "-q"]);
     assert_eq!(verify.status.code(), Some(1), "{}", text(&verify));
     assert!(text(&verify).contains("truncated"), "{}", text(&verify));
+    assert!(
+        text(&verify).contains("while verifying 3-3: "),
+        "{}",
+        text(&verify)
+    );
     let info = run(&["info", "--db", db]);
     assert!(text(&info).contains("unreadable"), "{}", text(&info));
+    assert_eq!(info.status.code(), Some(1), "{}", text(&info));
     let sums = run(&["verify", "nine_mens_morris", "--db", db, "--checksums"]);
     assert_eq!(sums.status.code(), Some(1), "{}", text(&sums));
     assert!(text(&sums).contains("DIFFERENT"), "{}", text(&sums));
@@ -125,6 +131,66 @@ fn database_commands_refuse_bad_input() {
     );
     let out = run(&["info", "--db", db]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let out = run(&["info", "--db", "/nonexistent/tables"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("/nonexistent/tables: "),
+        "{}",
+        text(&out)
+    );
+}
+
+#[test]
+fn counts_of_men_and_of_threads_out_of_range_are_refused_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    let solve = ["solve", "nine_mens_morris", "--out", db];
+    let verify = ["verify", "nine_mens_morris", "--db", db];
+    let search = ["search", "nine_mens_morris", "--db", db];
+    for (args, needle) in [
+        (
+            [&solve[..], &["--max-men", "0"]].concat(),
+            "nine_mens_morris has 3 to 9 men a side on the board in the moving phase, not 0",
+        ),
+        ([&solve[..], &["--max-men", "100"]].concat(), "not 100"),
+        ([&solve[..], &["--max-men", "2"]].concat(), "not 2"),
+        (
+            [&solve[..], &["--threads", "0"]].concat(),
+            "0 threads: at least 1",
+        ),
+        (
+            [&solve[..], &["--threads", "100000"]].concat(),
+            "100000 threads is more than 4 per CPU",
+        ),
+        (
+            [&verify[..], &["--threads", "100000"]].concat(),
+            "--force-threads",
+        ),
+        ([&verify[..], &["--threads", "0"]].concat(), "at least 1"),
+        (
+            [&search[..], &["--threads", "100000"]].concat(),
+            "100000 threads",
+        ),
+        ([&search[..], &["--threads", "0"]].concat(), "at least 1"),
+    ] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));
+        assert!(text(&out).contains(needle), "{args:?}: {}", text(&out));
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    // Forced, a count beyond the bound is taken (the tables are the same for any count).
+    let out = run(&[
+        "solve",
+        "three_mens_morris",
+        "--out",
+        db,
+        "--threads",
+        "1000",
+        "--force-threads",
+        "-q",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("with 1000 threads"), "{}", text(&out));
 }
 
 #[test]
@@ -205,6 +271,22 @@ fn checkers_tables_are_built_probed_verified_and_counted() {
 
     let info = run(&["info", "--db", db]);
     assert!(text(&info).contains("game: checkers"), "{}", text(&info));
+    assert!(info.status.success(), "{}", text(&info));
+
+    // A damaged header: `info` still lists every other table, then fails.
+    let path = dir.path().join("0201-00.ppdb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[12] ^= 0xff;
+    std::fs::write(&path, &bytes).unwrap();
+    let info = run(&["info", "--db", db]);
+    let said = text(&info);
+    assert_eq!(info.status.code(), Some(1), "{said}");
+    assert!(said.contains("0201-00.ppdb unreadable: "), "{said}");
+    assert!(said.contains("1 of the tables in"), "{said}");
+    assert!(
+        said.contains("0102-00"),
+        "the other tables are listed: {said}"
+    );
 
     let counted = run(&["positions", "checkers", "--max-pieces", "3"]);
     assert!(counted.status.success(), "{}", text(&counted));
@@ -222,7 +304,11 @@ fn checkers_commands_refuse_bad_input() {
         ),
         (
             vec!["solve", "checkers", "--out", db, "--max-pieces", "9"],
-            "2 to 8 pieces",
+            "the checkers databases hold 2 to 8 pieces, not 9",
+        ),
+        (
+            vec!["solve", "checkers", "--out", db, "--max-pieces", "0"],
+            "the checkers databases hold 2 to 8 pieces, not 0",
         ),
         (
             vec!["solve", "checkers", "--out", db, "--subspace", "5-4"],

@@ -30,6 +30,7 @@ use perfectplay_core::morris::MorrisPosition;
 use perfectplay_core::{Bitboard, Color, Game, SplitMix64};
 use perfectplay_solver::checkers::CheckersDomain;
 use perfectplay_solver::format::{read_file_header, EXTENSION};
+use perfectplay_solver::limits::check_threads;
 use perfectplay_solver::morris::{without_history, MorrisDomain};
 use perfectplay_solver::{
     solve, BuildProgress, Domain, ProbeError, SolveOptions, Tablebase, Value, Wdl,
@@ -759,10 +760,12 @@ pub(crate) fn tables_game(directory: PathBuf) -> Result<Option<(String, String)>
 /// `targets` are subspace names, or `None` with `max_men` (morris), `max_pieces` (checkers)
 /// or `whole_game`. `progress`, if given, is called about four times a second with a dict of
 /// the build's figures. Ctrl-C stops the build between tasks (the unit in progress is dropped,
-/// no half-written file is left) and raises `KeyboardInterrupt`; a rerun resumes.
+/// no half-written file is left) and raises `KeyboardInterrupt`; a rerun resumes. `threads` is
+/// checked as on the command line (1 to 4 per CPU unless `force_threads`); another build
+/// holding `out`'s build lock is an error naming it, or waited for with `wait`.
 #[pyfunction]
 #[pyo3(name = "_build_tables")]
-#[pyo3(signature = (game, out, targets = None, max_men = None, max_pieces = None, whole_game = false, threads = None, wdl_only = false, progress = None))]
+#[pyo3(signature = (game, out, targets = None, max_men = None, max_pieces = None, whole_game = false, threads = None, wdl_only = false, progress = None, force_threads = false, wait = false))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn build_tables<'py>(
     py: Python<'py>,
@@ -775,15 +778,22 @@ pub(crate) fn build_tables<'py>(
     threads: Option<usize>,
     wdl_only: bool,
     progress: Option<Bound<'py, PyAny>>,
+    force_threads: bool,
+    wait: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let cancel = Arc::new(AtomicBool::new(false));
     let figures = Arc::new(BuildProgress::default());
+    let threads = threads
+        .map(|t| check_threads(t, force_threads))
+        .transpose()
+        .map_err(|e| Error::BadArgument(e.to_string()))?;
     let options = SolveOptions {
         threads,
         wdl_only,
         progress: false,
         cancel: Some(Arc::clone(&cancel)),
         report_to: Some(Arc::clone(&figures)),
+        wait,
     };
     let job = BuildJob::new(&game.get().game, targets, max_men, max_pieces, whole_game)?;
     let worker = std::thread::spawn(move || job.run(&out, &options));
@@ -880,15 +890,9 @@ impl BuildJob {
                 let keys =
                     match (targets, max_pieces) {
                         (Some(names), None) => parse_all(&domain, &names)?,
-                        (None, Some(n)) => {
-                            if !(2..=perfectplay_solver::checkers::MAX_PIECES).contains(&n) {
-                                return Err(Error::BadArgument(format!(
-                                    "max_pieces={n}: the checkers databases hold 2 to {} pieces",
-                                    perfectplay_solver::checkers::MAX_PIECES
-                                )));
-                            }
-                            domain.keys_up_to(n)
-                        }
+                        (None, Some(n)) => domain
+                            .keys_up_to_checked(n)
+                            .map_err(|e| Error::BadArgument(e.to_string()))?,
                         _ => return Err(bad(
                             "say which checkers tables to build: max_pieces=N or subspaces=[...] \
                              (one of them)",
@@ -907,17 +911,9 @@ impl BuildJob {
                     MorrisDomain::new(*g).map_err(|e| Error::BadArgument(e.to_string()))?;
                 let keys = match (targets, max_men, whole_game) {
                     (Some(names), None, false) => parse_all(&domain, &names)?,
-                    (None, Some(n), false) => {
-                        let men = g.rules().men;
-                        if n < 3 || n > men {
-                            return Err(Error::BadArgument(format!(
-                                "max_men={n}: {} has 3 to {men} men on the board in the moving \
-                                 phase",
-                                domain.game_id()
-                            )));
-                        }
-                        domain.moving_keys(n)
-                    }
+                    (None, Some(n), false) => domain
+                        .moving_keys_checked(n)
+                        .map_err(|e| Error::BadArgument(e.to_string()))?,
                     (None, None, true) => vec![domain.start_key()],
                     _ => {
                         return Err(bad(

@@ -3,6 +3,9 @@
 //!
 //! The manifest is the file `CHECKSUMS` next to the tables, one line per table:
 //! `<64 hex digits>  <file name>`, sorted by file name (`sha256sum -c CHECKSUMS` reads it too).
+//! A name is a plain file name of the manifest's directory: [`check_manifest`] refuses a line
+//! with a `/`, a `..` or an absolute path rather than hash (and print the digest of) a file
+//! elsewhere, since a manifest may come from anyone.
 //! Building never writes it: a committed manifest records a reference build, and
 //! [`check_manifest`] compares a new build against it.
 
@@ -103,7 +106,18 @@ pub fn write_manifest(dir: &Path) -> Result<PathBuf, DbError> {
     Ok(path)
 }
 
-/// Compares every table of `dir` with its manifest.
+/// Whether `name` names a file in the manifest's own directory: a manifest from elsewhere
+/// must not make a check read (and print the digest of) any other file.
+fn is_plain_file_name(name: &str) -> bool {
+    !name.is_empty()
+        && name != "."
+        && name != ".."
+        && !name.contains(['/', '\\', '\0'])
+        && Path::new(name).is_relative()
+}
+
+/// Compares every table of `dir` with its manifest; a line that names anything but a file of
+/// `dir` is refused.
 pub fn check_manifest(dir: &Path) -> Result<Vec<ChecksumResult>, DbError> {
     let path = dir.join(MANIFEST);
     let text = std::fs::read_to_string(&path).map_err(|e| DbError::io(&path, e))?;
@@ -122,7 +136,18 @@ pub fn check_manifest(dir: &Path) -> Result<Vec<ChecksumResult>, DbError> {
         if digest.len() != 64 || !digest.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(bad());
         }
-        listed.push((name.trim().to_owned(), digest.to_ascii_lowercase()));
+        let name = name.trim();
+        if !is_plain_file_name(name) {
+            return Err(DbError::corrupted(
+                &path,
+                format!(
+                    "line {}: `{name}` is not a file name in this directory (a manifest names \
+                     files next to it, without `/`, `..` or a leading `/`)",
+                    n + 1
+                ),
+            ));
+        }
+        listed.push((name.to_owned(), digest.to_ascii_lowercase()));
     }
     let present = table_files(dir)?;
     let mut results: Vec<ChecksumResult> = listed
@@ -194,5 +219,32 @@ mod tests {
 
         std::fs::write(d.join(MANIFEST), "not a manifest\n").unwrap();
         assert!(check_manifest(d).is_err());
+    }
+
+    #[test]
+    fn a_manifest_names_only_files_of_its_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().join("tables");
+        std::fs::create_dir(&d).unwrap();
+        std::fs::write(dir.path().join("outside"), b"abc").unwrap();
+        std::fs::write(d.join("3-3.ppdb"), b"abc").unwrap();
+        let digest = sha256_file(&d.join("3-3.ppdb")).unwrap();
+        let outside = dir.path().join("outside").display().to_string();
+        for name in [
+            "../outside",
+            outside.as_str(),
+            "..",
+            ".",
+            "sub/3-3.ppdb",
+            "a\\b",
+        ] {
+            let text = format!("{digest}  3-3.ppdb\n{digest}  {name}\n");
+            std::fs::write(d.join(MANIFEST), text).unwrap();
+            let err = check_manifest(&d).unwrap_err().to_string();
+            assert!(
+                err.contains("line 2:") && err.contains(&format!("`{name}`")),
+                "{name}: {err}"
+            );
+        }
     }
 }

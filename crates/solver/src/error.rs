@@ -1,5 +1,6 @@
 //! Errors, one type per layer: a bad file ([`DbError`]), a failed query ([`ProbeError`]), a
-//! failed build ([`SolveError`]).
+//! request refused before any work ([`RequestError`]), a failed build or verification
+//! ([`SolveError`]).
 
 use std::io;
 use std::path::PathBuf;
@@ -188,7 +189,55 @@ fn display_dirs(dirs: &[PathBuf]) -> String {
         .join(", ")
 }
 
-/// A build that could not finish.
+/// A request refused before any work starts, with the same message whichever front made it
+/// ([`crate::limits`]).
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum RequestError {
+    /// Zero threads.
+    #[error("0 threads: at least 1 is needed")]
+    NoThreads,
+    /// More threads than the bound of [`crate::limits::check_threads`], not forced.
+    #[error(
+        "{requested} threads is more than {} per CPU (this machine has {cpus} CPUs: at most \
+         {max} threads without --force-threads on the command line or force_threads=True from \
+         Python)",
+        crate::limits::THREADS_PER_CPU
+    )]
+    TooManyThreads {
+        /// The count asked for.
+        requested: usize,
+        /// The CPUs available.
+        cpus: usize,
+        /// The most allowed without forcing.
+        max: usize,
+    },
+    /// A morris build of a number of men a side the game's moving phase does not have.
+    #[error(
+        "{game} has {min} to {max} men a side on the board in the moving phase, not {requested}"
+    )]
+    MaxMen {
+        /// The game.
+        game: String,
+        /// The count asked for.
+        requested: u8,
+        /// The fewest men a side may have and still play.
+        min: u8,
+        /// The men of each side.
+        max: u8,
+    },
+    /// A checkers build of a number of pieces the databases do not hold.
+    #[error("the checkers databases hold {min} to {max} pieces, not {requested}")]
+    MaxPieces {
+        /// The count asked for.
+        requested: u8,
+        /// The fewest pieces of a table (one a side).
+        min: u8,
+        /// The most pieces of a table.
+        max: u8,
+    },
+}
+
+/// A build (or a verification) that could not finish.
 #[derive(Debug, Error)]
 pub enum SolveError {
     /// A file could not be read or written.
@@ -202,6 +251,30 @@ pub enum SolveError {
         /// What went wrong reading its dependency.
         source: ProbeError,
     },
+    /// A table being verified, or one its successors lie in, is missing or unusable.
+    #[error("while verifying {subspace}: {source}")]
+    Verifying {
+        /// The subspace being verified.
+        subspace: String,
+        /// What went wrong reading it or a table it depends on (boxed: two variants of this
+        /// size would leave no niche for the others and grow every result by a word).
+        source: Box<ProbeError>,
+    },
+    /// Another build holds the directory's build lock ([`crate::BuildLock`]).
+    #[error(
+        "another build is writing into this directory: {holder} (lock file {}); wait for it \
+         with --wait on the command line or wait=True from Python",
+        lock.display()
+    )]
+    Locked {
+        /// The lock file.
+        lock: PathBuf,
+        /// Who holds it, as the holder wrote it: pid, host, command line, start time.
+        holder: String,
+    },
+    /// A request refused before any work started.
+    #[error(transparent)]
+    Request(#[from] RequestError),
     /// The rules cannot be solved by this database scheme.
     #[error("cannot build databases for these rules: {0}")]
     Unsupported(String),

@@ -25,7 +25,12 @@
 //! unit's exits lead to, held in huge pages for its random reads; copies are kept for later
 //! units up to 2 GiB in all (beyond what the current unit reads). Files are
 //! written under a temporary name and renamed when complete; a rerun keeps complete valid files.
-//! The bytes written do not depend on the number of threads.
+//! The bytes written do not depend on the number of threads. One build at a time writes into a
+//! directory: it holds the directory's [`BuildLock`] (an `flock` on `.lock`, released by the
+//! kernel however the process ends), and a second build fails naming the holder or, with
+//! [`SolveOptions::wait`], waits. Thread counts and the men or pieces a front asks for are
+//! checked by [`limits`] and the domains ([`morris::MorrisDomain::moving_keys_checked`],
+//! [`checkers::CheckersDomain::keys_up_to_checked`]), the same for every front.
 //!
 //! # Probing and verifying
 //!
@@ -64,7 +69,9 @@
 //!
 //! [`DbError`] is a file that cannot be used (I/O, bad magic, other version, wrong length,
 //! checksum, other game or rules); [`ProbeError`] a query the tables cannot answer (missing
-//! table, position out of scope); [`SolveError`] a build that could not finish.
+//! table, position out of scope); [`RequestError`] a request refused before any work (a thread
+//! count, a number of men or pieces out of range); [`SolveError`] a build or verification
+//! that could not finish.
 
 mod arena;
 mod cells;
@@ -74,6 +81,8 @@ pub mod combin;
 mod domain;
 mod error;
 pub mod format;
+pub mod limits;
+mod lock;
 mod mapping;
 pub mod morris;
 mod plan;
@@ -87,7 +96,8 @@ pub mod value;
 mod verify;
 
 pub use domain::Domain;
-pub use error::{DbError, ProbeError, SolveError};
+pub use error::{DbError, ProbeError, RequestError, SolveError};
+pub use lock::{BuildLock, LockWait, LOCK_FILE};
 pub use plan::plan;
 pub use solve::{
     solve, BuildProgress, ProgressSnapshot, SolveOptions, SolveReport, SubspaceReport,

@@ -1,5 +1,5 @@
-//! Building databases: plan the units, skip the complete ones, solve the rest in parallel, write
-//! each file atomically, report.
+//! Building databases: take the directory's build lock, plan the units, skip the complete ones,
+//! solve the rest in parallel, write each file atomically, report.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -13,6 +13,8 @@ use xxhash_rust::xxh3::xxh3_64;
 use crate::domain::Domain;
 use crate::error::{DbError, SolveError};
 use crate::format::{to_wdl_payload, write_table, Encoding, Header, Stats, EXTENSION};
+use crate::limits::check_threads;
+use crate::lock::{BuildLock, LockWait};
 use crate::plan::plan;
 use crate::retro::{Observer, UnitSolver};
 use crate::table::Table;
@@ -21,7 +23,8 @@ use crate::tablebase::{expected_for, Tablebase};
 /// How to build.
 #[derive(Clone, Debug, Default)]
 pub struct SolveOptions {
-    /// Worker threads; `None` uses every core.
+    /// Worker threads; `None` uses every core. `Some(0)` is refused; a front bounds what its
+    /// user asks for with [`crate::limits::check_threads`].
     pub threads: Option<usize>,
     /// Write the compact WDL-only form (2 bits per position) instead of distances.
     pub wdl_only: bool,
@@ -32,6 +35,9 @@ pub struct SolveOptions {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Live figures of the build, for a caller that shows progress its own way (a notebook).
     pub report_to: Option<Arc<BuildProgress>>,
+    /// Wait for another build that holds the directory's [`BuildLock`] to end, instead of
+    /// failing with [`SolveError::Locked`] (`cancel` still stops the wait).
+    pub wait: bool,
 }
 
 /// Live figures of a build, updated by the solver as it goes and read by anyone at any time.
@@ -136,7 +142,9 @@ impl SolveReport {
 }
 
 /// Builds the tables `targets` need into `out` (created if missing): every unit in dependency
-/// order, keeping complete valid files from earlier runs.
+/// order, keeping complete valid files from earlier runs. The build holds `out`'s
+/// [`BuildLock`] throughout: another build there is an error ([`SolveError::Locked`], naming
+/// it) or, with [`SolveOptions::wait`], waited for.
 pub fn solve<D: Domain>(
     domain: D,
     out: &Path,
@@ -144,6 +152,23 @@ pub fn solve<D: Domain>(
     options: &SolveOptions,
 ) -> Result<SolveReport, SolveError> {
     std::fs::create_dir_all(out).map_err(|e| DbError::io(out, e))?;
+    let on_wait = |holder: &str| {
+        if options.progress {
+            eprintln!(
+                "waiting for the build lock of {}, held by {holder}",
+                out.display()
+            );
+        }
+    };
+    let wait = if options.wait {
+        LockWait::Yes {
+            cancel: options.cancel.as_deref(),
+            on_wait: &on_wait,
+        }
+    } else {
+        LockWait::No
+    };
+    let _lock = BuildLock::acquire(out, wait)?;
     remove_leftovers(out)?;
     let tb = Tablebase::open(domain, out)?;
     let units = plan(tb.domain(), targets);
@@ -152,10 +177,10 @@ pub fn solve<D: Domain>(
             .check_key(key)
             .map_err(|why| SolveError::Unsupported(format!("subspace {key}: {why}")))?;
     }
-    let threads = options
-        .threads
-        .unwrap_or_else(rayon::current_num_threads)
-        .max(1);
+    let threads = match options.threads {
+        Some(t) => check_threads(t, true)?,
+        None => rayon::current_num_threads(),
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -197,8 +222,8 @@ pub fn solve<D: Domain>(
     Ok(report)
 }
 
-/// Removes the temporary files of an earlier build that was killed while writing (one build
-/// per directory at a time: a concurrent build's temporary file would go too).
+/// Removes the temporary files of an earlier build that was killed while writing (the build
+/// lock keeps a concurrent build, whose temporary file would go too, out of the directory).
 fn remove_leftovers(dir: &Path) -> Result<(), DbError> {
     let entries = std::fs::read_dir(dir).map_err(|e| DbError::io(dir, e))?;
     for entry in entries.flatten() {

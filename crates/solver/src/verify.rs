@@ -22,6 +22,7 @@ use rayon::prelude::*;
 
 use crate::domain::Domain;
 use crate::error::{ProbeError, SolveError};
+use crate::limits::check_threads;
 use crate::table::Table;
 use crate::tablebase::{terminal_value, Tablebase};
 use crate::value::Value;
@@ -58,7 +59,9 @@ impl VerifyReport {
 
 const CHUNK: u64 = 1 << 14;
 
-/// Rechecks the tables of `keys` (every table found, if `None`), with `threads` workers.
+/// Rechecks the tables of `keys` (every table found, if `None`), with `threads` workers
+/// (`Some(0)` is refused). A table that is missing or unusable, or one its successors lie in,
+/// is [`SolveError::Verifying`].
 /// `on_table` is called before each table with its subspace and size (for progress).
 pub fn verify<D: Domain>(
     tb: &Tablebase<D>,
@@ -70,7 +73,10 @@ pub fn verify<D: Domain>(
         Some(k) => k.to_vec(),
         None => tb.available().into_iter().map(|(k, _)| k).collect(),
     };
-    let threads = threads.unwrap_or_else(rayon::current_num_threads).max(1);
+    let threads = match threads {
+        Some(t) => check_threads(t, true)?,
+        None => rayon::current_num_threads(),
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -89,9 +95,9 @@ pub fn verify<D: Domain>(
 }
 
 fn verify_table<D: Domain>(tb: &Tablebase<D>, key: D::Key) -> Result<VerifiedTable, SolveError> {
-    let dependency = |e: ProbeError| SolveError::Dependency {
+    let dependency = |e: ProbeError| SolveError::Verifying {
         subspace: key.to_string(),
-        source: e,
+        source: Box::new(e),
     };
     let table = tb.table(key).map_err(dependency)?;
     // The tables successors land in, looked up without the tablebase's shared map.

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use super::index::{Sides, SliceIndex};
 use super::key::{CheckersKey, MAX_PIECES, MAX_RANK};
 use crate::domain::Domain;
-use crate::error::ProbeError;
+use crate::error::{ProbeError, RequestError};
 
 const COUNTS: usize = MAX_PIECES as usize + 1;
 const RANKS: usize = MAX_RANK as usize + 1;
@@ -108,6 +108,19 @@ impl CheckersDomain {
             .collect();
         keys.sort();
         keys
+    }
+
+    /// [`keys_up_to`](Self::keys_up_to) of a count asked for by a user: refused unless it is
+    /// between 2 and [`MAX_PIECES`].
+    pub fn keys_up_to_checked(&self, max_pieces: u8) -> Result<Vec<CheckersKey>, RequestError> {
+        if !(2..=MAX_PIECES).contains(&max_pieces) {
+            return Err(RequestError::MaxPieces {
+                requested: max_pieces,
+                min: 2,
+                max: MAX_PIECES,
+            });
+        }
+        Ok(self.keys_up_to(max_pieces))
     }
 
     /// The number of arrangements of exactly `pieces` pieces on the board, a side possibly

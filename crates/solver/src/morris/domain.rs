@@ -59,7 +59,7 @@ use perfectplay_core::{Bitboard, Color};
 
 use super::index::{MorrisIndexer, MoverPart, SubspaceIndex};
 use crate::domain::Domain;
-use crate::error::{ProbeError, SolveError};
+use crate::error::{ProbeError, RequestError, SolveError};
 
 /// The most men a side has on any morris board (half the points of the 24-point boards).
 const MAX_SIDE_MEN: usize = 12;
@@ -420,6 +420,22 @@ impl MorrisDomain {
             }
         }
         keys
+    }
+
+    /// [`moving_keys`](Self::moving_keys) of a count asked for by a user: refused unless it
+    /// is between the fewest men a side plays with and the men of each side.
+    pub fn moving_keys_checked(&self, max_men: u8) -> Result<Vec<MorrisKey>, RequestError> {
+        let rules = self.game.rules();
+        let min = rules.lose_below.max(1);
+        if !(min..=rules.men).contains(&max_men) {
+            return Err(RequestError::MaxMen {
+                game: self.game_id(),
+                requested: max_men,
+                min,
+                max: rules.men,
+            });
+        }
+        Ok(self.moving_keys(max_men))
     }
 
     /// The subspace of the start position: the whole game is everything it leads to.

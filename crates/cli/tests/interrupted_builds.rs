@@ -1,0 +1,159 @@
+//! Builds killed at random moments, and builds that meet in one directory: what is left must
+//! be the tables an undisturbed build writes, byte for byte.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use perfectplay_solver::checksums::sha256_file;
+use perfectplay_solver::{BuildLock, LockWait};
+
+/// A build of four tables that takes a couple of seconds in a test build.
+const SOLVE: [&str; 4] = ["solve", "nine_mens_morris", "--max-men", "4"];
+
+fn solve_command(dir: &Path, extra: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_perfectplay"));
+    command
+        .args(SOLVE)
+        .args(["--out", dir.to_str().unwrap(), "--threads", "2", "-q"])
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    command
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// The SHA-256 of every file in `dir` (the build lock's file excepted: it is gone after a
+/// build that ends, and left by one that is killed).
+fn digests(dir: &Path) -> BTreeMap<String, String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name != perfectplay_solver::LOCK_FILE)
+        .map(|name| {
+            let digest = sha256_file(&dir.join(&name)).unwrap();
+            (name, digest)
+        })
+        .collect()
+}
+
+/// The tables of an undisturbed build (made once for every test here).
+fn reference() -> BTreeMap<String, String> {
+    static TABLES: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+    TABLES
+        .get_or_init(|| {
+            let dir = tempfile::tempdir().unwrap();
+            let out = solve_command(dir.path(), &[]).output().unwrap();
+            assert!(out.status.success(), "{}", text(&out));
+            let tables = digests(dir.path());
+            assert_eq!(tables.len(), 4, "{tables:?}");
+            assert!(tables.keys().all(|name| name.ends_with(".ppdb")));
+            tables
+        })
+        .clone()
+}
+
+/// SplitMix64: the delays are random, but the same on every run of the test.
+fn next(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+fn kill(mut child: Child) {
+    // SIGKILL, sent to the child's own pid: no handler, no clean-up, as after a crash or
+    // the OOM killer.
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+#[test]
+fn a_build_killed_again_and_again_finishes_with_the_same_bytes() {
+    let want = reference();
+    let dir = tempfile::tempdir().unwrap();
+    let mut seed = 0x5eed_u64;
+    for _ in 0..4 {
+        let child = solve_command(dir.path(), &[]).spawn().unwrap();
+        // 0.3 to 2.8 s: into the start, a unit being solved or written, or past the end.
+        std::thread::sleep(Duration::from_millis(300 + next(&mut seed) % 2500));
+        kill(child);
+        // Whatever table a killed build left is complete: a rerun would quietly rebuild a
+        // damaged one, so look now.
+        for (name, digest) in digests(dir.path()) {
+            if name.ends_with(".ppdb") {
+                assert_eq!(Some(&digest), want.get(&name), "{name} after a kill");
+            }
+        }
+    }
+    let out = solve_command(dir.path(), &[]).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(digests(dir.path()), want);
+    // A rerun keeps every table.
+    let again = solve_command(dir.path(), &[]).output().unwrap();
+    assert!(text(&again).contains("solved 0 in"), "{}", text(&again));
+}
+
+#[test]
+fn a_second_build_names_the_first_or_waits_for_it() {
+    let want = reference();
+    let dir = tempfile::tempdir().unwrap();
+    let held = BuildLock::acquire(dir.path(), LockWait::No).unwrap();
+    let out = solve_command(dir.path(), &[]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let said = text(&out);
+    assert!(
+        said.contains("another build is writing into this directory")
+            && said.contains(&format!("pid {}", std::process::id()))
+            && said.contains("--wait"),
+        "{said}"
+    );
+    assert!(
+        digests(dir.path()).is_empty(),
+        "the refused build wrote nothing"
+    );
+
+    let waiting = solve_command(dir.path(), &["--wait"]).spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(digests(dir.path()).is_empty(), "the build did not wait");
+    drop(held);
+    let out = waiting.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(digests(dir.path()), want);
+    assert!(!dir.path().join(perfectplay_solver::LOCK_FILE).exists());
+}
+
+#[test]
+fn two_builds_started_together_into_one_directory_leave_it_intact() {
+    let want = reference();
+    let dir = tempfile::tempdir().unwrap();
+    let first = solve_command(dir.path(), &[]).spawn().unwrap();
+    // Until the first build holds the lock (its description names its pid).
+    let lock = dir.path().join(perfectplay_solver::LOCK_FILE);
+    let pid = format!("pid {}\n", first.id());
+    let started = Instant::now();
+    while !std::fs::read_to_string(&lock).is_ok_and(|t| t.starts_with(&pid)) {
+        assert!(started.elapsed() < Duration::from_secs(10), "no lock taken");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let second = solve_command(dir.path(), &["--wait"]).output().unwrap();
+    let first = first.wait_with_output().unwrap();
+    assert!(first.status.success(), "{}", text(&first));
+    assert!(second.status.success(), "{}", text(&second));
+    assert!(
+        text(&second).contains("solved 0 in"),
+        "the second build came after the first and kept its tables: {}",
+        text(&second)
+    );
+    assert_eq!(digests(dir.path()), want);
+}

@@ -1,0 +1,54 @@
+//! What a request may ask for, checked the same way whichever front (the command line, Python)
+//! made it: thread counts, and how many men or pieces a build covers.
+//!
+//! A thread count is at most [`THREADS_PER_CPU`] times the CPUs the process may use, unless
+//! the caller forces it: more threads than that only share the same cores, and a mistyped
+//! `100000` would otherwise start that many threads (each with its stack) and stall the
+//! machine. Zero is refused.
+
+use crate::error::RequestError;
+
+/// How many threads per CPU a request may ask for without forcing.
+pub const THREADS_PER_CPU: usize = 4;
+
+/// The CPUs this process may run on (1 where the system does not say).
+#[must_use]
+pub fn available_cpus() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// Checks a thread count asked for: at least 1, and at most [`THREADS_PER_CPU`] times
+/// [`available_cpus`] unless `force`. Returns the count.
+pub fn check_threads(requested: usize, force: bool) -> Result<usize, RequestError> {
+    let cpus = available_cpus();
+    let max = cpus.saturating_mul(THREADS_PER_CPU);
+    if requested == 0 {
+        return Err(RequestError::NoThreads);
+    }
+    if requested > max && !force {
+        return Err(RequestError::TooManyThreads {
+            requested,
+            cpus,
+            max,
+        });
+    }
+    Ok(requested)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thread_counts_are_bounded_by_the_cpus_unless_forced() {
+        let max = available_cpus() * THREADS_PER_CPU;
+        assert_eq!(check_threads(1, false), Ok(1));
+        assert_eq!(check_threads(max, false), Ok(max));
+        let err = check_threads(max + 1, false).unwrap_err();
+        assert!(matches!(err, RequestError::TooManyThreads { .. }));
+        assert!(err.to_string().contains(&format!("at most {max}")), "{err}");
+        assert_eq!(check_threads(100_000, true), Ok(100_000));
+        assert_eq!(check_threads(0, true), Err(RequestError::NoThreads));
+        assert!(RequestError::NoThreads.to_string().contains("at least 1"));
+    }
+}
