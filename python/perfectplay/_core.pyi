@@ -281,6 +281,8 @@ class Tablebase:
         Rows are any integer array whose values fit uint32 (others raise TablebaseError naming
         the row and field; float or bool arrays raise TypeError). A table changed on disk
         during the batch raises TablebaseError."""
+    def check_tables(self) -> None:
+        """Raises TablebaseError if a table read so far changed on disk since it was opened."""
     def close(self) -> None:
         """Lets the tables go; later calls raise TablebaseError."""
     def __enter__(self) -> Tablebase: ...

@@ -288,6 +288,32 @@ fn checkers_tables_are_built_probed_verified_and_counted() {
         "the other tables are listed: {said}"
     );
 
+    // A FIFO and a directory named as tables: reported as what they are, never waited on.
+    #[cfg(unix)]
+    {
+        let fifo = dir.path().join("0102-00.ppdb");
+        std::fs::remove_file(&fifo).unwrap();
+        let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        std::fs::remove_file(&path).unwrap();
+        std::fs::create_dir(&path).unwrap();
+        let info = run(&["info", "--db", db]);
+        let said = text(&info);
+        assert_eq!(info.status.code(), Some(1), "{said}");
+        assert!(
+            said.contains("0102-00.ppdb unreadable: ") && said.contains("is a FIFO"),
+            "{said}"
+        );
+        assert!(said.contains("is a directory"), "{said}");
+        let probe = run(&["probe", "checkers", "--db", db, "--fen", "B:WK32:BK1,K5"]);
+        assert!(
+            !probe.status.success() && text(&probe).contains("is a directory"),
+            "{}",
+            text(&probe)
+        );
+    }
+
     let counted = run(&["positions", "checkers", "--max-pieces", "3"]);
     assert!(counted.status.success(), "{}", text(&counted));
     assert!(text(&counted).contains("261224"), "{}", text(&counted));

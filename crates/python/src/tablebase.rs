@@ -492,6 +492,18 @@ impl PyTablebase {
         Ok((PyArray1::from_vec(py, wdl), PyArray1::from_vec(py, plies)))
     }
 
+    /// Checks now that no table read so far changed on disk since it was opened (probes look
+    /// once a tenth of a second per table); raises `TablebaseError` naming the file if one
+    /// did.
+    fn check_tables(&self, py: Python<'_>) -> Result<()> {
+        let tables = self.tables()?;
+        py.detach(|| match &*tables {
+            AnyTablebase::Checkers(tb) => tb.check_tables(),
+            AnyTablebase::Morris(tb) => tb.check_tables(),
+        })
+        .map_err(Error::from)
+    }
+
     /// Lets the tables go; every later call raises `TablebaseError`.
     fn close(&self) {
         if let Ok(mut inner) = self.inner.write() {

@@ -46,6 +46,14 @@ impl GuardedMap {
         &self.map
     }
 
+    /// Whether a read of any map has faulted, ever: one load of a value that stays in every
+    /// core's cache, so that readers look at their own map's mark only after a fault.
+    #[inline]
+    pub(crate) fn any_faulted() -> bool {
+        std::sync::atomic::compiler_fence(Ordering::SeqCst);
+        registry::any_faulted()
+    }
+
     /// Whether a read of this map has faulted: the file was truncated after it was mapped and
     /// every read since may have returned zeros.
     #[inline]
@@ -92,6 +100,8 @@ mod registry {
         faulted: AtomicBool::new(false),
     };
     static SLOTS: [Slot; CAPACITY] = [FREE; CAPACITY];
+    /// Faults handled, ever.
+    static FAULTS: AtomicUsize = AtomicUsize::new(0);
     /// One past the highest slot ever used: the handler scans no further.
     static USED: AtomicUsize = AtomicUsize::new(0);
     /// A handler taking `SA_SIGINFO` arguments.
@@ -141,6 +151,11 @@ mod registry {
         SLOTS[slot].faulted.load(Ordering::Acquire)
     }
 
+    #[inline]
+    pub(super) fn any_faulted() -> bool {
+        FAULTS.load(Ordering::Acquire) != 0
+    }
+
     /// Installs the handler, unless it is the one in place: checked at every registration, so
     /// that a handler installed over ours later (Python's `faulthandler.enable()`) is chained
     /// behind ours again before the next map is read.
@@ -187,6 +202,7 @@ mod registry {
         let fault = unsafe { ((*info).si_code > 0).then(|| (*info).si_addr() as usize) };
         if let Some(slot) = fault.and_then(slot_of) {
             slot.faulted.store(true, Ordering::SeqCst);
+            FAULTS.fetch_add(1, Ordering::SeqCst);
             let start = slot.start.load(Ordering::Acquire);
             let len = slot.len.load(Ordering::Relaxed);
             // SAFETY: `start..start + len` is a live map of ours (registered, and maps are
@@ -273,6 +289,10 @@ mod registry {
     pub(super) fn faulted(_slot: usize) -> bool {
         false
     }
+
+    pub(super) fn any_faulted() -> bool {
+        false
+    }
 }
 
 #[cfg(all(test, any(target_os = "linux", target_os = "macos")))]
@@ -294,6 +314,7 @@ mod tests {
         File::create(&path).unwrap(); // truncates to nothing
         let last = std::hint::black_box(map.as_slice())[bytes.len() - 1];
         assert!(map.faulted());
+        assert!(GuardedMap::any_faulted());
         assert_eq!(last, 0);
         assert!(map.as_slice().iter().all(|&b| b == 0));
 

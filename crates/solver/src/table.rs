@@ -49,22 +49,42 @@ pub struct Table {
 struct Source {
     file: File,
     stamp: Stamp,
-    /// When the file was last found unchanged, in nanoseconds since [`epoch`].
+    /// When the file was last found unchanged ([`now_nanos`]).
     checked_at: AtomicU64,
 }
 
 /// How long a file found unchanged is trusted before queries look again
-/// ([`Table::check_recent`]).
-pub const CHECK_INTERVAL: Duration = Duration::from_millis(1);
+/// ([`Table::check_recent`]). A look is an `fstat` (about 0.2-0.4 µs): once a tenth of a
+/// second per table costs queries under 1% of their time even when they spread over
+/// thousands of tables, where a look per query cost single probes 60% of their speed.
+pub const CHECK_INTERVAL: Duration = Duration::from_millis(100);
 
-/// The instant the clock of [`Source::checked_at`] counts from.
-fn epoch() -> Instant {
-    static EPOCH: OnceLock<Instant> = OnceLock::new();
-    *EPOCH.get_or_init(Instant::now)
+/// A clock for [`Source::checked_at`], in nanoseconds: the kernel's coarse monotonic clock
+/// where there is one (a few nanoseconds to read, against 20 for the precise one; its
+/// resolution, a clock tick of 1-4 ms, is far below [`CHECK_INTERVAL`]).
+/// The number of the current [`CHECK_INTERVAL`].
+#[inline]
+fn interval_now() -> u64 {
+    now_nanos() / CHECK_INTERVAL.as_nanos() as u64
 }
 
-fn nanos_since_epoch() -> u64 {
-    u64::try_from(epoch().elapsed().as_nanos()).unwrap_or(u64::MAX)
+#[inline]
+fn now_nanos() -> u64 {
+    #[cfg(target_os = "linux")]
+    {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `clock_gettime` writes the time into `ts`, a valid timespec.
+        if unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC_COARSE, &mut ts) } == 0 {
+            return (ts.tv_sec as u64)
+                .saturating_mul(1_000_000_000)
+                .saturating_add(ts.tv_nsec as u64);
+        }
+    }
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    u64::try_from(EPOCH.get_or_init(Instant::now).elapsed().as_nanos()).unwrap_or(u64::MAX)
 }
 
 /// What tells a file's content changed without reading it: a write moves the modification
@@ -178,7 +198,7 @@ impl Table {
         table.source = Some(Source {
             file,
             stamp: Stamp::of(&meta),
-            checked_at: AtomicU64::new(nanos_since_epoch()),
+            checked_at: AtomicU64::new(now_nanos()),
         });
         // The checksums were read from the map: a change during that read is caught here.
         table.check_intact()?;
@@ -193,17 +213,17 @@ impl Table {
     /// read before a passing check is one the file held at open. A table in memory (a copy,
     /// or bytes given) cannot change and always passes.
     ///
-    /// One `fstat` call: about a few hundred nanoseconds (figures in BENCHMARKS.md).
+    /// One `fstat` call: a few hundred nanoseconds. [`crate::Tablebase::check_tables`] makes
+    /// it for every open table.
     pub fn check_intact(&self) -> Result<(), DbError> {
         self.check(true)
     }
 
     /// [`Table::check_intact`] as queries make it: the map's fault mark every time (so a
     /// read of a file cut short is never taken for a value), the file's length and
-    /// modification time (one `fstat`, a few hundred nanoseconds) once per
-    /// [`CHECK_INTERVAL`]. A write in place is thus refused by every query that starts a
-    /// millisecond after the last look before it; a query in that millisecond may answer
-    /// from the bytes it wrote.
+    /// modification time (one `fstat`) once per [`CHECK_INTERVAL`]. A write in place is thus
+    /// refused by every query that starts a tenth of a second after the last look before it;
+    /// a query in that interval may answer from the bytes it wrote.
     #[inline]
     pub fn check_recent(&self) -> Result<(), DbError> {
         self.check(false)
@@ -218,14 +238,14 @@ impl Table {
             detail,
         };
         if let Bytes::Mapped(map) = &self.bytes {
-            if map.faulted() {
+            if GuardedMap::any_faulted() && map.faulted() {
                 return Err(changed(format!(
                     "it was cut short while mapped (it had {} bytes)",
                     source.stamp.len
                 )));
             }
         }
-        let now = nanos_since_epoch();
+        let now = now_nanos();
         let last = source.checked_at.load(Ordering::Relaxed);
         if !always && now.saturating_sub(last) < CHECK_INTERVAL.as_nanos() as u64 {
             return Ok(());
@@ -401,6 +421,10 @@ pub(crate) struct Resolved {
     len: usize,
     positions: u64,
     encoding: Encoding,
+    /// The interval ([`interval_now`]) in which the table was last found intact: beside the
+    /// payload's address, which every probe reads, so that the check of a table found intact
+    /// in this interval reads nothing else.
+    checked_in: AtomicU64,
 }
 
 // SAFETY: `payload` points into bytes owned by `table`, which this value keeps alive; a
@@ -419,8 +443,27 @@ impl Resolved {
             len: payload.len(),
             positions: table.header.positions,
             encoding: table.header.encoding,
+            checked_in: AtomicU64::new(u64::MAX),
             table,
         }
+    }
+
+    /// [`Table::check_recent`], reading only this value unless the interval is new or a map
+    /// somewhere has faulted.
+    #[inline]
+    pub(crate) fn check_recent(&self) -> Result<(), DbError> {
+        let now = interval_now();
+        if self.checked_in.load(Ordering::Relaxed) == now && !GuardedMap::any_faulted() {
+            return Ok(());
+        }
+        self.check_table(now)
+    }
+
+    #[inline(never)]
+    fn check_table(&self, now: u64) -> Result<(), DbError> {
+        self.table.check_recent()?;
+        self.checked_in.store(now, Ordering::Relaxed);
+        Ok(())
     }
 
     /// The table.

@@ -89,7 +89,7 @@ impl<'a> Pending<'a> {
             Pending::Failed(e) => Err(*e),
             Pending::Read(table, index) => {
                 match &table {
-                    Found::Slot(t) => touched.note(t.table()),
+                    Found::Slot(t) => touched.note(t),
                     Found::Shared(t) => touched.note_shared(t),
                 }
                 table
@@ -275,10 +275,20 @@ impl<D: Domain> Tablebase<D> {
     /// The value of `pos` for the side to move. A position that is already over needs no
     /// table. The table read is checked afterwards ([`Table::check_intact`]).
     pub fn probe(&self, pos: &Position<D>) -> Result<Value, ProbeError> {
-        let mut touched = Touched::default();
-        let value = self.start_probe(pos).finish(&mut touched)?;
-        touched.check()?;
-        Ok(value)
+        // One table at most: checked at once, without a set of tables read.
+        match self.start_probe(pos) {
+            Pending::Read(table, index) => {
+                let value = table.value(index);
+                match &table {
+                    Found::Slot(t) => t.check_recent()?,
+                    Found::Shared(t) => t.check_recent()?,
+                }
+                value
+                    .map_err(ProbeError::from)
+                    .and_then(|v| v.ok_or(ProbeError::CannotArise))
+            }
+            answered => answered.finish(&mut Touched::default()),
+        }
     }
 
     /// The value of every position of `positions`, as [`Tablebase::probe`] gives it, in order.
@@ -439,6 +449,18 @@ impl<D: Domain> Tablebase<D> {
             current = game.play(&current, &best.mv);
         }
         Ok(line)
+    }
+
+    /// Checks every table opened so far as [`Table::check_intact`] does, now: queries look
+    /// at a file's length and time once per [`crate::CHECK_INTERVAL`] only, so a caller who
+    /// must know that no table changed on disk since it read them (at the end of a long
+    /// analysis, say) asks here.
+    pub fn check_tables(&self) -> Result<(), DbError> {
+        for slot in self.slots.iter().filter_map(OnceLock::get) {
+            slot.table().check_intact()?;
+        }
+        let shared = self.tables.read().expect("table map lock");
+        shared.values().try_for_each(|t| t.check_intact())
     }
 
     /// The subspaces with a table file in some directory (not checked yet), by key.

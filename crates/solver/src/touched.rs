@@ -9,13 +9,13 @@
 use std::sync::Arc;
 
 use crate::error::DbError;
-use crate::table::Table;
+use crate::table::{Resolved, Table};
 
 /// Tables read by one query.
 #[derive(Default)]
 pub(crate) struct Touched<'a> {
     /// The table read last (most reads of a query, or all of them, are of one table).
-    last: Option<&'a Table>,
+    last: Option<&'a Resolved>,
     /// Every other table read, by address.
     others: TableSet<'a>,
     /// Tables shared out of a tablebase's map (domains without slot numbers), each held.
@@ -25,7 +25,7 @@ pub(crate) struct Touched<'a> {
 impl<'a> Touched<'a> {
     /// Notes a read of `table`, borrowed for the query's life.
     #[inline]
-    pub(crate) fn note(&mut self, table: &'a Table) {
+    pub(crate) fn note(&mut self, table: &'a Resolved) {
         if self.last.is_some_and(|last| std::ptr::eq(last, table)) {
             return;
         }
@@ -46,28 +46,29 @@ impl<'a> Touched<'a> {
         if let Some(last) = self.last.take() {
             if self.others.len == 0 {
                 // A query of one table: no set was made.
-                last.check_recent()?;
+                return last.check_recent().and_then(|()| self.check_shared());
             } else {
                 self.others.insert(last);
             }
         }
-        let shared = self.shared.iter().map(|t| &**t);
-        self.others
-            .iter()
-            .chain(shared)
-            .try_for_each(Table::check_recent)
+        self.others.iter().try_for_each(Resolved::check_recent)?;
+        self.check_shared()
+    }
+
+    fn check_shared(&self) -> Result<(), DbError> {
+        self.shared.iter().try_for_each(|t| t.check_recent())
     }
 }
 
 /// A set of tables by address: open addressing, linear probing, grown at half full.
 #[derive(Default)]
 struct TableSet<'a> {
-    slots: Vec<Option<&'a Table>>,
+    slots: Vec<Option<&'a Resolved>>,
     len: usize,
 }
 
 impl<'a> TableSet<'a> {
-    fn insert(&mut self, table: &'a Table) {
+    fn insert(&mut self, table: &'a Resolved) {
         if 2 * (self.len + 1) > self.slots.len() {
             self.grow();
         }
@@ -77,11 +78,11 @@ impl<'a> TableSet<'a> {
     }
 
     /// Puts `table` in `slots` unless it is there; whether it was put.
-    fn place(slots: &mut [Option<&'a Table>], table: &'a Table) -> bool {
+    fn place(slots: &mut [Option<&'a Resolved>], table: &'a Resolved) -> bool {
         let mask = slots.len() - 1;
         // Fibonacci hashing of the address (tables are heap blocks: the low bits are zeros).
         let mut at =
-            ((table as *const Table as usize).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) & mask;
+            ((table as *const Resolved as usize).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) & mask;
         loop {
             match slots[at] {
                 None => {
@@ -102,7 +103,7 @@ impl<'a> TableSet<'a> {
         self.slots = bigger;
     }
 
-    fn iter(&self) -> impl Iterator<Item = &'a Table> + '_ {
+    fn iter(&self) -> impl Iterator<Item = &'a Resolved> + '_ {
         self.slots.iter().flatten().copied()
     }
 }
@@ -111,8 +112,10 @@ impl<'a> TableSet<'a> {
 mod tests {
     use super::*;
 
-    fn tables(n: usize) -> Vec<Table> {
-        (0..n).map(|_| Table::in_memory_for_tests(&[0])).collect()
+    fn tables(n: usize) -> Vec<Resolved> {
+        (0..n)
+            .map(|_| Resolved::new(Arc::new(Table::in_memory_for_tests(&[0]))))
+            .collect()
     }
 
     #[test]
@@ -128,7 +131,8 @@ mod tests {
             }
         }
         touched.others.insert(touched.last.unwrap());
-        let mut seen: Vec<*const Table> = touched.others.iter().map(std::ptr::from_ref).collect();
+        let mut seen: Vec<*const Resolved> =
+            touched.others.iter().map(std::ptr::from_ref).collect();
         assert_eq!(seen.len(), 300);
         seen.sort_unstable();
         seen.dedup();
