@@ -229,3 +229,36 @@ def test_perft_refuses_another_games_state():
         nine.perft(pp.load_game("twelve_mens_morris").new_initial_state(), 1)
     assert checkers.perft(checkers.new_initial_state(), 1) == 7
     assert nine.perft(nine.new_initial_state(), 1) == 24
+
+
+@pytest.mark.parametrize("how", ["fault", "sent"])
+def test_a_bus_error_outside_the_tables_still_ends_the_process(checkers_copy, tmp_path, how):
+    """The handler that keeps truncated tables from crashing hands every other SIGBUS to the
+    handler before it (here Python's faulthandler, then the default): the process dies as it
+    would have, and does not hang."""
+    other = tmp_path / "other.bin"
+    other.write_bytes(b"x" * 8192)
+    trigger = (
+        f"""
+        import mmap
+        f = open({str(other)!r}, "r+b")
+        m = mmap.mmap(f.fileno(), 8192)
+        os.truncate({str(other)!r}, 0)
+        print(m[4096])
+        """
+        if how == "fault"
+        else "os.kill(os.getpid(), signal.SIGBUS)"
+    )
+    result = run_python(
+        textwrap.dedent(
+            f"""
+            import os, signal, perfectplay as pp
+            tb = pp.tablebase.open({str(checkers_copy)!r})
+            tb.probe_batch(tb.encode(tb.sample_states("1010-60", 10, seed=0)))
+            """
+        )
+        + textwrap.dedent(trigger),
+        timeout=60,
+    )
+    assert result.returncode == -7, (result.returncode, result.stderr)
+    assert "Bus error" in result.stderr, result.stderr

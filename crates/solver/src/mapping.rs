@@ -196,7 +196,7 @@ mod registry {
         })
     }
 
-    extern "C" fn on_sigbus(sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut libc::c_void) {
+    extern "C" fn on_sigbus(sig: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
         // SAFETY: the kernel passes a valid `siginfo_t` to an `SA_SIGINFO` handler. Only a
         // fault raised by the kernel (positive code) carries an address.
         let fault = unsafe { ((*info).si_code > 0).then(|| (*info).si_addr() as usize) };
@@ -224,58 +224,33 @@ mod registry {
                 return;
             }
         }
-        // SAFETY: `PREVIOUS` was written before this handler was installed (see
-        // `install_handler`); calling the previous action with our arguments is what the
-        // kernel would have done without us.
-        unsafe { call_previous(sig, info, ctx) }
+        // SAFETY: `info` is the kernel's; `PREVIOUS` was written before this handler was
+        // installed (see `install_handler`).
+        unsafe { hand_back(sig, info) }
     }
 
-    /// Hands a signal that is not ours to the action installed before ours.
+    /// Gives a signal that is not ours to the action installed before ours, as if ours had
+    /// never been there: that action is put back and the signal happens again, a fault by the
+    /// faulting instruction running again once we return, a sent signal by sending it again.
+    /// (Calling the previous handler from ours instead loops for ever when it returns
+    /// without curing the fault, as Python's `faulthandler` does after putting back its own
+    /// predecessor, which is ours.) The next table mapped puts ours back in front.
     ///
     /// # Safety
-    /// Only from the handler, with its arguments.
-    unsafe fn call_previous(sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut libc::c_void) {
-        // SAFETY: written before our handler was installed, never while it runs.
-        let previous = unsafe { (*std::ptr::addr_of!(PREVIOUS)).assume_init_ref() };
-        match previous.sa_sigaction {
-            libc::SIG_DFL | libc::SIG_IGN => {
-                // Back to the default action and return: the faulting instruction runs again
-                // and the fault kills the process as it would have without us (a fault cannot
-                // be ignored).
-                // SAFETY: a valid action; `sigaction` is async-signal-safe.
-                unsafe {
-                    let mut action: libc::sigaction = std::mem::zeroed();
-                    action.sa_sigaction = libc::SIG_DFL;
-                    libc::sigaction(sig, &action, std::ptr::null_mut());
-                }
-                if fault_is_none(info) {
-                    // Sent by a process, not raised by a fault: nothing re-runs, so send it
-                    // again for the default action to take.
-                    // SAFETY: `raise` is async-signal-safe.
-                    unsafe { libc::raise(sig) };
-                }
-            }
-            handler if previous.sa_flags & libc::SA_SIGINFO != 0 => {
-                // SAFETY: an `SA_SIGINFO` handler takes these three arguments.
-                let f: InfoHandler = unsafe { std::mem::transmute(handler) };
-                f(sig, info, ctx);
-            }
-            handler => {
-                // SAFETY: a handler without `SA_SIGINFO` takes the signal number alone.
-                let f: extern "C" fn(libc::c_int) = unsafe { std::mem::transmute(handler) };
-                f(sig);
+    /// Only from the handler, with its `info`.
+    unsafe fn hand_back(sig: libc::c_int, info: *mut libc::siginfo_t) {
+        // SAFETY: written before our handler was installed, never while it runs; `sigaction`
+        // and `raise` are async-signal-safe.
+        unsafe {
+            let previous = (*std::ptr::addr_of!(PREVIOUS)).assume_init_ref();
+            libc::sigaction(sig, previous, std::ptr::null_mut());
+            if (*info).si_code <= 0 {
+                libc::raise(sig);
             }
         }
     }
-
-    /// Whether the signal was sent rather than raised by a fault.
-    fn fault_is_none(info: *mut libc::siginfo_t) -> bool {
-        // SAFETY: the handler's `siginfo_t`, valid while it runs.
-        unsafe { (*info).si_code <= 0 }
-    }
 }
 
-/// Elsewhere, maps are not guarded: nothing is registered and nothing is reported faulted.
 #[cfg(not(any(target_os = "linux", target_os = "macos")))]
 mod registry {
     use super::*;
