@@ -597,12 +597,7 @@ mod tests {
         let payload = vec![9u8; 3 * 4096];
         let (path, table) = opened(dir.path(), &payload);
         assert!(table.check_intact().is_ok());
-        std::fs::OpenOptions::new()
-            .write(true)
-            .open(&path)
-            .unwrap()
-            .set_len(0)
-            .unwrap();
+        std::fs::File::create(&path).unwrap(); // cuts the file to nothing
         // The read itself faults and is answered with zeros...
         let _ = table.value(payload.len() as u64 - 1).unwrap();
         // ...which the check refuses.

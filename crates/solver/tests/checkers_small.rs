@@ -309,12 +309,7 @@ fn tables_changed_on_disk_fail_probes_instead_of_answering_or_crashing() {
     let truncated = positions_in(&tb, &all, "2010-60");
     assert!(tb.probe_batch(&truncated).iter().all(Result::is_ok));
     let path = tb.find("2010-60".parse::<CheckersKey>().unwrap()).unwrap();
-    std::fs::OpenOptions::new()
-        .write(true)
-        .open(&path)
-        .unwrap()
-        .set_len(0)
-        .unwrap();
+    std::fs::File::create(&path).unwrap(); // cuts the file to nothing
     assert!(tb.probe_batch(&truncated).into_iter().all(changed));
     assert!(changed(tb.probe(&truncated[0])));
 
