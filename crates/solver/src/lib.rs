@@ -43,7 +43,7 @@
 //! into huge pages for the fastest random probes, at the cost of their size in memory.
 //! [`verify`] recomputes every stored value from its successors by forward generation.
 //!
-//! Every reader checks the tables it read after its reads ([`Table::check_intact`]): a table
+//! Every reader checks the tables it read after its reads ([`Table::check_recent`]): a table
 //! file cut short or written in place by another program after it was opened fails the query
 //! with [`DbError::Changed`] instead of answering from the new bytes, and a read of a mapped
 //! page past the file's new end, which raises `SIGBUS`, is caught by a fault handler that

@@ -598,7 +598,7 @@ mod tests {
         let (path, table) = opened(dir.path(), &payload);
         assert!(table.check_intact().is_ok());
         std::fs::File::create(&path).unwrap(); // cuts the file to nothing
-        // The read itself faults and is answered with zeros...
+                                               // The read itself faults and is answered with zeros...
         let _ = table.value(payload.len() as u64 - 1).unwrap();
         // ...which the check refuses.
         let err = table.check_intact().unwrap_err();

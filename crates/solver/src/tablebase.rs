@@ -92,13 +92,17 @@ impl<'a> Pending<'a> {
                     Found::Slot(t) => touched.note(t),
                     Found::Shared(t) => touched.note_shared(t),
                 }
-                table
-                    .value(index)
-                    .map_err(ProbeError::from)
-                    .and_then(|v| v.ok_or(ProbeError::CannotArise))
+                stored(table.value(index))
             }
         }
     }
+}
+
+/// A value read from a table, as a probe answers it.
+#[inline]
+fn stored(read: Result<Option<Value>, DbError>) -> Result<Value, ProbeError> {
+    read.map_err(ProbeError::from)
+        .and_then(|v| v.ok_or(ProbeError::CannotArise))
 }
 
 /// Reads in flight at once in [`Tablebase::probe_batch_with`]: as many as the processor's
@@ -273,19 +277,17 @@ impl<D: Domain> Tablebase<D> {
     }
 
     /// The value of `pos` for the side to move. A position that is already over needs no
-    /// table. The table read is checked afterwards ([`Table::check_intact`]).
+    /// table. The table read is checked afterwards ([`Table::check_recent`]).
     pub fn probe(&self, pos: &Position<D>) -> Result<Value, ProbeError> {
         // One table at most: checked at once, without a set of tables read.
         match self.start_probe(pos) {
             Pending::Read(table, index) => {
-                let value = table.value(index);
+                let read = table.value(index);
                 match &table {
                     Found::Slot(t) => t.check_recent()?,
                     Found::Shared(t) => t.check_recent()?,
                 }
-                value
-                    .map_err(ProbeError::from)
-                    .and_then(|v| v.ok_or(ProbeError::CannotArise))
+                stored(read)
             }
             answered => answered.finish(&mut Touched::default()),
         }
@@ -296,7 +298,7 @@ impl<D: Domain> Tablebase<D> {
     /// the first is waited for, so their memory latencies overlap. [`Tablebase::probe_batch_with`]
     /// does the same without the vector.
     ///
-    /// If a table read changed on disk during the batch ([`Table::check_intact`]), every
+    /// If a table read changed on disk during the batch ([`Table::check_recent`]), every
     /// value the batch read is replaced by that error.
     pub fn probe_batch(&self, positions: &[Position<D>]) -> Vec<Result<Value, ProbeError>> {
         let mut out = Vec::with_capacity(positions.len());
@@ -319,7 +321,7 @@ impl<D: Domain> Tablebase<D> {
     /// per position: the caller writes the values where it wants them (a probe's result is
     /// large, for its error, and a vector of a million of them costs more than the probes).
     ///
-    /// The tables read are checked once the reads are done ([`Table::check_intact`]): an
+    /// The tables read are checked once the reads are done ([`Table::check_recent`]): an
     /// `Err` says a table changed on disk while the batch read it, and that the values
     /// visited must be discarded.
     #[must_use = "an error means the values visited may be wrong"]
