@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use perfectplay_core::checkers::{Checkers, Position};
 use perfectplay_core::{Bitboard, Color, Game};
 use perfectplay_solver::checkers::{CheckersDomain, CheckersKey};
-use perfectplay_solver::{solve, verify, SolveOptions, Tablebase, Value, Wdl};
+use perfectplay_solver::{solve, verify, ProbeError, SolveOptions, Tablebase, Value, Wdl};
 
 fn domain() -> CheckersDomain {
     CheckersDomain::new(Checkers::default())
@@ -231,6 +231,19 @@ fn finished_positions_are_answered_by_the_rules_with_any_tables() {
         }
         for (i, v) in tb.probe_batch(&positions).into_iter().enumerate() {
             assert_eq!(v.unwrap(), lost_now, "{}", positions[i].fen());
+        }
+        // White cannot have just moved without a piece, whether or not Black has one: both
+        // cannot arise, though Black, without pieces, has no move in the first.
+        for fen in ["B:W:B", "B:W:B1", "W:WK5:B"] {
+            let p = perfectplay_core::checkers::fen::parse(fen).unwrap();
+            assert!(
+                matches!(tb.probe(&p), Err(ProbeError::CannotArise)),
+                "{fen}"
+            );
+            assert!(matches!(
+                tb.probe_batch(&[p]).pop().unwrap(),
+                Err(ProbeError::CannotArise)
+            ));
         }
     }
 }
