@@ -207,12 +207,13 @@ impl Morris {
             other => return Err(err(2, MorrisFenErrorKind::BadSide(other.to_owned()))),
         };
         let number = |field: usize| -> Result<u32, MorrisFenError> {
-            fields[field - 1].parse::<u32>().map_err(|_| {
-                err(
-                    field,
-                    MorrisFenErrorKind::BadNumber(fields[field - 1].to_owned()),
-                )
-            })
+            let text = fields[field - 1];
+            let bad = || err(field, MorrisFenErrorKind::BadNumber(text.to_owned()));
+            // Digits only: `parse` would also take a sign, `+9`.
+            if !text.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(bad());
+            }
+            text.parse::<u32>().map_err(|_| bad())
         };
         let hand = |field: usize| -> Result<u8, MorrisFenError> {
             let n = number(field)?;

@@ -1117,6 +1117,8 @@ fn bad_position_strings_are_refused_with_their_kind() {
         (format!("{empty} w 300 9"), 3, K::BadNumber("300".into())),
         (format!("{empty} w 9 -1"), 4, K::BadNumber("-1".into())),
         (format!("{empty} w 9 9 z"), 5, K::BadNumber("z".into())),
+        (format!("{empty} w +9 9"), 3, K::BadNumber("+9".into())),
+        (format!("{empty} w 9 9 +0"), 5, K::BadNumber("+0".into())),
         (
             "WWW/.../.../....../.../.../... w 7 9".into(),
             0,
