@@ -27,11 +27,12 @@ use std::time::Duration;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use perfectplay_core::checkers::Position as CheckersPosition;
 use perfectplay_core::morris::MorrisPosition;
-use perfectplay_core::{Bitboard, Color, Game, SplitMix64};
+use perfectplay_core::{Game, SplitMix64};
 use perfectplay_solver::checkers::CheckersDomain;
 use perfectplay_solver::format::{read_file_header, EXTENSION};
 use perfectplay_solver::limits::check_threads;
 use perfectplay_solver::morris::{without_history, MorrisDomain};
+use perfectplay_solver::rows::{self, Row, RowError};
 use perfectplay_solver::{
     solve, BuildProgress, Domain, ProbeError, SolveOptions, Tablebase, Value, Wdl,
 };
@@ -572,39 +573,13 @@ fn open_tables(game: &PyGame, dirs: &[PathBuf]) -> Result<AnyTablebase> {
     })
 }
 
-/// Player index 0 or 1 of `color` (0 moves first).
-fn player_of(first: Color, color: Color) -> u32 {
-    u32::from(color != first)
-}
-
-/// The row of `pos`; a morris position that remembers something (a man that may not re-form
-/// its mill, Shah's first mill) has no row: its memory is part of its value.
-fn encode_row(game: &AnyGame, pos: AnyPosition) -> Result<[u32; 4]> {
+/// The row of `pos` ([`rows`]); a morris position that remembers something (a man that may not
+/// re-form its mill, Shah's first mill) has no row: its memory is part of its value.
+fn encode_row(game: &AnyGame, pos: AnyPosition) -> Result<Row> {
     match (game, pos) {
-        (AnyGame::Morris(g), AnyPosition::Morris(p)) => {
-            let remembers = Color::ALL.iter().any(|&c| p.barrier(c).is_some())
-                || p.first_mill().is_some()
-                || p.opening_removal_pending();
-            if remembers {
-                return Err(Error::OutOfScope(
-                    "encoded rows hold no memory (a man that may not re-form its mill, Shah's \
-                     first mill): probe this position with probe()"
-                        .to_owned(),
-                ));
-            }
-            Ok([
-                p.men(Color::White).0,
-                p.men(Color::Black).0,
-                u32::from(p.in_hand(Color::White)) | u32::from(p.in_hand(Color::Black)) << 8,
-                player_of(g.first_to_move(), p.side_to_move()),
-            ])
-        }
-        (AnyGame::Checkers(g), AnyPosition::Checkers(p)) => Ok([
-            p.pieces(Color::Black).0,
-            p.pieces(Color::White).0,
-            (p.kings(Color::Black) | p.kings(Color::White)).0,
-            player_of(g.first_to_move(), p.side_to_move()),
-        ]),
+        (AnyGame::Morris(g), AnyPosition::Morris(p)) => rows::encode_morris(g, &p)
+            .map_err(|e| Error::OutOfScope(format!("{e}: probe this position with probe()"))),
+        (AnyGame::Checkers(g), AnyPosition::Checkers(p)) => Ok(rows::encode_checkers(g, &p)),
         _ => Err(Error::Tablebase(
             "a position of one family in tables of the other".to_owned(),
         )),
@@ -613,41 +588,13 @@ fn encode_row(game: &AnyGame, pos: AnyPosition) -> Result<[u32; 4]> {
 
 /// The position of encoded row `row` (number `at` of its batch), checked.
 fn decode_row(game: &AnyGame, row: &[u32], at: usize) -> Result<AnyPosition> {
-    let bad = |why: String| Error::Tablebase(format!("encoded position {at}: {why}"));
-    if row[3] > 1 {
-        return Err(bad(format!("player to move {} (0 or 1)", row[3])));
-    }
+    let row: &Row = row.try_into().expect("rows of four columns");
+    let bad = |e: RowError| Error::Tablebase(format!("encoded position {at}: {e}"));
     match game {
-        AnyGame::Morris(g) => {
-            let first = g.first_to_move();
-            let side = if row[3] == 0 { first } else { !first };
-            let (white_hand, black_hand) = (row[2] & 0xff, row[2] >> 8);
-            if black_hand > 0xff {
-                return Err(bad(format!("men in hand {:#x}", row[2])));
-            }
-            let pos = MorrisPosition::from_parts(
-                Bitboard(row[0]),
-                Bitboard(row[1]),
-                white_hand as u8,
-                black_hand as u8,
-                side,
-            );
-            g.validate(&pos).map_err(|e| bad(e.to_string()))?;
-            Ok(AnyPosition::Morris(pos))
-        }
-        AnyGame::Checkers(g) => {
-            let first = g.first_to_move();
-            let side = if row[3] == 0 { first } else { !first };
-            let pos = CheckersPosition::from_parts(
-                Bitboard(row[0]),
-                Bitboard(row[1]),
-                Bitboard(row[2]),
-                side,
-            )
-            .map_err(|e| bad(e.to_string()))?;
-            Ok(AnyPosition::Checkers(pos))
-        }
+        AnyGame::Morris(g) => rows::decode_morris(g, row).map(AnyPosition::Morris),
+        AnyGame::Checkers(g) => rows::decode_checkers(g, row).map(AnyPosition::Checkers),
     }
+    .map_err(bad)
 }
 
 /// Probes every row of `rows` into `wdl` and `plies`, in parallel chunks; the first failing

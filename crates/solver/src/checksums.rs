@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
+use thiserror::Error;
 
 use crate::error::DbError;
 use crate::format::EXTENSION;
@@ -93,9 +94,15 @@ pub fn write_manifest(dir: &Path) -> Result<PathBuf, DbError> {
     let tmp = dir.join(format!(".{MANIFEST}.tmp-{}", std::process::id()));
     let result = (|| -> io::Result<()> {
         let mut file = File::create(&tmp)?;
-        for (name, digest) in names.iter().zip(&digests) {
-            writeln!(file, "{digest}  {name}")?;
-        }
+        let entries: Vec<ManifestEntry> = names
+            .iter()
+            .zip(digests)
+            .map(|(file, digest)| ManifestEntry {
+                digest,
+                file: file.clone(),
+            })
+            .collect();
+        file.write_all(format_manifest(&entries).as_bytes())?;
         file.sync_all()?;
         std::fs::rename(&tmp, &path)
     })();
@@ -106,49 +113,100 @@ pub fn write_manifest(dir: &Path) -> Result<PathBuf, DbError> {
     Ok(path)
 }
 
-/// Whether `name` names a file in the manifest's own directory: a manifest from elsewhere
-/// must not make a check read (and print the digest of) any other file.
-fn is_plain_file_name(name: &str) -> bool {
-    !name.is_empty()
-        && name != "."
-        && name != ".."
-        && !name.contains(['/', '\\', '\0'])
-        && Path::new(name).is_relative()
+/// One line of a manifest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ManifestEntry {
+    /// The SHA-256, 64 lower-case hex digits.
+    pub digest: String,
+    /// The file name, without any directory.
+    pub file: String,
 }
 
-/// Compares every table of `dir` with its manifest; a line that names anything but a file of
-/// `dir` is refused.
-pub fn check_manifest(dir: &Path) -> Result<Vec<ChecksumResult>, DbError> {
-    let path = dir.join(MANIFEST);
-    let text = std::fs::read_to_string(&path).map_err(|e| DbError::io(&path, e))?;
-    let mut listed: Vec<(String, String)> = Vec::new();
+/// Why a manifest cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ManifestError {
+    /// A line that is not `<sha256>  <file>`.
+    #[error("line {0}: expected `<sha256>  <file>`")]
+    Malformed(usize),
+    /// A name that is not a plain file name: reading it would leave the manifest's directory.
+    #[error("line {line}: `{file}` is not a file name in this directory")]
+    BadName {
+        /// 1-based line number.
+        line: usize,
+        /// The name given.
+        file: String,
+    },
+    /// A file listed twice.
+    #[error("line {line}: `{file}` is listed twice")]
+    Duplicate {
+        /// 1-based line number of the second listing.
+        line: usize,
+        /// The file.
+        file: String,
+    },
+}
+
+/// Reads a manifest's text: one `<sha256>  <file>` per line, blank lines ignored. Digests may
+/// be in either case and come back in lower case; names are plain file names, each listed once.
+pub fn parse_manifest(text: &str) -> Result<Vec<ManifestEntry>, ManifestError> {
+    let mut entries: Vec<ManifestEntry> = Vec::new();
     for (n, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let bad = || {
-            DbError::corrupted(
-                &path,
-                format!("line {}: expected `<sha256>  <file>`", n + 1),
-            )
-        };
-        let (digest, name) = line.split_once("  ").ok_or_else(bad)?;
+        let line_no = n + 1;
+        let (digest, name) = line
+            .split_once("  ")
+            .ok_or(ManifestError::Malformed(line_no))?;
         if digest.len() != 64 || !digest.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(bad());
+            return Err(ManifestError::Malformed(line_no));
         }
-        let name = name.trim();
-        if !is_plain_file_name(name) {
-            return Err(DbError::corrupted(
-                &path,
-                format!(
-                    "line {}: `{name}` is not a file name in this directory (a manifest names \
-                     files next to it, without `/`, `..` or a leading `/`)",
-                    n + 1
-                ),
-            ));
+        let file = name.trim();
+        // `dir.join` of an absolute name or one with `..` would check a file elsewhere, and
+        // names `sha256sum` escapes (backslashes, line breaks) mean something else there.
+        let plain = !file.is_empty()
+            && file != "."
+            && file != ".."
+            && !file.contains(['/', '\\'])
+            && !file.chars().any(char::is_control);
+        if !plain {
+            return Err(ManifestError::BadName {
+                line: line_no,
+                file: file.to_owned(),
+            });
         }
-        listed.push((name.to_owned(), digest.to_ascii_lowercase()));
+        if entries.iter().any(|e| e.file == file) {
+            return Err(ManifestError::Duplicate {
+                line: line_no,
+                file: file.to_owned(),
+            });
+        }
+        entries.push(ManifestEntry {
+            digest: digest.to_ascii_lowercase(),
+            file: file.to_owned(),
+        });
     }
+    Ok(entries)
+}
+
+/// The manifest text of `entries`, one line each, as [`parse_manifest`] reads it.
+#[must_use]
+pub fn format_manifest(entries: &[ManifestEntry]) -> String {
+    entries
+        .iter()
+        .map(|e| format!("{}  {}\n", e.digest, e.file))
+        .collect()
+}
+
+/// Compares every table of `dir` with its manifest.
+pub fn check_manifest(dir: &Path) -> Result<Vec<ChecksumResult>, DbError> {
+    let path = dir.join(MANIFEST);
+    let text = std::fs::read_to_string(&path).map_err(|e| DbError::io(&path, e))?;
+    let listed: Vec<(String, String)> = parse_manifest(&text)
+        .map_err(|e| DbError::corrupted(&path, e.to_string()))?
+        .into_iter()
+        .map(|e| (e.file, e.digest))
+        .collect();
     let present = table_files(dir)?;
     let mut results: Vec<ChecksumResult> = listed
         .par_iter()
@@ -219,6 +277,34 @@ mod tests {
 
         std::fs::write(d.join(MANIFEST), "not a manifest\n").unwrap();
         assert!(check_manifest(d).is_err());
+    }
+
+    #[test]
+    fn a_manifest_names_files_of_its_own_directory_once() {
+        let digest = "BA7816BF8F01CFEA414140DE5DAE2223B00361A396177A9CB410FF61F20015AD";
+        let entries = parse_manifest(&format!("{digest}  3-3.ppdb\n\n")).unwrap();
+        assert_eq!(entries[0].digest, digest.to_ascii_lowercase());
+        assert_eq!(parse_manifest(&format_manifest(&entries)).unwrap(), entries);
+        for name in ["/etc/passwd", "../3-3.ppdb", "a\\b.ppdb", "..", " "] {
+            assert!(
+                matches!(
+                    parse_manifest(&format!("{digest}  {name}")),
+                    Err(ManifestError::BadName { line: 1, .. } | ManifestError::Malformed(1))
+                ),
+                "{name}"
+            );
+        }
+        assert_eq!(
+            parse_manifest(&format!("{digest}  a.ppdb\n{digest}  a.ppdb")),
+            Err(ManifestError::Duplicate {
+                line: 2,
+                file: "a.ppdb".into()
+            })
+        );
+        assert_eq!(
+            parse_manifest("abc  a.ppdb"),
+            Err(ManifestError::Malformed(1))
+        );
     }
 
     #[test]

@@ -205,8 +205,9 @@ pub fn write_table(dir: &Path, header: &Header, payload: &[u8]) -> Result<PathBu
     Ok(path)
 }
 
-/// The prefix, header, header checksum and padding that precede the payload.
-fn encode_prefix(header: &Header) -> Result<Vec<u8>, DbError> {
+/// The prefix, header, header checksum and padding that precede the payload: a table file is
+/// these bytes and then the payload.
+pub fn encode_prefix(header: &Header) -> Result<Vec<u8>, DbError> {
     let encoded = bincode::serde::encode_to_vec(header, bincode::config::standard())
         .map_err(|e| DbError::corrupted(&header.subspace, format!("cannot encode header: {e}")))?;
     let mut bytes = Vec::with_capacity(PREFIX + encoded.len() + 8 + ALIGN);
@@ -290,19 +291,29 @@ fn parse_header(
     if xxh3_64(encoded) != checksum {
         return Err(DbError::corrupted(path, "header checksum mismatch"));
     }
-    let (header, used): (Header, usize) =
-        bincode::serde::decode_from_slice(encoded, bincode::config::standard())
-            .map_err(|e| DbError::corrupted(path, format!("header does not decode: {e}")))?;
+    // The limit makes a string or list whose length claims more than the header holds an
+    // error instead of an allocation of that size, which aborts the process.
+    let config = bincode::config::standard().with_limit::<MAX_HEADER>();
+    let (header, used): (Header, usize) = bincode::serde::decode_from_slice(encoded, config)
+        .map_err(|e| DbError::corrupted(path, format!("header does not decode: {e}")))?;
     if used != header_len {
         return Err(DbError::corrupted(
             path,
             "header length disagrees with its contents",
         ));
     }
-    if header.stats.positions() != header.positions {
+    // Counts and lengths near u64::MAX would overflow in plain sums: checked sums make them
+    // a corrupted header.
+    let s = &header.stats;
+    let counted = [s.draws, s.losses, s.cannot_arise]
+        .into_iter()
+        .try_fold(s.wins, u64::checked_add);
+    if counted != Some(header.positions) {
         return Err(DbError::corrupted(path, "header counts do not add up"));
     }
-    let expected_len = payload_offset as u64 + header.encoding.payload_len(header.positions);
+    let expected_len = (payload_offset as u64)
+        .checked_add(header.encoding.payload_len(header.positions))
+        .ok_or_else(|| DbError::corrupted(path, "implausible number of positions"))?;
     if file_len != expected_len {
         return Err(DbError::Length {
             path: path.to_owned(),
@@ -458,6 +469,39 @@ mod tests {
             read_header(p, b"hello world, not a table", None),
             Err(DbError::BadMagic { .. })
         ));
+    }
+
+    /// A file whose header is `encoded`, with the right header checksum, and no payload.
+    fn with_header(encoded: &[u8]) -> Vec<u8> {
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        bytes.extend_from_slice(&(encoded.len() as u32).to_le_bytes());
+        bytes.extend_from_slice(encoded);
+        bytes.extend_from_slice(&xxh3_64(encoded).to_le_bytes());
+        bytes.resize(bytes.len().next_multiple_of(ALIGN), 0);
+        bytes
+    }
+
+    #[test]
+    fn a_header_claiming_a_huge_string_is_corrupted_not_an_allocation() {
+        // The game's name claims 2^62 bytes (a u64 varint: 0xfd and eight bytes).
+        let mut encoded = vec![0xfd, 0, 0, 0, 0, 0, 0, 0, 0x40];
+        encoded.extend_from_slice(b"three_mens_morris");
+        let err = read_header(Path::new("t"), &with_header(&encoded), None).unwrap_err();
+        assert!(err.to_string().contains("does not decode"), "{err}");
+    }
+
+    #[test]
+    fn counts_near_the_largest_number_are_corrupted_not_an_overflow() {
+        let p = Path::new("t");
+        let mut h = header(&[], Encoding::Distance, u64::MAX);
+        h.stats.wins = u64::MAX;
+        h.stats.draws = 1;
+        let err = read_header(p, &encode_prefix(&h).unwrap(), None).unwrap_err();
+        assert!(err.to_string().contains("do not add up"), "{err}");
+        h.stats.draws = 0;
+        let err = read_header(p, &encode_prefix(&h).unwrap(), None).unwrap_err();
+        assert!(err.to_string().contains("implausible"), "{err}");
     }
 
     #[test]

@@ -88,6 +88,7 @@ pub mod morris;
 mod plan;
 mod prefetch;
 pub mod retro;
+pub mod rows;
 mod solve;
 mod table;
 mod tablebase;

@@ -384,6 +384,9 @@ impl<D: Domain> Tablebase<D> {
                 table.prefetch(index);
                 Pending::Read(table, index)
             }
+            // Cannot arise whatever the rules say of it: `B:W:B` has White just moved without a
+            // piece, as `B:W:B1` has, though Black has no move there.
+            Err(ProbeError::CannotArise) => Pending::of(Err(ProbeError::CannotArise)),
             Err(e) => Pending::of(over().unwrap_or(Err(e))),
         }
     }

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use perfectplay_core::checkers::{Checkers, Position};
 use perfectplay_core::{Bitboard, Color, Game};
 use perfectplay_solver::checkers::{CheckersDomain, CheckersKey};
-use perfectplay_solver::{solve, verify, Domain, SolveOptions, Tablebase, Value, Wdl};
+use perfectplay_solver::{solve, verify, Domain, ProbeError, SolveOptions, Tablebase, Value, Wdl};
 
 fn domain() -> CheckersDomain {
     CheckersDomain::new(Checkers::default())
@@ -232,6 +232,19 @@ fn finished_positions_are_answered_by_the_rules_with_any_tables() {
         for (i, v) in tb.probe_batch(&positions).into_iter().enumerate() {
             assert_eq!(v.unwrap(), lost_now, "{}", positions[i].fen());
         }
+        // White cannot have just moved without a piece, whether or not Black has one: both
+        // cannot arise, though Black, without pieces, has no move in the first.
+        for fen in ["B:W:B", "B:W:B1", "W:WK5:B"] {
+            let p = perfectplay_core::checkers::fen::parse(fen).unwrap();
+            assert!(
+                matches!(tb.probe(&p), Err(ProbeError::CannotArise)),
+                "{fen}"
+            );
+            assert!(matches!(
+                tb.probe_batch(&[p]).pop().unwrap(),
+                Err(ProbeError::CannotArise)
+            ));
+        }
     }
 }
 
@@ -281,7 +294,7 @@ fn positions_in(tb: &Tablebase<CheckersDomain>, all: &[Position], key: &str) -> 
 
 #[test]
 fn tables_changed_on_disk_fail_probes_instead_of_answering_or_crashing() {
-    use perfectplay_solver::{DbError, ProbeError};
+    use perfectplay_solver::DbError;
     use std::io::{Seek, SeekFrom, Write};
     let dir = tables_up_to(3, SolveOptions::default());
     // File times are kept in clock ticks: a write in the tick of the build could go unseen.
@@ -329,7 +342,7 @@ fn tables_changed_on_disk_fail_probes_instead_of_answering_or_crashing() {
 
 #[test]
 fn a_broken_table_is_reported_as_broken_not_missing() {
-    use perfectplay_solver::{DbError, ProbeError};
+    use perfectplay_solver::DbError;
     let dir = tables_up_to(2, SolveOptions::default());
     let tb = Tablebase::open(domain(), dir.path()).unwrap();
     let pos = positions_in(&tb, &all_positions(2), "1010-00")[0];

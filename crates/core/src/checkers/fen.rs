@@ -5,6 +5,10 @@
 //! ranges (`1-12`, `K1-4`), the sections in either order, lower-case letters, surrounding
 //! quotes or spaces and a final period. Output is canonical: White's section, then Black's,
 //! each listing men then kings in ascending order.
+//!
+//! A FEN describes a board, not a history: a side may have no pieces, or both (`B:W:B`). Whether
+//! such a position can arise is for the databases to say: one whose side that has just moved
+//! has no pieces cannot (`perfectplay_solver::checkers`).
 
 use std::fmt;
 use std::str::FromStr;

@@ -6,6 +6,14 @@
 //! end and is accepted when it names one legal move. Should several capture paths share start,
 //! end and captured pieces (a king circling a block either way), they lead to the same position
 //! and the short form takes the first in generation order.
+//!
+//! Reading is strict about the separators, as a demanding reader of a game record would be: a
+//! simple move is written with `-` and a capture with `x` (either case), one separator
+//! throughout and no spaces inside the move (spaces around it are ignored). `11x15` for the
+//! simple move `11-15` is refused ([`IllegalMoveError::Separator`], which names the right
+//! spelling), as are `11- 15` ([`ParseMoveError::Space`]) and `11-15x24`
+//! ([`ParseMoveError::MixedSeparators`]): text that says something other than the move it
+//! would stand for is more likely a mistake than a shorthand.
 
 use std::fmt;
 use std::str::FromStr;
@@ -36,6 +44,15 @@ pub enum ParseMoveError {
     /// More squares than any move can land on.
     #[error("a move lands on at most {MAX_JUMPS} squares")]
     TooLong,
+    /// Whitespace inside the move.
+    #[error("a space inside the move at character {column}: write it like 11-15 or 15x24")]
+    Space {
+        /// 1-based character position.
+        column: usize,
+    },
+    /// Both `-` and `x`.
+    #[error("a move has one separator: - for a simple move, x for a capture")]
+    MixedSeparators,
 }
 
 /// A move that is well formed but not legal in the position.
@@ -48,6 +65,15 @@ pub enum IllegalMoveError {
         text: String,
         /// The legal moves, space separated.
         legal: String,
+    },
+    /// The squares name a legal move, but the separator says the other kind: `11x15` for a
+    /// simple move, `27-9` for a capture.
+    #[error("{text} is written as a {}; the legal move is written {written}", if text.contains(['x', 'X']) { "capture" } else { "simple move" })]
+    Separator {
+        /// The move as written.
+        text: String,
+        /// The legal move in standard notation.
+        written: String,
     },
     /// The short form matches several capture paths that lead to different positions.
     #[error("{text} is ambiguous: write the whole path, one of {candidates}")]
@@ -111,6 +137,10 @@ impl MoveText {
                 text: self.to_string(),
                 legal: join(legal.iter()),
             }),
+            [first, ..] if first.is_capture() != self.capture => Err(IllegalMoveError::Separator {
+                text: self.to_string(),
+                written: first.to_string(),
+            }),
             [first, others @ ..] if others.iter().all(|m| m.captured() == first.captured()) => {
                 Ok(**first)
             }
@@ -139,12 +169,21 @@ fn join<'a>(moves: impl Iterator<Item = &'a Move>) -> String {
 impl FromStr for MoveText {
     type Err = ParseMoveError;
 
-    /// Squares separated by `-` or `x` (either case), surrounding spaces ignored.
+    /// Squares separated by `-` or by `x` (either case), surrounding spaces ignored.
     fn from_str(text: &str) -> Result<MoveText, ParseMoveError> {
         let lead = text.len() - text.trim_start().len();
         let body = text.trim();
         if body.is_empty() {
             return Err(ParseMoveError::Empty);
+        }
+        if let Some(at) = body.find(char::is_whitespace) {
+            return Err(ParseMoveError::Space {
+                column: lead + at + 1,
+            });
+        }
+        let capture = body.bytes().any(|b| matches!(b, b'x' | b'X'));
+        if capture && body.contains('-') {
+            return Err(ParseMoveError::MixedSeparators);
         }
         let mut squares = ArrayVec::new();
         let mut start = 0;
@@ -154,10 +193,9 @@ impl FromStr for MoveText {
         {
             let part = &body[start..end];
             let square = part
-                .trim()
                 .parse::<u8>()
                 .ok()
-                .filter(|_| part.trim().bytes().all(|b| b.is_ascii_digit()))
+                .filter(|_| part.bytes().all(|b| b.is_ascii_digit()))
                 .and_then(Square::from_number)
                 .ok_or_else(|| ParseMoveError::BadSquare {
                     column: lead + start + 1,
@@ -171,7 +209,6 @@ impl FromStr for MoveText {
         if squares.len() < 2 {
             return Err(ParseMoveError::TooShort);
         }
-        let capture = body.bytes().any(|b| matches!(b, b'x' | b'X'));
         Ok(MoveText { squares, capture })
     }
 }
@@ -232,6 +269,18 @@ mod tests {
             "+1-15".parse::<MoveText>(),
             Err(ParseMoveError::BadSquare { .. })
         ));
+        assert_eq!(
+            "11- 15".parse::<MoveText>(),
+            Err(ParseMoveError::Space { column: 4 })
+        );
+        assert_eq!(
+            " 11 -15".parse::<MoveText>(),
+            Err(ParseMoveError::Space { column: 4 })
+        );
+        assert_eq!(
+            "11-15x24".parse::<MoveText>(),
+            Err(ParseMoveError::MixedSeparators)
+        );
         let long = (1..=14)
             .map(|n| n.to_string())
             .collect::<Vec<_>>()
@@ -252,6 +301,30 @@ mod tests {
             err,
             MoveInputError::Illegal(IllegalMoveError::NoMatch { .. })
         ));
+    }
+
+    #[test]
+    fn the_separator_must_say_what_kind_of_move_it_is() {
+        let start = Position::start(Color::Black);
+        let err = start.parse_move("11x15").unwrap_err();
+        assert_eq!(
+            err,
+            MoveInputError::Illegal(IllegalMoveError::Separator {
+                text: "11x15".into(),
+                written: "11-15".into()
+            })
+        );
+        assert_eq!(
+            err.to_string(),
+            "11x15 is written as a capture; the legal move is written 11-15"
+        );
+        let p: Position = "W:W27:B23,14".parse().unwrap();
+        let err = p.parse_move("27-9").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "27-9 is written as a simple move; the legal move is written 27x18x9"
+        );
+        assert_eq!(p.parse_move("27X9").unwrap().to_string(), "27x18x9");
     }
 
     #[test]

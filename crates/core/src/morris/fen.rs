@@ -11,7 +11,9 @@
 //! 5. plies since the last man was placed or taken (optional, default 0);
 //! 6. the no-re-forming memory (optional, default `-`): `-`, or comma-separated entries
 //!    `Wa4>a1` meaning White's man on a4 may not move back to a1 on White's next turn (at most
-//!    one per side; it names a man of that side and an empty point);
+//!    one per side; it names a man of that side and the empty point it came from: a neighbour
+//!    of the man's point, or any point when the side may fly, for no other move could have
+//!    left it there: a memory naming a point the man cannot have left is refused);
 //! 7. Shah's first mill (optional, default `-`): `-`, `W` or `B` for who closed the first mill
 //!    while placing, `W!` or `B!` when that player's opening removal is the turn to play.
 //!
@@ -86,6 +88,10 @@ pub enum MorrisPositionError {
     /// A memory the rules do not use, or one that names no man of its side.
     #[error("bad no-re-forming memory for {0}: the rules must use it, the man must be there and the point empty")]
     BadBarrier(Color),
+    /// A memory whose point the man cannot have come from: not a neighbour of its point, and
+    /// the side may not fly.
+    #[error("the no-re-forming memory for {0} names a point its man cannot have come from: a slide comes from a neighbouring point")]
+    FarBarrier(Color),
     /// A Shah memory the rules do not use or that contradicts the position.
     #[error("bad first-mill memory: the rules must use it, and an opening removal needs both hands empty and its player to move")]
     BadFirstMill,
@@ -126,6 +132,11 @@ impl Morris {
                     && !pos.occupied().contains_index(b.point);
                 if !ok {
                     return Err(MorrisPositionError::BadBarrier(color));
+                }
+                let came_from = self.board().neighbours(b.man).contains_index(b.point)
+                    || self.can_fly(pos.men(color), pos.in_hand(color));
+                if !came_from {
+                    return Err(MorrisPositionError::FarBarrier(color));
                 }
             }
         }
@@ -196,12 +207,13 @@ impl Morris {
             other => return Err(err(2, MorrisFenErrorKind::BadSide(other.to_owned()))),
         };
         let number = |field: usize| -> Result<u32, MorrisFenError> {
-            fields[field - 1].parse::<u32>().map_err(|_| {
-                err(
-                    field,
-                    MorrisFenErrorKind::BadNumber(fields[field - 1].to_owned()),
-                )
-            })
+            let text = fields[field - 1];
+            let bad = || err(field, MorrisFenErrorKind::BadNumber(text.to_owned()));
+            // Digits only: `parse` would also take a sign, `+9`.
+            if !text.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(bad());
+            }
+            text.parse::<u32>().map_err(|_| bad())
         };
         let hand = |field: usize| -> Result<u8, MorrisFenError> {
             let n = number(field)?;

@@ -1117,6 +1117,8 @@ fn bad_position_strings_are_refused_with_their_kind() {
         (format!("{empty} w 300 9"), 3, K::BadNumber("300".into())),
         (format!("{empty} w 9 -1"), 4, K::BadNumber("-1".into())),
         (format!("{empty} w 9 9 z"), 5, K::BadNumber("z".into())),
+        (format!("{empty} w +9 9"), 3, K::BadNumber("+9".into())),
+        (format!("{empty} w 9 9 +0"), 5, K::BadNumber("+0".into())),
         (
             "WWW/.../.../....../.../.../... w 7 9".into(),
             0,
@@ -1169,6 +1171,31 @@ fn bad_position_strings_are_refused_with_their_kind() {
             "{entry}"
         );
     }
+    // A memory whose point is no neighbour of its man: no slide left it, and twelve men do not
+    // fly.
+    assert_eq!(
+        fen_error(&twelve, &format!("{board} w 0 0 0 Wb6>g7")),
+        MorrisFenError {
+            field: 0,
+            kind: K::Invalid(MorrisPositionError::FarBarrier(Color::White)),
+        }
+    );
+    // With flying, any empty point: a man of a side down to three may have come from anywhere.
+    let flying = Morris::new(MorrisRules {
+        flying: Some(3),
+        ..*twelve.rules()
+    })
+    .unwrap();
+    let (far, _) = flying
+        .parse_fen(&format!("{board} w 0 0 0 Wb6>g7"))
+        .unwrap();
+    assert_eq!(
+        far.barrier(Color::White),
+        Some(Barrier {
+            man: index(&flying, "b6"),
+            point: index(&flying, "g7")
+        })
+    );
     // A memory under rules without no_reforming.
     let board9 = board_field(&g, "b6 c4 b2", "f4 e4 a1");
     assert_eq!(

@@ -274,10 +274,12 @@ fn all_keys(max: u8) -> impl Iterator<Item = CheckersKey> {
 /// Why no table holds the positions of `key`, which is not a database key.
 #[cold]
 fn not_in_a_table(key: CheckersKey) -> ProbeError {
-    if key.mover_pieces() == 0 {
-        ProbeError::OutOfScope("the side to move has no pieces: the game is over".into())
-    } else if key.other_pieces() == 0 {
+    // The side that has just moved has no pieces first: no move leaves its own side without
+    // one, whether or not the side to move has any.
+    if key.other_pieces() == 0 {
         ProbeError::CannotArise
+    } else if key.mover_pieces() == 0 {
+        ProbeError::OutOfScope("the side to move has no pieces: the game is over".into())
     } else {
         // Legal positions with both sides on the board give well-formed keys up to
         // MAX_PIECES pieces.
@@ -608,6 +610,8 @@ mod tests {
         assert!(e.to_string().contains("24 pieces"), "{e}");
         let lone = perfectplay_core::checkers::fen::parse("W:W18:B").unwrap();
         assert!(matches!(d.locate(&lone), Err(ProbeError::CannotArise)));
+        let empty = perfectplay_core::checkers::fen::parse("B:W:B").unwrap();
+        assert!(matches!(d.locate(&empty), Err(ProbeError::CannotArise)));
         assert!(d.parse_key("1000-00").is_none());
         assert!(d.parse_key("1010-00").is_some());
     }

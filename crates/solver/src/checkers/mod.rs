@@ -26,7 +26,10 @@
 //! The compact WDL-only form (two bits per position) is built with `wdl_only`.
 //!
 //! Positions where the side not to move has no pieces cannot arise and have no table; a side
-//! to move without pieces has lost and needs none.
+//! to move without pieces has lost and needs none. The first rule comes first: `B:W:B` (no
+//! pieces at all, Black to move) probes as "cannot arise", as `B:W:B1` does, not as Black's
+//! loss, for White cannot have made the move that led to it. Both still read as positions,
+//! since a position string describes a board, not a history.
 
 mod domain;
 mod index;

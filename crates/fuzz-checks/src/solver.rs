@@ -1,0 +1,130 @@
+//! The solver's readers: table files, checksum manifests and encoded rows.
+
+use std::path::Path;
+
+use perfectplay_core::checkers::Checkers;
+use perfectplay_core::Game;
+use perfectplay_solver::checksums::{format_manifest, parse_manifest};
+use perfectplay_solver::format::{encode_prefix, read_header};
+use perfectplay_solver::rows::{self, Row};
+use perfectplay_solver::Table;
+use xxhash_rust::xxh3::xxh3_64;
+
+/// Where the header's length sits in a table file, and where its header starts.
+const HEADER_LEN_AT: usize = 12;
+const HEADER_AT: usize = 16;
+
+/// The first byte is a mode, the rest a table file. Mode 0 reads the bytes as they are. Mode 1
+/// first writes the right header checksum, which the fuzzer could not find, so that the header
+/// itself is read; a header that reads is written again with the payload's checksum, and that
+/// table must open. A table that opens reads every value, reads no index past its end, and
+/// writes back to the same header.
+pub fn table(data: &[u8]) {
+    let Some((&mode, bytes)) = data.split_first() else {
+        return;
+    };
+    let path = Path::new("fuzz.ppdb");
+    let mut bytes = bytes.to_vec();
+    if mode & 1 == 1 {
+        fix_header_checksum(&mut bytes);
+        let Ok((header, offset)) = read_header(path, &bytes, None) else {
+            return;
+        };
+        let mut header = header;
+        let payload = &bytes[offset..];
+        header.payload_checksum = xxh3_64(payload);
+        let mut rewritten = encode_prefix(&header).expect("a header that was read encodes");
+        rewritten.extend_from_slice(payload);
+        let table = Table::from_vec(path, rewritten, None)
+            .unwrap_or_else(|e| panic!("a table written from a header that read: {e}"));
+        check_table(&table);
+    } else if let Ok(table) = Table::from_vec(path, bytes, None) {
+        check_table(&table);
+    }
+}
+
+fn fix_header_checksum(bytes: &mut [u8]) {
+    let Some(len) = bytes.get(HEADER_LEN_AT..HEADER_AT) else {
+        return;
+    };
+    let len = u32::from_le_bytes(len.try_into().expect("4 bytes")) as usize;
+    let end = HEADER_AT.saturating_add(len);
+    if let Some(encoded) = bytes.get(HEADER_AT..end) {
+        let sum = xxh3_64(encoded).to_le_bytes();
+        if let Some(slot) = bytes.get_mut(end..end + 8) {
+            slot.copy_from_slice(&sum);
+        }
+    }
+}
+
+fn check_table(table: &Table) {
+    let header = table.header();
+    assert_eq!(
+        table.payload().len() as u64,
+        header.encoding.payload_len(header.positions)
+    );
+    for index in 0..table.positions() {
+        if let Err(e) = table.value(index) {
+            panic!("index {index} of {}: {e}", table.positions());
+        }
+    }
+    assert!(table.value(table.positions()).is_err());
+    let mut again = encode_prefix(header).expect("the header encodes");
+    again.extend_from_slice(table.payload());
+    let reread = Table::from_vec(table.path(), again, None).expect("the table written again");
+    assert_eq!(reread.header(), header);
+}
+
+/// A manifest's text: one that reads writes back to text that reads the same, lists each
+/// file once, and names only files of its own directory.
+pub fn checksums(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(entries) = parse_manifest(text) else {
+        return;
+    };
+    let written = format_manifest(&entries);
+    assert_eq!(parse_manifest(&written).as_ref(), Ok(&entries), "{written}");
+    for (i, e) in entries.iter().enumerate() {
+        assert!(
+            Path::new(&e.file).file_name() == Some(e.file.as_ref()),
+            "{:?} is not a plain file name",
+            e.file
+        );
+        assert!(entries[..i].iter().all(|other| other.file != e.file));
+        assert_eq!(e.digest.len(), 64);
+        assert!(e
+            .digest
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase()));
+    }
+}
+
+/// The first byte picks checkers or a morris rule set, the next sixteen are a row (short input
+/// padded with zeros). A row that decodes is a valid position and encodes back to itself.
+pub fn probe_rows(data: &[u8]) {
+    let Some((&selector, rest)) = data.split_first() else {
+        return;
+    };
+    let mut bytes = [0u8; 16];
+    let n = rest.len().min(16);
+    bytes[..n].copy_from_slice(&rest[..n]);
+    let row: Row = std::array::from_fn(|i| {
+        u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"))
+    });
+    if selector % 7 == 0 {
+        let game = Checkers::default();
+        if let Ok(pos) = rows::decode_checkers(&game, &row) {
+            assert_eq!(rows::encode_checkers(&game, &pos), row);
+            game.for_each_move(&pos, |_| {});
+        }
+    } else {
+        let game = crate::morris_game(selector % 7 - 1);
+        if let Ok(pos) = rows::decode_morris(&game, &row) {
+            assert_eq!(rows::encode_morris(&game, &pos), Ok(row));
+            game.validate(&pos).expect("a decoded row is valid");
+            game.for_each_move(&pos, |_| {});
+        }
+    }
+}
