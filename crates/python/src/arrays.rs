@@ -47,9 +47,9 @@ where
         "i" => "int64",
         "u" => "uint64",
         _ => {
-            return Err(Error::WrongType(format!(
-                "{what} must be integers, not an array of dtype {dtype}"
-            )))
+            return Err(Error::ArgumentType(
+                format!("{what} must be integers, not an array of dtype {dtype}").into(),
+            ))
         }
     };
     let widened = numpy

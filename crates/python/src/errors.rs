@@ -191,10 +191,7 @@ pub(crate) enum Error {
     NothingToUndo,
     /// An argument of the wrong Python type.
     #[error("{0}")]
-    ArgumentType(&'static str),
-    /// An argument of the wrong Python type, described.
-    #[error("{0}")]
-    WrongType(String),
+    ArgumentType(std::borrow::Cow<'static, str>),
     /// The extension disagrees with the rules engine (found by `_self_check`).
     #[error("{0}")]
     SelfCheck(String),
@@ -234,7 +231,7 @@ impl From<Error> for PyErr {
             | Error::ActionOutOfRange { .. }
             | Error::EnvAction { .. } => IllegalActionError::new_err(message),
             Error::NothingToUndo => PyIndexError::new_err(message),
-            Error::ArgumentType(_) | Error::WrongType(_) => PyTypeError::new_err(message),
+            Error::ArgumentType(_) => PyTypeError::new_err(message),
             Error::SelfCheck(_) => PyAssertionError::new_err(message),
             Error::Probe(ProbeError::MissingTable { subspace, dirs }) => {
                 let message = if subspace.contains("-h") {

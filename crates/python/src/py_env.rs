@@ -107,7 +107,7 @@ fn table_dirs(value: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
         return Ok(vec![one]);
     }
     value.extract::<Vec<PathBuf>>().map_err(|_| {
-        Error::ArgumentType("tablebase takes a directory or a list of directories").into()
+        Error::ArgumentType("tablebase takes a directory or a list of directories".into()).into()
     })
 }
 

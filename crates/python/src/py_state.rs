@@ -179,7 +179,7 @@ impl PyState {
         } else if let Ok(text) = mv.extract::<String>() {
             with_family!(AnyState, &mut self.inner, s => s.apply_text(&text))?;
         } else {
-            return Err(Error::ArgumentType("apply takes a Move or a str").into());
+            return Err(Error::ArgumentType("apply takes a Move or a str".into()).into());
         }
         Ok(())
     }

@@ -24,7 +24,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use perfectplay_core::checkers::Position as CheckersPosition;
 use perfectplay_core::morris::MorrisPosition;
 use perfectplay_core::{Game, SplitMix64};
@@ -148,6 +148,19 @@ impl PyTablebase {
             .ok_or(Error::TablebaseClosed)
     }
 
+    /// The rows of `states` (states or position strings), end to end.
+    fn encoded_rows(&self, states: &Bound<'_, PyAny>) -> Result<Vec<u32>> {
+        let mut flat = Vec::new();
+        for state in states
+            .try_iter()
+            .map_err(|_| Error::ArgumentType("encode takes an iterable of states".into()))?
+        {
+            let state = state.map_err(|e| Error::Tablebase(e.to_string()))?;
+            flat.extend(encode_row(&self.game.game, self.position_of(&state)?)?);
+        }
+        Ok(flat)
+    }
+
     /// The position of `state` (a `State` or a position string), checked to be of this game.
     fn position_of(&self, state: &Bound<'_, PyAny>) -> Result<AnyPosition> {
         if let Ok(text) = state.cast::<PyString>() {
@@ -161,7 +174,7 @@ impl PyTablebase {
         }
         let Ok(state) = state.cast::<PyState>() else {
             return Err(Error::ArgumentType(
-                "a tablebase probes a State or a position string",
+                "a tablebase probes a State or a position string".into(),
             ));
         };
         let state = state.borrow();
@@ -429,14 +442,7 @@ impl PyTablebase {
         py: Python<'py>,
         states: &Bound<'py, PyAny>,
     ) -> Result<Bound<'py, PyArray2<u32>>> {
-        let mut flat = Vec::new();
-        for state in states
-            .try_iter()
-            .map_err(|_| Error::ArgumentType("encode takes an iterable of states"))?
-        {
-            let state = state.map_err(|e| Error::Tablebase(e.to_string()))?;
-            flat.extend(encode_row(&self.game.game, self.position_of(&state)?)?);
-        }
+        let flat = self.encoded_rows(states)?;
         let n = flat.len() / 4;
         PyArray1::from_vec(py, flat)
             .reshape([n, 4])
@@ -468,14 +474,9 @@ impl PyTablebase {
                 ))
             })?
         } else {
-            let rows = self.encode(py, positions)?;
-            let rows = rows.readonly();
-            (
-                rows.as_slice()
-                    .map_err(|e| Error::Tablebase(e.to_string()))?
-                    .to_vec(),
-                rows.shape().to_vec(),
-            )
+            let rows = self.encoded_rows(positions)?;
+            let n = rows.len() / 4;
+            (rows, vec![n, 4])
         };
         if shape.len() != 2 || shape[1] != 4 {
             return Err(Error::Tablebase(format!(

@@ -49,8 +49,8 @@ pub struct Table {
 struct Source {
     file: File,
     stamp: Stamp,
-    /// When the file was last found unchanged ([`now_nanos`]).
-    checked_at: AtomicU64,
+    /// The interval ([`interval_now`]) in which the file was last found unchanged.
+    checked_in: AtomicU64,
 }
 
 /// How long a file found unchanged is trusted before queries look again
@@ -59,15 +59,15 @@ struct Source {
 /// thousands of tables, where a look per query cost single probes 60% of their speed.
 pub const CHECK_INTERVAL: Duration = Duration::from_millis(100);
 
-/// A clock for [`Source::checked_at`], in nanoseconds: the kernel's coarse monotonic clock
-/// where there is one (a few nanoseconds to read, against 20 for the precise one; its
-/// resolution, a clock tick of 1-4 ms, is far below [`CHECK_INTERVAL`]).
 /// The number of the current [`CHECK_INTERVAL`].
 #[inline]
 fn interval_now() -> u64 {
     now_nanos() / CHECK_INTERVAL.as_nanos() as u64
 }
 
+/// A clock in nanoseconds: the kernel's coarse monotonic clock where there is one (a few
+/// nanoseconds to read, against 20 for the precise one; its resolution, a clock tick of 1-4
+/// ms, is far below [`CHECK_INTERVAL`]).
 #[inline]
 fn now_nanos() -> u64 {
     #[cfg(target_os = "linux")]
@@ -198,7 +198,7 @@ impl Table {
         table.source = Some(Source {
             file,
             stamp: Stamp::of(&meta),
-            checked_at: AtomicU64::new(now_nanos()),
+            checked_in: AtomicU64::new(interval_now()),
         });
         // The checksums were read from the map: a change during that read is caught here.
         table.check_intact()?;
@@ -245,9 +245,8 @@ impl Table {
                 )));
             }
         }
-        let now = now_nanos();
-        let last = source.checked_at.load(Ordering::Relaxed);
-        if !always && now.saturating_sub(last) < CHECK_INTERVAL.as_nanos() as u64 {
+        let now = interval_now();
+        if !always && source.checked_in.load(Ordering::Relaxed) == now {
             return Ok(());
         }
         let meta = source
@@ -257,7 +256,7 @@ impl Table {
         match source.stamp.difference(&Stamp::of(&meta)) {
             Some(detail) => Err(changed(detail)),
             None => {
-                source.checked_at.fetch_max(now, Ordering::Relaxed);
+                source.checked_in.fetch_max(now, Ordering::Relaxed);
                 Ok(())
             }
         }
