@@ -23,7 +23,8 @@ use perfectplay_core::checkers::{MoveInputError, ParseFenError};
 use perfectplay_core::morris::fen::MorrisFenError;
 use perfectplay_core::morris::{MorrisMoveError, RulesError};
 use perfectplay_core::RuleOptionError;
-use perfectplay_core::{IllegalActionError as CoreIllegalAction, Outcome, PlayError};
+use perfectplay_core::{IllegalActionError as CoreIllegalAction, PlayError};
+use perfectplay_env::Error as EnvError;
 use perfectplay_solver::{DbError, ProbeError, SolveError};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyAssertionError, PyIndexError, PyKeyError, PyTypeError, PyValueError};
@@ -80,20 +81,13 @@ create_exception!(
     "A game id that names no game; the message lists the valid ids and aliases."
 );
 
-/// Everything that can go wrong below the Python boundary.
+/// What can go wrong in the binding: the environment's errors, and the binding's own (Python
+/// values of the wrong type, arguments it checks itself, tablebase calls and builds).
 #[derive(Debug, Error)]
 pub(crate) enum Error {
-    /// No game has this id.
-    #[error("unknown game `{id}`; valid games: {valid}")]
-    UnknownGame {
-        /// The id given.
-        id: String,
-        /// Every id and alias, comma separated.
-        valid: String,
-    },
-    /// An unknown rule option, or a value it does not take.
+    /// An error of the environment.
     #[error(transparent)]
-    RuleOption(#[from] RuleOptionError),
+    Env(#[from] EnvError),
     /// A rule option given a Python value that is not a bool, int, str or None.
     #[error("rule option `{name}` takes a bool, int, str or None, not {type_name}")]
     OptionType {
@@ -102,105 +96,15 @@ pub(crate) enum Error {
         /// The Python type of the value given.
         type_name: String,
     },
-    /// Morris options that cannot be played together.
-    #[error("invalid rules: {0}")]
-    Rules(#[from] RulesError),
-    /// A checkers FEN that cannot be read.
-    #[error(transparent)]
-    CheckersFen(#[from] ParseFenError),
-    /// A morris position string that cannot be read.
-    #[error(transparent)]
-    MorrisFen(#[from] MorrisFenError),
-    /// A checkers move that cannot be read or is not legal.
-    #[error(transparent)]
-    CheckersMove(#[from] MoveInputError),
-    /// A morris turn that cannot be read or is not legal.
-    #[error(transparent)]
-    MorrisMove(#[from] MorrisMoveError),
-    /// A move refused by the game state (illegal, or the game is over).
-    #[error(transparent)]
-    Play(#[from] PlayError),
-    /// A `Move` of one game given to a state of another family.
-    #[error("{mv} is a move of {family}, not of {game}")]
-    WrongFamily {
-        /// The move.
-        mv: String,
-        /// The family it belongs to.
-        family: &'static str,
-        /// The game of the state.
-        game: &'static str,
-    },
-    /// A whole move asked for while a turn is half made with `apply_action`.
-    #[error(
-        "a turn is half made with apply_action (actions so far: {actions}); finish it with \
-         apply_action, or take the actions back with undo, before applying a whole move"
-    )]
-    MidTurn {
-        /// The actions made so far in the turn.
-        actions: String,
-    },
-    /// An action that is not legal now.
-    #[error(transparent)]
-    Action(#[from] CoreIllegalAction),
-    /// An action given after the game ended.
-    #[error("action {action} is not legal: the game is over ({outcome})")]
-    ActionAfterEnd {
-        /// The action.
-        action: i64,
-        /// How the game ended.
-        outcome: Outcome,
-    },
-    /// An action number outside the action space.
-    #[error("action {action} is outside the action space 0..{count}; legal actions: {legal:?}")]
-    ActionOutOfRange {
-        /// The action.
-        action: i64,
-        /// The number of actions.
-        count: usize,
-        /// The legal actions.
-        legal: Vec<usize>,
-    },
-    /// An illegal action in one env of a batch; no env was stepped.
-    #[error(
-        "env {env}: action {action} ({text}) is not legal now; legal actions: {legal:?}; \
-         no env was stepped"
-    )]
-    EnvAction {
-        /// The env's index.
-        env: usize,
-        /// The action.
-        action: i64,
-        /// What the action means there.
-        text: String,
-        /// The env's legal actions.
-        legal: Vec<usize>,
-    },
-    /// A batch of actions of the wrong length.
-    #[error("expected one action per env ({expected}), got {found}")]
-    ActionCount {
-        /// The number of envs.
-        expected: usize,
-        /// The number of actions given.
-        found: usize,
-    },
-    /// A bad argument: of the batched environment, a build, a sample.
+    /// A bad argument of a binding's call.
     #[error("{0}")]
     BadArgument(String),
-    /// `undo` with nothing to take back.
-    #[error("nothing to undo: the state is at the start of its history")]
-    NothingToUndo,
     /// An argument of the wrong Python type.
     #[error("{0}")]
     ArgumentType(std::borrow::Cow<'static, str>),
     /// The extension disagrees with the rules engine (found by `_self_check`).
     #[error("{0}")]
     SelfCheck(String),
-    /// A probe that failed.
-    #[error(transparent)]
-    Probe(#[from] ProbeError),
-    /// A table file that cannot be used.
-    #[error(transparent)]
-    Db(#[from] DbError),
     /// A build that failed.
     #[error(transparent)]
     Solve(#[from] SolveError),
@@ -215,59 +119,95 @@ pub(crate) enum Error {
     TablebaseClosed,
 }
 
+/// Errors of the layers below that the binding meets with `?`, through the environment's.
+macro_rules! through_env {
+    ($($source:ty),* $(,)?) => {
+        $(impl From<$source> for Error {
+            fn from(err: $source) -> Self {
+                Error::Env(err.into())
+            }
+        })*
+    };
+}
+
+through_env!(
+    RuleOptionError,
+    RulesError,
+    ParseFenError,
+    MorrisFenError,
+    MoveInputError,
+    MorrisMoveError,
+    PlayError,
+    CoreIllegalAction,
+    ProbeError,
+    DbError,
+);
+
 impl From<Error> for PyErr {
     fn from(err: Error) -> PyErr {
         let message = err.to_string();
         match err {
-            Error::UnknownGame { .. } => UnknownGameError::new_err(message),
-            Error::CheckersFen(_) | Error::MorrisFen(_) => InvalidPositionError::new_err(message),
-            Error::CheckersMove(_)
-            | Error::MorrisMove(_)
-            | Error::Play(_)
-            | Error::WrongFamily { .. }
-            | Error::MidTurn { .. } => IllegalMoveError::new_err(message),
-            Error::Action(_)
-            | Error::ActionAfterEnd { .. }
-            | Error::ActionOutOfRange { .. }
-            | Error::EnvAction { .. } => IllegalActionError::new_err(message),
-            Error::NothingToUndo => PyIndexError::new_err(message),
+            Error::Env(env) => env_exception(env, message),
             Error::ArgumentType(_) => PyTypeError::new_err(message),
             Error::SelfCheck(_) => PyAssertionError::new_err(message),
-            Error::Probe(ProbeError::MissingTable { subspace, dirs }) => {
-                let message = if subspace.contains("-h") {
-                    format!(
-                        "{message} (men in hand: a placement-phase table, which whole-game \
-                         builds of the small games make; for Nine Men's Morris and the other \
-                         large games `perfectplay search` values such positions on the \
-                         moving-phase tables)"
-                    )
-                } else {
-                    message
-                };
-                let err = MissingTableError::new_err(message);
-                Python::attach(|py| {
-                    let value = err.value(py);
-                    let dirs: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
-                    // Attributes for the caller's convenience; the message says it all anyway.
-                    let _ = value.setattr("subspace", subspace);
-                    let _ = value.setattr("directories", dirs);
-                });
-                err
+            Error::OutOfScope(_) => OutOfScopeError::new_err(message),
+            Error::Solve(_) | Error::Tablebase(_) | Error::TablebaseClosed => {
+                TablebaseError::new_err(message)
             }
-            Error::Probe(ProbeError::OutOfScope(_) | ProbeError::CannotArise)
-            | Error::OutOfScope(_) => OutOfScopeError::new_err(message),
-            Error::Probe(_)
-            | Error::Db(_)
-            | Error::Solve(_)
-            | Error::Tablebase(_)
-            | Error::TablebaseClosed => TablebaseError::new_err(message),
-            Error::RuleOption(_)
-            | Error::OptionType { .. }
-            | Error::Rules(_)
-            | Error::ActionCount { .. }
-            | Error::BadArgument(_) => PyValueError::new_err(message),
+            Error::OptionType { .. } | Error::BadArgument(_) => PyValueError::new_err(message),
         }
     }
+}
+
+/// The exception of an environment error, whose text is `message`.
+fn env_exception(err: EnvError, message: String) -> PyErr {
+    match err {
+        EnvError::UnknownGame { .. } => UnknownGameError::new_err(message),
+        EnvError::CheckersFen(_) | EnvError::MorrisFen(_) => InvalidPositionError::new_err(message),
+        EnvError::CheckersMove(_)
+        | EnvError::MorrisMove(_)
+        | EnvError::Play(_)
+        | EnvError::WrongFamily { .. }
+        | EnvError::MidTurn { .. } => IllegalMoveError::new_err(message),
+        EnvError::Action(_)
+        | EnvError::ActionAfterEnd { .. }
+        | EnvError::ActionOutOfRange { .. }
+        | EnvError::EnvAction { .. } => IllegalActionError::new_err(message),
+        EnvError::NothingToUndo => PyIndexError::new_err(message),
+        EnvError::Probe(ProbeError::MissingTable { subspace, dirs }) => {
+            missing_table(message, subspace, &dirs)
+        }
+        EnvError::Probe(ProbeError::OutOfScope(_) | ProbeError::CannotArise) => {
+            OutOfScopeError::new_err(message)
+        }
+        EnvError::Probe(_) | EnvError::Db(_) => TablebaseError::new_err(message),
+        EnvError::RuleOption(_)
+        | EnvError::Rules(_)
+        | EnvError::ActionCount { .. }
+        | EnvError::BadArgument(_) => PyValueError::new_err(message),
+    }
+}
+
+/// `MissingTableError` for the table `subspace`, searched for in `dirs`.
+fn missing_table(message: String, subspace: String, dirs: &[std::path::PathBuf]) -> PyErr {
+    let message = if subspace.contains("-h") {
+        format!(
+            "{message} (men in hand: a placement-phase table, which whole-game builds of the \
+             small games make; for Nine Men's Morris and the other large games `perfectplay \
+             search` values such positions on the moving-phase tables)"
+        )
+    } else {
+        message
+    };
+    let err = MissingTableError::new_err(message);
+    Python::attach(|py| {
+        let value = err.value(py);
+        let dirs: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+        // Attributes for the caller's convenience; the message says it all anyway.
+        let _ = value.setattr("subspace", subspace);
+        let _ = value.setattr("directories", dirs);
+    });
+    err
 }
 
 /// The result type of the extension's internals.

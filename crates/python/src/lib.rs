@@ -16,21 +16,12 @@
 //! worked out when it is played, so that a step costs one pass over the legal moves and one
 //! move's mill test.
 
-mod actions;
 mod arrays;
-mod env;
 mod errors;
-mod games;
-mod lanes;
-mod perfect;
-mod pool;
 mod py_env;
 mod py_game;
 mod py_state;
-mod state;
-mod steps;
 mod tablebase;
-mod track;
 
 use pyo3::prelude::*;
 
@@ -85,7 +76,7 @@ mod _core {
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-        m.add("TERMINAL_PLAYER", crate::state::TERMINAL_PLAYER)?;
+        m.add("TERMINAL_PLAYER", perfectplay_env::state::TERMINAL_PLAYER)?;
         Ok(())
     }
 }

@@ -1,29 +1,19 @@
 //! Python's `VectorEnv`: a [`Batch`] of either family behind numpy buffers that it owns.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1};
-use perfectplay_core::checkers::Checkers;
-use perfectplay_core::morris::Morris;
 use perfectplay_core::{ActionGame, Player};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::arrays::exact_integers;
-use crate::env::{Batch, Buffers, Opponent};
-use crate::errors::{Error, Result};
-use crate::games::{with_family, AnyGame};
-use crate::perfect::{SharedTables, Start, Tabled};
-use crate::pool;
-use crate::py_game::{options_from_kwargs, PyGame};
+use perfectplay_env::batch::Buffers;
+use perfectplay_env::games::AnyGame;
+use perfectplay_env::{pool, with_family, AnyBatch, BatchSpec, OpponentKind};
 
-/// A batch of either family.
-#[derive(Clone, Debug)]
-enum AnyBatch {
-    Checkers(Batch<Checkers>),
-    Morris(Batch<Morris>),
-}
+use crate::arrays::exact_integers;
+use crate::errors::Error;
+use crate::py_game::{options_from_kwargs, PyGame};
 
 /// Many games stepped together in Rust, in parallel, with the Python lock released: the
 /// batched environment for reinforcement learning.
@@ -111,112 +101,6 @@ fn table_dirs(value: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
     })
 }
 
-/// Refuses a batch whose envs and output arrays would not fit this machine's memory, saying
-/// how much they would need, rather than failing to allocate them half-way (an abort) or
-/// pushing the machine into swap. `single_agent` batches have one reward per env, else two.
-fn check_memory(game: &AnyGame, num_envs: usize, single_agent: bool) -> Result<()> {
-    let (slot, obs, actions) = match game {
-        AnyGame::Checkers(g) => (
-            Batch::<Checkers>::bytes_per_env(),
-            g.observation_shape().iter().product::<usize>(),
-            g.action_count(),
-        ),
-        AnyGame::Morris(g) => (
-            Batch::<Morris>::bytes_per_env(),
-            g.observation_shape().iter().product::<usize>(),
-            g.action_count(),
-        ),
-    };
-    let rewards = if single_agent { 1 } else { 2 };
-    // The env, then its rows: observation (float32), mask (bool), player (int32), rewards
-    // (float32), terminated and truncated (bool), sample and action (int64).
-    let per_env = slot + 4 * obs + actions + 4 + 4 * rewards + 2 + 8 + 8;
-    let total = (num_envs as u128) * (per_env as u128);
-    let memory = physical_memory();
-    if memory.is_some_and(|m| total > u128::from(m)) || total > isize::MAX as u128 {
-        let limit = memory.map_or_else(String::new, |m| {
-            format!(", more than this machine's {m} bytes of memory")
-        });
-        return Err(Error::BadArgument(format!(
-            "num_envs={num_envs} would need {total} bytes ({per_env} per env){limit}"
-        )));
-    }
-    Ok(())
-}
-
-/// The machine's physical memory in bytes, where the system says.
-fn physical_memory() -> Option<u64> {
-    #[cfg(unix)]
-    {
-        // SAFETY: `sysconf` only reads system configuration.
-        let (pages, size) = unsafe {
-            (
-                libc::sysconf(libc::_SC_PHYS_PAGES),
-                libc::sysconf(libc::_SC_PAGESIZE),
-            )
-        };
-        if pages > 0 && size > 0 {
-            return Some(pages as u64 * size as u64);
-        }
-    }
-    None
-}
-
-/// The batch of `game` for the constructor's arguments.
-fn make_batch<F: Tabled>(
-    game: F,
-    num_envs: usize,
-    seed: u64,
-    agent: Player,
-    opponent: Option<&str>,
-    dirs: Option<&[PathBuf]>,
-    start: Option<&str>,
-) -> Result<Batch<F>> {
-    if opponent == Some("perfect") && dirs.is_none() {
-        return Err(Error::BadArgument(
-            "opponent=\"perfect\" needs tablebase=DIR (or a list of directories)".to_owned(),
-        ));
-    }
-    if opponent != Some("perfect") && start.is_none() {
-        // Nothing reads tables or an index.
-        let agent = opponent.map(|_| (agent, Opponent::Random));
-        return Ok(Batch::new(game, num_envs, seed, agent, Start::Initial));
-    }
-    let tables = SharedTables::open(&game, dirs.unwrap_or_default())?;
-    let start = match start {
-        None => Start::Initial,
-        Some(text) => {
-            let Some(name) = text.strip_prefix("subspace:") else {
-                return Err(Error::BadArgument(format!(
-                    "start=\"{text}\": give start=\"subspace:KEY\" (such as subspace:4-3), or \
-                     None for the game's starting position"
-                )));
-            };
-            Start::subspace(Arc::clone(&tables), name)?
-        }
-    };
-    let agent = match opponent {
-        None => None,
-        Some("random") => Some((agent, Opponent::Random)),
-        Some(_) => {
-            let covered = match &start {
-                Start::Subspace { key, .. } => Some(*key),
-                Start::Initial => F::start_key(tables.domain()),
-            };
-            let Some(key) = covered else {
-                return Err(Error::BadArgument(
-                    "no database holds this game's starting position: give \
-                     start=\"subspace:KEY\" for perfect play"
-                        .to_owned(),
-                ));
-            };
-            tables.check_covers(key)?;
-            Some((agent, Opponent::Perfect(Arc::clone(&tables))))
-        }
-    };
-    Ok(Batch::new(game, num_envs, seed, agent, start))
-}
-
 /// The actions as a contiguous int64 array, converting other arrays and sequences.
 /// Appends the actions of `actions` (int64 `[num_envs]`, or any integer array or sequence
 /// that converts without loss) to `into`. Floats, bools and values outside int64 are refused,
@@ -268,11 +152,9 @@ impl PyVectorEnv {
 
     /// Checks `actions` and steps every env with them.
     fn step_with(&mut self, py: Python<'_>, actions: &[i64]) -> PyResult<()> {
-        with_family!(AnyBatch, &self.batch, b => b.check(actions))?;
-        self.with_buffers(
-            py,
-            |batch, buffers| with_family!(AnyBatch, batch, b => b.step(actions, buffers)),
-        )??;
+        self.batch.check(actions).map_err(Error::from)?;
+        self.with_buffers(py, |batch, buffers| batch.step(actions, buffers))?
+            .map_err(Error::from)?;
         Ok(())
     }
 
@@ -325,10 +207,6 @@ impl PyVectorEnv {
             options.push(("ply_limit".to_owned(), limit.to_string()));
         }
         let game = PyGame::load(game_id, &options)?;
-        if num_envs == 0 {
-            return Err(Error::BadArgument("num_envs must be at least 1".to_owned()).into());
-        }
-        check_memory(&game.game, num_envs, opponent.is_some())?;
         let agent = match agent_player {
             0 => Player::First,
             1 => Player::Second,
@@ -338,44 +216,20 @@ impl PyVectorEnv {
                 )
             }
         };
-        let dirs = tablebase.map(table_dirs).transpose()?;
-        let opponent = match opponent {
-            None => None,
-            Some("random") => Some("random"),
-            Some("perfect") => Some("perfect"),
-            Some(other) => {
-                return Err(Error::BadArgument(format!(
-                    "unknown opponent `{other}`; valid opponents: random, perfect (with \
-                     tablebase=...), or None for self-play"
-                ))
-                .into())
-            }
+        let spec = BatchSpec {
+            num_envs,
+            seed,
+            opponent: opponent
+                .map(OpponentKind::parse)
+                .transpose()
+                .map_err(Error::from)?,
+            agent,
+            tables: tablebase.map(table_dirs).transpose()?,
+            start: start.map(str::to_owned),
         };
-        let batch = match game.game {
-            AnyGame::Checkers(g) => AnyBatch::Checkers(make_batch(
-                g,
-                num_envs,
-                seed,
-                agent,
-                opponent,
-                dirs.as_deref(),
-                start,
-            )?),
-            AnyGame::Morris(g) => AnyBatch::Morris(make_batch(
-                g,
-                num_envs,
-                seed,
-                agent,
-                opponent,
-                dirs.as_deref(),
-                start,
-            )?),
-        };
-        let (shape, count, per_env) = with_family!(AnyBatch, &batch, b => (
-            b.game().observation_shape(),
-            b.game().action_count(),
-            b.rewards_per_env(),
-        ));
+        let batch = AnyBatch::new(&game.game, &spec).map_err(Error::from)?;
+        let shape = batch.observation_shape();
+        let (_, count, per_env) = batch.row_lens();
         let mut obs_shape = vec![num_envs];
         obs_shape.extend(shape);
         let reward_shape = if per_env == 1 {
@@ -387,7 +241,7 @@ impl PyVectorEnv {
             game,
             batch,
             num_envs,
-            opponent,
+            opponent: spec.opponent.map(OpponentKind::name),
             agent_player,
             copy,
             obs: PyArrayDyn::zeros(py, obs_shape, false).unbind(),
@@ -399,10 +253,8 @@ impl PyVectorEnv {
             sampled: PyArray1::zeros(py, num_envs, false).unbind(),
             actions: Vec::with_capacity(num_envs),
         };
-        env.with_buffers(
-            py,
-            |batch, buffers| with_family!(AnyBatch, batch, b => b.reset(None, buffers)),
-        )??;
+        env.with_buffers(py, |batch, buffers| batch.reset(None, buffers))?
+            .map_err(Error::from)?;
         Ok(env)
     }
 
@@ -410,10 +262,8 @@ impl PyVectorEnv {
     /// (as the constructor's seed does), otherwise they go on.
     #[pyo3(signature = (seed = None))]
     fn reset<'py>(&mut self, py: Python<'py>, seed: Option<u64>) -> PyResult<Bound<'py, PyTuple>> {
-        self.with_buffers(
-            py,
-            |batch, buffers| with_family!(AnyBatch, batch, b => b.reset(seed, buffers)),
-        )??;
+        self.with_buffers(py, |batch, buffers| batch.reset(seed, buffers))?
+            .map_err(Error::from)?;
         let obs = self.out(self.obs.bind(py).clone().into_any())?;
         PyTuple::new(py, [obs, self.info(py)?.into_any()])
     }
@@ -453,16 +303,15 @@ impl PyVectorEnv {
             let mut sampled = self.sampled.bind(py).readwrite();
             let out = sampled.as_slice_mut()?;
             let batch = &mut self.batch;
-            py.detach(move || {
-                pool::run(move || with_family!(AnyBatch, batch, b => b.sample(out)))
-            })?;
+            py.detach(move || pool::run(move || batch.sample(out)))
+                .map_err(Error::from)?;
         }
         self.out(self.sampled.bind(py).clone().into_any())
     }
 
     /// The position string of env `index`'s game.
     fn fen(&self, index: usize) -> PyResult<String> {
-        with_family!(AnyBatch, &self.batch, b => b.fen(index)).ok_or_else(|| {
+        self.batch.fen(index).ok_or_else(|| {
             Error::BadArgument(format!(
                 "env index {index} out of range 0..{}",
                 self.num_envs
@@ -506,7 +355,7 @@ impl PyVectorEnv {
     /// move): 0 unless a table went bad after the env was made.
     #[getter]
     fn perfect_misses(&self) -> u64 {
-        with_family!(AnyBatch, &self.batch, b => b.perfect_misses())
+        self.batch.perfect_misses()
     }
 
     /// The player the agent plays in single-agent mode (0 moves first).

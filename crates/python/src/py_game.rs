@@ -6,9 +6,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple};
 
 use crate::errors::{Error, Result};
-use crate::games::{self, with_family, AnyGame};
 use crate::py_state::{AnyState, PyState};
-use crate::state::Session;
+use perfectplay_env::games::{self, AnyGame};
+use perfectplay_env::state::Session;
+use perfectplay_env::with_family;
 
 /// The text a rule option's `set` reads for a Python value: `True`/`False`, an int, a str, or
 /// `None` for "no limit".
@@ -136,8 +137,12 @@ impl PyGame {
     /// `InvalidPositionError` if it cannot be read.
     fn state_from_fen(&self, fen: &str) -> PyResult<PyState> {
         let inner = match self.game {
-            AnyGame::Checkers(g) => AnyState::Checkers(Session::from_fen(self.id, g, fen)?),
-            AnyGame::Morris(g) => AnyState::Morris(Session::from_fen(self.id, g, fen)?),
+            AnyGame::Checkers(g) => {
+                AnyState::Checkers(Session::from_fen(self.id, g, fen).map_err(Error::from)?)
+            }
+            AnyGame::Morris(g) => {
+                AnyState::Morris(Session::from_fen(self.id, g, fen).map_err(Error::from)?)
+            }
         };
         Ok(PyState { inner })
     }

@@ -10,11 +10,12 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyInt, PyList};
 
-use crate::actions::MAX_ACTIONS;
 use crate::errors::Error;
-use crate::games::{with_family, AnyGame, AnyMove};
 use crate::py_game::PyGame;
-use crate::state::{Ending, Record, Session};
+use perfectplay_env::actions::MAX_ACTIONS;
+use perfectplay_env::games::{AnyGame, AnyMove};
+use perfectplay_env::state::{Ending, Record, Session};
+use perfectplay_env::with_family;
 
 /// A move: one whole turn, such as `11-15`, `15x24x31`, `d6` or `a1-a4xd7`.
 ///
@@ -175,9 +176,10 @@ impl PyState {
     fn apply(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
         if let Ok(mv) = mv.cast::<PyMove>() {
             let mv = mv.get().mv;
-            with_family!(AnyState, &mut self.inner, s => s.apply_move(&mv))?;
+            with_family!(AnyState, &mut self.inner, s => s.apply_move(&mv)).map_err(Error::from)?;
         } else if let Ok(text) = mv.extract::<String>() {
-            with_family!(AnyState, &mut self.inner, s => s.apply_text(&text))?;
+            with_family!(AnyState, &mut self.inner, s => s.apply_text(&text))
+                .map_err(Error::from)?;
         } else {
             return Err(Error::ArgumentType("apply takes a Move or a str".into()).into());
         }
@@ -275,7 +277,10 @@ impl PyState {
     /// turn is complete. An illegal action raises `IllegalActionError` (naming it and the
     /// legal ones) and leaves the state unchanged.
     fn apply_action(&mut self, action: i64) -> PyResult<()> {
-        Ok(with_family!(AnyState, &mut self.inner, s => s.apply_action(action))?)
+        Ok(
+            with_family!(AnyState, &mut self.inner, s => s.apply_action(action))
+                .map_err(Error::from)?,
+        )
     }
 
     /// A copy of the state with `action` applied.
@@ -293,7 +298,10 @@ impl PyState {
 
     /// The actions that play `move` from the start of a turn, in order.
     fn move_actions(&self, mv: &PyMove) -> PyResult<Vec<usize>> {
-        Ok(with_family!(AnyState, &self.inner, s => s.move_actions(&mv.mv))?)
+        Ok(
+            with_family!(AnyState, &self.inner, s => s.move_actions(&mv.mv))
+                .map_err(Error::from)?,
+        )
     }
 
     /// The observation tensor (float32, `Game.observation_shape()`), seen from the player to
@@ -317,7 +325,7 @@ impl PyState {
     /// or else the last whole move (returns it). Raises `IndexError` at the start of the
     /// history.
     fn undo(&mut self) -> PyResult<Option<PyMove>> {
-        let mv = with_family!(AnyState, &mut self.inner, s => s.undo())?;
+        let mv = with_family!(AnyState, &mut self.inner, s => s.undo()).map_err(Error::from)?;
         Ok(mv.map(|mv| PyMove { mv }))
     }
 
@@ -358,8 +366,12 @@ pub(crate) fn _restore_state(
         actions,
     };
     let inner = match game.game {
-        AnyGame::Checkers(g) => AnyState::Checkers(Session::from_record(game.id, g, &record)?),
-        AnyGame::Morris(g) => AnyState::Morris(Session::from_record(game.id, g, &record)?),
+        AnyGame::Checkers(g) => {
+            AnyState::Checkers(Session::from_record(game.id, g, &record).map_err(Error::from)?)
+        }
+        AnyGame::Morris(g) => {
+            AnyState::Morris(Session::from_record(game.id, g, &record).map_err(Error::from)?)
+        }
     };
     Ok(PyState { inner })
 }

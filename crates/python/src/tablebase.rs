@@ -42,11 +42,11 @@ use rayon::prelude::*;
 
 use crate::arrays::exact_integers;
 use crate::errors::{Error, Result};
-use crate::games::AnyGame;
-use crate::perfect::{draw_position, parse_subspace};
 use crate::py_game::PyGame;
 use crate::py_state::{AnyState, PyMove, PyState};
-use crate::state::Session;
+use perfectplay_env::games::AnyGame;
+use perfectplay_env::perfect::{draw_position, parse_subspace};
+use perfectplay_env::state::Session;
 
 /// What `probe_batch` returns: values and distances.
 type WdlAndPlies<'py> = (Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<i32>>);
@@ -220,12 +220,16 @@ enum AnyPosition {
 macro_rules! with_tables {
     ($tables:expr, $position:expr, |$tb:ident, $pos:ident| $body:expr) => {
         match (&*$tables, $position) {
-            (AnyTablebase::Checkers($tb), AnyPosition::Checkers($pos)) => {
-                $body.map(|v| v.into_iter().map(crate::games::AnyMove::Checkers).collect())
-            }
-            (AnyTablebase::Morris($tb), AnyPosition::Morris($pos)) => {
-                $body.map(|v| v.into_iter().map(crate::games::AnyMove::Morris).collect())
-            }
+            (AnyTablebase::Checkers($tb), AnyPosition::Checkers($pos)) => $body.map(|v| {
+                v.into_iter()
+                    .map(perfectplay_env::games::AnyMove::Checkers)
+                    .collect()
+            }),
+            (AnyTablebase::Morris($tb), AnyPosition::Morris($pos)) => $body.map(|v| {
+                v.into_iter()
+                    .map(perfectplay_env::games::AnyMove::Morris)
+                    .collect()
+            }),
             _ => unreachable!("a tablebase's positions are of its own family"),
         }
     };
@@ -343,12 +347,12 @@ impl PyTablebase {
                 (AnyTablebase::Checkers(tb), AnyPosition::Checkers(p)) => tb
                     .move_values(&p)?
                     .into_iter()
-                    .map(|m| (crate::games::AnyMove::Checkers(m.mv), m.value))
+                    .map(|m| (perfectplay_env::games::AnyMove::Checkers(m.mv), m.value))
                     .collect::<Vec<_>>(),
                 (AnyTablebase::Morris(tb), AnyPosition::Morris(p)) => tb
                     .move_values(&p)?
                     .into_iter()
-                    .map(|m| (crate::games::AnyMove::Morris(m.mv), m.value))
+                    .map(|m| (perfectplay_env::games::AnyMove::Morris(m.mv), m.value))
                     .collect(),
                 _ => unreachable!("a tablebase's positions are of its own family"),
             })
@@ -363,7 +367,7 @@ impl PyTablebase {
     fn best_moves(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> Result<Vec<PyMove>> {
         let pos = self.position_of(state)?;
         let tables = self.tables()?;
-        let moves: Vec<crate::games::AnyMove> = py.detach(|| {
+        let moves: Vec<perfectplay_env::games::AnyMove> = py.detach(|| {
             with_tables!(tables, pos, |tb, p| tb
                 .best_moves(&p)
                 .map(|v| v.into_iter().map(|m| m.mv).collect::<Vec<_>>()))
@@ -387,7 +391,7 @@ impl PyTablebase {
         }
         let pos = self.position_of(state)?;
         let tables = self.tables()?;
-        let moves: Vec<crate::games::AnyMove> =
+        let moves: Vec<perfectplay_env::games::AnyMove> =
             py.detach(|| with_tables!(tables, pos, |tb, p| tb.principal_variation(&p, max_plies)))?;
         Ok(moves.into_iter().map(|mv| PyMove { mv }).collect())
     }
@@ -489,7 +493,9 @@ impl PyTablebase {
         let mut wdl = vec![0i8; n];
         let mut plies = vec![-1i32; n];
         py.detach(|| {
-            crate::pool::run(|| probe_rows_into(&tables, &game, &rows, &mut wdl, &mut plies))
+            perfectplay_env::pool::run(|| {
+                probe_rows_into(&tables, &game, &rows, &mut wdl, &mut plies)
+            })
         })?;
         Ok((PyArray1::from_vec(py, wdl), PyArray1::from_vec(py, plies)))
     }
@@ -903,6 +909,6 @@ impl BuildJob {
 fn parse_all<D: Domain>(domain: &D, names: &[String]) -> Result<Vec<D::Key>> {
     names
         .iter()
-        .map(|name| parse_subspace(domain, name))
+        .map(|name| parse_subspace(domain, name).map_err(Error::from))
         .collect()
 }

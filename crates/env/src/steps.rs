@@ -19,14 +19,14 @@ use crate::actions::ActionSet;
 use crate::games::Family;
 
 /// A step a game's action can lead to.
-pub(crate) type Step<F> =
+pub type Step<F> =
     ActionStep<<F as perfectplay_core::ActionGame>::Stage, <F as perfectplay_core::Game>::Move>;
 
 /// The legal actions of one position and stage.
 ///
 /// Sampling takes the `n`-th legal action in ascending order.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Steps {
+pub struct Steps {
     set: ActionSet,
     /// The number of legal actions.
     count: usize,
@@ -34,40 +34,40 @@ pub(crate) struct Steps {
 
 impl Steps {
     /// Empties the table (no legal action).
-    pub(crate) fn clear(&mut self) {
+    pub fn clear(&mut self) {
         *self = Steps::default();
     }
 
     /// Fills the table for `pos` at `stage`.
     #[inline]
-    pub(crate) fn fill<F: Family>(&mut self, game: &F, pos: &F::Position, stage: &F::Stage) {
+    pub fn fill<F: Family>(&mut self, game: &F, pos: &F::Position, stage: &F::Stage) {
         self.count = game.fill_legal_actions(pos, stage, &mut self.set);
     }
 
     /// The legal actions as a set.
-    pub(crate) fn set(&self) -> &ActionSet {
+    pub fn set(&self) -> &ActionSet {
         &self.set
     }
 
     /// The number of legal actions.
-    pub(crate) fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         self.count
     }
 
     /// Whether there is no legal action.
-    pub(crate) fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.count == 0
     }
 
     /// The `index`-th legal action (below [`Steps::len`]) in ascending order.
-    pub(crate) fn nth(&self, index: usize) -> u16 {
+    pub fn nth(&self, index: usize) -> u16 {
         self.set.nth(index).unwrap_or(0) as u16
     }
 
     /// What `action` leads to from `pos` at `stage` (the position and stage the table was
     /// filled for), if it is legal.
     #[inline(always)]
-    pub(crate) fn get<F: Family>(
+    pub fn get<F: Family>(
         &self,
         game: &F,
         pos: &F::Position,
@@ -84,11 +84,7 @@ impl Steps {
 /// Compares the table with the core's answers for `pos` at `stage`: the same legal actions,
 /// and for each the same step as [`perfectplay_core::ActionGame::apply_action`]. Returns the
 /// first difference.
-pub(crate) fn check<F: Family>(
-    game: &F,
-    pos: &F::Position,
-    stage: &F::Stage,
-) -> Result<(), String> {
+pub fn check<F: Family>(game: &F, pos: &F::Position, stage: &F::Stage) -> Result<(), String> {
     let mut steps = Steps::default();
     steps.fill(game, pos, stage);
     // The core's actions with their steps, not its legal actions alone, which a family may
@@ -111,14 +107,6 @@ pub(crate) fn check<F: Family>(
             core.len(),
             steps.len()
         ));
-    }
-    let shape = game.observation_shape();
-    let mut want = vec![0.0; shape.iter().product()];
-    let mut got = vec![1.0; want.len()];
-    game.write_observation(pos, stage, &mut want);
-    game.observe(pos, stage, &mut got);
-    if want != got {
-        return Err(format!("observations differ: core {want:?}, fast {got:?}"));
     }
     for action in core.iter() {
         let want = game

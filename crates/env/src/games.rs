@@ -13,10 +13,11 @@ use perfectplay_core::morris::{Morris, MorrisMove, MorrisPosition, MorrisRules};
 use perfectplay_core::{ActionGame, Color};
 
 use crate::actions::ActionSet;
-use crate::errors::{Error, Result};
+use crate::error::{Error, Result};
 
 /// Runs `$body` with `$g` bound to the value inside either variant of an enum whose variants
 /// are `Checkers` and `Morris`, so that one generic expression serves both families.
+#[macro_export]
 macro_rules! with_family {
     ($enum:ident, $value:expr, $g:pat => $body:expr) => {
         match $value {
@@ -25,11 +26,10 @@ macro_rules! with_family {
         }
     };
 }
-pub(crate) use with_family;
 
 /// A game family as Python sees it: the core's action game plus notation, position strings,
 /// pictures and rule settings.
-pub(crate) trait Family:
+pub trait Family:
     ActionGame<Position: Send + Sync, Stage: Send + Sync, Move: Send + Sync>
     + Copy
     + Send
@@ -57,11 +57,6 @@ pub(crate) trait Family:
 
     /// Every rule option with its value, as text that the rules' `set` reads back.
     fn settings(&self) -> Vec<(&'static str, String)>;
-
-    /// Writes the observation of `pos` at `stage` into `out`.
-    fn observe(&self, pos: &Self::Position, stage: &Self::Stage, out: &mut [f32]) {
-        self.write_observation(pos, stage, out);
-    }
 
     /// Makes `set` the legal actions of `pos` at `stage`, as
     /// [`ActionGame::for_each_legal_action_group`] visits them, and returns their number.
@@ -220,7 +215,7 @@ impl Family for Morris {
 
 /// A move of either family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum AnyMove {
+pub enum AnyMove {
     /// A checkers move.
     Checkers(checkers::Move),
     /// A morris turn.
@@ -229,7 +224,7 @@ pub(crate) enum AnyMove {
 
 impl AnyMove {
     /// Whether the move takes a piece.
-    pub(crate) fn is_capture(&self) -> bool {
+    pub fn is_capture(&self) -> bool {
         match self {
             AnyMove::Checkers(mv) => mv.is_capture(),
             AnyMove::Morris(mv) => mv.is_capture(),
@@ -237,7 +232,7 @@ impl AnyMove {
     }
 
     /// The family the move belongs to.
-    pub(crate) fn family(&self) -> &'static str {
+    pub fn family(&self) -> &'static str {
         match self {
             AnyMove::Checkers(_) => Checkers::FAMILY,
             AnyMove::Morris(_) => Morris::FAMILY,
@@ -253,7 +248,7 @@ impl fmt::Display for AnyMove {
 
 /// A game of either family, with its rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum AnyGame {
+pub enum AnyGame {
     /// English checkers.
     Checkers(Checkers),
     /// A morris game.
@@ -265,7 +260,7 @@ const CHECKERS_ID: &str = "checkers";
 
 /// Every game id, checkers first, then the morris presets; with `aliases`, each id is followed
 /// by its other names.
-pub(crate) fn game_ids(aliases: bool) -> Vec<&'static str> {
+pub fn game_ids(aliases: bool) -> Vec<&'static str> {
     let mut ids = vec![CHECKERS_ID];
     for preset in MorrisRules::PRESETS {
         ids.push(preset.id);
@@ -278,7 +273,7 @@ pub(crate) fn game_ids(aliases: bool) -> Vec<&'static str> {
 
 /// Loads the game `id` (an id or alias, case-insensitive) with each `(name, value)` rule
 /// option set in order; returns the canonical id and the game.
-pub(crate) fn load(id: &str, options: &[(String, String)]) -> Result<(&'static str, AnyGame)> {
+pub fn load(id: &str, options: &[(String, String)]) -> Result<(&'static str, AnyGame)> {
     let wanted = id.trim().to_ascii_lowercase();
     if wanted == CHECKERS_ID {
         let mut rules = CheckersRules::default();
@@ -299,7 +294,7 @@ pub(crate) fn load(id: &str, options: &[(String, String)]) -> Result<(&'static s
 }
 
 /// The documented rule options of the game `id`: name, values taken, and what it does.
-pub(crate) fn rule_options(game: &AnyGame) -> &'static [perfectplay_core::RuleOption] {
+pub fn rule_options(game: &AnyGame) -> &'static [perfectplay_core::RuleOption] {
     match game {
         AnyGame::Checkers(_) => CheckersRules::OPTIONS,
         AnyGame::Morris(_) => MorrisRules::OPTIONS,

@@ -19,11 +19,11 @@ use perfectplay_solver::checkers::CheckersDomain;
 use perfectplay_solver::morris::MorrisDomain;
 use perfectplay_solver::{plan, Domain, Tablebase};
 
-use crate::errors::{Error, Result};
+use crate::error::{Error, Result};
 use crate::games::Family;
 
 /// A game family with endgame databases.
-pub(crate) trait Tabled: Family {
+pub trait Tabled: Family {
     /// The databases' scheme for this family.
     type Domain: Domain<Game = Self> + Send + Sync + 'static;
 
@@ -60,14 +60,14 @@ impl Tabled for Morris {
 }
 
 /// Tables shared by the envs of a batch, and how often they failed a probe.
-pub(crate) struct SharedTables<F: Tabled> {
+pub struct SharedTables<F: Tabled> {
     tb: Tablebase<F::Domain>,
     misses: AtomicU64,
 }
 
 impl<F: Tabled> SharedTables<F> {
     /// The tables of `game` in `dirs`.
-    pub(crate) fn open(game: &F, dirs: &[std::path::PathBuf]) -> Result<Arc<Self>> {
+    pub fn open(game: &F, dirs: &[std::path::PathBuf]) -> Result<Arc<Self>> {
         let mut tb = Tablebase::new(game.domain()?);
         for d in dirs {
             tb.add_directory(d)?;
@@ -79,7 +79,7 @@ impl<F: Tabled> SharedTables<F> {
     }
 
     /// Checks that every subspace reachable from `start` has a table.
-    pub(crate) fn check_covers(&self, start: <F::Domain as Domain>::Key) -> Result<()> {
+    pub fn check_covers(&self, start: <F::Domain as Domain>::Key) -> Result<()> {
         let available: Vec<_> = self.tb.available().into_iter().map(|(k, _)| k).collect();
         let missing: Vec<String> = plan(self.tb.domain(), &[start])
             .into_iter()
@@ -105,18 +105,18 @@ impl<F: Tabled> SharedTables<F> {
     }
 
     /// The domain.
-    pub(crate) fn domain(&self) -> &F::Domain {
+    pub fn domain(&self) -> &F::Domain {
         self.tb.domain()
     }
 
     /// Probes that failed during steps.
-    pub(crate) fn misses(&self) -> u64 {
+    pub fn misses(&self) -> u64 {
         self.misses.load(Ordering::Relaxed)
     }
 
     /// A best move of `pos` (uniformly among the equally good ones, from `rng`), or `None`
     /// when the probe fails (counted).
-    pub(crate) fn best_move(&self, pos: &F::Position, rng: &mut SplitMix64) -> Option<F::Move> {
+    pub fn best_move(&self, pos: &F::Position, rng: &mut SplitMix64) -> Option<F::Move> {
         match self.tb.best_moves(pos) {
             Ok(best) => rng.pick(&best).map(|m| m.mv),
             Err(_) => {
@@ -128,7 +128,7 @@ impl<F: Tabled> SharedTables<F> {
 }
 
 /// Where each game of a batch starts.
-pub(crate) enum Start<F: Tabled> {
+pub enum Start<F: Tabled> {
     /// The game's starting position.
     Initial,
     /// A position drawn uniformly from the subspace's indices whose positions are not over
@@ -166,7 +166,7 @@ impl<F: Tabled> fmt::Debug for Start<F> {
 const START_TRIES: usize = 10_000;
 
 /// The subspace of `domain` named `name`, if it holds positions.
-pub(crate) fn parse_subspace<D: Domain>(domain: &D, name: &str) -> Result<D::Key> {
+pub fn parse_subspace<D: Domain>(domain: &D, name: &str) -> Result<D::Key> {
     domain
         .parse_key(name)
         .filter(|&k| domain.check_key(k).is_ok() && domain.size(k) > 0)
@@ -183,7 +183,7 @@ pub(crate) fn parse_subspace<D: Domain>(domain: &D, name: &str) -> Result<D::Key
 /// rejection); after [`START_TRIES`] failed draws, the first such position at or after one
 /// more drawn index (wrapping), so that a subspace with any such position always gives one.
 /// `None` when it has none.
-pub(crate) fn draw_position<D: Domain>(
+pub fn draw_position<D: Domain>(
     domain: &D,
     key: D::Key,
     rng: &mut SplitMix64,
@@ -214,7 +214,7 @@ pub(crate) fn draw_position<D: Domain>(
 
 impl<F: Tabled> Start<F> {
     /// Starts from subspace `name` of `tables`' domain.
-    pub(crate) fn subspace(tables: Arc<SharedTables<F>>, name: &str) -> Result<Self> {
+    pub fn subspace(tables: Arc<SharedTables<F>>, name: &str) -> Result<Self> {
         let key = parse_subspace(tables.domain(), name)
             .map_err(|e| Error::BadArgument(format!("start=\"subspace:{name}\": {e}")))?;
         if draw_position(tables.domain(), key, &mut SplitMix64::new(0)).is_none() {
@@ -226,7 +226,7 @@ impl<F: Tabled> Start<F> {
     }
 
     /// A starting position: `None` for the game's own start.
-    pub(crate) fn draw(&self, rng: &mut SplitMix64) -> Option<F::Position> {
+    pub fn draw(&self, rng: &mut SplitMix64) -> Option<F::Position> {
         let Start::Subspace { tables, key } = self else {
             return None;
         };

@@ -5,29 +5,29 @@
 use perfectplay_core::{perft, EndReason, Outcome, PlayError};
 
 use crate::actions::ActionSet;
-use crate::errors::{Error, Result};
+use crate::error::{Error, Result};
 use crate::games::{AnyMove, Family};
 use crate::track::Track;
 
 /// pyspiel's player id for a terminal state, which `current_player` returns once a game is
 /// over.
-pub(crate) const TERMINAL_PLAYER: i32 = -4;
+pub const TERMINAL_PLAYER: i32 = -4;
 
 /// How a game ended, in the terms Python reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Ending {
+pub struct Ending {
     /// The winner's player index (0 moved first), or `None` for a draw or a truncation.
-    pub(crate) winner: Option<usize>,
+    pub winner: Option<usize>,
     /// The winner's colour name.
-    pub(crate) winner_color: Option<&'static str>,
+    pub winner_color: Option<&'static str>,
     /// Why the game ended.
-    pub(crate) reason: &'static str,
+    pub reason: &'static str,
     /// Whether the ply limit cut the game short (no result).
-    pub(crate) truncated: bool,
+    pub truncated: bool,
 }
 
 /// The name Python uses for an end reason.
-pub(crate) fn reason_name(reason: EndReason) -> &'static str {
+pub fn reason_name(reason: EndReason) -> &'static str {
     match reason {
         EndReason::NoMoves => "no moves",
         EndReason::NoMen => "no men",
@@ -42,7 +42,7 @@ pub(crate) fn reason_name(reason: EndReason) -> &'static str {
 }
 
 /// `outcome` in Python's terms for `game`.
-pub(crate) fn ending<F: Family>(game: &F, outcome: &Outcome) -> Ending {
+pub fn ending<F: Family>(game: &F, outcome: &Outcome) -> Ending {
     Ending {
         winner: outcome
             .winner
@@ -55,7 +55,7 @@ pub(crate) fn ending<F: Family>(game: &F, outcome: &Outcome) -> Ending {
 
 /// The returns of both players: 1 for a win, -1 for a loss, 0 for a draw, a truncated game or
 /// a game still going on.
-pub(crate) fn returns<F: Family>(game: &F, outcome: Option<&Outcome>) -> [f32; 2] {
+pub fn returns<F: Family>(game: &F, outcome: Option<&Outcome>) -> [f32; 2] {
     let Some(outcome) = outcome else {
         return [0.0; 2];
     };
@@ -71,17 +71,20 @@ pub(crate) fn returns<F: Family>(game: &F, outcome: Option<&Outcome>) -> [f32; 2
 /// Replaying them restores the history that repetition and undo need, which a position string
 /// alone would lose.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Record {
-    pub(crate) origin: String,
-    pub(crate) moves: Vec<String>,
-    pub(crate) actions: Vec<usize>,
+pub struct Record {
+    /// The position string the game started from.
+    pub origin: String,
+    /// The whole moves played since, in standard notation.
+    pub moves: Vec<String>,
+    /// The actions of the turn being made.
+    pub actions: Vec<usize>,
 }
 
 /// A game in progress and the actions of the turn being made.
 #[derive(Clone, Debug)]
-pub(crate) struct Session<F: Family> {
+pub struct Session<F: Family> {
     /// The game's id.
-    pub(crate) id: &'static str,
+    pub id: &'static str,
     track: Track<F>,
     /// The half-made turn: each action made so far with the stage it was made at.
     turn: Vec<(F::Stage, usize)>,
@@ -89,7 +92,7 @@ pub(crate) struct Session<F: Family> {
 
 impl<F: Family> Session<F> {
     /// A new game from the start.
-    pub(crate) fn new(id: &'static str, game: F) -> Self {
+    pub fn new(id: &'static str, game: F) -> Self {
         Session {
             id,
             track: Track::new(game, game.start_position(), 0, true),
@@ -98,7 +101,7 @@ impl<F: Family> Session<F> {
     }
 
     /// A new game from `pos`.
-    pub(crate) fn at(id: &'static str, game: F, pos: F::Position) -> Self {
+    pub fn at(id: &'static str, game: F, pos: F::Position) -> Self {
         Session {
             id,
             track: Track::new(game, pos, 0, true),
@@ -107,7 +110,7 @@ impl<F: Family> Session<F> {
     }
 
     /// A new game from a position string.
-    pub(crate) fn from_fen(id: &'static str, game: F, text: &str) -> Result<Self> {
+    pub fn from_fen(id: &'static str, game: F, text: &str) -> Result<Self> {
         let (pos, no_progress) = game.read_fen(text)?;
         Ok(Session {
             id,
@@ -118,7 +121,7 @@ impl<F: Family> Session<F> {
 
     /// A game rebuilt from its [`Record`]; a record that does not replay (edited by hand, or
     /// from other rules) is refused with the error of the first step that fails.
-    pub(crate) fn from_record(id: &'static str, game: F, record: &Record) -> Result<Self> {
+    pub fn from_record(id: &'static str, game: F, record: &Record) -> Result<Self> {
         let mut session = Session::from_fen(id, game, &record.origin)?;
         for text in &record.moves {
             session.apply_text(text)?;
@@ -130,7 +133,7 @@ impl<F: Family> Session<F> {
     }
 
     /// The record that rebuilds this game.
-    pub(crate) fn record(&self) -> Record {
+    pub fn record(&self) -> Record {
         let (origin, no_progress) = self.track.origin();
         Record {
             origin: self.game().position_fen(origin, no_progress),
@@ -140,22 +143,22 @@ impl<F: Family> Session<F> {
     }
 
     /// The game.
-    pub(crate) fn game(&self) -> &F {
+    pub fn game(&self) -> &F {
         self.track.game()
     }
 
     /// The position at the start of the turn being made.
-    pub(crate) fn position(&self) -> &F::Position {
+    pub fn position(&self) -> &F::Position {
         self.track.position()
     }
 
     /// Whether a turn is half made with `apply_action`.
-    pub(crate) fn mid_turn(&self) -> bool {
+    pub fn mid_turn(&self) -> bool {
         !self.turn.is_empty()
     }
 
     /// The legal moves (whole turns) of the position; none once the game is over.
-    pub(crate) fn legal_moves(&self) -> Vec<AnyMove> {
+    pub fn legal_moves(&self) -> Vec<AnyMove> {
         let mut moves = Vec::new();
         if self.track.outcome().is_none() {
             self.game()
@@ -182,7 +185,7 @@ impl<F: Family> Session<F> {
     }
 
     /// Plays a whole move; an illegal one changes nothing.
-    pub(crate) fn apply_move(&mut self, mv: &AnyMove) -> Result<()> {
+    pub fn apply_move(&mut self, mv: &AnyMove) -> Result<()> {
         self.ensure_turn_start()?;
         let Some(mv) = F::unwrap_move(mv) else {
             return Err(Error::WrongFamily {
@@ -200,7 +203,7 @@ impl<F: Family> Session<F> {
     }
 
     /// Plays the move written `text` in standard notation.
-    pub(crate) fn apply_text(&mut self, text: &str) -> Result<()> {
+    pub fn apply_text(&mut self, text: &str) -> Result<()> {
         self.ensure_turn_start()?;
         self.ensure_going_on()?;
         let mv = self.game().parse_move_text(self.track.position(), text)?;
@@ -209,23 +212,23 @@ impl<F: Family> Session<F> {
     }
 
     /// The position string (of the position at the start of the turn being made).
-    pub(crate) fn fen(&self) -> String {
+    pub fn fen(&self) -> String {
         self.game()
             .position_fen(self.track.position(), self.track.no_progress())
     }
 
     /// The ASCII drawing.
-    pub(crate) fn diagram(&self) -> String {
+    pub fn diagram(&self) -> String {
         self.game().diagram(self.track.position())
     }
 
     /// The SVG drawing.
-    pub(crate) fn svg(&self) -> String {
+    pub fn svg(&self) -> String {
         self.game().picture(self.track.position())
     }
 
     /// The player to move (0 moved first), or [`TERMINAL_PLAYER`] once the game is over.
-    pub(crate) fn current_player(&self) -> i32 {
+    pub fn current_player(&self) -> i32 {
         if self.track.outcome().is_some() {
             TERMINAL_PLAYER
         } else {
@@ -234,22 +237,22 @@ impl<F: Family> Session<F> {
     }
 
     /// Whether the game is over (decided, drawn or truncated).
-    pub(crate) fn is_terminal(&self) -> bool {
+    pub fn is_terminal(&self) -> bool {
         self.track.outcome().is_some()
     }
 
     /// Both players' returns.
-    pub(crate) fn returns(&self) -> [f32; 2] {
+    pub fn returns(&self) -> [f32; 2] {
         returns(self.game(), self.track.outcome().as_ref())
     }
 
     /// How the game ended, if it has.
-    pub(crate) fn ending(&self) -> Option<Ending> {
+    pub fn ending(&self) -> Option<Ending> {
         self.track.outcome().map(|o| ending(self.game(), &o))
     }
 
     /// The legal actions now; none once the game is over.
-    pub(crate) fn legal_actions(&mut self) -> ActionSet {
+    pub fn legal_actions(&mut self) -> ActionSet {
         *self.track.steps().set()
     }
 
@@ -275,7 +278,7 @@ impl<F: Family> Session<F> {
 
     /// Applies one action: a step of the turn, or its last action, which plays the move. An
     /// illegal action changes nothing.
-    pub(crate) fn apply_action(&mut self, action: i64) -> Result<()> {
+    pub fn apply_action(&mut self, action: i64) -> Result<()> {
         let (stage, ply) = (*self.track.stage(), self.track.ply());
         match usize::try_from(action) {
             Ok(a) if self.track.act(a) => {
@@ -291,13 +294,13 @@ impl<F: Family> Session<F> {
     }
 
     /// What `action` means now, e.g. `11-15`, `15x24` or `d6`.
-    pub(crate) fn action_to_string(&self, action: usize) -> String {
+    pub fn action_to_string(&self, action: usize) -> String {
         self.game()
             .action_to_string(self.track.position(), self.track.stage(), action)
     }
 
     /// The actions that play `mv` from the start of a turn.
-    pub(crate) fn move_actions(&self, mv: &AnyMove) -> Result<Vec<usize>> {
+    pub fn move_actions(&self, mv: &AnyMove) -> Result<Vec<usize>> {
         match F::unwrap_move(mv) {
             Some(mv) => Ok(self.game().turn_actions(&mv)),
             None => Err(Error::WrongFamily {
@@ -309,13 +312,13 @@ impl<F: Family> Session<F> {
     }
 
     /// Writes the observation, seen from the player to move.
-    pub(crate) fn write_observation(&self, out: &mut [f32]) {
+    pub fn write_observation(&self, out: &mut [f32]) {
         self.game()
-            .observe(self.track.position(), self.track.stage(), out);
+            .write_observation(self.track.position(), self.track.stage(), out);
     }
 
     /// Takes back the last action of a half-made turn (`None`), or else the last whole move.
-    pub(crate) fn undo(&mut self) -> Result<Option<AnyMove>> {
+    pub fn undo(&mut self) -> Result<Option<AnyMove>> {
         if let Some((stage, _)) = self.turn.pop() {
             self.track.set_stage(stage);
             return Ok(None);
@@ -327,28 +330,111 @@ impl<F: Family> Session<F> {
     }
 
     /// The moves played, in order.
-    pub(crate) fn history(&self) -> Vec<AnyMove> {
+    pub fn history(&self) -> Vec<AnyMove> {
         self.track.moves().map(F::wrap_move).collect()
     }
 
     /// The whole moves played so far.
-    pub(crate) fn ply(&self) -> u32 {
+    pub fn ply(&self) -> u32 {
         self.track.ply()
     }
 
     /// Whether a turn is half made with `apply_action`.
-    pub(crate) fn is_mid_turn(&self) -> bool {
+    pub fn is_mid_turn(&self) -> bool {
         !self.turn.is_empty()
     }
 
     /// Perft of the position (at the start of the turn) to `depth`.
-    pub(crate) fn perft(&self, depth: u32) -> u64 {
+    pub fn perft(&self, depth: u32) -> u64 {
         perft(self.game(), self.track.position(), depth)
     }
 
     /// Checks the history rules and the action table against the core (see
     /// [`Track::check_history`]).
-    pub(crate) fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), String> {
         self.track.check_history()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use perfectplay_core::SplitMix64;
+
+    use super::*;
+    use crate::games::{game_ids, load, AnyGame};
+    use crate::with_family;
+
+    /// Plays `plies` random actions (or, `by_moves`, whole moves) from `session`, checking it
+    /// against the core ([`Session::check`]: history rules, legal actions, each action's step)
+    /// after every one; returns the session where it stopped.
+    fn play_checked<F: Family>(
+        mut session: Session<F>,
+        rng: &mut SplitMix64,
+        plies: usize,
+        by_moves: bool,
+    ) -> Session<F> {
+        for _ in 0..plies {
+            session.check().unwrap();
+            if session.is_terminal() {
+                break;
+            }
+            if by_moves {
+                let moves = session.legal_moves();
+                let mv = moves[rng.below(moves.len()).unwrap()];
+                session.apply_move(&mv).unwrap();
+            } else {
+                let legal = session.legal_actions();
+                let action = legal.nth(rng.below(legal.len()).unwrap()).unwrap();
+                session.apply_action(action as i64).unwrap();
+            }
+        }
+        session.check().unwrap();
+        session
+    }
+
+    /// Random games of `game`: by actions, then undone half-way, then by whole moves from the
+    /// position string where they stopped, agree with the core at every step.
+    fn agrees_with_the_core<F: Family>(id: &'static str, game: F) {
+        for seed in 0..3 {
+            let mut rng = SplitMix64::new(seed);
+            let mut session = play_checked(Session::new(id, game), &mut rng, 400, false);
+            while session.ply() > 150 {
+                session.undo().unwrap();
+                session.check().unwrap();
+            }
+            let again = Session::from_fen(id, game, &session.fen()).unwrap();
+            play_checked(again, &mut rng, 200, true);
+        }
+    }
+
+    #[test]
+    fn sessions_agree_with_the_core_in_every_game() {
+        for id in game_ids(false) {
+            let options = [("ply_limit".to_owned(), "300".to_owned())];
+            let (id, game) = load(id, &options).unwrap();
+            with_family!(AnyGame, game, g => agrees_with_the_core(id, g));
+        }
+    }
+
+    #[test]
+    fn a_record_rebuilds_the_game_mid_turn() {
+        let (id, game) = load("nine_mens_morris", &[]).unwrap();
+        let AnyGame::Morris(game) = game else {
+            unreachable!()
+        };
+        let mut rng = SplitMix64::new(7);
+        let mut session = play_checked(Session::new(id, game), &mut rng, 60, false);
+        // Play on to a turn that takes two actions (a mill's removal), stopping half-way.
+        while !session.is_terminal() && !session.is_mid_turn() {
+            let legal = session.legal_actions();
+            let action = legal.nth(rng.below(legal.len()).unwrap()).unwrap();
+            session.apply_action(action as i64).unwrap();
+        }
+        let record = session.record();
+        let rebuilt = Session::from_record(id, game, &record).unwrap();
+        assert_eq!(rebuilt.record(), record);
+        assert_eq!(rebuilt.fen(), session.fen());
+        assert_eq!(rebuilt.history(), session.history());
+        rebuilt.check().unwrap();
     }
 }

@@ -32,7 +32,7 @@ fn filter_bit(key: u128) -> (usize, u64) {
 
 /// A game in progress: position, stage within the turn, history and legal actions.
 #[derive(Clone, Debug)]
-pub(crate) struct Track<F: Family> {
+pub struct Track<F: Family> {
     game: F,
     /// Where the game started (a position string may start it anywhere), for
     /// [`Track::check_history`].
@@ -62,7 +62,7 @@ pub(crate) struct Track<F: Family> {
 
 impl<F: Family> Track<F> {
     /// A game from `pos`, reached after `no_progress` plies without progress.
-    pub(crate) fn new(game: F, pos: F::Position, no_progress: u32, keep_history: bool) -> Self {
+    pub fn new(game: F, pos: F::Position, no_progress: u32, keep_history: bool) -> Self {
         let mut track = Track {
             game,
             origin: (pos, no_progress),
@@ -85,12 +85,12 @@ impl<F: Family> Track<F> {
     }
 
     /// Starts again from the game's starting position, keeping the allocations.
-    pub(crate) fn restart(&mut self) {
+    pub fn restart(&mut self) {
         self.restart_at(self.game.start_position());
     }
 
     /// Starts a new game from `pos`, keeping the allocations.
-    pub(crate) fn restart_at(&mut self, pos: F::Position) {
+    pub fn restart_at(&mut self, pos: F::Position) {
         self.pos = pos;
         self.origin = (self.pos, 0);
         self.stage = F::Stage::default();
@@ -103,43 +103,43 @@ impl<F: Family> Track<F> {
     }
 
     /// The game.
-    pub(crate) fn game(&self) -> &F {
+    pub fn game(&self) -> &F {
         &self.game
     }
 
     /// Where the game started and the plies without progress it had then.
-    pub(crate) fn origin(&self) -> (&F::Position, u32) {
+    pub fn origin(&self) -> (&F::Position, u32) {
         (&self.origin.0, self.origin.1)
     }
 
     /// The position (at the start of the turn being made).
-    pub(crate) fn position(&self) -> &F::Position {
+    pub fn position(&self) -> &F::Position {
         &self.pos
     }
 
     /// Where the player to move is within the turn.
-    pub(crate) fn stage(&self) -> &F::Stage {
+    pub fn stage(&self) -> &F::Stage {
         &self.stage
     }
 
     /// Plies without progress.
-    pub(crate) fn no_progress(&self) -> u32 {
+    pub fn no_progress(&self) -> u32 {
         self.no_progress
     }
 
     /// Whole moves played.
-    pub(crate) fn ply(&self) -> u32 {
+    pub fn ply(&self) -> u32 {
         self.ply
     }
 
     /// How the game ended, if it has.
-    pub(crate) fn outcome(&self) -> Option<Outcome> {
+    pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
     }
 
     /// The legal actions now (the chosen one's step is worked out when it is played);
     /// none once the game is over.
-    pub(crate) fn steps(&mut self) -> &Steps {
+    pub fn steps(&mut self) -> &Steps {
         if !self.fresh {
             if self.outcome.is_some() {
                 self.steps.clear();
@@ -152,7 +152,7 @@ impl<F: Family> Track<F> {
     }
 
     /// The legal actions, computed already (envs keep them fresh).
-    pub(crate) fn fresh_steps(&self) -> &Steps {
+    pub fn fresh_steps(&self) -> &Steps {
         debug_assert!(self.fresh);
         &self.steps
     }
@@ -224,7 +224,7 @@ impl<F: Family> Track<F> {
 
     /// Plays `mv`, which must be legal (found by the action table or checked by the caller).
     #[inline]
-    pub(crate) fn play(&mut self, mv: &F::Move) {
+    pub fn play(&mut self, mv: &F::Move) {
         let progress = self.game.is_progress(&self.pos, mv);
         let key = self.key;
         debug_assert_eq!(key, F::identity(&self.pos), "the cached identity is stale");
@@ -262,7 +262,7 @@ impl<F: Family> Track<F> {
     /// Applies `action` if it is legal now: the next stage of the turn, or the whole move.
     /// Returns whether it was legal; an illegal action changes nothing.
     #[inline(always)]
-    pub(crate) fn act(&mut self, action: usize) -> bool {
+    pub fn act(&mut self, action: usize) -> bool {
         self.steps();
         let Some(step) = self.steps.get(&self.game, &self.pos, &self.stage, action) else {
             return false;
@@ -280,13 +280,13 @@ impl<F: Family> Track<F> {
     }
 
     /// Goes back to `stage` within the current turn (taking back an action).
-    pub(crate) fn set_stage(&mut self, stage: F::Stage) {
+    pub fn set_stage(&mut self, stage: F::Stage) {
         self.stage = stage;
         self.fresh = false;
     }
 
     /// Takes back the last whole move; `None` at the start of the history.
-    pub(crate) fn undo(&mut self) -> Option<F::Move> {
+    pub fn undo(&mut self) -> Option<F::Move> {
         let last = self.undo.pop()?;
         self.keys.pop();
         self.pos = last.pos;
@@ -307,7 +307,7 @@ impl<F: Family> Track<F> {
     }
 
     /// Whether `mv` is among the legal moves now.
-    pub(crate) fn is_legal(&self, mv: &F::Move) -> bool {
+    pub fn is_legal(&self, mv: &F::Move) -> bool {
         let mut legal = false;
         if self.outcome.is_none() {
             self.game.for_each_move(&self.pos, |m| legal |= m == mv);
@@ -316,14 +316,14 @@ impl<F: Family> Track<F> {
     }
 
     /// The moves played, in order (none when the track does not keep its history).
-    pub(crate) fn moves(&self) -> impl Iterator<Item = F::Move> + '_ {
+    pub fn moves(&self) -> impl Iterator<Item = F::Move> + '_ {
         self.undo.iter().map(|u| u.mv)
     }
 
     /// Replays the moves through the core's [`GameState`] from where the track started and
     /// compares position, counters and outcome; also checks the action table of the current
     /// position and stage against the core. Returns the first difference.
-    pub(crate) fn check_history(&self) -> Result<(), String> {
+    pub fn check_history(&self) -> Result<(), String> {
         let (start, no_progress) = self.origin;
         let mut state = GameState::from_position_after(self.game, start, no_progress);
         for mv in self.moves() {

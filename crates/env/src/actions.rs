@@ -4,7 +4,7 @@
 
 /// The largest action space an [`ActionSet`] holds: 600 on the 24-point morris board, 128 for
 /// checkers.
-pub(crate) const MAX_ACTIONS: usize = 640;
+pub const MAX_ACTIONS: usize = 640;
 
 const WORDS: usize = MAX_ACTIONS / 64;
 
@@ -253,18 +253,18 @@ const SELECT_IN_BYTE: [[u8; 8]; 256] = {
 
 /// A set of actions below [`MAX_ACTIONS`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct ActionSet([u64; WORDS]);
+pub struct ActionSet([u64; WORDS]);
 
 impl ActionSet {
     /// The words of the set: action `a` is bit `a % 64` of word `a / 64`.
     #[inline]
-    pub(crate) fn words_mut(&mut self) -> &mut [u64; WORDS] {
+    pub fn words_mut(&mut self) -> &mut [u64; WORDS] {
         &mut self.0
     }
 
     /// Adds `action`; whether it was new.
     #[inline]
-    pub(crate) fn insert(&mut self, action: usize) -> bool {
+    pub fn insert(&mut self, action: usize) -> bool {
         let (word, bit) = (action / 64, 1u64 << (action % 64));
         let new = self.0[word] & bit == 0;
         self.0[word] |= bit;
@@ -274,7 +274,7 @@ impl ActionSet {
     /// Adds the actions `first + i` for each set bit `i` of `bits` (those not below
     /// [`MAX_ACTIONS`] are dropped).
     #[inline]
-    pub(crate) fn insert_group(&mut self, first: usize, bits: u64) {
+    pub fn insert_group(&mut self, first: usize, bits: u64) {
         let (word, shift) = (first / 64, first % 64);
         if let Some(w) = self.0.get_mut(word) {
             *w |= bits << shift;
@@ -291,13 +291,19 @@ impl ActionSet {
 
     /// The number of actions in the set.
     #[inline]
-    pub(crate) fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// Whether the set has no action.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
     }
 
     /// The `index`-th action in ascending order, if there are more than `index`.
     #[inline]
-    pub(crate) fn nth(&self, index: usize) -> Option<usize> {
+    pub fn nth(&self, index: usize) -> Option<usize> {
         #[cfg(target_arch = "x86_64")]
         if has_vector_nth() {
             // SAFETY: the CPU has the features, checked just now.
@@ -328,7 +334,7 @@ impl ActionSet {
     /// Writes the set as a mask: `mask[a]` is whether `a` is in the set (actions not below
     /// `mask.len()` are left out).
     #[inline]
-    pub(crate) fn write_mask(&self, mask: &mut [bool]) {
+    pub fn write_mask(&self, mask: &mut [bool]) {
         // Envs write a mask per env at every step, so the values are made from the words
         // without a branch on the actions (a loop over the set bits mispredicted its exit once
         // a word): 64 at a time, by one store where the CPU has AVX-512BW, else by
@@ -372,12 +378,12 @@ impl ActionSet {
 
     /// Whether `action` is in the set (false for any action out of range).
     #[inline]
-    pub(crate) fn contains(&self, action: usize) -> bool {
+    pub fn contains(&self, action: usize) -> bool {
         action < MAX_ACTIONS && self.0[action / 64] & (1u64 << (action % 64)) != 0
     }
 
     /// The actions, ascending.
-    pub(crate) fn iter(&self) -> Actions {
+    pub fn iter(&self) -> Actions {
         Actions {
             words: self.0,
             word: 0,
@@ -389,7 +395,7 @@ impl ActionSet {
 /// The actions of an [`ActionSet`], ascending, with their number known in advance (so that a
 /// Python list of them is allocated once).
 #[derive(Clone, Debug)]
-pub(crate) struct Actions {
+pub struct Actions {
     words: [u64; WORDS],
     word: usize,
     remaining: usize,

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use perfectplay_core::Player;
 use rayon::prelude::*;
 
-use crate::errors::{Error, Result};
+use crate::error::{Error, Result};
 use crate::games::Family;
 use crate::lanes::Lanes;
 use crate::perfect::{SharedTables, Start, Tabled};
@@ -27,7 +27,7 @@ use perfectplay_core::SplitMix64;
 const ENVS_PER_TASK: usize = 32;
 
 /// Who plays the other side in single-agent mode.
-pub(crate) enum Opponent<F: Tabled> {
+pub enum Opponent<F: Tabled> {
     /// Uniformly random legal actions, from each env's own stream.
     Random,
     /// A best move from the databases, uniformly among the equally good ones.
@@ -146,7 +146,7 @@ impl<F: Tabled> Slot<F> {
     /// Writes the observation, the mask and the player to move.
     fn write(&self, obs: &mut [f32], mask: &mut [bool], player: &mut i32) {
         let (game, pos) = (self.track.game(), self.track.position());
-        game.observe(pos, self.track.stage(), obs);
+        game.write_observation(pos, self.track.stage(), obs);
         self.track.fresh_steps().set().write_mask(mask);
         *player = if self.track.outcome().is_some() {
             TERMINAL_PLAYER
@@ -157,19 +157,19 @@ impl<F: Tabled> Slot<F> {
 }
 
 /// The buffers a step writes, one row per env.
-pub(crate) struct Buffers<'a> {
+pub struct Buffers<'a> {
     /// Observations, `observation_len` values per env.
-    pub(crate) obs: &'a mut [f32],
+    pub obs: &'a mut [f32],
     /// Legal-action masks, `action_count` values per env.
-    pub(crate) mask: &'a mut [bool],
+    pub mask: &'a mut [bool],
     /// The players to move.
-    pub(crate) players: &'a mut [i32],
+    pub players: &'a mut [i32],
     /// Rewards: two per env in self-play (both players), one in single-agent mode.
-    pub(crate) rewards: &'a mut [f32],
+    pub rewards: &'a mut [f32],
     /// Whether each env's game ended with a result this step.
-    pub(crate) terminated: &'a mut [bool],
+    pub terminated: &'a mut [bool],
     /// Whether each env's game was cut short by the ply limit this step.
-    pub(crate) truncated: &'a mut [bool],
+    pub truncated: &'a mut [bool],
 }
 
 /// One env's rows of the [`Buffers`].
@@ -327,7 +327,7 @@ impl Buffers<'_> {
 
 /// Many games of one kind.
 #[derive(Clone, Debug)]
-pub(crate) struct Batch<F: Tabled> {
+pub struct Batch<F: Tabled> {
     game: F,
     slots: Vec<Slot<F>>,
     /// The learning side and its opponent, in single-agent mode.
@@ -360,7 +360,7 @@ enum Samples {
 
 impl<F: Tabled> Batch<F> {
     /// `num_envs` games of `game` at their start, seeded with `seed`.
-    pub(crate) fn new(
+    pub fn new(
         game: F,
         num_envs: usize,
         seed: u64,
@@ -385,12 +385,22 @@ impl<F: Tabled> Batch<F> {
 
     /// Bytes one env of `game` takes in a batch when it is made: its slot and its sample.
     /// (A game's history then grows by a few bytes a ply.)
-    pub(crate) fn bytes_per_env() -> usize {
+    pub fn bytes_per_env() -> usize {
         std::mem::size_of::<Slot<F>>() + std::mem::size_of::<i64>()
     }
 
+    /// The number of envs.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether the batch has no env.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
     /// Probes of the perfect opponent that failed (and were played at random instead).
-    pub(crate) fn perfect_misses(&self) -> u64 {
+    pub fn perfect_misses(&self) -> u64 {
         match &self.agent {
             Some((_, Opponent::Perfect(tables))) => tables.misses(),
             _ => 0,
@@ -398,12 +408,12 @@ impl<F: Tabled> Batch<F> {
     }
 
     /// Values per observation.
-    pub(crate) fn observation_len(&self) -> usize {
+    pub fn observation_len(&self) -> usize {
         self.game.observation_shape().iter().product()
     }
 
     /// Rewards per env.
-    pub(crate) fn rewards_per_env(&self) -> usize {
+    pub fn rewards_per_env(&self) -> usize {
         if self.agent.is_some() {
             1
         } else {
@@ -413,7 +423,7 @@ impl<F: Tabled> Batch<F> {
 
     /// Restarts every game (reseeding every env's streams if `seed` is given) and writes the
     /// first observations.
-    pub(crate) fn reset(&mut self, seed: Option<u64>, buffers: Buffers<'_>) -> Result<()> {
+    pub fn reset(&mut self, seed: Option<u64>, buffers: Buffers<'_>) -> Result<()> {
         if seed.is_some() {
             // As a new env with this seed would, whatever was asked of this one before.
             self.draw_in_passes = false;
@@ -468,7 +478,7 @@ impl<F: Tabled> Batch<F> {
 
     /// Checks every action before any env moves: an env whose game ended last step takes any
     /// action (it resets instead); every other env needs one of its legal actions.
-    pub(crate) fn check(&self, actions: &[i64]) -> Result<()> {
+    pub fn check(&self, actions: &[i64]) -> Result<()> {
         if actions.len() != self.slots.len() {
             return Err(Error::ActionCount {
                 expected: self.slots.len(),
@@ -508,7 +518,7 @@ impl<F: Tabled> Batch<F> {
 
     /// Steps every env with its action (checked by [`Batch::check`]): an env whose game ended
     /// last step resets instead, with zero reward (Gymnasium's next-step autoreset).
-    pub(crate) fn step(&mut self, actions: &[i64], buffers: Buffers<'_>) -> Result<()> {
+    pub fn step(&mut self, actions: &[i64], buffers: Buffers<'_>) -> Result<()> {
         let draw = self.keep_drawing();
         let (game, agent, start) = (self.game, self.agent.as_ref(), &self.start);
         let lens = self.row_lens();
@@ -560,7 +570,7 @@ impl<F: Tabled> Batch<F> {
     /// stops the drawing until the next call, and a reset with a seed stops it as a new
     /// env starts without it: the draws depend on the seed and the calls made since, never
     /// on the threads.
-    pub(crate) fn sample(&mut self, out: &mut [i64]) -> Result<()> {
+    pub fn sample(&mut self, out: &mut [i64]) -> Result<()> {
         if out.len() != self.slots.len() {
             return Err(Error::BadArgument(
                 "the env's sample array no longer has one entry per env".to_owned(),
@@ -585,7 +595,7 @@ impl<F: Tabled> Batch<F> {
     }
 
     /// The position string of env `index`.
-    pub(crate) fn fen(&self, index: usize) -> Option<String> {
+    pub fn fen(&self, index: usize) -> Option<String> {
         let track = &self.slots.get(index)?.track;
         Some(
             self.game
@@ -594,7 +604,175 @@ impl<F: Tabled> Batch<F> {
     }
 
     /// The game.
-    pub(crate) fn game(&self) -> &F {
+    pub fn game(&self) -> &F {
         &self.game
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{load, AnyGame};
+    use crate::state::Session;
+    use crate::with_family;
+
+    /// A batch's buffers, owned.
+    #[derive(Clone, Debug, PartialEq)]
+    struct Rows {
+        obs: Vec<f32>,
+        mask: Vec<bool>,
+        players: Vec<i32>,
+        rewards: Vec<f32>,
+        terminated: Vec<bool>,
+        truncated: Vec<bool>,
+    }
+
+    impl Rows {
+        fn new<F: Tabled>(batch: &Batch<F>) -> Self {
+            let n = batch.len();
+            let (obs, count, rewards) = batch.row_lens();
+            Rows {
+                obs: vec![0.0; n * obs],
+                mask: vec![false; n * count],
+                players: vec![0; n],
+                rewards: vec![0.0; n * rewards],
+                terminated: vec![false; n],
+                truncated: vec![false; n],
+            }
+        }
+
+        fn buffers(&mut self) -> Buffers<'_> {
+            Buffers {
+                obs: &mut self.obs,
+                mask: &mut self.mask,
+                players: &mut self.players,
+                rewards: &mut self.rewards,
+                terminated: &mut self.terminated,
+                truncated: &mut self.truncated,
+            }
+        }
+    }
+
+    /// Steps a self-play batch of `game` with its own samples, and beside it one [`Session`]
+    /// per env with the same actions (a new one where a game ended a step before): every row
+    /// the batch writes equals what the session says.
+    fn batch_agrees_with_sessions<F: Tabled>(id: &'static str, game: F) {
+        let num_envs = 40;
+        let mut batch = Batch::new(game, num_envs, 3, None, Start::Initial);
+        let mut rows = Rows::new(&batch);
+        batch.reset(None, rows.buffers()).unwrap();
+        let mut sessions: Vec<Session<F>> = (0..num_envs).map(|_| Session::new(id, game)).collect();
+        let mut actions = vec![0; num_envs];
+        let (obs_len, count, _) = batch.row_lens();
+        let mut want_obs = vec![0.0; obs_len];
+        for _ in 0..300 {
+            batch.sample(&mut actions).unwrap();
+            batch.check(&actions).unwrap();
+            batch.step(&actions, rows.buffers()).unwrap();
+            for (i, session) in sessions.iter_mut().enumerate() {
+                if session.is_terminal() {
+                    *session = Session::new(id, game);
+                } else {
+                    session.apply_action(actions[i]).unwrap();
+                }
+                let ending = session.ending();
+                let truncated = ending.is_some_and(|e| e.truncated);
+                assert_eq!(
+                    rows.terminated[i],
+                    ending.is_some() && !truncated,
+                    "env {i}"
+                );
+                assert_eq!(rows.truncated[i], truncated, "env {i}");
+                assert_eq!(rows.players[i], session.current_player(), "env {i}");
+                let rewards = if rows.terminated[i] || rows.truncated[i] {
+                    session.returns()
+                } else {
+                    [0.0; 2]
+                };
+                assert_eq!(rows.rewards[2 * i..2 * i + 2], rewards, "env {i}");
+                let mut mask = vec![false; count];
+                session.legal_actions().write_mask(&mut mask);
+                assert_eq!(rows.mask[i * count..(i + 1) * count], mask, "env {i}");
+                session.write_observation(&mut want_obs);
+                assert_eq!(
+                    rows.obs[i * obs_len..(i + 1) * obs_len],
+                    want_obs,
+                    "env {i}"
+                );
+                assert_eq!(batch.fen(i).unwrap(), session.fen(), "env {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn batches_agree_with_sessions() {
+        for id in [
+            "checkers",
+            "nine_mens_morris",
+            "three_mens_morris",
+            "twelve_mens_morris",
+        ] {
+            let options = [("ply_limit".to_owned(), "60".to_owned())];
+            let (id, game) = load(id, &options).unwrap();
+            with_family!(AnyGame, game, g => batch_agrees_with_sessions(id, g));
+        }
+    }
+
+    /// The rows of 200 steps of a random-opponent batch run on a pool of `threads`.
+    fn rows_after_steps(threads: usize) -> Rows {
+        let (_, game) = load("nine_mens_morris", &[]).unwrap();
+        let AnyGame::Morris(game) = game else {
+            unreachable!()
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let agent = Some((Player::Second, Opponent::Random));
+            let mut batch = Batch::new(game, 300, 11, agent, Start::Initial);
+            let mut rows = Rows::new(&batch);
+            let mut actions = vec![0; batch.len()];
+            batch.reset(None, rows.buffers()).unwrap();
+            for _ in 0..200 {
+                batch.sample(&mut actions).unwrap();
+                batch.check(&actions).unwrap();
+                batch.step(&actions, rows.buffers()).unwrap();
+            }
+            rows
+        })
+    }
+
+    #[test]
+    fn results_do_not_depend_on_the_threads() {
+        let one = rows_after_steps(1);
+        assert_eq!(one, rows_after_steps(3));
+        assert!(one.terminated.iter().any(|&t| t), "no game ended");
+    }
+
+    #[test]
+    fn illegal_actions_and_short_batches_are_refused_before_any_env_moves() {
+        let (_, game) = load("checkers", &[]).unwrap();
+        let AnyGame::Checkers(game) = game else {
+            unreachable!()
+        };
+        let batch = Batch::new(game, 4, 0, None, Start::Initial);
+        assert!(matches!(
+            batch.check(&[0; 3]),
+            Err(Error::ActionCount {
+                expected: 4,
+                found: 3
+            })
+        ));
+        let mut actions = vec![0; 4];
+        let mut sampled = batch.clone();
+        sampled.sample(&mut actions).unwrap();
+        actions[2] = -1;
+        match batch.check(&actions) {
+            Err(Error::EnvAction {
+                env: 2, action: -1, ..
+            }) => {}
+            other => panic!("{other:?}"),
+        }
     }
 }

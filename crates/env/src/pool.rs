@@ -41,7 +41,7 @@ thread_local! {
 /// Runs `work` so that rayon's parallel iterators within it share the work between the calling
 /// thread and the workers of its pool (for the owner), or on rayon's global pool (for any
 /// other thread).
-pub(crate) fn run<R: Send>(work: impl FnOnce() -> R + Send) -> R {
+pub fn run<R: Send>(work: impl FnOnce() -> R + Send) -> R {
     let me = thread::current().id();
     if *OWNER.get_or_init(|| me) != me {
         return work();
