@@ -239,6 +239,10 @@ pub trait Game {
     /// The Zobrist hash of `pos`, computed from scratch.
     fn hash(&self, pos: &Self::Position) -> u64;
 
+    /// The position packed into 128 bits, every field whole: equal identities are equal
+    /// positions and unequal ones unequal, so that repetition compares identities alone.
+    fn identity(&self, pos: &Self::Position) -> u128;
+
     /// The hash of `play(pos, mv)`, given `hash == self.hash(pos)`. Games override this with an
     /// incremental update.
     fn hash_after(&self, pos: &Self::Position, hash: u64, mv: &Self::Move) -> u64 {

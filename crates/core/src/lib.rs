@@ -36,4 +36,4 @@ pub use options::{RuleOption, RuleOptionError};
 pub use perft::{perft, perft_divide};
 pub use rl::{ActionGame, ActionStep, IllegalActionError};
 pub use rng::SplitMix64;
-pub use state::{GameState, PlayError};
+pub use state::{GameState, History, PlayError};

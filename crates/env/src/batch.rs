@@ -10,7 +10,7 @@ use std::marker::PhantomData;
 use std::slice;
 use std::sync::Arc;
 
-use perfectplay_core::Player;
+use perfectplay_core::{History, Player};
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
@@ -78,7 +78,7 @@ struct Slot<F: Family> {
 impl<F: Tabled> Slot<F> {
     fn new(game: F, seed: u64, index: usize) -> Self {
         Slot {
-            track: Track::new(game, game.start_position(), 0, false),
+            track: Track::new(game, game.start_position(), 0, History::Window),
             sample_rng: SplitMix64::stream(seed, 2 * index as u64),
             opponent_rng: SplitMix64::stream(seed, 2 * index as u64 + 1),
             start_rng: start_stream(seed, index),
@@ -599,7 +599,7 @@ impl<F: Tabled> Batch<F> {
         let track = &self.slots.get(index)?.track;
         Some(
             self.game
-                .position_fen(track.position(), track.no_progress()),
+                .position_fen(track.position(), track.state().no_progress_plies()),
         )
     }
 

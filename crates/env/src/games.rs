@@ -10,7 +10,7 @@ use std::fmt;
 use perfectplay_core::checkers::{self, Checkers, CheckersRules, Position};
 use perfectplay_core::morris::actions::Stage;
 use perfectplay_core::morris::{Morris, MorrisMove, MorrisPosition, MorrisRules};
-use perfectplay_core::{ActionGame, Color};
+use perfectplay_core::ActionGame;
 
 use crate::actions::ActionSet;
 use crate::error::{Error, Result};
@@ -69,10 +69,6 @@ pub trait Family:
         visit_legal_actions(self, pos, stage, set)
     }
 
-    /// The position packed into 128 bits, every field whole: equal identities are equal
-    /// positions and unequal ones unequal, so that repetition compares identities alone.
-    fn identity(pos: &Self::Position) -> u128;
-
     /// The move as a value of either family.
     fn wrap_move(mv: Self::Move) -> AnyMove;
 
@@ -120,15 +116,6 @@ impl Family for Checkers {
 
     fn settings(&self) -> Vec<(&'static str, String)> {
         self.rules().settings()
-    }
-
-    fn identity(pos: &Position) -> u128 {
-        let (black, white) = (pos.pieces(Color::Black).0, pos.pieces(Color::White).0);
-        let kings = pos.kings(Color::Black).0 | pos.kings(Color::White).0;
-        u128::from(black)
-            | u128::from(white) << 32
-            | u128::from(kings) << 64
-            | (pos.side_to_move().index() as u128) << 96
     }
 
     fn wrap_move(mv: checkers::Move) -> AnyMove {
@@ -180,25 +167,6 @@ impl Family for Morris {
         // fill a set at every step, and the visit's loop over the men mispredicted).
         self.write_start_actions(pos, stage, set.words_mut())
             .unwrap_or_else(|| visit_legal_actions(self, pos, stage, set))
-    }
-
-    fn identity(pos: &MorrisPosition) -> u128 {
-        // 17 bits a memory: whether there is one, the man's point, the point it left.
-        let barrier = |color| {
-            pos.barrier(color).map_or(0, |b| {
-                1 << 16 | u128::from(b.man) << 8 | u128::from(b.point)
-            })
-        };
-        let first_mill = pos.first_mill().map_or(0, |c| 1 + c.index() as u128);
-        u128::from(pos.men(Color::White).0)
-            | u128::from(pos.men(Color::Black).0) << 32
-            | u128::from(pos.in_hand(Color::White)) << 64
-            | u128::from(pos.in_hand(Color::Black)) << 72
-            | (pos.side_to_move().index() as u128) << 80
-            | barrier(Color::White) << 81
-            | barrier(Color::Black) << 98
-            | first_mill << 115
-            | u128::from(pos.opening_removal_pending()) << 117
     }
 
     fn wrap_move(mv: MorrisMove) -> AnyMove {
@@ -298,40 +266,5 @@ pub fn rule_options(game: &AnyGame) -> &'static [perfectplay_core::RuleOption] {
     match game {
         AnyGame::Checkers(_) => CheckersRules::OPTIONS,
         AnyGame::Morris(_) => MorrisRules::OPTIONS,
-    }
-}
-
-#[cfg(test)]
-mod identity_tests {
-    use std::collections::HashMap;
-
-    use perfectplay_core::{GameState, SplitMix64};
-
-    use super::*;
-
-    /// Every position of a few random games of `game`: equal identities, equal positions.
-    fn identities_are_exact<F: Family>(game: F, seed: u64) {
-        let mut rng = SplitMix64::new(seed);
-        let mut seen: HashMap<u128, F::Position> = HashMap::new();
-        for _ in 0..20 {
-            let mut state = GameState::new(game);
-            while !state.is_over() && state.ply() < 300 {
-                let pos = *state.position();
-                let earlier = *seen.entry(F::identity(&pos)).or_insert(pos);
-                assert_eq!(earlier, pos, "two positions with one identity");
-                let moves = state.legal_moves();
-                let pick = rng.below(moves.len()).unwrap_or(0);
-                state.play(&moves[pick]).unwrap();
-            }
-        }
-        assert!(seen.len() > 100);
-    }
-
-    #[test]
-    fn identities_tell_every_position_apart() {
-        for preset in perfectplay_core::morris::MorrisRules::PRESETS {
-            identities_are_exact(Morris::new(preset.rules).unwrap(), 1);
-        }
-        identities_are_exact(Checkers::default(), 2);
     }
 }

@@ -2,7 +2,7 @@
 //! and the rules that depend on it, the stage of the turn) and the actions of the turn being
 //! made, for undo.
 
-use perfectplay_core::{perft, EndReason, Outcome, PlayError};
+use perfectplay_core::{perft, EndReason, History, Outcome, PlayError};
 
 use crate::actions::ActionSet;
 use crate::error::{Error, Result};
@@ -95,7 +95,7 @@ impl<F: Family> Session<F> {
     pub fn new(id: &'static str, game: F) -> Self {
         Session {
             id,
-            track: Track::new(game, game.start_position(), 0, true),
+            track: Track::new(game, game.start_position(), 0, History::Full),
             turn: Vec::new(),
         }
     }
@@ -104,7 +104,7 @@ impl<F: Family> Session<F> {
     pub fn at(id: &'static str, game: F, pos: F::Position) -> Self {
         Session {
             id,
-            track: Track::new(game, pos, 0, true),
+            track: Track::new(game, pos, 0, History::Full),
             turn: Vec::new(),
         }
     }
@@ -114,7 +114,7 @@ impl<F: Family> Session<F> {
         let (pos, no_progress) = game.read_fen(text)?;
         Ok(Session {
             id,
-            track: Track::new(game, pos, no_progress, true),
+            track: Track::new(game, pos, no_progress, History::Full),
             turn: Vec::new(),
         })
     }
@@ -134,10 +134,10 @@ impl<F: Family> Session<F> {
 
     /// The record that rebuilds this game.
     pub fn record(&self) -> Record {
-        let (origin, no_progress) = self.track.origin();
+        let (origin, no_progress) = self.track.state().origin();
         Record {
             origin: self.game().position_fen(origin, no_progress),
-            moves: self.track.moves().map(|mv| mv.to_string()).collect(),
+            moves: self.moves().map(|mv| mv.to_string()).collect(),
             actions: self.turn.iter().map(|&(_, action)| action).collect(),
         }
     }
@@ -195,7 +195,7 @@ impl<F: Family> Session<F> {
             });
         };
         self.ensure_going_on()?;
-        if !self.track.is_legal(&mv) {
+        if !self.track.state().is_legal(&mv) {
             return Err(PlayError::Illegal { mv: mv.to_string() }.into());
         }
         self.track.play(&mv);
@@ -213,8 +213,10 @@ impl<F: Family> Session<F> {
 
     /// The position string (of the position at the start of the turn being made).
     pub fn fen(&self) -> String {
-        self.game()
-            .position_fen(self.track.position(), self.track.no_progress())
+        self.game().position_fen(
+            self.track.position(),
+            self.track.state().no_progress_plies(),
+        )
     }
 
     /// The ASCII drawing.
@@ -279,10 +281,10 @@ impl<F: Family> Session<F> {
     /// Applies one action: a step of the turn, or its last action, which plays the move. An
     /// illegal action changes nothing.
     pub fn apply_action(&mut self, action: i64) -> Result<()> {
-        let (stage, ply) = (*self.track.stage(), self.track.ply());
+        let (stage, ply) = (*self.track.stage(), self.track.state().ply());
         match usize::try_from(action) {
             Ok(a) if self.track.act(a) => {
-                if self.track.ply() == ply {
+                if self.track.state().ply() == ply {
                     self.turn.push((stage, a));
                 } else {
                     self.turn.clear();
@@ -324,19 +326,25 @@ impl<F: Family> Session<F> {
             return Ok(None);
         }
         match self.track.undo() {
-            Some(mv) => Ok(Some(F::wrap_move(mv))),
+            // A session plays no forfeited turn; one would be a move of nothing.
+            Some(mv) => Ok(mv.map(F::wrap_move)),
             None => Err(Error::NothingToUndo),
         }
     }
 
+    /// The whole moves played (a session forfeits no turn).
+    fn moves(&self) -> impl Iterator<Item = F::Move> + '_ {
+        self.track.state().moves().flatten()
+    }
+
     /// The moves played, in order.
     pub fn history(&self) -> Vec<AnyMove> {
-        self.track.moves().map(F::wrap_move).collect()
+        self.moves().map(F::wrap_move).collect()
     }
 
     /// The whole moves played so far.
     pub fn ply(&self) -> u32 {
-        self.track.ply()
+        self.track.state().ply()
     }
 
     /// Whether a turn is half made with `apply_action`.

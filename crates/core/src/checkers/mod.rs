@@ -182,6 +182,15 @@ impl Game for Checkers {
         pos.zobrist_after(hash, mv)
     }
 
+    fn identity(&self, pos: &Position) -> u128 {
+        let (black, white) = (pos.pieces(Color::Black).0, pos.pieces(Color::White).0);
+        let kings = pos.kings(Color::Black).0 | pos.kings(Color::White).0;
+        u128::from(black)
+            | u128::from(white) << 32
+            | u128::from(kings) << 64
+            | (pos.side_to_move().index() as u128) << 96
+    }
+
     fn draw_rules(&self) -> DrawRules {
         DrawRules {
             repetitions: self.rules.threefold_repetition.then_some(3),

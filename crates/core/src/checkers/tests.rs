@@ -257,7 +257,6 @@ fn circling_back_to_the_start_square_keeps_the_king() {
             );
             let mut state = state_at(CheckersRules::default(), fen);
             state.play(&mv).unwrap();
-            assert_eq!(state.hash(), state.position().zobrist(), "{text} in {fen}");
             if state.position().pieces(!winner).is_empty() {
                 assert_eq!(
                     state.outcome(),
@@ -535,7 +534,6 @@ fn undo_restores_everything() {
         "11-15", "22-18", "15x22", "25x18", "12-16", "18-14", "9x18", "23x14",
     ] {
         play_text(&mut state, text);
-        assert_eq!(state.hash(), state.position().zobrist());
         history.push(snapshot(&state));
     }
     while let Some(expected) = history.pop() {
@@ -633,7 +631,6 @@ fn forfeit_turn_passes_without_progress() {
     assert_eq!(state.side_to_move(), Color::White);
     assert_eq!(state.player_to_move(), Player::Second);
     assert_eq!(state.position().occupied(), start.position.occupied());
-    assert_eq!(state.hash(), state.position().zobrist());
     assert_eq!(state.hash(), Position::zobrist_after_pass(start.hash));
     assert_eq!(state.no_progress_plies(), 1);
     assert_eq!(state.ply(), 1);
@@ -1142,7 +1139,6 @@ fn random_game(start: Position, seed: u64) {
     let mut no_progress = 0;
     for _ in 0..200 {
         let before = *state.position();
-        assert_eq!(state.hash(), before.zobrist(), "{}", before.fen());
         let moves = state.legal_moves();
         if moves.is_empty() {
             let outcome = state.outcome().expect("no moves means the game is over");
@@ -1180,7 +1176,6 @@ fn random_game(start: Position, seed: u64) {
         assert_eq!(state.no_progress_plies(), no_progress);
 
         // Hash, FEN and side to move.
-        assert_eq!(state.hash(), after.zobrist(), "{mv} from {}", before.fen());
         let fen = after.fen();
         let parsed: Position = fen.parse().unwrap();
         assert_eq!(parsed, after, "{fen}");
@@ -1251,7 +1246,6 @@ fn random_game_with_default_rules(start: Position, seed: u64) {
         assert!(!moves.is_empty());
         assert!(state.repetitions() < 3);
         state.play(&moves[rng.below(moves.len())]).unwrap();
-        assert_eq!(state.hash(), state.position().zobrist());
     }
 }
 

@@ -233,6 +233,25 @@ impl Game for Morris {
         pos.zobrist()
     }
 
+    fn identity(&self, pos: &MorrisPosition) -> u128 {
+        // 17 bits a memory: whether there is one, the man's point, the point it left.
+        let barrier = |color| {
+            pos.barrier(color).map_or(0, |b| {
+                1 << 16 | u128::from(b.man) << 8 | u128::from(b.point)
+            })
+        };
+        let first_mill = pos.first_mill().map_or(0, |c| 1 + c.index() as u128);
+        u128::from(pos.men(Color::White).0)
+            | u128::from(pos.men(Color::Black).0) << 32
+            | u128::from(pos.in_hand(Color::White)) << 64
+            | u128::from(pos.in_hand(Color::Black)) << 72
+            | (pos.side_to_move().index() as u128) << 80
+            | barrier(Color::White) << 81
+            | barrier(Color::Black) << 98
+            | first_mill << 115
+            | u128::from(pos.opening_removal_pending()) << 117
+    }
+
     fn draw_rules(&self) -> DrawRules {
         DrawRules {
             repetitions: self.rules.threefold_repetition.then_some(3),
