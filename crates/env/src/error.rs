@@ -6,7 +6,7 @@ use perfectplay_core::morris::fen::MorrisFenError;
 use perfectplay_core::morris::{MorrisMoveError, RulesError};
 use perfectplay_core::RuleOptionError;
 use perfectplay_core::{IllegalActionError, Outcome, PlayError};
-use perfectplay_solver::{DbError, ProbeError};
+use perfectplay_solver::{DbError, OpenError, ProbeError};
 use thiserror::Error;
 
 /// Everything that can go wrong in the environment: loading a game, reading positions and
@@ -117,6 +117,9 @@ pub enum Error {
     /// A table file that cannot be used.
     #[error(transparent)]
     Db(#[from] DbError),
+    /// The tables of a game that could not be opened.
+    #[error(transparent)]
+    Open(#[from] OpenError),
 }
 
 /// The result type of the environment.

@@ -12,52 +12,17 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use perfectplay_core::checkers::Checkers;
-use perfectplay_core::morris::Morris;
 use perfectplay_core::SplitMix64;
-use perfectplay_solver::checkers::CheckersDomain;
-use perfectplay_solver::morris::MorrisDomain;
 use perfectplay_solver::{plan, Domain, Tablebase};
 
 use crate::error::{Error, Result};
 use crate::games::Family;
 
-/// A game family with endgame databases.
-pub trait Tabled: Family {
-    /// The databases' scheme for this family.
-    type Domain: Domain<Game = Self> + Send + Sync + 'static;
+/// A game family with endgame databases: the environment's [`Family`] and the solver's
+/// [`perfectplay_solver::Tabled`].
+pub trait Tabled: Family + perfectplay_solver::Tabled {}
 
-    /// The scheme for `self`'s rules.
-    fn domain(&self) -> Result<Self::Domain>;
-
-    /// The subspace of the game's starting position, where the databases hold it.
-    fn start_key(domain: &Self::Domain) -> Option<<Self::Domain as Domain>::Key>;
-}
-
-impl Tabled for Checkers {
-    type Domain = CheckersDomain;
-
-    fn domain(&self) -> Result<CheckersDomain> {
-        Ok(CheckersDomain::new(*self))
-    }
-
-    fn start_key(_: &CheckersDomain) -> Option<perfectplay_solver::checkers::CheckersKey> {
-        // 24 pieces: far beyond any database.
-        None
-    }
-}
-
-impl Tabled for Morris {
-    type Domain = MorrisDomain;
-
-    fn domain(&self) -> Result<MorrisDomain> {
-        MorrisDomain::new(*self).map_err(|e| Error::BadArgument(e.to_string()))
-    }
-
-    fn start_key(domain: &MorrisDomain) -> Option<perfectplay_solver::morris::MorrisKey> {
-        Some(domain.start_key())
-    }
-}
+impl<F: Family + perfectplay_solver::Tabled> Tabled for F {}
 
 /// Tables shared by the envs of a batch, and how often they failed a probe.
 pub struct SharedTables<F: Tabled> {
@@ -68,10 +33,7 @@ pub struct SharedTables<F: Tabled> {
 impl<F: Tabled> SharedTables<F> {
     /// The tables of `game` in `dirs`.
     pub fn open(game: &F, dirs: &[std::path::PathBuf]) -> Result<Arc<Self>> {
-        let mut tb = Tablebase::new(game.domain()?);
-        for d in dirs {
-            tb.add_directory(d)?;
-        }
+        let tb = game.open_tables(dirs)?;
         Ok(Arc::new(SharedTables {
             tb,
             misses: AtomicU64::new(0),

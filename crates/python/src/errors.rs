@@ -25,7 +25,7 @@ use perfectplay_core::morris::{MorrisMoveError, RulesError};
 use perfectplay_core::RuleOptionError;
 use perfectplay_core::{IllegalActionError as CoreIllegalAction, PlayError};
 use perfectplay_env::Error as EnvError;
-use perfectplay_solver::{DbError, ProbeError, SolveError};
+use perfectplay_solver::{DbError, OpenError, ProbeError, SolveError};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyAssertionError, PyIndexError, PyKeyError, PyTypeError, PyValueError};
 use pyo3::types::PyAnyMethods;
@@ -141,6 +141,7 @@ through_env!(
     CoreIllegalAction,
     ProbeError,
     DbError,
+    OpenError,
 );
 
 impl From<Error> for PyErr {
@@ -180,7 +181,9 @@ fn env_exception(err: EnvError, message: String) -> PyErr {
         EnvError::Probe(ProbeError::OutOfScope(_) | ProbeError::CannotArise) => {
             OutOfScopeError::new_err(message)
         }
-        EnvError::Probe(_) | EnvError::Db(_) => TablebaseError::new_err(message),
+        EnvError::Probe(_) | EnvError::Db(_) | EnvError::Open(_) => {
+            TablebaseError::new_err(message)
+        }
         EnvError::RuleOption(_)
         | EnvError::Rules(_)
         | EnvError::ActionCount { .. }

@@ -34,7 +34,7 @@ use perfectplay_solver::limits::check_threads;
 use perfectplay_solver::morris::{without_history, MorrisDomain};
 use perfectplay_solver::rows::{self, Row, RowError};
 use perfectplay_solver::{
-    solve, BuildProgress, Domain, ProbeError, SolveOptions, Tablebase, Value, Wdl,
+    solve, BuildProgress, Domain, ProbeError, SolveOptions, Tablebase, Tabled, Value, Wdl,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
@@ -562,21 +562,8 @@ fn nothing_to_draw(subspace: &str) -> Error {
 
 fn open_tables(game: &PyGame, dirs: &[PathBuf]) -> Result<AnyTablebase> {
     Ok(match &game.game {
-        AnyGame::Checkers(g) => {
-            let mut tb = Tablebase::new(CheckersDomain::new(*g));
-            for d in dirs {
-                tb.add_directory(d)?;
-            }
-            AnyTablebase::Checkers(tb)
-        }
-        AnyGame::Morris(g) => {
-            let domain = MorrisDomain::new(*g).map_err(|e| Error::Tablebase(e.to_string()))?;
-            let mut tb = Tablebase::new(domain);
-            for d in dirs {
-                tb.add_directory(d)?;
-            }
-            AnyTablebase::Morris(tb)
-        }
+        AnyGame::Checkers(g) => AnyTablebase::Checkers(g.open_tables(dirs)?),
+        AnyGame::Morris(g) => AnyTablebase::Morris(g.open_tables(dirs)?),
     })
 }
 
@@ -852,7 +839,7 @@ impl BuildJob {
                         "checkers tables are chosen with max_pieces=N or subspaces=[...]",
                     ));
                 }
-                let domain = CheckersDomain::new(*g);
+                let domain = g.domain()?;
                 let keys =
                     match (targets, max_pieces) {
                         (Some(names), None) => parse_all(&domain, &names)?,
@@ -873,8 +860,7 @@ impl BuildJob {
                          whole_game=True",
                     ));
                 }
-                let domain =
-                    MorrisDomain::new(*g).map_err(|e| Error::BadArgument(e.to_string()))?;
+                let domain = g.domain()?;
                 let keys = match (targets, max_men, whole_game) {
                     (Some(names), None, false) => parse_all(&domain, &names)?,
                     (None, Some(n), false) => domain

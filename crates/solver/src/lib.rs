@@ -92,6 +92,7 @@ pub mod rows;
 mod solve;
 mod table;
 mod tablebase;
+mod tabled;
 mod touched;
 pub mod value;
 mod verify;
@@ -105,5 +106,6 @@ pub use solve::{
 };
 pub use table::{Table, CHECK_INTERVAL};
 pub use tablebase::{MoveValue, Tablebase};
+pub use tabled::{OpenError, Tabled};
 pub use value::{Value, Wdl};
 pub use verify::{verify, VerifiedTable, VerifyReport};

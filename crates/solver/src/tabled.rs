@@ -1,0 +1,107 @@
+//! `Tabled`: a game with endgame databases, its database scheme ([`Domain`]), and the one
+//! way to open its tables over several directories, used by the CLI, the environment and
+//! Python alike.
+
+use std::path::Path;
+
+use perfectplay_core::checkers::Checkers;
+use perfectplay_core::morris::Morris;
+use perfectplay_core::Game;
+use thiserror::Error;
+
+use crate::checkers::{CheckersDomain, CheckersKey};
+use crate::domain::Domain;
+use crate::error::{DbError, SolveError};
+use crate::morris::{MorrisDomain, MorrisKey};
+use crate::tablebase::Tablebase;
+
+/// Why the tables of a game could not be opened.
+#[derive(Debug, Error)]
+pub enum OpenError {
+    /// The game's rules have no database scheme.
+    #[error("no databases for these rules: {0}")]
+    Unsupported(String),
+    /// A directory that cannot be read.
+    #[error(transparent)]
+    Db(#[from] DbError),
+}
+
+/// A game whose positions the databases hold.
+pub trait Tabled: Game + Copy + Send + Sync + 'static {
+    /// The databases' scheme for this family.
+    type Domain: Domain<Game = Self> + Send + Sync + 'static;
+
+    /// The scheme for these rules; some rules have none (a morris variant whose placement
+    /// phase the scheme cannot index is solved from its moving phase only, see
+    /// [`Domain::check_key`]).
+    fn domain(&self) -> Result<Self::Domain, OpenError>;
+
+    /// The subspace of the game's starting position, where the databases hold it (not in
+    /// checkers: 24 pieces are far beyond any database).
+    fn start_key(domain: &Self::Domain) -> Option<<Self::Domain as Domain>::Key>;
+
+    /// The tables of this game in `dirs`, searched in order (each must be a directory).
+    fn open_tables<P: AsRef<Path>>(
+        &self,
+        dirs: &[P],
+    ) -> Result<Tablebase<Self::Domain>, OpenError> {
+        let mut tables = Tablebase::new(self.domain()?);
+        for dir in dirs {
+            tables.add_directory(dir)?;
+        }
+        Ok(tables)
+    }
+}
+
+impl Tabled for Checkers {
+    type Domain = CheckersDomain;
+
+    fn domain(&self) -> Result<CheckersDomain, OpenError> {
+        Ok(CheckersDomain::new(*self))
+    }
+
+    fn start_key(_: &CheckersDomain) -> Option<CheckersKey> {
+        None
+    }
+}
+
+impl Tabled for Morris {
+    type Domain = MorrisDomain;
+
+    fn domain(&self) -> Result<MorrisDomain, OpenError> {
+        MorrisDomain::new(*self).map_err(|e| match e {
+            SolveError::Unsupported(why) => OpenError::Unsupported(why),
+            other => OpenError::Unsupported(other.to_string()),
+        })
+    }
+
+    fn start_key(domain: &MorrisDomain) -> Option<MorrisKey> {
+        Some(domain.start_key())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use perfectplay_core::morris::MorrisRules;
+
+    use super::*;
+
+    #[test]
+    fn every_game_opens_over_existing_directories_and_names_a_missing_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let tables = Checkers::default().open_tables(&[dir.path()]).unwrap();
+        assert_eq!(tables.directories(), [dir.path()]);
+        for preset in MorrisRules::PRESETS {
+            let game = Morris::new(preset.rules).unwrap();
+            let tables = game.open_tables(&[dir.path(), dir.path()]).unwrap();
+            assert_eq!(tables.directories().len(), 2);
+            assert!(Morris::start_key(tables.domain()).is_some());
+        }
+        let missing = dir.path().join("nowhere");
+        let Err(err) = Checkers::default().open_tables(&[&missing]) else {
+            panic!("a missing directory opened");
+        };
+        assert!(matches!(err, OpenError::Db(_)), "{err:?}");
+        assert!(err.to_string().contains("nowhere"), "{err}");
+    }
+}
