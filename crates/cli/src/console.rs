@@ -6,9 +6,9 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::choice::{Choice, QuitReason};
 use crate::cli_game::CliGame;
 use crate::moves;
-use crate::players::{Choice, QuitReason};
 
 /// Reads moves for the human players, all of whom share standard input.
 ///
@@ -92,7 +92,7 @@ impl Console {
                     writeln!(talk, "legal moves: {}", moves::join::<G>(&legal))?;
                 }
                 "quit" => return Ok(Choice::Quit(QuitReason::Quit(side))),
-                text => match game.read_move(pos, text) {
+                text => match game.parse_move(pos, text) {
                     Ok(mv) => return Ok(Choice::Move(mv)),
                     Err(e) => writeln!(talk, "{e}")?,
                 },

@@ -5,6 +5,7 @@ use std::io;
 use perfectplay_core::checkers::ParseFenError;
 use perfectplay_core::morris::fen::MorrisFenError;
 use perfectplay_core::morris::RulesError;
+use perfectplay_core::registry::{LoadError, UnknownGameError};
 use perfectplay_core::{PlayError, RuleOptionError};
 use thiserror::Error;
 
@@ -12,13 +13,8 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub(crate) enum CliError {
     /// The game id names no game.
-    #[error("unknown game `{id}`; valid games: {valid}")]
-    UnknownGame {
-        /// The id given.
-        id: String,
-        /// The valid ids, comma separated.
-        valid: String,
-    },
+    #[error(transparent)]
+    UnknownGame(#[from] UnknownGameError),
     /// A checkers FEN string that could not be read.
     #[error(transparent)]
     Fen(#[from] ParseFenError),
@@ -140,11 +136,21 @@ pub(crate) enum CliError {
     },
 }
 
+impl From<LoadError> for CliError {
+    fn from(e: LoadError) -> CliError {
+        match e {
+            LoadError::UnknownGame(e) => e.into(),
+            LoadError::RuleOption(e) => e.into(),
+            LoadError::Rules(e) => e.into(),
+        }
+    }
+}
+
 impl CliError {
     /// `2` for bad input (arguments, position strings, rule settings), `1` for everything else.
     pub(crate) fn exit_code(&self) -> u8 {
         match self {
-            CliError::UnknownGame { .. }
+            CliError::UnknownGame(_)
             | CliError::Fen(_)
             | CliError::MorrisFen(_)
             | CliError::RuleOption(_)
@@ -195,10 +201,10 @@ mod tests {
         let rules = CliError::from(RulesError::Flying(4));
         assert_eq!(rules.exit_code(), 2);
         assert!(rules.to_string().starts_with("invalid rules: "), "{rules}");
-        let unknown = CliError::UnknownGame {
+        let unknown = CliError::from(UnknownGameError {
             id: "chess".into(),
             valid: "checkers".into(),
-        };
+        });
         assert_eq!(unknown.exit_code(), 2);
         assert_eq!(
             unknown.to_string(),

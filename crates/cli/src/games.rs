@@ -1,153 +1,108 @@
-//! `GameId`: the games the commands know, by their id on the command line, and how a command
-//! runs on the chosen game.
+//! The games the commands take by id ([`GameId`], from the core's registry), and how a command
+//! runs on the chosen game ([`GameTask`]).
 
-use perfectplay_core::checkers::{Checkers, CheckersRules};
-use perfectplay_core::morris::{Morris, MorrisRules, Preset};
+use perfectplay_core::registry::{game_ids, AnyGame};
+use perfectplay_core::with_family;
 
 use crate::cli_game::CliGame;
 use crate::errors::CliError;
 use crate::settings;
 
-/// One line about checkers, as `perfectplay games` lists it.
-const CHECKERS_SUMMARY: &str =
-    "English checkers: 8x8 board, short kings, mandatory capture, Black moves first";
+pub(crate) use perfectplay_core::registry::GameId;
 
-/// A game the command line can name: checkers or one of the morris presets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum GameId {
-    /// English checkers ([`perfectplay_core::checkers::Checkers`]).
-    Checkers,
-    /// A morris preset ([`perfectplay_core::morris::MorrisRules::PRESETS`]).
-    Morris(&'static Preset),
-}
-
-/// A command that runs on whichever game was named: [`GameId::run`] builds the game and calls
+/// A command that runs on whichever game was named: [`run`] builds the game and calls
 /// [`GameTask::run`] with it, so the command's code is written once, generic over the game.
 pub(crate) trait GameTask {
     /// Runs the command on `game`, the game `id` with the rule settings applied.
     fn run<G: CliGame>(self, id: GameId, game: G) -> Result<(), CliError>;
 }
 
-impl GameId {
-    /// Every game, in the order help texts list them: checkers, then the morris presets.
-    pub(crate) fn all() -> impl Iterator<Item = GameId> {
-        std::iter::once(GameId::Checkers).chain(MorrisRules::PRESETS.iter().map(GameId::Morris))
-    }
-
-    /// The id as typed on the command line; for the morris presets, the preset's id.
-    pub(crate) const fn name(self) -> &'static str {
-        match self {
-            GameId::Checkers => "checkers",
-            GameId::Morris(preset) => preset.id,
-        }
-    }
-
-    /// Other ids that name the same game, like `cowboy_checkers`.
-    pub(crate) const fn aliases(self) -> &'static [&'static str] {
-        match self {
-            GameId::Checkers => &[],
-            GameId::Morris(preset) => preset.aliases,
-        }
-    }
-
-    /// One line about the game.
-    pub(crate) const fn summary(self) -> &'static str {
-        match self {
-            GameId::Checkers => CHECKERS_SUMMARY,
-            GameId::Morris(preset) => preset.summary,
-        }
-    }
-
-    /// Reads an id or alias (case-insensitive); an unknown one is an error listing the valid
-    /// ids.
-    pub(crate) fn parse(text: &str) -> Result<GameId, CliError> {
-        let wanted = text.trim().to_ascii_lowercase();
-        GameId::all()
-            .find(|g| g.name() == wanted || g.aliases().contains(&wanted.as_str()))
-            .ok_or_else(|| CliError::UnknownGame {
-                id: text.to_owned(),
-                valid: valid_ids(),
-            })
-    }
-
-    /// Builds the game with the `name=value` rule settings applied and validated, then runs
-    /// `task` on it.
-    pub(crate) fn run<T: GameTask>(self, settings: &[String], task: T) -> Result<(), CliError> {
-        match self {
-            GameId::Checkers => {
-                task.run(self, build::<Checkers>(CheckersRules::default(), settings)?)
-            }
-            GameId::Morris(preset) => task.run(self, build::<Morris>(preset.rules, settings)?),
-        }
-    }
+/// Builds the game named `game` with the `name=value` rule settings applied and validated, then
+/// runs `task` on it.
+pub(crate) fn run<T: GameTask>(game: &str, settings: &[String], task: T) -> Result<(), CliError> {
+    let id = GameId::parse(game)?;
+    let defaults = id.load::<&str, &str>(&[])?;
+    with_family!(AnyGame, defaults, g => task.run(id, with_settings(g, settings)?))
 }
 
-/// The game under `rules` with `settings` applied.
-fn build<G: CliGame>(mut rules: G::Rules, settings: &[String]) -> Result<G, CliError> {
+/// `game` with `settings` applied over its rules, each in turn, so that the first bad setting
+/// is the one reported; the combination is checked once all are set.
+fn with_settings<G: CliGame>(game: G, settings: &[String]) -> Result<G, CliError> {
+    let mut rules = *game.rule_set();
     settings::apply(&mut rules, settings)?;
-    G::with_rules(rules)
+    Ok(G::with_rules(rules)?)
 }
 
-/// Every id and alias, comma separated.
-pub(crate) fn valid_ids() -> String {
-    GameId::all()
-        .flat_map(|g| std::iter::once(g.name()).chain(g.aliases().iter().copied()))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// The help text of the `GAME` argument, listing every id.
+/// The help text of the `GAME` argument, listing every id and alias.
 pub(crate) fn game_help() -> String {
     format!(
         "The game: {} (`perfectplay games` describes them)",
-        valid_ids()
+        game_ids(true).join(", ")
     )
 }
 
 #[cfg(test)]
 mod tests {
-    use perfectplay_core::Game;
-
     use super::*;
 
-    #[test]
-    fn names_match_the_core_ids() {
-        assert_eq!(GameId::Checkers.name(), Checkers::default().id());
-        for preset in MorrisRules::PRESETS {
-            let game = Morris::new(preset.rules).unwrap();
-            assert_eq!(GameId::Morris(preset).name(), game.id());
+    /// Records the game a task was run on.
+    struct Record<'a>(&'a mut Vec<String>);
+
+    impl GameTask for Record<'_> {
+        fn run<G: CliGame>(self, id: GameId, game: G) -> Result<(), CliError> {
+            self.0
+                .push(format!("{} {} {}", id.name(), game.id(), G::POSITION_NAME));
+            Ok(())
         }
     }
 
+    fn record(game: &str, settings: &[&str]) -> Result<String, CliError> {
+        let settings: Vec<String> = settings.iter().map(|s| (*s).to_owned()).collect();
+        let mut seen = Vec::new();
+        run(game, &settings, Record(&mut seen))?;
+        Ok(seen.join("\n"))
+    }
+
     #[test]
-    fn parse_accepts_ids_and_aliases_and_lists_them_otherwise() {
-        assert_eq!(GameId::parse("checkers").unwrap(), GameId::Checkers);
-        assert_eq!(GameId::parse(" Checkers ").unwrap(), GameId::Checkers);
-        let nine = GameId::parse("nine_mens_morris").unwrap();
-        assert_eq!(nine.name(), "nine_mens_morris");
-        assert_eq!(GameId::parse("Cowboy_Checkers").unwrap(), nine);
-        assert_eq!(GameId::parse("lasker").unwrap().name(), "lasker_morris");
-        let err = GameId::parse("chess").unwrap_err();
-        let text = err.to_string();
-        assert!(
-            text.contains("valid games: checkers, nine_mens_morris"),
-            "{text}"
+    fn tasks_run_on_the_named_game_with_its_settings() {
+        assert_eq!(record("Checkers", &[]).unwrap(), "checkers checkers fen");
+        assert_eq!(
+            record("cowboy_checkers", &[]).unwrap(),
+            "nine_mens_morris nine_mens_morris position"
         );
-        assert!(
-            text.contains("cowboy_checkers") && text.contains("shah"),
-            "{text}"
+        // Rules that match no preset: the game's own id is the family's.
+        assert_eq!(
+            record("nine_mens_morris", &["flying=none"]).unwrap(),
+            "nine_mens_morris morris position"
         );
+    }
+
+    #[test]
+    fn bad_games_and_settings_are_errors() {
+        let err = record("chess", &[]).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("unknown game `chess`; valid games: checkers, nine_mens_morris"),
+            "{err}"
+        );
+        assert_eq!(err.exit_code(), 2);
+        // Settings are applied in order: an unknown option before a malformed one is reported.
+        let err = record("shah", &["wings=2", "flying"]).unwrap_err();
+        assert!(err.to_string().contains("`wings`"), "{err}");
+        let err = record("shah", &["flying=4", "flying"]).unwrap_err();
+        assert!(err.to_string().contains("name=value"), "{err}");
+        let err = record("shah", &["flying=4"]).unwrap_err();
+        assert!(err.to_string().starts_with("invalid rules: "), "{err}");
         assert_eq!(err.exit_code(), 2);
     }
 
     #[test]
-    fn every_game_is_listed_once() {
-        let ids = valid_ids();
-        assert_eq!(GameId::all().count(), 1 + MorrisRules::PRESETS.len());
-        for id in ids.split(", ") {
-            assert_eq!(ids.split(", ").filter(|&i| i == id).count(), 1, "{ids}");
-            assert!(GameId::parse(id).is_ok(), "{id}");
-        }
-        assert!(game_help().contains("three_mens_morris"));
+    fn the_help_lists_every_id() {
+        let help = game_help();
+        assert!(
+            help.contains("checkers, nine_mens_morris, cowboy_checkers"),
+            "{help}"
+        );
+        assert!(help.contains("three_mens_morris"), "{help}");
     }
 }

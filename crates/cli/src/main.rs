@@ -1,6 +1,7 @@
 //! `perfectplay`: the command-line tool for perft, playing games and their rule options, and
 //! endgame databases (solve, probe, verify, info), for English checkers and the morris family.
 
+mod choice;
 mod cli_game;
 mod console;
 mod db;

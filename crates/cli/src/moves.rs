@@ -1,21 +1,9 @@
-//! Moves in canonical order: the order of [`CliGame::compare_moves`], and the checkers order
-//! (by start square, then by landing squares).
+//! Moves in canonical order: the order of [`CliGame::compare_moves`].
 //!
 //! Listings and random players use it, so their output does not depend on the order in which
 //! the move generator happens to produce moves.
 
-use std::cmp::Ordering;
-
-use perfectplay_core::checkers::Move;
-
 use crate::cli_game::CliGame;
-
-/// Orders checkers moves by start square, then by their landing squares in turn.
-pub(crate) fn compare_checkers(a: &Move, b: &Move) -> Ordering {
-    a.from()
-        .cmp(&b.from())
-        .then_with(|| a.landings().cmp(b.landings()))
-}
 
 /// The moves in canonical order.
 pub(crate) fn sorted<G: CliGame>(moves: &[G::Move]) -> Vec<G::Move> {
@@ -35,7 +23,7 @@ pub(crate) fn join<G: CliGame>(moves: &[G::Move]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use perfectplay_core::checkers::Checkers;
+    use perfectplay_core::checkers::{Checkers, Move};
     use perfectplay_core::morris::Morris;
     use perfectplay_core::{Game, GameState};
 

@@ -41,7 +41,7 @@ pub(crate) struct PerftArgs {
 
 /// Runs the count and prints one summary line per depth.
 pub(crate) fn run(args: &PerftArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    GameId::parse(&args.game)?.run(&args.set, Perft { args, out })
+    games::run(&args.game, &args.set, Perft { args, out })
 }
 
 /// The count as a [`GameTask`].
@@ -58,7 +58,7 @@ impl GameTask for Perft<'_> {
 
 fn count<G: CliGame>(game: &G, args: &PerftArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let pos = match &args.fen {
-        Some(fen) => game.read_position(fen)?.0,
+        Some(fen) => game.read_position(fen).map_err(Into::<CliError>::into)?.0,
         None => game.start_position(),
     };
     let first = if args.up_to { 1 } else { args.depth };

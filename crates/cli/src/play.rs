@@ -12,11 +12,12 @@ use std::time::Duration;
 use clap::Args;
 use perfectplay_core::{ByColor, Color, GameState, Outcome};
 
+use crate::choice::{Choice, QuitReason};
 use crate::cli_game::CliGame;
 use crate::console::Console;
 use crate::errors::CliError;
 use crate::games::{self, GameId, GameTask};
-use crate::players::{Choice, Player, PlayerKind, QuitReason};
+use crate::players::{Player, PlayerKind};
 use crate::settings;
 
 /// Arguments of `perfectplay play`.
@@ -102,7 +103,7 @@ pub(crate) fn run(
     out: &mut dyn Write,
     talk: &mut dyn Write,
 ) -> Result<(), CliError> {
-    GameId::parse(&args.game)?.run(&args.set, Play { args, out, talk })
+    games::run(&args.game, &args.set, Play { args, out, talk })
 }
 
 /// The game as a [`GameTask`].
@@ -129,7 +130,7 @@ fn play<G: CliGame>(
     let mut state = match &args.fen {
         Some(fen) => {
             // The move rule goes on counting from what the position string records.
-            let (pos, plies) = game.read_position(fen)?;
+            let (pos, plies) = game.read_position(fen).map_err(Into::<CliError>::into)?;
             GameState::from_position_after(game, pos, plies)
         }
         None => GameState::new(game),
@@ -152,7 +153,7 @@ fn play<G: CliGame>(
             limit.unwrap_or_default()
         )?;
         writeln!(out, "rules: {}", settings::summary(state.game().rule_set()))?;
-        writeln!(out, "{}", state.game().draw(state.position()))?;
+        writeln!(out, "{}", state.game().diagram(state.position()))?;
     }
 
     let ending = loop {
@@ -177,7 +178,7 @@ fn play<G: CliGame>(
             Choice::Quit(reason) => break Ending::Abandoned(reason),
         }
         if !args.quiet {
-            writeln!(out, "{}", state.game().draw(state.position()))?;
+            writeln!(out, "{}", state.game().diagram(state.position()))?;
         }
     };
 

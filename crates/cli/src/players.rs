@@ -1,16 +1,17 @@
 //! The players of `perfectplay play`: a seeded random mover and a human at the console.
 
-use std::fmt;
 use std::io::Write;
 
 use clap::ValueEnum;
 use perfectplay_core::{Color, GameState};
 
+use perfectplay_core::SplitMix64;
+
+use crate::choice::Choice;
 use crate::cli_game::CliGame;
 use crate::console::Console;
 use crate::errors::CliError;
 use crate::moves;
-use perfectplay_core::SplitMix64;
 
 /// Who plays a side, as chosen on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -27,35 +28,6 @@ impl PlayerKind {
         match self {
             PlayerKind::Random => "random",
             PlayerKind::Human => "human",
-        }
-    }
-}
-
-/// What a player does on its turn, with moves of type `M`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Choice<M> {
-    /// Plays this legal move.
-    Move(M),
-    /// Lets the time limit pass: the turn is forfeited.
-    Forfeit,
-    /// Stops the game.
-    Quit(QuitReason),
-}
-
-/// Why a game was abandoned.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum QuitReason {
-    /// The human playing this side typed `quit`.
-    Quit(Color),
-    /// Standard input ended while a human was to move.
-    EndOfInput,
-}
-
-impl fmt::Display for QuitReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            QuitReason::Quit(color) => write!(f, "{color} quit"),
-            QuitReason::EndOfInput => f.write_str("input ended"),
         }
     }
 }
@@ -141,9 +113,8 @@ mod tests {
     }
 
     #[test]
-    fn quit_reasons_read_well() {
-        assert_eq!(QuitReason::Quit(Color::White).to_string(), "white quit");
-        assert_eq!(QuitReason::EndOfInput.to_string(), "input ended");
+    fn kinds_read_as_typed() {
         assert_eq!(PlayerKind::Human.name(), "human");
+        assert_eq!(PlayerKind::Random.name(), "random");
     }
 }

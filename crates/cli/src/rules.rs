@@ -3,11 +3,9 @@
 use std::io::Write;
 
 use clap::Args;
-use perfectplay_core::checkers::CheckersRules;
 
 use crate::errors::CliError;
 use crate::games::{self, GameId};
-use crate::settings::RuleSet;
 
 /// Arguments of `perfectplay rules`.
 #[derive(Args, Debug)]
@@ -20,13 +18,7 @@ pub(crate) struct RulesArgs {
 /// values as `name=value`.
 pub(crate) fn run(args: &RulesArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let id = GameId::parse(&args.game)?;
-    match id {
-        GameId::Checkers => describe(id, &CheckersRules::default(), out),
-        GameId::Morris(preset) => describe(id, &preset.rules, out),
-    }
-}
-
-fn describe<R: RuleSet>(id: GameId, rules: &R, out: &mut dyn Write) -> Result<(), CliError> {
+    let game = id.load::<&str, &str>(&[])?;
     write!(out, "{}", id.name())?;
     if !id.aliases().is_empty() {
         write!(out, " (also {})", id.aliases().join(", "))?;
@@ -36,13 +28,10 @@ fn describe<R: RuleSet>(id: GameId, rules: &R, out: &mut dyn Write) -> Result<()
         out,
         "rule options (set with `--set name=value` on play or perft):"
     )?;
-    let name_width = R::OPTIONS.iter().map(|o| o.name.len()).max().unwrap_or(0);
-    let expected_width = R::OPTIONS
-        .iter()
-        .map(|o| o.expected.len())
-        .max()
-        .unwrap_or(0);
-    for o in R::OPTIONS {
+    let options = id.rule_options();
+    let name_width = options.iter().map(|o| o.name.len()).max().unwrap_or(0);
+    let expected_width = options.iter().map(|o| o.expected.len()).max().unwrap_or(0);
+    for o in options {
         writeln!(
             out,
             "  {:<name_width$}  {:<expected_width$}  {}",
@@ -50,7 +39,7 @@ fn describe<R: RuleSet>(id: GameId, rules: &R, out: &mut dyn Write) -> Result<()
         )?;
     }
     writeln!(out, "defaults:")?;
-    for (name, value) in rules.values() {
+    for (name, value) in game.settings() {
         writeln!(out, "  {name}={value}")?;
     }
     Ok(())
@@ -58,6 +47,7 @@ fn describe<R: RuleSet>(id: GameId, rules: &R, out: &mut dyn Write) -> Result<()
 
 #[cfg(test)]
 mod tests {
+    use perfectplay_core::checkers::CheckersRules;
     use perfectplay_core::morris::MorrisRules;
 
     use super::*;

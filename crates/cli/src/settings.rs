@@ -1,58 +1,19 @@
 //! Rule settings: applying `--set name=value` arguments and listing the values in force, for
-//! any game's rules through [`RuleSet`].
+//! any game's rules through the core's [`RuleSet`].
 
-use perfectplay_core::checkers::CheckersRules;
-use perfectplay_core::morris::MorrisRules;
-use perfectplay_core::{RuleOption, RuleOptionError};
+use perfectplay_core::RuleSet;
 
 use crate::errors::CliError;
 
-/// A game's rule options, set by name: what `--set` and `perfectplay rules` need.
-pub(crate) trait RuleSet {
-    /// Every option [`RuleSet::set_option`] accepts.
-    const OPTIONS: &'static [RuleOption];
-
-    /// Sets one option by name from its text value.
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), RuleOptionError>;
-
-    /// Each option with its value, in the order of [`RuleSet::OPTIONS`], written so that
-    /// [`RuleSet::set_option`] reads it back.
-    fn values(&self) -> Vec<(&'static str, String)>;
-}
-
-impl RuleSet for CheckersRules {
-    const OPTIONS: &'static [RuleOption] = CheckersRules::OPTIONS;
-
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), RuleOptionError> {
-        self.set(name, value)
-    }
-
-    fn values(&self) -> Vec<(&'static str, String)> {
-        self.settings()
-    }
-}
-
-impl RuleSet for MorrisRules {
-    const OPTIONS: &'static [RuleOption] = MorrisRules::OPTIONS;
-
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), RuleOptionError> {
-        self.set(name, value)
-    }
-
-    fn values(&self) -> Vec<(&'static str, String)> {
-        self.settings()
-    }
-}
-
-/// Applies each `name=value` setting in order with [`RuleSet::set_option`]. The combination is
-/// not checked here; building the game does that.
+/// Applies each `name=value` setting in order with [`RuleSet::set`]. The combination is not
+/// checked here; building the game does that.
 pub(crate) fn apply<R: RuleSet>(rules: &mut R, settings: &[String]) -> Result<(), CliError> {
     for text in settings {
         let (name, value) = text.split_once('=').ok_or_else(|| CliError::BadSetting {
             text: text.clone(),
             valid: option_names::<R>(),
         })?;
-        rules.set_option(name.trim(), value.trim())?;
+        rules.set(name.trim(), value.trim())?;
     }
     Ok(())
 }
@@ -78,6 +39,8 @@ pub(crate) fn summary<R: RuleSet>(rules: &R) -> String {
 
 #[cfg(test)]
 mod tests {
+    use perfectplay_core::checkers::CheckersRules;
+    use perfectplay_core::morris::MorrisRules;
     use perfectplay_core::Color;
 
     use super::*;

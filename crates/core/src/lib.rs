@@ -5,6 +5,9 @@
 //! generation into a fixed-capacity list, copy-make [`Game::play`], the outcome of a position
 //! and a Zobrist hash with incremental updates. [`GameState`] adds the history-dependent rules
 //! (repetition, move rules, ply limit). [`perft`] counts move paths for any game.
+//! [`registry`] names every game by id and loads it with rule options; its
+//! [`registry::GameFamily`] gives both families one interface for notation, position strings
+//! and drawings, which the command line and the Python extension build on.
 //!
 //! This crate does no file I/O, has no Python and starts no threads.
 //!
@@ -28,11 +31,12 @@ mod state;
 
 pub mod checkers;
 pub mod morris;
+pub mod registry;
 
 pub use bitboard::{Bitboard, Indices};
 pub use color::{ByColor, Color};
 pub use game::{DrawRules, EndReason, Game, MoveBuffer, Outcome, Player};
-pub use options::{RuleOption, RuleOptionError};
+pub use options::{RuleOption, RuleOptionError, RuleSet};
 pub use perft::{perft, perft_divide};
 pub use rl::{ActionGame, ActionStep, IllegalActionError};
 pub use rng::SplitMix64;

@@ -36,6 +36,40 @@ pub struct RuleOption {
     pub help: &'static str,
 }
 
+/// A game's rule options, set by name from text: what `--set name=value` on the command line
+/// and `options=` in Python need, for any game's rules.
+///
+/// ```
+/// use perfectplay_core::checkers::CheckersRules;
+/// use perfectplay_core::RuleSet;
+/// let mut rules = CheckersRules::default();
+/// rules.apply(&[("ply_limit", "10"), ("adjudication", "true")])?;
+/// assert_eq!(rules.values()[3], ("ply_limit", "10".to_owned()));
+/// # Ok::<(), perfectplay_core::RuleOptionError>(())
+/// ```
+pub trait RuleSet: Copy {
+    /// Every option [`RuleSet::set`] accepts.
+    const OPTIONS: &'static [RuleOption];
+
+    /// Sets one option by name from its text value.
+    fn set(&mut self, name: &str, value: &str) -> Result<(), RuleOptionError>;
+
+    /// Each option with its value, in the order of [`RuleSet::OPTIONS`], written so that
+    /// [`RuleSet::set`] reads it back.
+    fn values(&self) -> Vec<(&'static str, String)>;
+
+    /// Sets each `(name, value)` option in order, stopping at the first that cannot be set.
+    /// Whether the options work together is for the game to check, when it is built.
+    fn apply<N: AsRef<str>, V: AsRef<str>>(
+        &mut self,
+        options: &[(N, V)],
+    ) -> Result<(), RuleOptionError> {
+        options
+            .iter()
+            .try_for_each(|(name, value)| self.set(name.as_ref(), value.as_ref()))
+    }
+}
+
 /// Parses `true`/`false` (also `yes`/`no`, `on`/`off`, `1`/`0`).
 pub(crate) fn parse_bool(name: &str, value: &str) -> Result<bool, RuleOptionError> {
     match value.trim().to_ascii_lowercase().as_str() {

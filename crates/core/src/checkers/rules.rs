@@ -1,6 +1,8 @@
 //! `CheckersRules`: the options of English checkers, as data.
 
-use crate::options::{bad_value, parse_bool, parse_limit, unknown, RuleOption, RuleOptionError};
+use crate::options::{
+    bad_value, parse_bool, parse_limit, unknown, RuleOption, RuleOptionError, RuleSet,
+};
 use crate::Color;
 
 /// The rule options of English checkers. The defaults are the standard game.
@@ -107,6 +109,18 @@ impl CheckersRules {
             _ => return Err(unknown(name, Self::OPTIONS)),
         }
         Ok(())
+    }
+}
+
+impl RuleSet for CheckersRules {
+    const OPTIONS: &'static [RuleOption] = CheckersRules::OPTIONS;
+
+    fn set(&mut self, name: &str, value: &str) -> Result<(), RuleOptionError> {
+        CheckersRules::set(self, name, value)
+    }
+
+    fn values(&self) -> Vec<(&'static str, String)> {
+        self.settings()
     }
 }
 

@@ -5,7 +5,9 @@ use std::fmt;
 use thiserror::Error;
 
 use super::board::{Board, BoardShape};
-use crate::options::{bad_value, parse_bool, parse_limit, unknown, RuleOption, RuleOptionError};
+use crate::options::{
+    bad_value, parse_bool, parse_limit, unknown, RuleOption, RuleOptionError, RuleSet,
+};
 
 /// Which men a mill may take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -93,7 +95,7 @@ pub struct MorrisRules {
 }
 
 /// A named preset.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Preset {
     /// The game id, e.g. `nine_mens_morris`.
     pub id: &'static str,
@@ -555,6 +557,18 @@ impl fmt::Display for MorrisRules {
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
         f.write_str(&parts.join(" "))
+    }
+}
+
+impl RuleSet for MorrisRules {
+    const OPTIONS: &'static [RuleOption] = MorrisRules::OPTIONS;
+
+    fn set(&mut self, name: &str, value: &str) -> Result<(), RuleOptionError> {
+        MorrisRules::set(self, name, value)
+    }
+
+    fn values(&self) -> Vec<(&'static str, String)> {
+        self.settings()
     }
 }
 
