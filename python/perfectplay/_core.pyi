@@ -58,6 +58,9 @@ class Game:
     @property
     def id(self) -> str:
         """The game id, e.g. `checkers` or `nine_mens_morris`."""
+    @property
+    def family(self) -> str:
+        """The game's family: `checkers` or `morris`."""
     def rules(self) -> Dict[str, RuleValue]:
         """Every rule option with its value."""
     def rule_options(self) -> List[Tuple[str, str, str]]:
@@ -288,8 +291,8 @@ class Tablebase:
     def __enter__(self) -> Tablebase: ...
     def __exit__(self, *exc: Any) -> bool: ...
 
-def _tables_game(directory: str) -> Optional[Tuple[str, str]]:
-    """The game id and rules text of the first table in `directory`, or None."""
+def _tables_game(directory: str) -> Optional[Game]:
+    """The game of the first table in `directory` (from its header), or None."""
 
 def _build_tables(
     game: Game,

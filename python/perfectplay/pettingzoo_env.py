@@ -122,7 +122,7 @@ class raw_env(AECEnv, EzPickle):
         self.game_id: str = self.game.id
         self.metadata = dict(type(self).metadata, name=f"perfectplay_{self.game_id}_v0")
         self.render_mode = render_mode
-        self._family = "checkers" if self.game_id == "checkers" else "morris"
+        self._family: str = self.game.family
         self.possible_agents = list(AGENTS)
         num_actions = int(self.game.num_distinct_actions())
         shape = tuple(int(n) for n in self.game.observation_shape())

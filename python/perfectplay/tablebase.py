@@ -81,16 +81,8 @@ def _game_of_tables(dirs: List[str]) -> Game:
         if not os.path.isdir(d):
             raise TablebaseError(f"no such directory: {d}")
         found = _core._tables_game(d)
-        if found is None:
-            continue
-        game_id, rules_text = found
-        if game_id == "checkers":
-            return load_game("checkers")
-        options = dict(pair.split("=", 1) for pair in rules_text.split())
-        # A rule set that is no preset is stored as "morris": any morris preset, given every
-        # option, makes it.
-        base = game_id if game_id != "morris" else "nine_mens_morris"
-        return load_game(base, **options)
+        if found is not None:
+            return found
     raise TablebaseError(
         "no tables in " + ", ".join(dirs) + ": build some with perfectplay.tablebase.build(...)"
         " or `perfectplay solve`, or say which game with open(..., game=...)"

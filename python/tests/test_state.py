@@ -22,6 +22,13 @@ def test_game_ids_and_aliases():
     assert hash(game) == hash(pp.load_game("Nine_Mens_Morris"))
 
 
+def test_every_game_names_its_family():
+    families = {game_id: pp.load_game(game_id).family for game_id in pp.game_ids()}
+    assert families.pop("checkers") == "checkers"
+    assert set(families.values()) == {"morris"}
+    assert pp.load_game("lasker").family == "morris"
+
+
 def test_game_description(game_id):
     game = pp.load_game(game_id)
     assert game.num_players() == 2

@@ -10,8 +10,8 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use perfectplay_core::registry::AnyGame;
 use perfectplay_env::batch::Buffers;
-use perfectplay_env::games::load;
 use perfectplay_env::{pool, AnyBatch, BatchSpec};
 
 /// The buffers of one batch, owned.
@@ -53,7 +53,7 @@ impl Owned {
 fn self_play(c: &mut Criterion) {
     let mut group = c.benchmark_group("self_play");
     for id in ["checkers", "nine_mens_morris"] {
-        let (_, game) = load(id, &[]).expect("a known game");
+        let (_, game) = AnyGame::load(id, &[] as &[(&str, &str)]).expect("a known game");
         for num_envs in [1024, 4096] {
             let mut batch = AnyBatch::new(&game, &BatchSpec::self_play(num_envs, 1))
                 .expect("a batch that fits");

@@ -599,7 +599,7 @@ impl<F: Tabled> Batch<F> {
         let track = &self.slots.get(index)?.track;
         Some(
             self.game
-                .position_fen(track.position(), track.state().no_progress_plies()),
+                .write_position(track.position(), track.state().no_progress_plies()),
         )
     }
 
@@ -612,9 +612,9 @@ impl<F: Tabled> Batch<F> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{load, AnyGame};
     use crate::state::Session;
-    use crate::with_family;
+    use perfectplay_core::registry::AnyGame;
+    use perfectplay_core::with_family;
 
     /// A batch's buffers, owned.
     #[derive(Clone, Debug, PartialEq)]
@@ -713,14 +713,15 @@ mod tests {
             "twelve_mens_morris",
         ] {
             let options = [("ply_limit".to_owned(), "60".to_owned())];
-            let (id, game) = load(id, &options).unwrap();
+            let (id, game) = AnyGame::load(id, &options).unwrap();
+            let id = id.name();
             with_family!(AnyGame, game, g => batch_agrees_with_sessions(id, g));
         }
     }
 
     /// The rows of 200 steps of a random-opponent batch run on a pool of `threads`.
     fn rows_after_steps(threads: usize) -> Rows {
-        let (_, game) = load("nine_mens_morris", &[]).unwrap();
+        let (_, game) = AnyGame::load("nine_mens_morris", &[] as &[(&str, &str)]).unwrap();
         let AnyGame::Morris(game) = game else {
             unreachable!()
         };
@@ -752,7 +753,7 @@ mod tests {
 
     #[test]
     fn illegal_actions_and_short_batches_are_refused_before_any_env_moves() {
-        let (_, game) = load("checkers", &[]).unwrap();
+        let (_, game) = AnyGame::load("checkers", &[] as &[(&str, &str)]).unwrap();
         let AnyGame::Checkers(game) = game else {
             unreachable!()
         };

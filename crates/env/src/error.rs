@@ -4,6 +4,7 @@
 use perfectplay_core::checkers::{MoveInputError, ParseFenError};
 use perfectplay_core::morris::fen::MorrisFenError;
 use perfectplay_core::morris::{MorrisMoveError, RulesError};
+use perfectplay_core::registry::{LoadError, UnknownGameError};
 use perfectplay_core::RuleOptionError;
 use perfectplay_core::{IllegalActionError, Outcome, PlayError};
 use perfectplay_solver::{DbError, OpenError, ProbeError};
@@ -14,13 +15,8 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum Error {
     /// No game has this id.
-    #[error("unknown game `{id}`; valid games: {valid}")]
-    UnknownGame {
-        /// The id given.
-        id: String,
-        /// Every id and alias, comma separated.
-        valid: String,
-    },
+    #[error(transparent)]
+    UnknownGame(#[from] UnknownGameError),
     /// An unknown rule option, or a value it does not take.
     #[error(transparent)]
     RuleOption(#[from] RuleOptionError),
@@ -120,6 +116,16 @@ pub enum Error {
     /// The tables of a game that could not be opened.
     #[error(transparent)]
     Open(#[from] OpenError),
+}
+
+impl From<LoadError> for Error {
+    fn from(err: LoadError) -> Self {
+        match err {
+            LoadError::UnknownGame(e) => Error::UnknownGame(e),
+            LoadError::RuleOption(e) => Error::RuleOption(e),
+            LoadError::Rules(e) => Error::Rules(e),
+        }
+    }
 }
 
 /// The result type of the environment.

@@ -6,7 +6,9 @@ use perfectplay_core::{perft, EndReason, History, Outcome, PlayError};
 
 use crate::actions::ActionSet;
 use crate::error::{Error, Result};
-use crate::games::{AnyMove, Family};
+use perfectplay_core::registry::AnyMove;
+
+use crate::games::Family;
 use crate::track::Track;
 
 /// pyspiel's player id for a terminal state, which `current_player` returns once a game is
@@ -111,7 +113,7 @@ impl<F: Family> Session<F> {
 
     /// A new game from a position string.
     pub fn from_fen(id: &'static str, game: F, text: &str) -> Result<Self> {
-        let (pos, no_progress) = game.read_fen(text)?;
+        let (pos, no_progress) = game.read_position(text).map_err(Into::into)?;
         Ok(Session {
             id,
             track: Track::new(game, pos, no_progress, History::Full),
@@ -136,7 +138,7 @@ impl<F: Family> Session<F> {
     pub fn record(&self) -> Record {
         let (origin, no_progress) = self.track.state().origin();
         Record {
-            origin: self.game().position_fen(origin, no_progress),
+            origin: self.game().write_position(origin, no_progress),
             moves: self.moves().map(|mv| mv.to_string()).collect(),
             actions: self.turn.iter().map(|&(_, action)| action).collect(),
         }
@@ -206,14 +208,17 @@ impl<F: Family> Session<F> {
     pub fn apply_text(&mut self, text: &str) -> Result<()> {
         self.ensure_turn_start()?;
         self.ensure_going_on()?;
-        let mv = self.game().parse_move_text(self.track.position(), text)?;
+        let mv = self
+            .game()
+            .parse_move(self.track.position(), text)
+            .map_err(Into::into)?;
         self.track.play(&mv);
         Ok(())
     }
 
     /// The position string (of the position at the start of the turn being made).
     pub fn fen(&self) -> String {
-        self.game().position_fen(
+        self.game().write_position(
             self.track.position(),
             self.track.state().no_progress_plies(),
         )
@@ -226,7 +231,7 @@ impl<F: Family> Session<F> {
 
     /// The SVG drawing.
     pub fn svg(&self) -> String {
-        self.game().picture(self.track.position())
+        self.game().svg(self.track.position())
     }
 
     /// The player to move (0 moved first), or [`TERMINAL_PLAYER`] once the game is over.
@@ -369,8 +374,8 @@ mod tests {
     use perfectplay_core::SplitMix64;
 
     use super::*;
-    use crate::games::{game_ids, load, AnyGame};
-    use crate::with_family;
+    use perfectplay_core::registry::{game_ids, AnyGame};
+    use perfectplay_core::with_family;
 
     /// Plays `plies` random actions (or, `by_moves`, whole moves) from `session`, checking it
     /// against the core ([`Session::check`]: history rules, legal actions, each action's step)
@@ -419,14 +424,16 @@ mod tests {
     fn sessions_agree_with_the_core_in_every_game() {
         for id in game_ids(false) {
             let options = [("ply_limit".to_owned(), "300".to_owned())];
-            let (id, game) = load(id, &options).unwrap();
+            let (id, game) = AnyGame::load(id, &options).unwrap();
+            let id = id.name();
             with_family!(AnyGame, game, g => agrees_with_the_core(id, g));
         }
     }
 
     #[test]
     fn a_record_rebuilds_the_game_mid_turn() {
-        let (id, game) = load("nine_mens_morris", &[]).unwrap();
+        let (id, game) = AnyGame::load("nine_mens_morris", &[] as &[(&str, &str)]).unwrap();
+        let id = id.name();
         let AnyGame::Morris(game) = game else {
             unreachable!()
         };

@@ -6,13 +6,13 @@ use std::sync::Arc;
 
 use perfectplay_core::checkers::Checkers;
 use perfectplay_core::morris::Morris;
+use perfectplay_core::registry::AnyGame;
 use perfectplay_core::{ActionGame, Player};
 
 use crate::batch::{Batch, Buffers, Opponent};
 use crate::error::{Error, Result};
-use crate::games::AnyGame;
 use crate::perfect::{SharedTables, Start, Tabled};
-use crate::with_family;
+use perfectplay_core::with_family;
 
 /// Who plays the other side of a single-agent batch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,9 +7,10 @@ use perfectplay_core::{ActionGame, Player};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
+use perfectplay_core::registry::AnyGame;
+use perfectplay_core::with_family;
 use perfectplay_env::batch::Buffers;
-use perfectplay_env::games::AnyGame;
-use perfectplay_env::{pool, with_family, AnyBatch, BatchSpec, OpponentKind};
+use perfectplay_env::{pool, AnyBatch, BatchSpec, OpponentKind};
 
 use crate::arrays::exact_integers;
 use crate::errors::Error;

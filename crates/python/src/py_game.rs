@@ -7,9 +7,10 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple};
 
 use crate::errors::{Error, Result};
 use crate::py_state::{AnyState, PyState};
-use perfectplay_env::games::{self, AnyGame};
+use perfectplay_core::registry::{self, AnyGame};
+use perfectplay_core::with_family;
 use perfectplay_env::state::Session;
-use perfectplay_env::with_family;
+use perfectplay_env::Error as EnvError;
 
 /// The text a rule option's `set` reads for a Python value: `True`/`False`, an int, a str, or
 /// `None` for "no limit".
@@ -75,8 +76,11 @@ pub(crate) struct PyGame {
 impl PyGame {
     /// Loads `id` with rule options.
     pub(crate) fn load(id: &str, options: &[(String, String)]) -> Result<PyGame> {
-        let (id, game) = games::load(id, options)?;
-        Ok(PyGame { id, game })
+        let (id, game) = AnyGame::load(id, options).map_err(EnvError::from)?;
+        Ok(PyGame {
+            id: id.name(),
+            game,
+        })
     }
 
     /// The options whose values differ from those of the game loaded without options.
@@ -91,7 +95,7 @@ impl PyGame {
     }
 
     fn settings(&self) -> Vec<(&'static str, String)> {
-        with_family!(AnyGame, &self.game, g => games::Family::settings(g))
+        self.game.settings()
     }
 }
 
@@ -102,6 +106,12 @@ impl PyGame {
     #[getter]
     fn id(&self) -> &'static str {
         self.id
+    }
+
+    /// The game's family: `checkers` or `morris`.
+    #[getter]
+    fn family(&self) -> &'static str {
+        self.game.family()
     }
 
     /// Every rule option with its value: bools, ints, strs, and `None` for "no limit".
@@ -116,7 +126,8 @@ impl PyGame {
     /// Every rule option `load_game` accepts for this game: `(name, values taken, what it
     /// does)`.
     fn rule_options(&self) -> Vec<(&'static str, &'static str, &'static str)> {
-        games::rule_options(&self.game)
+        self.game
+            .rule_options()
             .iter()
             .map(|o| (o.name, o.expected, o.help))
             .collect()
@@ -231,5 +242,5 @@ pub(crate) fn _restore_game(id: &str, options: Vec<(String, String)>) -> PyResul
 #[pyfunction]
 #[pyo3(signature = (aliases = false))]
 pub(crate) fn game_ids(aliases: bool) -> Vec<&'static str> {
-    games::game_ids(aliases)
+    registry::game_ids(aliases)
 }

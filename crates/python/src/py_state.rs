@@ -12,10 +12,10 @@ use pyo3::types::{PyInt, PyList};
 
 use crate::errors::Error;
 use crate::py_game::PyGame;
+use perfectplay_core::registry::{AnyGame, AnyMove};
+use perfectplay_core::with_family;
 use perfectplay_env::actions::MAX_ACTIONS;
-use perfectplay_env::games::{AnyGame, AnyMove};
 use perfectplay_env::state::{Ending, Record, Session};
-use perfectplay_env::with_family;
 
 /// A move: one whole turn, such as `11-15`, `15x24x31`, `d6` or `a1-a4xd7`.
 ///

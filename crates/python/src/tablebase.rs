@@ -29,12 +29,12 @@ use perfectplay_core::checkers::Position as CheckersPosition;
 use perfectplay_core::morris::MorrisPosition;
 use perfectplay_core::{Game, SplitMix64};
 use perfectplay_solver::checkers::CheckersDomain;
-use perfectplay_solver::format::{read_file_header, EXTENSION};
 use perfectplay_solver::limits::check_threads;
 use perfectplay_solver::morris::{without_history, MorrisDomain};
 use perfectplay_solver::rows::{self, Row, RowError};
 use perfectplay_solver::{
-    solve, BuildProgress, Domain, ProbeError, SolveOptions, Tablebase, Tabled, Value, Wdl,
+    game_of_tables, solve, BuildProgress, Domain, ProbeError, SolveOptions, Tablebase, Tabled,
+    Value, Wdl,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
@@ -44,9 +44,10 @@ use crate::arrays::exact_integers;
 use crate::errors::{Error, Result};
 use crate::py_game::PyGame;
 use crate::py_state::{AnyState, PyMove, PyState};
-use perfectplay_env::games::AnyGame;
+use perfectplay_core::registry::AnyGame;
 use perfectplay_env::perfect::{draw_position, parse_subspace};
 use perfectplay_env::state::Session;
+use perfectplay_env::Error as EnvError;
 
 /// What `probe_batch` returns: values and distances.
 type WdlAndPlies<'py> = (Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<i32>>);
@@ -222,12 +223,12 @@ macro_rules! with_tables {
         match (&*$tables, $position) {
             (AnyTablebase::Checkers($tb), AnyPosition::Checkers($pos)) => $body.map(|v| {
                 v.into_iter()
-                    .map(perfectplay_env::games::AnyMove::Checkers)
+                    .map(perfectplay_core::registry::AnyMove::Checkers)
                     .collect()
             }),
             (AnyTablebase::Morris($tb), AnyPosition::Morris($pos)) => $body.map(|v| {
                 v.into_iter()
-                    .map(perfectplay_env::games::AnyMove::Morris)
+                    .map(perfectplay_core::registry::AnyMove::Morris)
                     .collect()
             }),
             _ => unreachable!("a tablebase's positions are of its own family"),
@@ -347,12 +348,12 @@ impl PyTablebase {
                 (AnyTablebase::Checkers(tb), AnyPosition::Checkers(p)) => tb
                     .move_values(&p)?
                     .into_iter()
-                    .map(|m| (perfectplay_env::games::AnyMove::Checkers(m.mv), m.value))
+                    .map(|m| (perfectplay_core::registry::AnyMove::Checkers(m.mv), m.value))
                     .collect::<Vec<_>>(),
                 (AnyTablebase::Morris(tb), AnyPosition::Morris(p)) => tb
                     .move_values(&p)?
                     .into_iter()
-                    .map(|m| (perfectplay_env::games::AnyMove::Morris(m.mv), m.value))
+                    .map(|m| (perfectplay_core::registry::AnyMove::Morris(m.mv), m.value))
                     .collect(),
                 _ => unreachable!("a tablebase's positions are of its own family"),
             })
@@ -367,7 +368,7 @@ impl PyTablebase {
     fn best_moves(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> Result<Vec<PyMove>> {
         let pos = self.position_of(state)?;
         let tables = self.tables()?;
-        let moves: Vec<perfectplay_env::games::AnyMove> = py.detach(|| {
+        let moves: Vec<perfectplay_core::registry::AnyMove> = py.detach(|| {
             with_tables!(tables, pos, |tb, p| tb
                 .best_moves(&p)
                 .map(|v| v.into_iter().map(|m| m.mv).collect::<Vec<_>>()))
@@ -391,7 +392,7 @@ impl PyTablebase {
         }
         let pos = self.position_of(state)?;
         let tables = self.tables()?;
-        let moves: Vec<perfectplay_env::games::AnyMove> =
+        let moves: Vec<perfectplay_core::registry::AnyMove> =
             py.detach(|| with_tables!(tables, pos, |tb, p| tb.principal_variation(&p, max_plies)))?;
         Ok(moves.into_iter().map(|mv| PyMove { mv }).collect())
     }
@@ -686,27 +687,16 @@ fn probe_chunk(
     bad_row.map_or(Ok(()), Err)
 }
 
-/// The game whose tables lie in `directory`, from the first table's header: its id and its
-/// rules as `name=value` text, or `None` when the directory holds no table.
+/// The game whose tables lie in `directory`, from the first table's header
+/// ([`game_of_tables`]), or `None` when the directory holds no table.
 #[pyfunction]
 #[pyo3(name = "_tables_game")]
-pub(crate) fn tables_game(directory: PathBuf) -> Result<Option<(String, String)>> {
-    let entries = std::fs::read_dir(&directory).map_err(|e| {
-        Error::Tablebase(format!(
-            "cannot read directory {}: {e}",
-            directory.display()
-        ))
-    })?;
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == EXTENSION))
-        .collect();
-    files.sort();
-    let Some(first) = files.first() else {
-        return Ok(None);
-    };
-    let header = read_file_header(first)?;
-    Ok(Some((header.game_id, header.rules)))
+pub(crate) fn tables_game(directory: PathBuf) -> Result<Option<PyGame>> {
+    let game = game_of_tables(&directory).map_err(EnvError::from)?;
+    Ok(game.map(|(id, game)| PyGame {
+        id: id.name(),
+        game,
+    }))
 }
 
 /// Builds tables of `game` into `out` with the GIL released (see `perfectplay.tablebase.build`).

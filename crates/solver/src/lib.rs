@@ -106,6 +106,6 @@ pub use solve::{
 };
 pub use table::{Table, CHECK_INTERVAL};
 pub use tablebase::{MoveValue, Tablebase};
-pub use tabled::{OpenError, Tabled};
+pub use tabled::{game_of_tables, OpenError, Tabled};
 pub use value::{Value, Wdl};
 pub use verify::{verify, VerifiedTable, VerifyReport};

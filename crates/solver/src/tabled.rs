@@ -2,16 +2,18 @@
 //! way to open its tables over several directories, used by the CLI, the environment and
 //! Python alike.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use perfectplay_core::checkers::Checkers;
 use perfectplay_core::morris::Morris;
+use perfectplay_core::registry::{AnyGame, GameId, LoadError};
 use perfectplay_core::Game;
 use thiserror::Error;
 
 use crate::checkers::{CheckersDomain, CheckersKey};
 use crate::domain::Domain;
 use crate::error::{DbError, SolveError};
+use crate::format::{read_file_header, EXTENSION};
 use crate::morris::{MorrisDomain, MorrisKey};
 use crate::tablebase::Tablebase;
 
@@ -24,6 +26,60 @@ pub enum OpenError {
     /// A directory that cannot be read.
     #[error(transparent)]
     Db(#[from] DbError),
+    /// A table whose header names a game or rules this version does not know.
+    #[error("{path}: built for a game this version cannot load ({game} {rules}): {why}")]
+    UnknownGame {
+        /// The table.
+        path: PathBuf,
+        /// The game id in its header.
+        game: String,
+        /// The rules in its header, as `name=value` words.
+        rules: String,
+        /// Why it cannot be loaded (boxed: the error is large and rare).
+        why: Box<LoadError>,
+    },
+}
+
+/// The game whose tables lie in `dir`, from the header of its first table (by file name), or
+/// `None` when it holds no table; with the id it was loaded by. Checkers tables are read under the default rules (the
+/// rules that change no position's value); morris tables under the rules they were built by
+/// (a rule set that is no preset is stored as `morris`, and every preset with all the
+/// options set makes it).
+pub fn game_of_tables(dir: &Path) -> Result<Option<(GameId, AnyGame)>, OpenError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| DbError::io(dir, e))?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == EXTENSION))
+        .collect();
+    files.sort();
+    let Some(first) = files.first() else {
+        return Ok(None);
+    };
+    let header = read_file_header(first)?;
+    let loaded = if header.game_id == Checkers::default().id() {
+        AnyGame::load(&header.game_id, &[] as &[(&str, &str)])
+    } else {
+        let options: Vec<(&str, &str)> = header
+            .rules
+            .split_whitespace()
+            .map(|word| word.split_once('=').unwrap_or((word, "")))
+            .collect();
+        let base = if header.game_id == "morris" {
+            "nine_mens_morris"
+        } else {
+            &header.game_id
+        };
+        AnyGame::load(base, &options)
+    };
+    match loaded {
+        Ok(loaded) => Ok(Some(loaded)),
+        Err(why) => Err(OpenError::UnknownGame {
+            path: first.clone(),
+            game: header.game_id,
+            rules: header.rules,
+            why: Box::new(why),
+        }),
+    }
 }
 
 /// A game whose positions the databases hold.
