@@ -27,6 +27,7 @@ mod options;
 mod perft;
 mod rl;
 mod rng;
+pub mod simd;
 mod state;
 
 pub mod checkers;

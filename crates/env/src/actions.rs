@@ -2,11 +2,14 @@
 //! repeats [`perfectplay_core::ActionGame::for_each_legal_action`] may visit, or a group at a
 //! time) allocates nothing.
 
+#[cfg(target_arch = "x86_64")]
+use crate::simd;
+
 /// The largest action space an [`ActionSet`] holds: 600 on the 24-point morris board, 128 for
 /// checkers.
 pub const MAX_ACTIONS: usize = 640;
 
-const WORDS: usize = MAX_ACTIONS / 64;
+pub(crate) const WORDS: usize = MAX_ACTIONS / 64;
 
 /// Each byte's eight bits as eight values, lowest bit first.
 const BYTE_BOOLS: [[bool; 8]; 256] = {
@@ -23,40 +26,8 @@ const BYTE_BOOLS: [[bool; 8]; 256] = {
     table
 };
 
-/// Writes the 64 bits of `word` into `out` as values, lowest bit first.
-#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
-#[inline(always)]
-fn expand_word(word: u64, out: &mut [bool; 64]) {
-    use std::arch::x86_64::{
-        __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cvtsi64_si128, _mm_set1_epi64x, _mm_set1_epi8,
-        _mm_setr_epi8, _mm_shuffle_epi8, _mm_storeu_si128,
-    };
-    // SAFETY: the intrinsics need SSE2 and SSSE3, which this build's target has (the `cfg`
-    // above; `.cargo/config.toml` asks for x86-64-v2). Each store writes the 16 bytes of one
-    // `[bool; 16]` of `out` (unaligned stores are allowed), every byte 0 or 1, a valid `bool`.
-    // Tested against the byte table (`expanded_words_match_the_byte_table`).
-    unsafe {
-        let bits = _mm_cvtsi64_si128(word as i64);
-        // Lane i of eight keeps bit i of its byte.
-        let select = _mm_set1_epi64x(0x8040_2010_0804_0201_u64 as i64);
-        let one = _mm_set1_epi8(1);
-        // Each 16 values come from two bytes of the word, each spread over eight lanes.
-        let spreads = [
-            _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1),
-            _mm_setr_epi8(2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3),
-            _mm_setr_epi8(4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5),
-            _mm_setr_epi8(6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7),
-        ];
-        for (out, spread) in out.as_chunks_mut::<16>().0.iter_mut().zip(spreads) {
-            let lanes = _mm_and_si128(_mm_shuffle_epi8(bits, spread), select);
-            let values = _mm_and_si128(_mm_cmpeq_epi8(lanes, select), one);
-            _mm_storeu_si128(out.as_mut_ptr().cast::<__m128i>(), values);
-        }
-    }
-}
-
-/// Writes the 64 bits of `word` into `out` as values, lowest bit first.
-#[cfg(not(all(target_arch = "x86_64", target_feature = "ssse3")))]
+/// Writes the 64 bits of `word` into `out` as values, lowest bit first, eight at a time from
+/// a table.
 #[inline(always)]
 fn expand_word(word: u64, out: &mut [bool; 64]) {
     for (i, out) in out.as_chunks_mut::<8>().0.iter_mut().enumerate() {
@@ -64,63 +35,11 @@ fn expand_word(word: u64, out: &mut [bool; 64]) {
     }
 }
 
-/// Writes `words` as a mask: `mask[a]` is bit `a` of the words (false past the last word),
-/// 64 values per masked move and store, the last (shorter) run of values by a masked store;
-/// with the trip count known for the 24-point morris boards' 600 values.
-///
-/// # Safety
-///
-/// The CPU has AVX-512F and AVX-512BW.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn write_mask_avx512(words: &[u64; WORDS], mask: &mut [bool]) {
-    if let Ok(mask) = <&mut [bool; 600]>::try_from(&mut *mask) {
-        // SAFETY: the caller's promise.
-        return unsafe { write_mask_runs(words, mask) };
-    }
-    // SAFETY: the caller's promise.
-    unsafe { write_mask_runs(words, mask) }
-}
-
-/// The body of [`write_mask_avx512`], inlined into it for each length it sees.
-///
-/// # Safety
-///
-/// The CPU has AVX-512F and AVX-512BW.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-unsafe fn write_mask_runs(words: &[u64; WORDS], mask: &mut [bool]) {
-    use std::arch::x86_64::{
-        _mm512_mask_storeu_epi8, _mm512_maskz_mov_epi8, _mm512_set1_epi8, _mm512_storeu_si512,
-    };
-    let word = |i: usize| words.get(i).copied().unwrap_or(0);
-    let (runs, tail) = mask.as_chunks_mut::<64>();
-    // SAFETY: each full store writes the 64 bytes of one `[bool; 64]` run of `mask`, the
-    // masked store the first `tail.len()` bytes of the tail alone (a masked store touches no
-    // byte outside its mask, so it reaches past nothing); unaligned stores are allowed; every
-    // byte is 0 or 1, a valid `bool`. The CPU features are the caller's promise. Tested
-    // against the byte table (`masks_match_the_set_whatever_the_length`).
-    unsafe {
-        let one = _mm512_set1_epi8(1);
-        for (i, run) in runs.iter_mut().enumerate() {
-            _mm512_storeu_si512(run.as_mut_ptr().cast(), _mm512_maskz_mov_epi8(word(i), one));
-        }
-        if !tail.is_empty() {
-            let lanes = u64::MAX >> (64 - tail.len());
-            _mm512_mask_storeu_epi8(
-                tail.as_mut_ptr().cast::<i8>(),
-                lanes,
-                _mm512_maskz_mov_epi8(word(runs.len()), one),
-            );
-        }
-    }
-}
-
 /// The position of the `k`-th set bit of `word` (counting from 0, lowest first), for `k`
 /// below the number of set bits: the byte that holds it by counting set bits a byte at a
 /// time in one register, then a table for the bit within the byte.
 #[inline]
-fn select_in_word(word: u64, k: usize) -> usize {
+pub(crate) fn select_in_word(word: u64, k: usize) -> usize {
     const LANES: u64 = 0x0101_0101_0101_0101;
     let pairs = word - ((word >> 1) & (0x55 * LANES));
     let nibbles = (pairs & (0x33 * LANES)) + ((pairs >> 2) & (0x33 * LANES));
@@ -136,101 +55,15 @@ fn select_in_word(word: u64, k: usize) -> usize {
     8 * byte + usize::from(SELECT_IN_BYTE[usize::from((word >> (8 * byte)) as u8)][within])
 }
 
-/// Whether [`select_pdep`] is the fast way to select: BMI2's `pdep`, which every CPU with
-/// AVX-512 runs in a few cycles (AMD's before Zen 3 have BMI2 but microcode it, a hundred times
-/// slower, and have no AVX-512). std caches the answers, so each check is a load and a test.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-fn has_fast_pdep() -> bool {
-    std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("avx512f")
-}
-
-/// [`select_in_word`] by depositing the `k`-th bit into `word`'s set bits.
-///
-/// # Safety
-///
-/// The CPU has BMI2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2")]
-unsafe fn select_pdep(word: u64, k: usize) -> usize {
-    std::arch::x86_64::_pdep_u64(1 << (k & 63), word).trailing_zeros() as usize
-}
-
 /// The position of the `k`-th set bit of `word`, for `k` below the number of set bits.
 #[inline]
 fn select(word: u64, k: usize) -> usize {
     #[cfg(target_arch = "x86_64")]
-    if has_fast_pdep() {
+    if simd::has_fast_pdep() {
         // SAFETY: the CPU has BMI2, checked just now.
-        return unsafe { select_pdep(word, k) };
+        return unsafe { simd::select_pdep(word, k) };
     }
     select_in_word(word, k)
-}
-
-/// Whether the CPU has what [`nth_avx512`] needs.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-fn has_vector_nth() -> bool {
-    std::arch::is_x86_feature_detected!("avx512f")
-        && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
-        && std::arch::is_x86_feature_detected!("bmi2")
-}
-
-/// [`ActionSet::nth`] with the words' population counts and their running sums in one
-/// vector: the words wholly before the action are the lanes whose running sum is at most
-/// `index` (a run from the first lane, the sums never falling), the action is in the next
-/// word, and `pdep` finds its bit there. The last two of the ten words are counted apart.
-///
-/// # Safety
-///
-/// The CPU has AVX-512F, AVX-512VPOPCNTDQ and BMI2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vpopcntdq,bmi2")]
-unsafe fn nth_avx512(words: &[u64; WORDS], index: usize) -> Option<usize> {
-    use std::arch::x86_64::{
-        _mm512_add_epi64, _mm512_alignr_epi64, _mm512_castsi512_si128, _mm512_cmple_epu64_mask,
-        _mm512_loadu_si512, _mm512_maskz_permutexvar_epi64, _mm512_popcnt_epi64, _mm512_set1_epi64,
-        _mm512_setzero_si512, _mm_cvtsi128_si64,
-    };
-    const { assert!(WORDS == 10) };
-    let index64 = index as u64;
-    // SAFETY: the load reads the 64 bytes of `words[0..8]` (unaligned loads are allowed); the
-    // CPU features are the caller's promise. Tested against the word-at-a-time search
-    // (`nth_agrees_with_counting_through_the_set`, which runs this path where the CPU can).
-    let (whole, before) = unsafe {
-        let zero = _mm512_setzero_si512();
-        let counts = _mm512_popcnt_epi64(_mm512_loadu_si512(words.as_ptr().cast()));
-        // Running sums: lane i becomes the count of words 0..=i.
-        let mut sums = _mm512_add_epi64(counts, _mm512_alignr_epi64::<7>(counts, zero));
-        sums = _mm512_add_epi64(sums, _mm512_alignr_epi64::<6>(sums, zero));
-        sums = _mm512_add_epi64(sums, _mm512_alignr_epi64::<4>(sums, zero));
-        let whole = _mm512_cmple_epu64_mask(sums, _mm512_set1_epi64(index64 as i64));
-        // The running sum of the words before the action's: lane `whole - 1` (none when the
-        // action is in word 0, all eight when it is past them).
-        let count = whole.count_ones();
-        let last = _mm512_set1_epi64(i64::from(count.saturating_sub(1)));
-        let picked = _mm512_maskz_permutexvar_epi64(u8::from(count > 0), last, sums);
-        (
-            count as usize,
-            _mm_cvtsi128_si64(_mm512_castsi512_si128(picked)) as u64,
-        )
-    };
-    let (mut word, mut before) = (whole, before);
-    if word == 8 {
-        // Past the first eight words: the last two, one at a time.
-        let ones = u64::from(words[8].count_ones());
-        if index64 >= before + ones {
-            word = 9;
-            before += ones;
-        }
-    }
-    let bits = words[word];
-    let k = index64 - before;
-    if k >= u64::from(bits.count_ones()) {
-        return None;
-    }
-    // SAFETY: the CPU has BMI2, the caller's promise.
-    Some(64 * word + unsafe { select_pdep(bits, k as usize) })
 }
 
 /// For each byte, the position of its `k`-th set bit (0 where there is none).
@@ -305,9 +138,9 @@ impl ActionSet {
     #[inline]
     pub fn nth(&self, index: usize) -> Option<usize> {
         #[cfg(target_arch = "x86_64")]
-        if has_vector_nth() {
+        if simd::has_vector_nth() {
             // SAFETY: the CPU has the features, checked just now.
-            return unsafe { nth_avx512(&self.0, index) };
+            return unsafe { simd::nth_avx512(&self.0, index) };
         }
         self.nth_words(index)
     }
@@ -341,25 +174,34 @@ impl ActionSet {
         // four shuffles where the target has SSSE3 (x86-64-v2), then eight at a time from a
         // table; with a known trip count for the 24-point morris boards' 600 values.
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512bw")
-        {
+        if simd::has_avx512_mask() {
             // SAFETY: the CPU has AVX-512F and AVX-512BW, checked just now (std caches the
             // answers, so each check is a load and a test).
-            return unsafe { write_mask_avx512(&self.0, mask) };
+            return unsafe { simd::write_mask_avx512(&self.0, mask) };
         }
+        #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+        if !perfectplay_core::simd::portable_forced() {
+            return self.write_mask_words(mask, simd::expand_word_ssse3);
+        }
+        self.write_mask_words(mask, expand_word);
+    }
+
+    /// [`ActionSet::write_mask`] a word at a time, each expanded by `expand`; with a known trip
+    /// count for the 24-point morris boards' 600 values.
+    #[inline(always)]
+    fn write_mask_words(&self, mask: &mut [bool], expand: impl Fn(u64, &mut [bool; 64])) {
         if let Ok(mask) = <&mut [bool; 600]>::try_from(&mut *mask) {
-            return self.write_mask_words(mask);
+            return self.write_mask_run(mask, expand);
         }
-        self.write_mask_words(mask);
+        self.write_mask_run(mask, expand);
     }
 
     #[inline(always)]
-    fn write_mask_words(&self, mask: &mut [bool]) {
+    fn write_mask_run(&self, mask: &mut [bool], expand: impl Fn(u64, &mut [bool; 64])) {
         let words = (mask.len() / 64).min(WORDS);
         let (head, rest) = mask.split_at_mut(64 * words);
         for (out, &word) in head.as_chunks_mut::<64>().0.iter_mut().zip(&self.0) {
-            expand_word(word, out);
+            expand(word, out);
         }
         let byte = |i: usize| {
             self.0
@@ -447,6 +289,25 @@ mod tests {
         set
     }
 
+    /// The set's mask and its actions by index, by whichever paths the switch allows.
+    fn mask_and_picks(set: &ActionSet) -> (Vec<bool>, Vec<Option<usize>>) {
+        let mut mask = vec![false; 600];
+        set.write_mask(&mut mask);
+        (mask, (0..set.len() + 2).map(|i| set.nth(i)).collect())
+    }
+
+    #[test]
+    fn forcing_the_portable_paths_changes_no_result() {
+        let mut rng = SplitMix64::new(13);
+        for round in 0..500 {
+            let set = random_set(&mut rng, round);
+            perfectplay_core::simd::force_portable(true);
+            let portable = mask_and_picks(&set);
+            perfectplay_core::simd::force_portable(false);
+            assert_eq!(mask_and_picks(&set), portable, "{:x?}", set.0);
+        }
+    }
+
     #[test]
     fn nth_agrees_with_counting_through_the_set() {
         let mut rng = SplitMix64::new(11);
@@ -478,7 +339,7 @@ mod tests {
                 };
                 for k in 0..word.count_ones() as usize {
                     // SAFETY: the CPU has BMI2 (checked above).
-                    let deposited = unsafe { select_pdep(word, k) };
+                    let deposited = unsafe { simd::select_pdep(word, k) };
                     assert_eq!(deposited, select_in_word(word, k), "{word:#x} {k}");
                 }
             }
@@ -500,6 +361,12 @@ mod tests {
             assert_eq!(out.as_slice(), want.as_slice(), "{word:#x}");
             for (i, chunk) in out.chunks(8).enumerate() {
                 assert_eq!(chunk, BYTE_BOOLS[usize::from((word >> (8 * i)) as u8)]);
+            }
+            #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+            {
+                let mut shuffled = [true; 64];
+                simd::expand_word_ssse3(word, &mut shuffled);
+                assert_eq!(shuffled, out, "{word:#x}");
             }
         }
     }
@@ -528,8 +395,14 @@ mod tests {
                 assert_eq!(mask, want.as_slice(), "mask of {len}");
                 assert!(guard[0], "the value past the mask is untouched");
                 let mut table = vec![true; len];
-                set.write_mask_words(&mut table);
+                set.write_mask_words(&mut table, expand_word);
                 assert_eq!(table, want, "the portable fill, {len}");
+                #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+                {
+                    let mut shuffled = vec![true; len];
+                    set.write_mask_words(&mut shuffled, simd::expand_word_ssse3);
+                    assert_eq!(shuffled, want, "the SSSE3 fill, {len}");
+                }
             }
         }
     }

@@ -23,6 +23,7 @@ pub mod games;
 mod lanes;
 pub mod perfect;
 pub mod pool;
+mod simd;
 pub mod state;
 pub mod steps;
 pub mod track;

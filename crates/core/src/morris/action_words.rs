@@ -15,6 +15,8 @@ use super::actions::Stage;
 use super::board::MAX_POINTS;
 use super::rules::Trapped;
 use super::{BoardShape, Morris, MorrisPosition};
+#[cfg(target_arch = "x86_64")]
+use crate::simd;
 
 /// Words of an action set: enough for the largest board's 600 actions.
 pub const ACTION_WORDS: usize = 10;
@@ -63,13 +65,13 @@ fn pack_9(groups: &Groups, words: &mut [u64; ACTION_WORDS]) {
 
 /// What the set of a turn's start is made of.
 #[derive(Clone, Copy, Debug)]
-struct Start {
+pub(crate) struct Start {
     /// Bit 0: whether the side to move places; bit `1 + p`: whether its man on `p` moves.
-    lanes: u32,
+    pub(crate) lanes: u32,
     /// The empty points.
-    empty: u32,
+    pub(crate) empty: u32,
     /// All ones when the side to move flies (every empty point is a destination), else 0.
-    flying: u32,
+    pub(crate) flying: u32,
 }
 
 impl Start {
@@ -84,89 +86,6 @@ impl Start {
             *group = (line | self.flying) & self.empty & moves;
         }
         groups
-    }
-}
-
-/// Whether the CPU has what [`pack_24_vbmi`] needs (std caches the answers, so each check is
-/// a load and a test).
-#[cfg(target_arch = "x86_64")]
-fn has_vbmi() -> bool {
-    std::arch::is_x86_feature_detected!("avx512f")
-        && std::arch::is_x86_feature_detected!("avx512bw")
-        && std::arch::is_x86_feature_detected!("avx512vbmi")
-        && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
-}
-
-/// The 24-point set in vector registers: the 25 groups as lanes of 32 bits (the placements,
-/// then each point's destinations: its lines or every point when flying, and the empty
-/// points, in the lanes whose men move), then the three low bytes of each lane laid end to
-/// end by two byte permutations, stored (the ten words in two stores) and counted. Returns
-/// the number of actions.
-///
-/// # Safety
-///
-/// The CPU has AVX-512F, AVX-512BW, AVX-512VBMI and AVX-512VPOPCNTDQ.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vpopcntdq")]
-unsafe fn pack_24_vbmi(
-    start: Start,
-    lines: &[u32; MAX_POINTS],
-    words: &mut [u64; ACTION_WORDS],
-) -> usize {
-    use std::arch::x86_64::{
-        __m128i, _mm512_add_epi64, _mm512_alignr_epi32, _mm512_castsi512_si128, _mm512_loadu_si512,
-        _mm512_maskz_and_epi32, _mm512_maskz_loadu_epi32, _mm512_maskz_permutex2var_epi8,
-        _mm512_or_si512, _mm512_permutex2var_epi8, _mm512_popcnt_epi64, _mm512_reduce_add_epi64,
-        _mm512_set1_epi32, _mm512_storeu_si512, _mm_storeu_si128,
-    };
-    /// Byte `j` of the set is byte `j % 3` of lane `j / 3` (bytes 0..64, then 64..75; a
-    /// permutation's index reaches 128 bytes, the two vectors of lanes).
-    const INDEX: [[u8; 64]; 2] = {
-        let mut index = [[0; 64]; 2];
-        let mut j = 0;
-        while j < 75 {
-            index[j / 64][j % 64] = ((j / 3) * 4 + j % 3) as u8;
-            j += 1;
-        }
-        index
-    };
-    // SAFETY: the loads read the 16 values of `lines[0..16]` and (masked to eight lanes, which
-    // reads nothing past them) `lines[16..24]`, and the tables' 64 bytes each; the stores
-    // write the 64 bytes of `words[0..8]` and the 16 of `words[8..10]`. Unaligned loads and
-    // stores are allowed. The CPU features are the caller's promise. Tested against the
-    // portable packing (`the_vector_packing_is_the_portable_one`).
-    unsafe {
-        let all = _mm512_set1_epi32(-1);
-        let low = _mm512_loadu_si512(lines.as_ptr().cast());
-        let high = _mm512_maskz_loadu_epi32(0xff, lines.as_ptr().add(16).cast());
-        // Lanes 0..16: the placements' (all points), then points 0..15's; lanes 16..32:
-        // points 15..23's, then none.
-        let first = _mm512_alignr_epi32::<15>(low, all);
-        let second = _mm512_alignr_epi32::<15>(high, low);
-        let flying = _mm512_set1_epi32(start.flying as i32);
-        let empty = _mm512_set1_epi32(start.empty as i32);
-        let first =
-            _mm512_maskz_and_epi32(start.lanes as u16, _mm512_or_si512(first, flying), empty);
-        let second = _mm512_maskz_and_epi32(
-            (start.lanes >> 16) as u16,
-            _mm512_or_si512(second, flying),
-            empty,
-        );
-        let bytes =
-            _mm512_permutex2var_epi8(first, _mm512_loadu_si512(INDEX[0].as_ptr().cast()), second);
-        let rest = _mm512_maskz_permutex2var_epi8(
-            (1 << 11) - 1,
-            first,
-            _mm512_loadu_si512(INDEX[1].as_ptr().cast()),
-            second,
-        );
-        _mm512_storeu_si512(words.as_mut_ptr().cast(), bytes);
-        _mm_storeu_si128(
-            words.as_mut_ptr().add(8).cast::<__m128i>(),
-            _mm512_castsi512_si128(rest),
-        );
-        let counts = _mm512_add_epi64(_mm512_popcnt_epi64(bytes), _mm512_popcnt_epi64(rest));
-        _mm512_reduce_add_epi64(counts) as usize
     }
 }
 
@@ -203,7 +122,9 @@ impl Morris {
         let mut count = match self.board().shape() {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the CPU has the features, checked just now.
-            BoardShape::TwentyFour if has_vbmi() => unsafe { pack_24_vbmi(start, lines, words) },
+            BoardShape::TwentyFour if simd::has_vbmi() => unsafe {
+                simd::pack_24_vbmi(&start, lines, words)
+            },
             BoardShape::TwentyFour => portable(pack_24, words),
             BoardShape::Sixteen => portable(pack_16, words),
             BoardShape::Nine => portable(pack_9, words),
@@ -335,7 +256,7 @@ mod tests {
     #[test]
     #[cfg(target_arch = "x86_64")]
     fn the_vector_packing_is_the_portable_one() {
-        if !has_vbmi() {
+        if !simd::cpu_has_vbmi() {
             eprintln!("no AVX-512 VBMI on this CPU: the portable packing alone is used");
             return;
         }
@@ -353,7 +274,7 @@ mod tests {
                 pack_24(&start.groups(lines), &mut want);
                 let mut got = [u64::MAX; ACTION_WORDS];
                 // SAFETY: the CPU has the features (checked above).
-                let count = unsafe { pack_24_vbmi(start, lines, &mut got) };
+                let count = unsafe { simd::pack_24_vbmi(&start, lines, &mut got) };
                 assert_eq!(got, want, "{start:?}");
                 let ones: u32 = want.iter().map(|w| w.count_ones()).sum();
                 assert_eq!(count, ones as usize, "{start:?}");

@@ -51,15 +51,15 @@
 //! removal), `pass`. Positions are read and written with [`fen`]. [`actions`] factors turns into
 //! a fixed action space for reinforcement learning.
 
-mod action_words;
+pub(crate) mod action_words;
 pub mod actions;
-mod board;
+pub(crate) mod board;
 mod display;
 pub mod fen;
 mod movegen;
 mod mv;
 mod notation;
-mod observation;
+pub(crate) mod observation;
 mod position;
 mod retro;
 mod rules;

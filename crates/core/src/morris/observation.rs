@@ -3,6 +3,8 @@
 use super::actions::Stage;
 use super::board::MAX_POINTS;
 use super::{Morris, MorrisPosition};
+#[cfg(target_arch = "x86_64")]
+use crate::simd;
 
 /// Planes of the observation, each with one value per point.
 pub(crate) const PLANES: usize = 7;
@@ -70,69 +72,6 @@ fn write_bits(plane: &mut [f32], bits: u32) {
     }
 }
 
-/// Whether the CPU has what [`write_planes_24_avx512`] needs (std caches the answers, so each
-/// check is a load and a test).
-#[cfg(target_arch = "x86_64")]
-fn has_avx512_planes() -> bool {
-    std::arch::is_x86_feature_detected!("avx512f")
-}
-
-/// Writes the 24-point observation: `bits` as planes 0 to 2, `fills` as planes 3 to 5, and
-/// `arrived` as plane 6. The 168 values are written as ten and a half vectors of 16 end to
-/// end, whatever planes each holds (so 11 stores, where a plane at a time took 21): the bit
-/// planes' values as masked moves of ones, the fills as broadcasts, blended where a vector
-/// holds the end of one plane and the start of the next.
-///
-/// # Safety
-///
-/// The CPU has AVX-512F.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-unsafe fn write_planes_24_avx512(
-    planes: &mut [[f32; 24]; PLANES],
-    bits: [u32; 3],
-    fills: [f32; 3],
-    arrived: u32,
-) {
-    use std::arch::x86_64::{
-        _mm512_mask_blend_ps, _mm512_mask_storeu_ps, _mm512_maskz_mov_ps, _mm512_set1_ps,
-        _mm512_storeu_ps,
-    };
-    const { assert!(PLANES == 7) };
-    let out = planes.as_flattened_mut().as_mut_ptr();
-    // Values 0..64 are planes 0 and 1 and the start of plane 2, as bits.
-    let head = u64::from(bits[0]) | u64::from(bits[1]) << 24 | u64::from(bits[2]) << 48;
-    let ones = |lanes: u64| _mm512_maskz_mov_ps(lanes as u16, _mm512_set1_ps(1.0));
-    let [own, theirs, removing] = fills.map(|fill| _mm512_set1_ps(fill));
-    // Lanes 8..16 of a vector: the second of two planes that meet in its middle.
-    const SECOND_HALF: u16 = 0xff00;
-    let vectors = [
-        ones(head),
-        ones(head >> 16),
-        ones(head >> 32),
-        ones(head >> 48),
-        // The end of plane 2 (values 64..72), then plane 3 begins.
-        _mm512_mask_blend_ps(SECOND_HALF, ones(u64::from(bits[2] >> 16)), own),
-        own,
-        theirs,
-        // The end of plane 4 (112..120), then plane 5 begins.
-        _mm512_mask_blend_ps(SECOND_HALF, theirs, removing),
-        removing,
-        ones(u64::from(arrived)),
-    ];
-    // SAFETY: the ten stores write values 16 * i .. 16 * i + 16 for i in 0..10, and the masked
-    // store values 160..168 alone: all within the 168 values of `planes` (unaligned stores
-    // are allowed; a masked store touches no byte outside its mask). The CPU feature is the
-    // caller's promise. Tested against the general observation
-    // (`the_24_point_observation_is_the_general_one`).
-    unsafe {
-        for (i, vector) in vectors.into_iter().enumerate() {
-            _mm512_storeu_ps(out.add(16 * i), vector);
-        }
-        _mm512_mask_storeu_ps(out.add(160), 0xff, ones(u64::from(arrived >> 16)));
-    }
-}
-
 impl Morris {
     /// The observation, shape `[7, n]` for a board of `n` points: planes, one value per point,
     /// from the point of view of the player to move: 0 own men, 1 the opponent's men, 2 empty
@@ -146,10 +85,10 @@ impl Morris {
         if let Ok(planes) = <&mut [[f32; 24]; PLANES]>::try_from(out.as_chunks_mut::<24>().0) {
             if self.board().point_count() == 24 {
                 #[cfg(target_arch = "x86_64")]
-                if has_avx512_planes() {
+                if simd::has_avx512f() {
                     let (bits, fills, arrived) = self.plane_values(pos, stage);
                     // SAFETY: the CPU has AVX-512F, checked just now.
-                    return unsafe { write_planes_24_avx512(planes, bits, fills, arrived) };
+                    return unsafe { simd::write_planes_24_avx512(planes, bits, fills, arrived) };
                 }
                 return self.observe_planes(pos, stage, planes);
             }
@@ -263,11 +202,13 @@ mod tests {
                         game.observe_planes(&pos, &stage, &mut planes);
                         assert_eq!(planes.as_flattened(), general.as_slice(), "plain path");
                         #[cfg(target_arch = "x86_64")]
-                        if has_avx512_planes() {
+                        if simd::cpu_has_avx512f() {
                             let mut planes = [[3.0; 24]; PLANES];
                             let (bits, fills, arrived) = game.plane_values(&pos, &stage);
                             // SAFETY: the CPU has the features, checked just above.
-                            unsafe { write_planes_24_avx512(&mut planes, bits, fills, arrived) };
+                            unsafe {
+                                simd::write_planes_24_avx512(&mut planes, bits, fills, arrived)
+                            };
                             assert_eq!(planes.as_flattened(), general.as_slice(), "AVX-512");
                         }
                     }
