@@ -86,7 +86,7 @@ static PARENT: OnceLock<u32> = OnceLock::new();
 /// call's start, late, with the caller stepping its envs meanwhile (their rows then moved
 /// between the cores and back). A loop that does more between its steps (a policy's forward
 /// pass) costs each worker at most this much spinning per step.
-const LINGER: Duration = Duration::from_micros(50);
+pub const LINGER: Duration = Duration::from_micros(50);
 
 /// Keeps a worker awake until call `call` is followed by another, or for `limit`. Returns at
 /// once on the caller's thread (worker 0), which may take one of these jobs while it waits
@@ -109,26 +109,6 @@ fn linger(call: u64, limit: Duration) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rayon::prelude::*;
-
-    #[test]
-    fn calls_back_to_back_or_apart_share_the_work_alike() {
-        let sums: Vec<u64> = std::thread::spawn(|| {
-            (0..40)
-                .map(|i| {
-                    if i % 4 == 0 {
-                        // Past the linger: the workers have gone back to rayon's idle loop.
-                        std::thread::sleep(2 * LINGER);
-                    }
-                    run(|| (0..10_000u64).into_par_iter().map(|x| x * x).sum())
-                })
-                .collect()
-        })
-        .join()
-        .unwrap();
-        let want: u64 = (0..10_000u64).map(|x| x * x).sum();
-        assert!(sums.iter().all(|&s| s == want));
-    }
 
     #[test]
     fn lingering_ends_at_the_next_call_or_the_limit() {
