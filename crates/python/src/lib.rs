@@ -7,14 +7,13 @@
 //! - `py_env`: `VectorEnv`, many games stepped in parallel into numpy buffers;
 //! - `tablebase`: `Tablebase`, `Probe` and `build_tables`, perfect play from the solver's
 //!   databases;
-//! - `errors`: where Rust errors become Python exceptions.
+//! - `errors`: where Rust errors become Python exceptions;
+//! - `arrays`: integer arrays from Python converted without loss.
 //!
-//! Both families go through the same generic code (`games::Family`); the core crate does the
-//! rules. States and envs play through a `track::Track`, which keeps the history rules of the
-//! core's `GameState` and a table of the legal actions (`steps::Steps`): with what each leads
-//! to for checkers, whose jump generation yields it; for morris the chosen action's step is
-//! worked out when it is played, so that a step costs one pass over the legal moves and one
-//! move's mill test.
+//! A thin binding: the games and their registry are `perfectplay-core`'s, states and the
+//! batched environment `perfectplay-env`'s (`Session`, `AnyBatch`), tables
+//! `perfectplay-solver`'s. What lives here is what only Python needs: the classes and their
+//! argument handling, numpy buffers, the GIL released around the work, and the exceptions.
 
 mod arrays;
 mod errors;
