@@ -1,6 +1,6 @@
 //! `Batch`: many games stepped together, in parallel, into caller-provided buffers.
 //!
-//! Each env is a [`Slot`]: a [`Track`] (position, stage, the history the ending rules need, and
+//! Each env is a [`Slot`]: a [`ActionState`] (position, stage, the history the ending rules need, and
 //! its legal actions, kept up to date after every action so that checking a batch of actions
 //! and sampling are cheap) and its own random streams. A slot depends on its own data alone,
 //! so results are the same for any number of threads.
@@ -13,12 +13,12 @@ use std::sync::Arc;
 use perfectplay_core::{History, Player};
 use rayon::prelude::*;
 
+use crate::action_state::ActionState;
 use crate::error::{Error, Result};
 use crate::games::Family;
 use crate::lanes::Lanes;
 use crate::perfect::{SharedTables, Start, Tabled};
 use crate::state::{returns, TERMINAL_PLAYER};
-use crate::track::Track;
 use perfectplay_core::SplitMix64;
 
 /// Envs per chunk that a thread claims: enough work to outweigh the claim, and chunks enough
@@ -69,7 +69,7 @@ fn start_stream(seed: u64, index: usize) -> SplitMix64 {
 /// streams.
 #[derive(Clone, Debug)]
 struct Slot<F: Family> {
-    track: Track<F>,
+    track: ActionState<F>,
     sample_rng: SplitMix64,
     opponent_rng: SplitMix64,
     start_rng: SplitMix64,
@@ -78,7 +78,7 @@ struct Slot<F: Family> {
 impl<F: Tabled> Slot<F> {
     fn new(game: F, seed: u64, index: usize) -> Self {
         Slot {
-            track: Track::new(game, game.start_position(), 0, History::Window),
+            track: ActionState::new(game, game.start_position(), 0, History::Window),
             sample_rng: SplitMix64::stream(seed, 2 * index as u64),
             opponent_rng: SplitMix64::stream(seed, 2 * index as u64 + 1),
             start_rng: start_stream(seed, index),
@@ -612,7 +612,7 @@ impl<F: Tabled> Batch<F> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::Session;
+    use crate::state::State;
     use perfectplay_core::registry::AnyGame;
     use perfectplay_core::with_family;
 
@@ -653,7 +653,7 @@ mod tests {
         }
     }
 
-    /// Steps a self-play batch of `game` with its own samples, and beside it one [`Session`]
+    /// Steps a self-play batch of `game` with its own samples, and beside it one [`State`]
     /// per env with the same actions (a new one where a game ended a step before): every row
     /// the batch writes equals what the session says.
     fn batch_agrees_with_sessions<F: Tabled>(id: &'static str, game: F) {
@@ -661,7 +661,7 @@ mod tests {
         let mut batch = Batch::new(game, num_envs, 3, None, Start::Initial);
         let mut rows = Rows::new(&batch);
         batch.reset(None, rows.buffers()).unwrap();
-        let mut sessions: Vec<Session<F>> = (0..num_envs).map(|_| Session::new(id, game)).collect();
+        let mut sessions: Vec<State<F>> = (0..num_envs).map(|_| State::new(id, game)).collect();
         let mut actions = vec![0; num_envs];
         let (obs_len, count, _) = batch.row_lens();
         let mut want_obs = vec![0.0; obs_len];
@@ -671,7 +671,7 @@ mod tests {
             batch.step(&actions, rows.buffers()).unwrap();
             for (i, session) in sessions.iter_mut().enumerate() {
                 if session.is_terminal() {
-                    *session = Session::new(id, game);
+                    *session = State::new(id, game);
                 } else {
                     session.apply_action(actions[i]).unwrap();
                 }

@@ -6,16 +6,21 @@
 //!   into buffers the caller owns ([`batch::Buffers`]), so that a step allocates nothing;
 //!   opponents (random, or perfect play from the solver's tables) and endgame starts drawn
 //!   from a table's subspace ([`perfect`]).
-//! - [`state::Session`]: one game in progress, with the actions of the turn being made, undo
+//! - [`state::State`]: one game in progress, with the actions of the turn being made, undo
 //!   and a record that rebuilds it exactly (what Python's `State` wraps).
-//! - [`track::Track`]: the game under both: position, stage within the turn, the history the
-//!   ending rules need, and the legal actions ([`steps::Steps`], over an [`actions::ActionSet`]).
-//! - [`games`]: the two families behind one interface ([`games::Family`]), and games loaded by
-//!   id with rule options.
+//! - [`action_state::ActionState`]: the game under both: the core's `GameState` (position and
+//!   the history the ending rules need), the stage within the turn, and the legal actions
+//!   ([`steps::Steps`], over an [`actions::ActionSet`]).
+//! - [`games`]: the two families behind one interface ([`games::Family`]); games are loaded by
+//!   id with rule options through the core's `registry`.
+//!
+//! A game in progress is a state at every level: `GameState` (whole moves, core),
+//! `ActionState` (action by action), `State` (with the half-made turn, for Python's `State`).
 //!
 //! Results depend on the seeds and the calls made, never on the number of threads. The Python
 //! package (`crates/python`) is a thin binding over this crate.
 
+pub mod action_state;
 pub mod actions;
 pub mod batch;
 mod error;
@@ -26,7 +31,6 @@ pub mod pool;
 mod simd;
 pub mod state;
 pub mod steps;
-pub mod track;
 mod vector;
 
 pub use error::{Error, Result};

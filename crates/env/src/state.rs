@@ -1,4 +1,4 @@
-//! `Session`: a game in progress as Python's `State` holds it: a [`Track`] (position, history
+//! `State`: a game in progress as Python's `State` holds it: a [`ActionState`] (position, history
 //! and the rules that depend on it, the stage of the turn) and the actions of the turn being
 //! made, for undo.
 
@@ -8,8 +8,8 @@ use crate::actions::ActionSet;
 use crate::error::{Error, Result};
 use perfectplay_core::registry::AnyMove;
 
+use crate::action_state::ActionState;
 use crate::games::Family;
-use crate::track::Track;
 
 /// pyspiel's player id for a terminal state, which `current_player` returns once a game is
 /// over.
@@ -68,7 +68,7 @@ pub fn returns<F: Family>(game: &F, outcome: Option<&Outcome>) -> [f32; 2] {
     ]
 }
 
-/// What rebuilds a [`Session`] exactly (Python's pickling): the position string the game started
+/// What rebuilds a [`State`] exactly (Python's pickling): the position string the game started
 /// from, the moves played since in standard notation, and the actions of the turn being made.
 /// Replaying them restores the history that repetition and undo need, which a position string
 /// alone would lose.
@@ -84,29 +84,29 @@ pub struct Record {
 
 /// A game in progress and the actions of the turn being made.
 #[derive(Clone, Debug)]
-pub struct Session<F: Family> {
+pub struct State<F: Family> {
     /// The game's id.
     pub id: &'static str,
-    track: Track<F>,
+    track: ActionState<F>,
     /// The half-made turn: each action made so far with the stage it was made at.
     turn: Vec<(F::Stage, usize)>,
 }
 
-impl<F: Family> Session<F> {
+impl<F: Family> State<F> {
     /// A new game from the start.
     pub fn new(id: &'static str, game: F) -> Self {
-        Session {
+        State {
             id,
-            track: Track::new(game, game.start_position(), 0, History::Full),
+            track: ActionState::new(game, game.start_position(), 0, History::Full),
             turn: Vec::new(),
         }
     }
 
     /// A new game from `pos`.
     pub fn at(id: &'static str, game: F, pos: F::Position) -> Self {
-        Session {
+        State {
             id,
-            track: Track::new(game, pos, 0, History::Full),
+            track: ActionState::new(game, pos, 0, History::Full),
             turn: Vec::new(),
         }
     }
@@ -114,9 +114,9 @@ impl<F: Family> Session<F> {
     /// A new game from a position string.
     pub fn from_fen(id: &'static str, game: F, text: &str) -> Result<Self> {
         let (pos, no_progress) = game.read_position(text).map_err(Into::into)?;
-        Ok(Session {
+        Ok(State {
             id,
-            track: Track::new(game, pos, no_progress, History::Full),
+            track: ActionState::new(game, pos, no_progress, History::Full),
             turn: Vec::new(),
         })
     }
@@ -124,7 +124,7 @@ impl<F: Family> Session<F> {
     /// A game rebuilt from its [`Record`]; a record that does not replay (edited by hand, or
     /// from other rules) is refused with the error of the first step that fails.
     pub fn from_record(id: &'static str, game: F, record: &Record) -> Result<Self> {
-        let mut session = Session::from_fen(id, game, &record.origin)?;
+        let mut session = State::from_fen(id, game, &record.origin)?;
         for text in &record.moves {
             session.apply_text(text)?;
         }
@@ -363,7 +363,7 @@ impl<F: Family> Session<F> {
     }
 
     /// Checks the history rules and the action table against the core (see
-    /// [`Track::check_history`]).
+    /// [`ActionState::check_history`]).
     pub fn check(&self) -> Result<(), String> {
         self.track.check_history()
     }
@@ -378,14 +378,14 @@ mod tests {
     use perfectplay_core::with_family;
 
     /// Plays `plies` random actions (or, `by_moves`, whole moves) from `session`, checking it
-    /// against the core ([`Session::check`]: history rules, legal actions, each action's step)
+    /// against the core ([`State::check`]: history rules, legal actions, each action's step)
     /// after every one; returns the session where it stopped.
     fn play_checked<F: Family>(
-        mut session: Session<F>,
+        mut session: State<F>,
         rng: &mut SplitMix64,
         plies: usize,
         by_moves: bool,
-    ) -> Session<F> {
+    ) -> State<F> {
         for _ in 0..plies {
             session.check().unwrap();
             if session.is_terminal() {
@@ -410,12 +410,12 @@ mod tests {
     fn agrees_with_the_core<F: Family>(id: &'static str, game: F) {
         for seed in 0..3 {
             let mut rng = SplitMix64::new(seed);
-            let mut session = play_checked(Session::new(id, game), &mut rng, 400, false);
+            let mut session = play_checked(State::new(id, game), &mut rng, 400, false);
             while session.ply() > 150 {
                 session.undo().unwrap();
                 session.check().unwrap();
             }
-            let again = Session::from_fen(id, game, &session.fen()).unwrap();
+            let again = State::from_fen(id, game, &session.fen()).unwrap();
             play_checked(again, &mut rng, 200, true);
         }
     }
@@ -438,7 +438,7 @@ mod tests {
             unreachable!()
         };
         let mut rng = SplitMix64::new(7);
-        let mut session = play_checked(Session::new(id, game), &mut rng, 60, false);
+        let mut session = play_checked(State::new(id, game), &mut rng, 60, false);
         // Play on to a turn that takes two actions (a mill's removal), stopping half-way.
         while !session.is_terminal() && !session.is_mid_turn() {
             let legal = session.legal_actions();
@@ -446,7 +446,7 @@ mod tests {
             session.apply_action(action as i64).unwrap();
         }
         let record = session.record();
-        let rebuilt = Session::from_record(id, game, &record).unwrap();
+        let rebuilt = State::from_record(id, game, &record).unwrap();
         assert_eq!(rebuilt.record(), record);
         assert_eq!(rebuilt.fen(), session.fen());
         assert_eq!(rebuilt.history(), session.history());

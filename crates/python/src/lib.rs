@@ -11,7 +11,7 @@
 //! - `arrays`: integer arrays from Python converted without loss.
 //!
 //! A thin binding: the games and their registry are `perfectplay-core`'s, states and the
-//! batched environment `perfectplay-env`'s (`Session`, `AnyBatch`), tables
+//! batched environment `perfectplay-env`'s (`State`, `AnyBatch`), tables
 //! `perfectplay-solver`'s. What lives here is what only Python needs: the classes and their
 //! argument handling, numpy buffers, the GIL released around the work, and the exceptions.
 

@@ -9,7 +9,7 @@ use crate::errors::{Error, Result};
 use crate::py_state::{AnyState, PyState};
 use perfectplay_core::registry::{self, AnyGame};
 use perfectplay_core::with_family;
-use perfectplay_env::state::Session;
+use perfectplay_env::state::State;
 use perfectplay_env::Error as EnvError;
 
 /// The text a rule option's `set` reads for a Python value: `True`/`False`, an int, a str, or
@@ -137,8 +137,8 @@ impl PyGame {
     fn new_initial_state(&self) -> PyState {
         PyState {
             inner: match self.game {
-                AnyGame::Checkers(g) => AnyState::Checkers(Session::new(self.id, g)),
-                AnyGame::Morris(g) => AnyState::Morris(Session::new(self.id, g)),
+                AnyGame::Checkers(g) => AnyState::Checkers(State::new(self.id, g)),
+                AnyGame::Morris(g) => AnyState::Morris(State::new(self.id, g)),
             },
         }
     }
@@ -149,10 +149,10 @@ impl PyGame {
     fn state_from_fen(&self, fen: &str) -> PyResult<PyState> {
         let inner = match self.game {
             AnyGame::Checkers(g) => {
-                AnyState::Checkers(Session::from_fen(self.id, g, fen).map_err(Error::from)?)
+                AnyState::Checkers(State::from_fen(self.id, g, fen).map_err(Error::from)?)
             }
             AnyGame::Morris(g) => {
-                AnyState::Morris(Session::from_fen(self.id, g, fen).map_err(Error::from)?)
+                AnyState::Morris(State::from_fen(self.id, g, fen).map_err(Error::from)?)
             }
         };
         Ok(PyState { inner })

@@ -15,7 +15,7 @@ use crate::py_game::PyGame;
 use perfectplay_core::registry::{AnyGame, AnyMove};
 use perfectplay_core::with_family;
 use perfectplay_env::actions::MAX_ACTIONS;
-use perfectplay_env::state::{Ending, Record, Session};
+use perfectplay_env::state::{Ending, Record, State};
 
 /// A move: one whole turn, such as `11-15`, `15x24x31`, `d6` or `a1-a4xd7`.
 ///
@@ -117,9 +117,9 @@ fn action_ints(py: Python<'_>) -> &'static [Py<PyAny>] {
 #[derive(Clone, Debug)]
 pub(crate) enum AnyState {
     /// A checkers game.
-    Checkers(Session<Checkers>),
+    Checkers(State<Checkers>),
     /// A morris game.
-    Morris(Session<Morris>),
+    Morris(State<Morris>),
 }
 
 /// A game in progress: the position, its history (for repetition, the move rule, the ply limit
@@ -367,10 +367,10 @@ pub(crate) fn _restore_state(
     };
     let inner = match game.game {
         AnyGame::Checkers(g) => {
-            AnyState::Checkers(Session::from_record(game.id, g, &record).map_err(Error::from)?)
+            AnyState::Checkers(State::from_record(game.id, g, &record).map_err(Error::from)?)
         }
         AnyGame::Morris(g) => {
-            AnyState::Morris(Session::from_record(game.id, g, &record).map_err(Error::from)?)
+            AnyState::Morris(State::from_record(game.id, g, &record).map_err(Error::from)?)
         }
     };
     Ok(PyState { inner })

@@ -46,7 +46,7 @@ use crate::py_game::PyGame;
 use crate::py_state::{AnyState, PyMove, PyState};
 use perfectplay_core::registry::AnyGame;
 use perfectplay_env::perfect::{draw_position, parse_subspace};
-use perfectplay_env::state::Session;
+use perfectplay_env::state::State;
 use perfectplay_env::Error as EnvError;
 
 /// What `probe_batch` returns: values and distances.
@@ -421,7 +421,7 @@ impl PyTablebase {
                     let pos = draw_position(tb.domain(), key, &mut rng)
                         .ok_or_else(|| nothing_to_draw(subspace))?;
                     states.push(PyState {
-                        inner: AnyState::Checkers(Session::at(id, *g, pos)),
+                        inner: AnyState::Checkers(State::at(id, *g, pos)),
                     });
                 }
             }
@@ -431,7 +431,7 @@ impl PyTablebase {
                     let pos = draw_position(tb.domain(), key, &mut rng)
                         .ok_or_else(|| nothing_to_draw(subspace))?;
                     states.push(PyState {
-                        inner: AnyState::Morris(Session::at(id, *g, pos)),
+                        inner: AnyState::Morris(State::at(id, *g, pos)),
                     });
                 }
             }

@@ -1,4 +1,4 @@
-//! `Track`: a game in progress as States and envs play it, action by action: the core's
+//! `ActionState`: a game in progress as States and envs play it, action by action: the core's
 //! [`GameState`] (position, history and the ending rules), the stage within the turn being
 //! made, and the legal actions there ([`Steps`]), kept up to date after every action so that
 //! checking a batch of actions and sampling are cheap.
@@ -14,7 +14,7 @@ use crate::steps::{self, Steps};
 
 /// A game in progress: the game state, the stage within the turn, and the legal actions.
 #[derive(Clone, Debug)]
-pub struct Track<F: Family> {
+pub struct ActionState<F: Family> {
     state: GameState<F>,
     stage: F::Stage,
     /// The legal actions now, when `fresh`.
@@ -22,19 +22,19 @@ pub struct Track<F: Family> {
     fresh: bool,
 }
 
-impl<F: Family> Track<F> {
+impl<F: Family> ActionState<F> {
     /// A game from `pos`, reached after `no_progress` plies without progress, keeping
     /// `history` of its past.
     pub fn new(game: F, pos: F::Position, no_progress: u32, history: History) -> Self {
         let state = GameState::from_position_after(game, pos, no_progress).keeping(history);
-        let mut track = Track {
+        let mut state = ActionState {
             state,
             stage: F::Stage::default(),
             steps: Steps::default(),
             fresh: false,
         };
-        track.refill();
-        track
+        state.refill();
+        state
     }
 
     /// Starts again from the game's starting position, keeping the allocations.
@@ -44,7 +44,7 @@ impl<F: Family> Track<F> {
 
     /// Starts a new game from `pos`, keeping the allocations.
     pub fn restart_at(&mut self, pos: F::Position) {
-        let Track { state, steps, .. } = self;
+        let ActionState { state, steps, .. } = self;
         self.stage = F::Stage::default();
         let game = *state.game();
         state.restart_at(pos, |pos| fill(steps, &game, pos));
@@ -115,7 +115,7 @@ impl<F: Family> Track<F> {
     /// Plays `mv`, which must be legal (found by the action table or checked by the caller).
     #[inline]
     pub fn play(&mut self, mv: &F::Move) {
-        let Track { state, steps, .. } = self;
+        let ActionState { state, steps, .. } = self;
         self.stage = F::Stage::default();
         let game = *state.game();
         state.play_legal(mv, |pos| fill(steps, &game, pos));
@@ -164,7 +164,7 @@ impl<F: Family> Track<F> {
     }
 
     /// Replays the moves through a fresh [`GameState`], checking each move's legality, from
-    /// where the track started, and compares position, counters and outcome; also checks the
+    /// where the game started, and compares position, counters and outcome; also checks the
     /// action table of the current position and stage against the core. Returns the first
     /// difference.
     pub fn check_history(&self) -> Result<(), String> {
@@ -192,7 +192,7 @@ impl<F: Family> Track<F> {
             replay.repetitions(),
         );
         if ours != fresh {
-            return Err(format!("track {ours:?}, replayed {fresh:?}"));
+            return Err(format!("played {ours:?}, replayed {fresh:?}"));
         }
         if self.outcome().is_none() {
             steps::check(self.game(), self.position(), &self.stage)?;
