@@ -19,20 +19,7 @@ use super::{BoardShape, Morris, MorrisMove, MorrisPosition, MoveKind};
 use crate::rl::{find_step, ActionGame, ActionStep};
 use crate::Bitboard;
 
-/// Where the player to move is within a turn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Stage {
-    /// Nothing chosen yet.
-    #[default]
-    Start,
-    /// The placement or move is chosen and men are to be taken.
-    Removing {
-        /// The placement or move, without removals.
-        base: MorrisMove,
-        /// The men chosen so far.
-        taken: Bitboard,
-    },
-}
+pub use super::stage::Stage;
 
 /// What an action led to (morris stages and moves).
 pub type MorrisActionStep = ActionStep<Stage, MorrisMove>;

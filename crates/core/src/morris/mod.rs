@@ -63,6 +63,7 @@ pub(crate) mod observation;
 mod position;
 mod retro;
 mod rules;
+mod stage;
 mod svg;
 mod zobrist;
 

@@ -1,6 +1,6 @@
 //! The morris observation tensor.
 
-use super::actions::Stage;
+use super::stage::Stage;
 use super::board::MAX_POINTS;
 use super::{Morris, MorrisPosition};
 #[cfg(target_arch = "x86_64")]
