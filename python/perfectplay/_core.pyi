@@ -178,6 +178,7 @@ class VectorEnv:
         copy: bool = False,
         tablebase: Union[str, Sequence[str], None] = None,
         start: Optional[str] = None,
+        packed_mask: bool = False,
         **rules: RuleValue,
     ) -> None: ...
     def reset(self, seed: Optional[int] = None) -> Tuple[npt.NDArray[np.float32], Dict[str, Any]]:
@@ -224,8 +225,9 @@ class VectorEnv:
     def current_player(self) -> npt.NDArray[np.int32]:
         """The players to act: 0, 1, or -4 where a game has just ended."""
     @property
-    def action_mask(self) -> npt.NDArray[np.bool_]:
-        """The legal-action masks, [num_envs, num_actions]."""
+    def action_mask(self) -> Union[npt.NDArray[np.bool_], npt.NDArray[np.uint8]]:
+        """The legal-action masks: bool [num_envs, num_actions], or with packed_mask=True
+        uint8 [num_envs, ceil(num_actions / 8)], eight actions to a byte, lowest bit first."""
 
 StateOrFen = Union["State", str]
 

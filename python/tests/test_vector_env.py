@@ -95,6 +95,26 @@ def test_buffers_types_and_shapes():
     assert "VectorEnv checkers x5" in repr(env)
 
 
+@pytest.mark.parametrize("game_id", ["checkers", "nine_mens_morris", "three_mens_morris"])
+def test_packed_masks_unpack_to_the_bool_masks(game_id):
+    plain = pp.VectorEnv(game_id, 17, seed=4)
+    packed = pp.VectorEnv(game_id, 17, seed=4, packed_mask=True)
+    n = plain.num_actions
+    _, info = plain.reset()
+    _, packed_info = packed.reset()
+    for _ in range(150):
+        mask = packed_info["action_mask"]
+        assert mask.dtype == np.uint8 and mask.shape == (17, (n + 7) // 8)
+        assert mask is packed.action_mask or np.array_equal(mask, packed.action_mask)
+        bits = np.unpackbits(mask, axis=1, bitorder="little")
+        assert np.array_equal(bits[:, :n].astype(bool), info["action_mask"])
+        assert not bits[:, n:].any()
+        actions = plain.sample_legal_actions()
+        assert np.array_equal(actions, packed.sample_legal_actions())
+        *_, info = plain.step(actions)
+        *_, packed_info = packed.step(actions)
+
+
 def test_buffers_are_reused_unless_copy():
     env = pp.VectorEnv("nine_mens_morris", 3)
     obs1, _ = env.reset()

@@ -11,7 +11,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use perfectplay_core::registry::AnyGame;
-use perfectplay_env::batch::Buffers;
+use perfectplay_env::batch::{Buffers, Mask};
 use perfectplay_env::{pool, AnyBatch, BatchSpec};
 
 /// The buffers of one batch, owned.
@@ -41,7 +41,7 @@ impl Owned {
     fn buffers(&mut self) -> Buffers<'_> {
         Buffers {
             obs: &mut self.obs,
-            mask: &mut self.mask,
+            mask: Mask::Bools(&mut self.mask),
             players: &mut self.players,
             rewards: &mut self.rewards,
             terminated: &mut self.terminated,

@@ -218,6 +218,20 @@ impl ActionSet {
         }
     }
 
+    /// Writes the set as a bit mask: bit `a % 8` of `mask[a / 8]` is whether `a` is in the set
+    /// (numpy's `unpackbits(..., bitorder="little")` order; actions past `8 * mask.len()` are
+    /// left out). The words' bytes, little-endian, copied.
+    #[inline]
+    pub fn write_mask_bits(&self, mask: &mut [u8]) {
+        let mut bytes = [0u8; 8 * WORDS];
+        for (out, word) in bytes.as_chunks_mut::<8>().0.iter_mut().zip(&self.0) {
+            *out = word.to_le_bytes();
+        }
+        let n = mask.len().min(bytes.len());
+        mask[..n].copy_from_slice(&bytes[..n]);
+        mask[n..].fill(0);
+    }
+
     /// Whether `action` is in the set (false for any action out of range).
     #[inline]
     pub fn contains(&self, action: usize) -> bool {
@@ -402,6 +416,22 @@ mod tests {
                     let mut shuffled = vec![true; len];
                     set.write_mask_words(&mut shuffled, simd::expand_word_ssse3);
                     assert_eq!(shuffled, want, "the SSSE3 fill, {len}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bit_masks_hold_the_set_lowest_bit_first() {
+        let mut rng = SplitMix64::new(17);
+        for round in 0..300 {
+            let set = random_set(&mut rng, round);
+            for len in [0, 1, 16, 75, 80, 81, 90] {
+                let mut mask = vec![0xa5; len];
+                set.write_mask_bits(&mut mask);
+                for a in 0..8 * len {
+                    let bit = mask[a / 8] >> (a % 8) & 1 == 1;
+                    assert_eq!(bit, set.contains(a), "action {a} of {len} bytes");
                 }
             }
         }

@@ -144,10 +144,14 @@ impl<F: Tabled> Slot<F> {
     }
 
     /// Writes the observation, the mask and the player to move.
-    fn write(&self, obs: &mut [f32], mask: &mut [bool], player: &mut i32) {
+    fn write(&self, obs: &mut [f32], mask: MaskRow<'_>, player: &mut i32) {
         let (game, pos) = (self.track.game(), self.track.position());
         game.write_observation(pos, self.track.stage(), obs);
-        self.track.fresh_steps().set().write_mask(mask);
+        let set = self.track.fresh_steps().set();
+        match mask {
+            MaskRow::Bools(mask) => set.write_mask(mask),
+            MaskRow::Bits(mask) => set.write_mask_bits(mask),
+        }
         *player = if self.track.outcome().is_some() {
             TERMINAL_PLAYER
         } else {
@@ -160,8 +164,8 @@ impl<F: Tabled> Slot<F> {
 pub struct Buffers<'a> {
     /// Observations, `observation_len` values per env.
     pub obs: &'a mut [f32],
-    /// Legal-action masks, `action_count` values per env.
-    pub mask: &'a mut [bool],
+    /// Legal-action masks.
+    pub mask: Mask<'a>,
     /// The players to move.
     pub players: &'a mut [i32],
     /// Rewards: two per env in self-play (both players), one in single-agent mode.
@@ -172,10 +176,52 @@ pub struct Buffers<'a> {
     pub truncated: &'a mut [bool],
 }
 
+/// Where a step writes the legal-action masks.
+#[derive(Debug)]
+pub enum Mask<'a> {
+    /// One value per action: `action_count` per env.
+    Bools(&'a mut [bool]),
+    /// One bit per action, eight to a byte, lowest bit first (what numpy's
+    /// `unpackbits(..., bitorder="little")` reads): `action_count.div_ceil(8)` bytes per env, the
+    /// bits past the last action zero. An eighth of the bytes to write and to move.
+    Bits(&'a mut [u8]),
+}
+
+impl Mask<'_> {
+    /// Its entries per env for an action space of `count` actions.
+    #[must_use]
+    pub fn per_env(&self, count: usize) -> usize {
+        match self {
+            Mask::Bools(_) => count,
+            Mask::Bits(_) => count.div_ceil(8),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Mask::Bools(mask) => mask.len(),
+            Mask::Bits(mask) => mask.len(),
+        }
+    }
+}
+
+/// One env's mask row.
+enum MaskRow<'a> {
+    Bools(&'a mut [bool]),
+    Bits(&'a mut [u8]),
+}
+
+/// The start of the mask buffer, as a [`SharedRows`] keeps it.
+#[derive(Clone, Copy)]
+enum MaskStart {
+    Bools(*mut bool),
+    Bits(*mut u8),
+}
+
 /// One env's rows of the [`Buffers`].
 struct Rows<'a> {
     obs: &'a mut [f32],
-    mask: &'a mut [bool],
+    mask: MaskRow<'a>,
     player: &'a mut i32,
     reward: &'a mut [f32],
     terminated: &'a mut bool,
@@ -193,7 +239,9 @@ struct SharedRows<'a, F: Family, A> {
     slots: *mut Slot<F>,
     actions: &'a [A],
     obs: *mut f32,
-    mask: *mut bool,
+    mask: MaskStart,
+    /// Mask entries per env.
+    mask_len: usize,
     players: *mut i32,
     rewards: *mut f32,
     terminated: *mut bool,
@@ -225,9 +273,10 @@ impl<'a, F: Family, A> SharedRows<'a, F, A> {
     ) -> Option<Self> {
         let len = slots.len();
         let (obs_len, count, per_env) = lens;
+        let mask_len = buffers.mask.per_env(count);
         let fits = actions.len() == len
             && buffers.obs.len() == len * obs_len
-            && buffers.mask.len() == len * count
+            && buffers.mask.len() == len * mask_len
             && buffers.players.len() == len
             && buffers.rewards.len() == len * per_env
             && buffers.terminated.len() == len
@@ -237,7 +286,11 @@ impl<'a, F: Family, A> SharedRows<'a, F, A> {
             slots: slots.as_mut_ptr(),
             actions,
             obs: buffers.obs.as_mut_ptr(),
-            mask: buffers.mask.as_mut_ptr(),
+            mask: match buffers.mask {
+                Mask::Bools(mask) => MaskStart::Bools(mask.as_mut_ptr()),
+                Mask::Bits(mask) => MaskStart::Bits(mask.as_mut_ptr()),
+            },
+            mask_len,
             players: buffers.players.as_mut_ptr(),
             rewards: buffers.rewards.as_mut_ptr(),
             terminated: buffers.terminated.as_mut_ptr(),
@@ -259,7 +312,8 @@ impl<'a, F: Family, A> SharedRows<'a, F, A> {
     // takes its own envs' (the safety contract).
     #[expect(clippy::mut_from_ref)]
     unsafe fn env<'s>(&'s self, i: usize) -> (&'s mut Slot<F>, &'s A, Rows<'s>) {
-        let (obs_len, count, per_env) = self.lens;
+        let (obs_len, _, per_env) = self.lens;
+        let count = self.mask_len;
         debug_assert!(i < self.len);
         // SAFETY: `i` is in range (the caller's promise), so every offset stays within the
         // slice its pointer came from (`new` checked each slice's length against the number
@@ -269,7 +323,14 @@ impl<'a, F: Family, A> SharedRows<'a, F, A> {
         unsafe {
             let rows = Rows {
                 obs: slice::from_raw_parts_mut(self.obs.add(i * obs_len), obs_len),
-                mask: slice::from_raw_parts_mut(self.mask.add(i * count), count),
+                mask: match self.mask {
+                    MaskStart::Bools(mask) => {
+                        MaskRow::Bools(slice::from_raw_parts_mut(mask.add(i * count), count))
+                    }
+                    MaskStart::Bits(mask) => {
+                        MaskRow::Bits(slice::from_raw_parts_mut(mask.add(i * count), count))
+                    }
+                },
                 player: &mut *self.players.add(i),
                 reward: slice::from_raw_parts_mut(self.rewards.add(i * per_env), per_env),
                 terminated: &mut *self.terminated.add(i),
@@ -627,6 +688,18 @@ mod tests {
         truncated: Vec<bool>,
     }
 
+    /// The buffers of `rows`, with the masks packed into `packed`.
+    fn with_bits<'a>(rows: &'a mut Rows, packed: &'a mut [u8]) -> Buffers<'a> {
+        Buffers {
+            obs: &mut rows.obs,
+            mask: Mask::Bits(packed),
+            players: &mut rows.players,
+            rewards: &mut rows.rewards,
+            terminated: &mut rows.terminated,
+            truncated: &mut rows.truncated,
+        }
+    }
+
     impl Rows {
         fn new<F: Tabled>(batch: &Batch<F>) -> Self {
             let n = batch.len();
@@ -644,7 +717,7 @@ mod tests {
         fn buffers(&mut self) -> Buffers<'_> {
             Buffers {
                 obs: &mut self.obs,
-                mask: &mut self.mask,
+                mask: Mask::Bools(&mut self.mask),
                 players: &mut self.players,
                 rewards: &mut self.rewards,
                 terminated: &mut self.terminated,
@@ -749,6 +822,42 @@ mod tests {
         let one = rows_after_steps(1);
         assert_eq!(one, rows_after_steps(3));
         assert!(one.terminated.iter().any(|&t| t), "no game ended");
+    }
+
+    #[test]
+    fn bit_masks_are_the_value_masks_packed() {
+        let (_, game) = AnyGame::load("nine_mens_morris", &[] as &[(&str, &str)]).unwrap();
+        let AnyGame::Morris(game) = game else {
+            unreachable!()
+        };
+        let mut values = Batch::new(game, 50, 5, None, Start::Initial);
+        let mut bits = values.clone();
+        let mut rows = Rows::new(&values);
+        let mut other = Rows::new(&bits);
+        let count = game.action_count();
+        let mut packed = vec![0xffu8; 50 * count.div_ceil(8)];
+        let mut actions = vec![0; 50];
+        values.reset(None, rows.buffers()).unwrap();
+        bits.reset(None, with_bits(&mut other, &mut packed))
+            .unwrap();
+        for _ in 0..200 {
+            values.sample(&mut actions).unwrap();
+            values.step(&actions, rows.buffers()).unwrap();
+            bits.step(&actions, with_bits(&mut other, &mut packed))
+                .unwrap();
+            for (env, row) in packed.chunks(count.div_ceil(8)).enumerate() {
+                for a in 0..8 * row.len() {
+                    let want = a < count && rows.mask[env * count + a];
+                    assert_eq!(row[a / 8] >> (a % 8) & 1 == 1, want, "env {env} action {a}");
+                }
+            }
+            assert_eq!(rows.obs, other.obs);
+        }
+        // A buffer of the wrong size for packed masks is refused, not written past.
+        let mut short = vec![0u8; 10];
+        assert!(bits
+            .step(&actions, with_bits(&mut other, &mut short))
+            .is_err());
     }
 
     #[test]

@@ -9,7 +9,7 @@ use pyo3::types::{PyDict, PyTuple};
 
 use perfectplay_core::registry::AnyGame;
 use perfectplay_core::with_family;
-use perfectplay_env::batch::Buffers;
+use perfectplay_env::batch::{Buffers, Mask};
 use perfectplay_env::{pool, AnyBatch, BatchSpec, OpponentKind};
 
 use crate::arrays::exact_integers;
@@ -20,7 +20,7 @@ use crate::py_game::{options_from_kwargs, PyGame};
 /// batched environment for reinforcement learning.
 ///
 /// `VectorEnv(game_id, num_envs, seed=0, opponent=None, ply_limit=None, agent_player=0,
-/// copy=False, tablebase=None, start=None, **rules)`. Rule options are those of `load_game`;
+/// copy=False, tablebase=None, start=None, packed_mask=False, **rules)`. Rule options are those of `load_game`;
 /// `ply_limit` (whole moves, 0 for none) overrides the game's (1000 by default).
 ///
 /// - `reset(seed=None) -> (obs, info)` restarts every game; a seed reseeds every env.
@@ -69,6 +69,11 @@ use crate::py_game::{options_from_kwargs, PyGame};
 ///   With multiprocessing, prefer the `spawn` or `forkserver` start method: a forked child
 ///   steps its envs on its calling thread alone.
 /// - An illegal action raises `IllegalActionError` naming the env index, before any env moves.
+/// - `packed_mask=True`: the masks are uint8 `[N, ceil(num_actions / 8)]`, eight actions to a
+///   byte, lowest bit first (`np.unpackbits(mask, axis=1, bitorder="little")[:, :num_actions]`
+///   is the bool mask), the bits past the last action zero: an eighth of the bytes to write
+///   each step and to move to a learner (600 bools per env become 75 bytes on the 24-point
+///   boards).
 ///
 /// Buffers: the arrays returned by `reset`, `step` and `sample_legal_actions` belong to the env
 /// and are overwritten in place by the next call, so that stepping allocates nothing; copy
@@ -82,7 +87,7 @@ pub(crate) struct PyVectorEnv {
     agent_player: usize,
     copy: bool,
     obs: Py<PyArrayDyn<f32>>,
-    mask: Py<PyArray2<bool>>,
+    mask: MaskArray,
     players: Py<PyArray1<i32>>,
     rewards: Py<PyArrayDyn<f32>>,
     terminated: Py<PyArray1<bool>>,
@@ -90,6 +95,22 @@ pub(crate) struct PyVectorEnv {
     sampled: Py<PyArray1<i64>>,
     /// The actions of the step being made, copied from Python's array (kept to reuse).
     actions: Vec<i64>,
+}
+
+/// The legal-action masks: bool `[N, num_actions]`, or with `packed_mask=True` uint8
+/// `[N, ceil(num_actions / 8)]`, eight actions to a byte, lowest bit first.
+enum MaskArray {
+    Bools(Py<PyArray2<bool>>),
+    Bits(Py<PyArray2<u8>>),
+}
+
+impl MaskArray {
+    fn bind<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        match self {
+            MaskArray::Bools(a) => a.bind(py).clone().into_any(),
+            MaskArray::Bits(a) => a.bind(py).clone().into_any(),
+        }
+    }
 }
 
 /// The directories of a `tablebase=` argument: one path or a list of them.
@@ -134,14 +155,24 @@ impl PyVectorEnv {
         f: impl FnOnce(&mut AnyBatch, Buffers<'_>) -> R + Send,
     ) -> PyResult<R> {
         let mut obs = self.obs.bind(py).readwrite();
-        let mut mask = self.mask.bind(py).readwrite();
+        let (mut bools, mut bits);
+        let mask = match &self.mask {
+            MaskArray::Bools(array) => {
+                bools = array.bind(py).readwrite();
+                Mask::Bools(bools.as_slice_mut()?)
+            }
+            MaskArray::Bits(array) => {
+                bits = array.bind(py).readwrite();
+                Mask::Bits(bits.as_slice_mut()?)
+            }
+        };
         let mut players = self.players.bind(py).readwrite();
         let mut rewards = self.rewards.bind(py).readwrite();
         let mut terminated = self.terminated.bind(py).readwrite();
         let mut truncated = self.truncated.bind(py).readwrite();
         let buffers = Buffers {
             obs: obs.as_slice_mut()?,
-            mask: mask.as_slice_mut()?,
+            mask,
             players: players.as_slice_mut()?,
             rewards: rewards.as_slice_mut()?,
             terminated: terminated.as_slice_mut()?,
@@ -170,10 +201,7 @@ impl PyVectorEnv {
 
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let info = PyDict::new(py);
-        info.set_item(
-            "action_mask",
-            self.out(self.mask.bind(py).clone().into_any())?,
-        )?;
+        info.set_item("action_mask", self.out(self.mask.bind(py))?)?;
         info.set_item(
             "current_player",
             self.out(self.players.bind(py).clone().into_any())?,
@@ -187,7 +215,7 @@ impl PyVectorEnv {
     #[new]
     #[pyo3(signature = (
         game_id, num_envs, seed = 0, opponent = None, ply_limit = None, agent_player = 0,
-        copy = false, tablebase = None, start = None, **rules
+        copy = false, tablebase = None, start = None, packed_mask = false, **rules
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -201,6 +229,7 @@ impl PyVectorEnv {
         copy: bool,
         tablebase: Option<&Bound<'_, PyAny>>,
         start: Option<&str>,
+        packed_mask: bool,
         rules: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let mut options = options_from_kwargs(rules)?;
@@ -246,7 +275,11 @@ impl PyVectorEnv {
             agent_player,
             copy,
             obs: PyArrayDyn::zeros(py, obs_shape, false).unbind(),
-            mask: PyArray2::zeros(py, [num_envs, count], false).unbind(),
+            mask: if packed_mask {
+                MaskArray::Bits(PyArray2::zeros(py, [num_envs, count.div_ceil(8)], false).unbind())
+            } else {
+                MaskArray::Bools(PyArray2::zeros(py, [num_envs, count], false).unbind())
+            },
             players: PyArray1::zeros(py, num_envs, false).unbind(),
             rewards: PyArrayDyn::zeros(py, reward_shape, false).unbind(),
             terminated: PyArray1::zeros(py, num_envs, false).unbind(),
@@ -371,10 +404,11 @@ impl PyVectorEnv {
         self.out(self.players.bind(py).clone().into_any())
     }
 
-    /// The legal-action masks, bool `[num_envs, num_actions]`.
+    /// The legal-action masks, bool `[num_envs, num_actions]` (uint8 `[num_envs,
+    /// ceil(num_actions / 8)]` with `packed_mask=True`).
     #[getter]
     fn action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.out(self.mask.bind(py).clone().into_any())
+        self.out(self.mask.bind(py))
     }
 
     fn __repr__(&self) -> String {

@@ -11,9 +11,9 @@
 //! placements `0..n`, then each point's slides or flights as `n` consecutive actions from
 //! `n + from * n`; so the set is `n + 1` groups of `n` bits end to end, the placements first.
 
-use super::stage::Stage;
 use super::board::MAX_POINTS;
 use super::rules::Trapped;
+use super::stage::Stage;
 use super::{BoardShape, Morris, MorrisPosition};
 #[cfg(target_arch = "x86_64")]
 use crate::simd;

@@ -1,7 +1,7 @@
 //! The morris observation tensor.
 
-use super::stage::Stage;
 use super::board::MAX_POINTS;
+use super::stage::Stage;
 use super::{Morris, MorrisPosition};
 #[cfg(target_arch = "x86_64")]
 use crate::simd;
