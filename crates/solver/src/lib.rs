@@ -101,7 +101,7 @@ pub use error::{DbError, ProbeError, RequestError, SolveError};
 pub use lock::{BuildLock, LockWait, LOCK_FILE};
 pub use plan::plan;
 pub use solve::{
-    solve, BuildProgress, ProgressSnapshot, SolveOptions, SolveReport, SubspaceReport,
+    solve, BuildProgress, ProgressSnapshot, SolveOptions, SolveReport, SubspaceReport, UnitStage,
 };
 pub use table::{Table, CHECK_INTERVAL};
 pub use tablebase::{MoveValue, Tablebase};

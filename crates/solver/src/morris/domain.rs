@@ -1146,7 +1146,8 @@ mod tests {
             let keys = unit(&domain, a, b);
             assert_eq!(keys.len(), if a == b { 4 } else { 8 });
             let (indices, used) = check_unit(&domain, &keys);
-            println!(
+            assert!(
+                0 < used && used <= indices,
                 "{}: {a}-{b}: {used} of {indices} indices used",
                 domain.game().rules()
             );
