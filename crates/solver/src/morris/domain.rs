@@ -319,9 +319,8 @@ impl MorrisDomain {
 
     /// The subspace of `pos` and its effective memories (mover's, other's), or why no subspace
     /// holds it; nothing is allocated, as the solver asks this of every successor. Inlined, and
-    /// checked on the parts, so that the key need not be stored field by field and read back
-    /// whole: `perf` showed store-forwarding stalls there (how much this removes is not
-    /// measured apart from the noise of this machine).
+    /// checked on the parts, so that the key is never stored field by field and read back
+    /// whole: a load spanning several smaller stores waits until they reach the cache.
     #[inline(always)]
     fn key_of(
         &self,
