@@ -1,8 +1,11 @@
 //! `perfectplay solve | probe | verify | info`: building, querying and checking endgame
 //! databases.
 
+mod progress;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
@@ -16,7 +19,10 @@ use perfectplay_solver::checksums::{check_manifest, write_manifest, ChecksumStat
 use perfectplay_solver::format::{read_file_header, Header, EXTENSION};
 use perfectplay_solver::limits::{available_cpus, check_threads};
 use perfectplay_solver::morris::{MorrisDomain, MorrisKey, PlacementSearch};
-use perfectplay_solver::{solve, verify, Domain, SolveOptions, SolveReport, Tablebase, Value, Wdl};
+use perfectplay_solver::{
+    solve, verify, BuildProgress, Domain, SolveError, SolveOptions, SolveReport, Tablebase, Value,
+    Wdl,
+};
 
 use crate::errors::CliError;
 use crate::games::{self, GameId};
@@ -295,9 +301,8 @@ pub(crate) fn run_solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), Cli
     let options = SolveOptions {
         threads: args.threads.checked()?,
         wdl_only: args.wdl_only,
-        progress: !args.quiet,
         cancel: None,
-        report_to: None,
+        report_to: (!args.quiet).then(|| Arc::new(BuildProgress::default())),
         wait: args.wait,
     };
     let domain = match databases(&args.game, &args.set)? {
@@ -320,7 +325,7 @@ pub(crate) fn run_solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), Cli
             } else {
                 parse_checkers_keys(&domain, &args.subspace)?
             };
-            let report = solve(domain, &args.out, &targets, &options)?;
+            let report = build(domain, &args.out, &targets, &options)?;
             return write_report(out, &report);
         }
     };
@@ -337,9 +342,22 @@ pub(crate) fn run_solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), Cli
     } else {
         domain.moving_keys_checked(args.max_men.unwrap_or(men))?
     };
-    let report = solve(domain, &args.out, &targets, &options)?;
+    let report = build(domain, &args.out, &targets, &options)?;
     write_report(out, &report)?;
     Ok(())
+}
+
+/// Solves, with bars on standard error while it runs when `options` asks for figures.
+fn build<D: Domain>(
+    domain: D,
+    out: &Path,
+    targets: &[D::Key],
+    options: &SolveOptions,
+) -> Result<SolveReport, SolveError> {
+    match &options.report_to {
+        Some(figures) => progress::with_bars(figures, out, || solve(domain, out, targets, options)),
+        None => solve(domain, out, targets, options),
+    }
 }
 
 fn write_report(out: &mut dyn Write, report: &SolveReport) -> Result<(), CliError> {

@@ -160,7 +160,7 @@ pub(crate) fn cpu_has_avx512f() -> bool {
 
 /// Writes the 24-point observation: `bits` as planes 0 to 2, `fills` as planes 3 to 5, and
 /// `arrived` as plane 6. The 168 values are written as ten and a half vectors of 16 end to
-/// end, whatever planes each holds (so 11 stores, where a plane at a time took 21): the bit
+/// end, whatever planes each holds (so 11 stores, where a plane at a time takes 21): the bit
 /// planes' values as masked moves of ones, the fills as broadcasts, blended where a vector
 /// holds the end of one plane and the start of the next.
 ///

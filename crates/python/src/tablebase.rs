@@ -733,7 +733,6 @@ pub(crate) fn build_tables<'py>(
     let options = SolveOptions {
         threads,
         wdl_only,
-        progress: false,
         cancel: Some(Arc::clone(&cancel)),
         report_to: Some(Arc::clone(&figures)),
         wait,

@@ -1,6 +1,8 @@
 //! Criterion benchmarks of the morris database index, the solver's innermost work: locating
 //! positions (subspace and index, symmetries folded out), unranking indices, and generating the
-//! quiet predecessors the retrograde layers unmove, on Nine Men's Morris 7-5 boards.
+//! quiet predecessors the retrograde layers unmove, on Nine Men's Morris 7-5 boards; and
+//! building the index of a subspace of the 24-point board, which every build and every
+//! process that opens tables pays once per subspace.
 //!
 //! `cargo bench -p perfectplay-solver --bench morris_index`.
 
@@ -10,8 +12,9 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use perfectplay_core::morris::{Morris, MorrisPosition};
+use perfectplay_core::morris::{Morris, MorrisPosition, BOARD_24};
 use perfectplay_core::SplitMix64;
+use perfectplay_solver::morris::index::MorrisIndexer;
 use perfectplay_solver::morris::{MorrisDomain, MorrisKey};
 use perfectplay_solver::Domain;
 
@@ -78,5 +81,22 @@ fn morris_index(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, morris_index);
+/// A fresh indexer each time, so the shared table of the mover's sets is built too, as on a
+/// subspace's first use. The shapes span the mover tables' sizes (3, 5, 8, 9 and 12 men) and
+/// the share of symmetric classes, whose kept lists dominate a subspace's own tables.
+fn subspace_build(c: &mut Criterion) {
+    let mut group = c.benchmark_group("subspace_build_24_points");
+    group.sample_size(10);
+    for (a, b) in [(3, 3), (5, 5), (9, 9), (8, 9), (12, 12)] {
+        group.bench_function(format!("{a}_{b}"), |bench| {
+            bench.iter(|| {
+                let indexer = MorrisIndexer::new(&BOARD_24);
+                black_box(indexer.subspace(black_box(a), black_box(b)).size())
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, morris_index, subspace_build);
 criterion_main!(benches);

@@ -38,8 +38,8 @@
 //! first use) from one or more directories and answers [`Tablebase::probe`],
 //! [`Tablebase::best_moves`] and [`Tablebase::principal_variation`]; it is `Send + Sync`.
 //! Many positions at once go through [`Tablebase::probe_batch_with`] (or
-//! [`Tablebase::probe_batch`]), which overlaps their random reads: about twice as fast as
-//! probing one by one (figures in BENCHMARKS.md). [`Tablebase::preload`] copies the tables
+//! [`Tablebase::probe_batch`]), which overlaps their random reads instead of waiting for each
+//! in turn (figures in BENCHMARKS.md). [`Tablebase::preload`] copies the tables
 //! into huge pages for the fastest random probes, at the cost of their size in memory.
 //! [`verify`] recomputes every stored value from its successors by forward generation.
 //!
@@ -102,7 +102,7 @@ pub use error::{DbError, ProbeError, RequestError, SolveError};
 pub use lock::{BuildLock, LockWait, LOCK_FILE};
 pub use plan::plan;
 pub use solve::{
-    solve, BuildProgress, ProgressSnapshot, SolveOptions, SolveReport, SubspaceReport,
+    solve, BuildProgress, ProgressSnapshot, SolveOptions, SolveReport, SubspaceReport, UnitStage,
 };
 pub use table::{Table, CHECK_INTERVAL};
 pub use tablebase::{MoveValue, Tablebase};

@@ -3,11 +3,10 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::domain::Domain;
@@ -28,57 +27,122 @@ pub struct SolveOptions {
     pub threads: Option<usize>,
     /// Write the compact WDL-only form (2 bits per position) instead of distances.
     pub wdl_only: bool,
-    /// Draw progress bars on the terminal (standard error).
-    pub progress: bool,
     /// Set to stop the build between tasks; the unit in progress is dropped, nothing half
     /// written is left behind.
     pub cancel: Option<Arc<AtomicBool>>,
-    /// Live figures of the build, for a caller that shows progress its own way (a notebook).
+    /// Live figures of the build, for a caller that shows progress (the solver draws nothing).
     pub report_to: Option<Arc<BuildProgress>>,
     /// Wait for another build that holds the directory's [`BuildLock`] to end, instead of
     /// failing with [`SolveError::Locked`] (`cancel` still stops the wait).
     pub wait: bool,
 }
 
-/// Live figures of a build, updated by the solver as it goes and read by anyone at any time.
+/// Live figures of a build, updated by the solver as it goes and read by anyone at any time:
+/// the solver draws nothing itself, so a front shows progress its own way from
+/// [`BuildProgress::snapshot`] (the command line's bars, Python's tqdm).
 #[derive(Debug, Default)]
 pub struct BuildProgress {
     total: AtomicU64,
     finished: AtomicU64,
+    unit_number: AtomicU64,
     unit_positions: AtomicU64,
     unit_initialised: AtomicU64,
     layer: AtomicU32,
+    longest_known: AtomicU32,
+    stage: AtomicU8,
+    done: AtomicBool,
     unit: Mutex<String>,
+    waited_for: Mutex<String>,
+}
+
+/// What the unit being solved is doing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum UnitStage {
+    /// The first (forward) pass: every position valued from its exits or counted.
+    #[default]
+    Initialising,
+    /// The distance layers, one after another ([`ProgressSnapshot::layer`]).
+    Layers,
+    /// The unit's tables being written.
+    Writing,
+}
+
+impl UnitStage {
+    fn from_u8(n: u8) -> UnitStage {
+        match n {
+            1 => UnitStage::Layers,
+            2 => UnitStage::Writing,
+            _ => UnitStage::Initialising,
+        }
+    }
 }
 
 /// What [`BuildProgress::snapshot`] saw.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ProgressSnapshot {
-    /// Positions of every unit of the build.
+    /// Positions of every unit of the build (0 until the build holds its lock and has planned).
     pub total: u64,
     /// Positions of the units finished (or kept from an earlier build).
     pub finished: u64,
+    /// How many units have been started: it changes with each unit, so a reader that looks
+    /// now and then knows a new unit from the last one even when their names are alike.
+    pub unit_number: u64,
     /// The unit being solved (`5-4 + 4-5`), empty between units.
     pub unit: String,
     /// Its positions.
     pub unit_positions: u64,
     /// Its positions through the first (forward) pass.
     pub unit_initialised: u64,
-    /// The distance layer being solved after that pass (0 before).
+    /// What it is doing.
+    pub stage: UnitStage,
+    /// The distance layer being solved after that pass (0 before, and for the first layer).
     pub layer: u32,
+    /// The longest distance known so far in the unit: the layers go on at least that far.
+    pub longest_known: u32,
+    /// The holder of the directory's build lock (as [`crate::BuildLock`] describes it) that
+    /// this build waited for, empty if it did not wait.
+    pub waited_for: String,
+    /// The build has ended, done, failed or cancelled.
+    pub done: bool,
 }
 
 impl BuildProgress {
     /// The figures now (each read on its own: they may be a moment apart).
     #[must_use]
     pub fn snapshot(&self) -> ProgressSnapshot {
+        // Read before the name, which the solver sets before the number: a new number comes
+        // with its unit's name (or a later one).
+        let unit_number = self.unit_number.load(Ordering::Acquire);
         ProgressSnapshot {
             total: self.total.load(Ordering::Relaxed),
             finished: self.finished.load(Ordering::Relaxed),
+            unit_number,
             unit: self.unit.lock().map(|u| u.clone()).unwrap_or_default(),
             unit_positions: self.unit_positions.load(Ordering::Relaxed),
             unit_initialised: self.unit_initialised.load(Ordering::Relaxed),
+            stage: UnitStage::from_u8(self.stage.load(Ordering::Relaxed)),
             layer: self.layer.load(Ordering::Relaxed),
+            longest_known: self.longest_known.load(Ordering::Relaxed),
+            waited_for: self
+                .waited_for
+                .lock()
+                .map(|w| w.clone())
+                .unwrap_or_default(),
+            done: self.done.load(Ordering::Acquire),
+        }
+    }
+
+    /// A new build with these figures (a caller may hand the same figures to builds in turn).
+    fn begin(&self) {
+        self.done.store(false, Ordering::Relaxed);
+        if let Ok(mut holder) = self.waited_for.lock() {
+            holder.clear();
+        }
+    }
+
+    fn waiting_for(&self, holder: &str) {
+        if let Ok(mut waited_for) = self.waited_for.lock() {
+            holder.clone_into(&mut waited_for);
         }
     }
 
@@ -89,6 +153,15 @@ impl BuildProgress {
         self.unit_positions.store(positions, Ordering::Relaxed);
         self.unit_initialised.store(0, Ordering::Relaxed);
         self.layer.store(0, Ordering::Relaxed);
+        self.longest_known.store(0, Ordering::Relaxed);
+        self.stage
+            .store(UnitStage::Initialising as u8, Ordering::Relaxed);
+        self.unit_number.fetch_add(1, Ordering::Release);
+    }
+
+    fn writing(&self) {
+        self.stage
+            .store(UnitStage::Writing as u8, Ordering::Relaxed);
     }
 
     fn finish_unit(&self, positions: u64) {
@@ -96,6 +169,27 @@ impl BuildProgress {
             unit.clear();
         }
         self.finished.fetch_add(positions, Ordering::Relaxed);
+    }
+}
+
+impl Observer for BuildProgress {
+    fn initialised(&self, n: u64) {
+        self.unit_initialised.fetch_add(n, Ordering::Relaxed);
+    }
+
+    fn layer(&self, d: u32, max: u32) {
+        self.longest_known.store(max, Ordering::Relaxed);
+        self.layer.store(d, Ordering::Relaxed);
+        self.stage.store(UnitStage::Layers as u8, Ordering::Relaxed);
+    }
+}
+
+/// Marks the figures done when the build returns, however it returns.
+struct Ends<'a>(&'a BuildProgress);
+
+impl Drop for Ends<'_> {
+    fn drop(&mut self) {
+        self.0.done.store(true, Ordering::Release);
     }
 }
 
@@ -151,15 +245,11 @@ pub fn solve<D: Domain>(
     targets: &[D::Key],
     options: &SolveOptions,
 ) -> Result<SolveReport, SolveError> {
+    let figures = options.report_to.clone().unwrap_or_default();
+    figures.begin();
+    let _ends = Ends(&figures);
     std::fs::create_dir_all(out).map_err(|e| DbError::io(out, e))?;
-    let on_wait = |holder: &str| {
-        if options.progress {
-            eprintln!(
-                "waiting for the build lock of {}, held by {holder}",
-                out.display()
-            );
-        }
-    };
+    let on_wait = |holder: &str| figures.waiting_for(holder);
     let wait = if options.wait {
         LockWait::Yes {
             cancel: options.cancel.as_deref(),
@@ -186,7 +276,8 @@ pub fn solve<D: Domain>(
         .build()
         .map_err(|e| SolveError::Unsupported(format!("cannot start {threads} threads: {e}")))?;
     let started = Instant::now();
-    let bars = Bars::new(options.progress, &tb, &units, options.report_to.clone());
+    let total: u64 = units.iter().flatten().map(|&k| tb.domain().size(k)).sum();
+    figures.total.store(total, Ordering::Relaxed);
     let mut report = SolveReport {
         subspaces: Vec::new(),
         seconds: 0.0,
@@ -197,15 +288,14 @@ pub fn solve<D: Domain>(
     let mut resident = ResidentTables::new();
     for unit in &units {
         if let Some(kept) = kept_files(&tb, unit, options.wdl_only) {
-            bars.unit_done(kept.iter().map(|r| r.positions).sum());
+            figures.finish_unit(kept.iter().map(|r| r.positions).sum());
             report.subspaces.extend(kept);
             continue;
         }
         let positions: u64 = unit.iter().map(|&k| tb.domain().size(k)).sum();
         let unit_started = Instant::now();
-        let bar = bars.unit_bar(unit, positions);
-        let solved = pool.install(|| solve_unit(&tb, &mut resident, unit, options, &bar))?;
-        bar.finish_and_clear();
+        figures.start_unit(&unit_name(unit), positions);
+        let solved = pool.install(|| solve_unit(&tb, &mut resident, unit, options, &figures))?;
         let seconds = unit_started.elapsed().as_secs_f64();
         for mut r in solved {
             r.seconds = seconds;
@@ -215,9 +305,8 @@ pub fn solve<D: Domain>(
         report.peak_working_bytes = report
             .peak_working_bytes
             .max(positions * UnitSolver::<D>::BYTES_PER_POSITION);
-        bars.unit_done(positions);
+        figures.finish_unit(positions);
     }
-    bars.finish();
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
 }
@@ -337,7 +426,7 @@ fn solve_unit<D: Domain>(
     resident: &mut ResidentTables<D::Key>,
     unit: &[D::Key],
     options: &SolveOptions,
-    bar: &UnitBar,
+    figures: &BuildProgress,
 ) -> Result<Vec<SubspaceReport>, SolveError> {
     let domain = tb.domain();
     let mut exits: Vec<(D::Key, Arc<Table>)> = Vec::new();
@@ -361,8 +450,8 @@ fn solve_unit<D: Domain>(
         )));
     }
     let solver = UnitSolver::new(domain, unit, exits, options.cancel.as_deref())?;
-    let solved = solver.run(bar)?;
-    bar.writing();
+    let solved = solver.run(figures)?;
+    figures.writing();
     let mut reports = Vec::new();
     let dir = &tb.directories()[0];
     for (&key, payload) in unit.iter().zip(solved.payloads) {
@@ -406,136 +495,10 @@ fn solve_unit<D: Domain>(
     Ok(reports)
 }
 
-/// Positions per second, as `1.25 M/s`.
-fn rate(per_second: f64) -> String {
-    if per_second >= 1e6 {
-        format!("{:.2} M/s", per_second / 1e6)
-    } else {
-        format!("{:.0} k/s", per_second / 1e3)
-    }
-}
-
-/// The overall bar and the current unit's bar, or nothing when quiet; and the caller's live
-/// figures, if it asked for them.
-struct Bars {
-    multi: Option<MultiProgress>,
-    overall: ProgressBar,
-    report_to: Option<Arc<BuildProgress>>,
-}
-
-/// The bar of the unit being solved; also the solver's progress observer.
-pub(crate) struct UnitBar {
-    bar: ProgressBar,
-    report_to: Option<Arc<BuildProgress>>,
-}
-
-impl Bars {
-    fn new<D: Domain>(
-        show: bool,
-        tb: &Tablebase<D>,
-        units: &[Vec<D::Key>],
-        report_to: Option<Arc<BuildProgress>>,
-    ) -> Bars {
-        let total: u64 = units.iter().flatten().map(|&k| tb.domain().size(k)).sum();
-        if let Some(progress) = &report_to {
-            progress.total.store(total, Ordering::Relaxed);
-        }
-        if !show {
-            return Bars {
-                multi: None,
-                overall: ProgressBar::hidden(),
-                report_to,
-            };
-        }
-        let multi = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
-        let overall = multi.add(ProgressBar::new(total));
-        overall.set_style(
-            ProgressStyle::with_template(
-                "{prefix:>12} [{bar:30}] {human_pos}/{human_len} positions, {elapsed} elapsed, eta {eta}",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
-        overall.set_prefix("all");
-        overall.enable_steady_tick(Duration::from_millis(500));
-        Bars {
-            multi: Some(multi),
-            overall,
-            report_to,
-        }
-    }
-
-    fn unit_bar<K: std::fmt::Display>(&self, unit: &[K], positions: u64) -> UnitBar {
-        let name = unit
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(" + ");
-        if let Some(progress) = &self.report_to {
-            progress.start_unit(&name, positions);
-        }
-        let bar =
-            match &self.multi {
-                None => ProgressBar::hidden(),
-                Some(multi) => {
-                    let bar = multi.add(ProgressBar::new(positions));
-                    bar.set_style(
-                    ProgressStyle::with_template(
-                        "{prefix:>12} [{bar:30}] {human_pos}/{human_len} {rate}, eta {eta} {msg}",
-                    )
-                    .expect("valid template")
-                    .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
-                        let _ = write!(w, "{}", rate(state.per_sec()));
-                    })
-                    .progress_chars("=> "),
-                );
-                    bar.set_prefix(name);
-                    bar.set_message("initialising");
-                    bar
-                }
-            };
-        UnitBar {
-            bar,
-            report_to: self.report_to.clone(),
-        }
-    }
-
-    fn unit_done(&self, positions: u64) {
-        self.overall.inc(positions);
-        if let Some(progress) = &self.report_to {
-            progress.finish_unit(positions);
-        }
-    }
-
-    fn finish(&self) {
-        self.overall.finish_and_clear();
-    }
-}
-
-impl UnitBar {
-    fn finish_and_clear(&self) {
-        self.bar.finish_and_clear();
-    }
-
-    fn writing(&self) {
-        self.bar.set_message("writing");
-    }
-}
-
-impl Observer for UnitBar {
-    fn initialised(&self, n: u64) {
-        self.bar.inc(n);
-        if let Some(progress) = &self.report_to {
-            progress.unit_initialised.fetch_add(n, Ordering::Relaxed);
-        }
-    }
-
-    fn layer(&self, d: u32, max: u32) {
-        if let Some(progress) = &self.report_to {
-            progress.layer.store(d, Ordering::Relaxed);
-        }
-        if !self.bar.is_hidden() {
-            self.bar.set_message(format!("layer {d} of at least {max}"));
-        }
-    }
+/// A unit's name: its subspaces, `5-4 + 4-5`.
+fn unit_name<K: std::fmt::Display>(unit: &[K]) -> String {
+    unit.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" + ")
 }

@@ -54,9 +54,10 @@ struct Source {
 }
 
 /// How long a file found unchanged is trusted before queries look again
-/// ([`Table::check_recent`]). A look is an `fstat` (about 0.2-0.4 µs): once a tenth of a
-/// second per table costs queries under 1% of their time even when they spread over
-/// thousands of tables, where a look per query cost single probes 60% of their speed.
+/// ([`Table::check_recent`]). A look is an `fstat`, a system call that costs more than a
+/// probe of a table in the cache: a look per query would cost more than the queries
+/// themselves, while at most ten looks a second per table stay a sliver of a core even when
+/// queries spread over thousands of tables.
 pub const CHECK_INTERVAL: Duration = Duration::from_millis(100);
 
 /// The number of the current [`CHECK_INTERVAL`].

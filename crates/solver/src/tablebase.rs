@@ -106,9 +106,9 @@ fn stored(read: Result<Option<Value>, DbError>) -> Result<Value, ProbeError> {
 }
 
 /// Reads in flight at once in [`Tablebase::probe_batch_with`]: as many as the processor's
-/// first-level cache can have outstanding (16 line-fill buffers on recent x86 cores). More
-/// were measured slower: a prefetch beyond them waits for one to free, stalling the locating
-/// of the next positions.
+/// first-level cache can have outstanding (16 line-fill buffers on recent x86 cores), and no
+/// more: a prefetch beyond them waits for one to free, stalling the locating of the next
+/// positions.
 const IN_FLIGHT: usize = 16;
 
 /// The value of the position after a move, and the move.
@@ -365,7 +365,7 @@ impl<D: Domain> Tablebase<D> {
     /// is only made where it can change the answer, though: a table with distances stores
     /// exactly that answer for every finished position it indexes (the solver writes it and
     /// `verify` checks it), and the test's unpredictable branches, made for every probe, would
-    /// cost batched probes a fifth of their speed.
+    /// throw away the table reads a batch has in flight each time one is mispredicted.
     #[inline]
     fn start_probe(&self, pos: &Position<D>) -> Pending<'_> {
         let over = || terminal_value(self.domain.game(), pos);

@@ -7,8 +7,8 @@ use perfectplay_core::morris::{Morris, MorrisRules};
 use perfectplay_core::Game;
 use perfectplay_solver::morris::{MorrisDomain, MorrisKey};
 use perfectplay_solver::{
-    solve, verify, BuildProgress, DbError, Domain, ProbeError, SolveError, SolveOptions, Tablebase,
-    Wdl,
+    plan, solve, verify, BuildLock, BuildProgress, DbError, Domain, LockWait, ProbeError,
+    SolveError, SolveOptions, Tablebase, UnitStage, Wdl,
 };
 
 fn domain(id: &str) -> MorrisDomain {
@@ -46,6 +46,7 @@ fn three_mens_morris_is_solved_whole_and_verifies() {
 
 #[test]
 fn a_build_reports_its_progress_to_the_caller() {
+    let d_again = || domain("six_mens_morris");
     let dir = tempfile::tempdir().unwrap();
     let d = domain("six_mens_morris");
     let keys = d.moving_keys(4);
@@ -55,11 +56,17 @@ fn a_build_reports_its_progress_to_the_caller() {
         report_to: Some(Arc::clone(&progress)),
         ..quiet()
     };
+    assert!(!progress.snapshot().done);
     solve(d, dir.path(), &keys, &options).unwrap();
     let seen = progress.snapshot();
     assert_eq!((seen.total, seen.finished), (total, total));
     assert!(seen.unit.is_empty(), "{seen:?}");
     assert!(seen.unit_initialised > 0 && seen.unit_initialised <= seen.unit_positions);
+    // Every unit was started, the last one got as far as writing, and the build is over.
+    assert_eq!(seen.unit_number, plan(&d_again(), &keys).len() as u64);
+    assert_eq!(seen.stage, UnitStage::Writing);
+    assert!(seen.longest_known >= seen.layer);
+    assert!(seen.done && seen.waited_for.is_empty(), "{seen:?}");
     // A second build keeps every file and still counts them as finished.
     let again = Arc::new(BuildProgress::default());
     let options = SolveOptions {
@@ -68,6 +75,40 @@ fn a_build_reports_its_progress_to_the_caller() {
     };
     solve(domain("six_mens_morris"), dir.path(), &keys, &options).unwrap();
     assert_eq!(again.snapshot().finished, total);
+    assert_eq!(again.snapshot().unit_number, 0, "no unit was solved again");
+}
+
+#[test]
+fn a_waiting_build_names_the_lock_holder_in_its_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let held = BuildLock::acquire(dir.path(), LockWait::No).unwrap();
+    let progress = Arc::new(BuildProgress::default());
+    let options = SolveOptions {
+        report_to: Some(Arc::clone(&progress)),
+        wait: true,
+        ..quiet()
+    };
+    let path = dir.path().to_owned();
+    let build = std::thread::spawn(move || {
+        let d = domain("three_mens_morris");
+        let start = d.start_key();
+        solve(d, &path, &[start], &options).map(|r| r.subspaces.len())
+    });
+    while progress.snapshot().waited_for.is_empty() {
+        assert!(!build.is_finished(), "the build did not wait");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let seen = progress.snapshot();
+    assert!(
+        seen.waited_for
+            .contains(&format!("pid {}", std::process::id())),
+        "{seen:?}"
+    );
+    assert_eq!(seen.total, 0, "nothing is planned before the lock is taken");
+    assert!(!seen.done);
+    drop(held);
+    assert!(build.join().unwrap().unwrap() > 0);
+    assert!(progress.snapshot().done);
 }
 
 #[test]

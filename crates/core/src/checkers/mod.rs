@@ -50,6 +50,7 @@ mod movegen;
 mod mv;
 pub mod notation;
 mod position;
+mod retro;
 mod rules;
 mod square;
 mod svg;

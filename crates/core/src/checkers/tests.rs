@@ -1344,9 +1344,9 @@ fn capacity_bounds_every_capture_set() {
         }
     }
     let bound = (12 * worst).max(48);
-    println!("most capture paths of one piece: M = {worst} ({worst_case}); bound 12 * M = {bound}");
     assert!(
         bound <= MOVE_CAPACITY as u64,
-        "12 * {worst} = {bound} moves may not fit MOVE_CAPACITY = {MOVE_CAPACITY}"
+        "12 * {worst} = {bound} moves (most capture paths of one piece: {worst_case}) may not \
+         fit MOVE_CAPACITY = {MOVE_CAPACITY}"
     );
 }

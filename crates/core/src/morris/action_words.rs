@@ -113,8 +113,8 @@ impl Morris {
         let start = self.start(pos);
         let lines = self.board().neighbour_table();
         // The words are written once each, in place, and counted as they are made: a set
-        // built on the stack and copied out, or read back just after its wide stores, was read
-        // in wider or narrower loads than it was stored in, which stalled.
+        // built on the stack and copied out, or read back just after its wide stores, would be
+        // read in wider or narrower loads than it was stored in, which wait for the stores.
         let portable = |pack: fn(&Groups, &mut [u64; ACTION_WORDS]), words: &mut _| {
             pack(&start.groups(lines), words);
             words.iter().map(|w| w.count_ones() as usize).sum()

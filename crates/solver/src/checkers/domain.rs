@@ -1,6 +1,6 @@
 //! `CheckersDomain`: the checkers database scheme for the solver.
 
-use perfectplay_core::checkers::{Checkers, Position, Square};
+use perfectplay_core::checkers::{Checkers, Position};
 use perfectplay_core::{Bitboard, Color};
 use rayon::prelude::*;
 
@@ -48,15 +48,6 @@ const fn count_codes() -> [u16; COUNTS * COUNTS * COUNTS * COUNTS] {
 /// Slot numbers of well-formed keys: the counts' code and the two ranks in mixed radix.
 const KEY_SLOTS: usize = COUNT_CODES * RANKS * RANKS;
 
-/// No neighbour in that direction.
-const NONE: u8 = u8::MAX;
-
-/// Diagonal directions, as indices of [`CheckersDomain::neighbours`]: towards square 1 (north)
-/// first.
-const NORTH: [usize; 2] = [0, 1];
-const SOUTH: [usize; 2] = [2, 3];
-const ALL: [usize; 4] = [0, 1, 2, 3];
-
 /// The checkers database scheme: slices by material and the ranks of the most advanced men
 /// ([`CheckersKey`]), the side to move normalised by turning the board, a perfect index per
 /// slice (the private `index` module).
@@ -67,30 +58,13 @@ const ALL: [usize; 4] = [0, 1, 2, 3];
 /// draw. Any [`perfectplay_core::checkers::CheckersRules`] give the same tables.
 pub struct CheckersDomain {
     game: Checkers,
-    /// The neighbour of each square (bit) to the north-west, north-east, south-west and
-    /// south-east, or [`NONE`].
-    neighbours: [[u8; 4]; 32],
 }
 
 impl CheckersDomain {
     /// The scheme for `game`.
     #[must_use]
     pub fn new(game: Checkers) -> CheckersDomain {
-        let mut neighbours = [[NONE; 4]; 32];
-        for from in Square::all() {
-            for (d, (dr, dc)) in [(-1i8, -1i8), (-1, 1), (1, -1), (1, 1)]
-                .into_iter()
-                .enumerate()
-            {
-                let (r, c) = (from.row() as i8 + dr, from.column() as i8 + dc);
-                if let Some(to) =
-                    Square::all().find(|s| s.row() as i8 == r && s.column() as i8 == c)
-                {
-                    neighbours[usize::from(from.index())][d] = to.index();
-                }
-            }
-        }
-        CheckersDomain { game, neighbours }
+        CheckersDomain { game }
     }
 
     /// Whether `key` names a table: well formed, and both sides have a piece (a side without
@@ -467,50 +441,8 @@ impl Domain for CheckersDomain {
         next
     }
 
-    fn for_each_quiet_predecessor<F: FnMut(&Position)>(&self, pos: &Position, mut visit: F) {
-        let last = !pos.side_to_move();
-        let empty = !pos.occupied().0;
-        let men = pos.men(last).0;
-        // The side that just moved went north (White) or south (Black): its men came from the
-        // other way.
-        let back = match last {
-            Color::White => SOUTH,
-            Color::Black => NORTH,
-        };
-        let mut unmove = |to: u32, dirs: &[usize], king: bool| {
-            for &d in dirs {
-                let from = self.neighbours[to as usize][d];
-                if from == NONE || empty & (1 << from) == 0 {
-                    continue;
-                }
-                let (to_bit, from_bit) = (1u32 << to, 1u32 << from);
-                let moved = (pos.pieces(last).0 & !to_bit) | from_bit;
-                let kings = if king {
-                    (pos.kings(Color::Black).0 | pos.kings(Color::White).0) & !to_bit | from_bit
-                } else {
-                    pos.kings(Color::Black).0 | pos.kings(Color::White).0
-                };
-                let (black, white) = match last {
-                    Color::Black => (moved, pos.pieces(Color::White).0),
-                    Color::White => (pos.pieces(Color::Black).0, moved),
-                };
-                let Ok(before) =
-                    Position::from_parts(Bitboard(black), Bitboard(white), Bitboard(kings), last)
-                else {
-                    continue;
-                };
-                // Capturing is compulsory: a quiet turn was only legal with no capture on.
-                if !before.must_capture() {
-                    visit(&before);
-                }
-            }
-        };
-        for to in Bitboard(men).indices() {
-            unmove(u32::from(to), &back, false);
-        }
-        for to in pos.kings(last).indices() {
-            unmove(u32::from(to), &ALL, true);
-        }
+    fn for_each_quiet_predecessor<F: FnMut(&Position)>(&self, pos: &Position, visit: F) {
+        self.game.for_each_quiet_predecessor(pos, visit);
     }
 }
 

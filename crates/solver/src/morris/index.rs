@@ -21,19 +21,20 @@
 //!
 //! The table of one mover count `a` takes 4 bytes per `a`-set plus 8 per class (about
 //! `C(n, a) / 16` classes on the 16-symmetry boards) and is shared by every subspace with that
-//! `a`. A subspace adds 12 bytes per class plus 4 per kept other-side set of the symmetric
-//! classes; those lists dominate, since a class fixed by one reflection keeps about half of its
-//! `C(n - a, b)` sets. Measured on 24 points:
+//! `a`. A subspace adds 16 bytes per class plus 4 per kept other-side set of the symmetric
+//! classes, and for ranking those classes 12 bytes (a bitmap word and a running count) per 64 of
+//! their `C(n - a, b)` ranks; the kept lists dominate, since a class fixed by one reflection
+//! keeps about half of its sets. On 24 points:
 //!
 //! | table          | indices     | classes | bytes                                   |
 //! |----------------|-------------|---------|-----------------------------------------|
 //! | movers `a = 9` |             | 82,880  | 5,893,056 (1,307,504 sets)              |
 //! | movers `a = 12`|             | 170,854 | 12,183,456 (2,704,156 sets)             |
-//! | `(9, 9)`       | 409,106,740 | 82,880  | 23,889,612 own, 29,782,668 with movers  |
-//! | `(8, 9)`       | 525,979,400 | 46,879  | 39,697,440 own, 43,014,356 with movers  |
+//! | `(9, 9)`       | 409,106,740 | 82,880  | 26,713,328 own, 32,606,384 with movers  |
+//! | `(8, 9)`       | 525,979,400 | 46,879  | 43,842,908 own, 47,159,824 with movers  |
 //!
 //! Sizes exceed `C(24, a) C(24 - a, b) / 16` by the symmetric boards: by 0.8% for `(3, 3)`,
-//! 0.03% for `(9, 9)`. The `subspace_sizes_on_24_points` test prints these figures.
+//! 0.03% for `(9, 9)`. The `subspace_sizes_on_24_points` test checks these figures.
 //!
 //! ```
 //! use perfectplay_core::morris::BOARD_24;
@@ -653,7 +654,6 @@ impl fmt::Debug for MorrisIndexer {
 #[cfg(test)]
 mod tests {
     use std::sync::LazyLock;
-    use std::time::Instant;
 
     use perfectplay_core::morris::{
         BOARD_16, BOARD_24, BOARD_24_DIAGONALS, BOARD_9, BOARD_9_ORTHOGONAL,
@@ -860,84 +860,29 @@ mod tests {
     #[test]
     fn subspace_sizes_on_24_points() {
         for (a, b) in [(3, 3), (5, 5), (9, 9), (8, 9)] {
-            let start = Instant::now();
             let subspace = INDEXER_24.subspace(a, b);
-            let elapsed = start.elapsed();
             let boards = count_boards(24, a, b);
             let size = subspace.size();
-            let ratio = size as f64 * 16.0 / boards as f64;
-            println!(
-                "({a}, {b}): {size} indices, {boards} boards / 16 = {}, ratio {ratio:.5}; \
-                 {} mover classes, mover table {} bytes, own tables {} bytes, built in {elapsed:?}",
-                boards / 16,
-                subspace.mover_classes(),
-                subspace.mover_table_bytes(),
-                subspace.heap_bytes(),
-            );
             assert!(size * 16 >= boards, "no class is larger than the group");
-            assert!(ratio < 1.02, "few boards are symmetric");
+            assert!(
+                size as f64 * 16.0 / boards as f64 <= 1.02,
+                "few boards are symmetric"
+            );
         }
-    }
-
-    /// Build and lookup times on 24 points; run with `--release -- --ignored --nocapture`.
-    #[test]
-    #[ignore = "a timing, meaningful in release only"]
-    fn build_times_on_24_points() {
-        let indexer = MorrisIndexer::new(&BOARD_24);
-        let group = indexer.symmetries();
-        for (a, b) in [
-            (3, 3),
-            (5, 5),
-            (12, 0),
-            (12, 12),
-            (9, 9),
-            (8, 9),
-            (3, 9),
-            (0, 12),
-        ] {
-            let start = Instant::now();
-            let subspace = indexer.subspace(a, b);
-            println!(
-                "({a}, {b}): built in {:?}; {} indices, mover table {} bytes, own {} bytes",
-                start.elapsed(),
+        // The figures of the table in the module's documentation.
+        let figures = |a, b| {
+            let subspace = INDEXER_24.subspace(a, b);
+            (
                 subspace.size(),
+                subspace.mover_classes(),
+                subspace.heap_bytes(),
                 subspace.mover_table_bytes(),
-                subspace.heap_bytes()
-            );
-            let size = subspace.size();
-            let indices: Vec<u64> = (0..size).step_by((size / 1_000_000 + 1) as usize).collect();
-            let start = Instant::now();
-            let boards: Vec<(Bitboard, Bitboard)> =
-                indices.iter().map(|&i| subspace.unrank(i)).collect();
-            let unrank = start.elapsed();
-            let start = Instant::now();
-            let scanned = subspace
-                .boards(0..indices.len() as u64)
-                .fold(0, |acc, (m, o)| acc ^ m.0 ^ o.0);
-            let scan = start.elapsed();
-            // Non-canonical images exercise the symmetry step of `rank` too.
-            let boards: Vec<(Bitboard, Bitboard)> = boards
-                .iter()
-                .enumerate()
-                .map(|(i, &(m, o))| {
-                    let s = i % group.len();
-                    (Bitboard(group.apply(s, m.0)), Bitboard(group.apply(s, o.0)))
-                })
-                .collect();
-            let start = Instant::now();
-            let sum = boards
-                .iter()
-                .fold(0u64, |acc, &(m, o)| acc.wrapping_add(subspace.rank(m, o)));
-            let rank = start.elapsed();
-            let per = |d: std::time::Duration| d.as_nanos() as f64 / boards.len() as f64;
-            println!(
-                "  {} boards: unrank {:.1} ns, rank {:.1} ns, scan {:.1} ns each ({sum}, {scanned})",
-                boards.len(),
-                per(unrank),
-                per(rank),
-                per(scan)
-            );
-        }
+            )
+        };
+        assert_eq!(figures(9, 9), (409_106_740, 82_880, 26_713_328, 5_893_056));
+        assert_eq!(figures(8, 9), (525_979_400, 46_879, 43_842_908, 3_316_916));
+        assert_eq!(INDEXER_24.subspace(12, 0).mover_table_bytes(), 12_183_456);
+        assert_eq!(INDEXER_24.subspace(12, 0).mover_classes(), 170_854);
     }
 
     /// A random board of one of a spread of subspaces: all the small ones and a few large ones

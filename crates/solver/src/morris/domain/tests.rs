@@ -1,0 +1,279 @@
+//! Tests of the morris database scheme: key slots, memories, and that indexing, locating,
+//! successors and unmoves agree over whole units.
+
+use std::collections::{BTreeSet, HashSet};
+
+use perfectplay_core::morris::MoveKind;
+use perfectplay_core::Game;
+
+use super::*;
+
+/// The preset `id` with `options` (name, value) overridden.
+fn with(id: &str, options: &[(&str, &str)]) -> MorrisDomain {
+    let mut rules = MorrisRules::preset(id).expect("a preset").rules;
+    for (name, value) in options {
+        rules.set(name, value).unwrap();
+    }
+    MorrisDomain::new(Morris::new(rules).unwrap()).unwrap()
+}
+
+#[test]
+fn every_key_with_at_most_twelve_men_a_side_has_a_slot_of_its_own() {
+    let d = with("twelve_mens_morris", &[]);
+    let mut taken = vec![false; d.key_slots()];
+    let men = 0..=MAX_SIDE_MEN as u8;
+    for (mover, mover_hand, other, other_hand) in men.clone().flat_map(|a| {
+        let men = men.clone();
+        men.clone().flat_map(move |b| {
+            let men = men.clone();
+            men.clone()
+                .flat_map(move |c| men.clone().map(move |e| (a, b, c, e)))
+        })
+    }) {
+        for (mover_barrier, other_barrier) in
+            [(false, false), (false, true), (true, false), (true, true)]
+        {
+            let key = MorrisKey {
+                mover_hand,
+                other_hand,
+                mover,
+                other,
+                mover_barrier,
+                other_barrier,
+            };
+            let slot = d.key_slot(key);
+            let fits = usize::from(mover + mover_hand) <= MAX_SIDE_MEN
+                && usize::from(other + other_hand) <= MAX_SIDE_MEN;
+            assert_eq!(slot.is_some(), fits, "{key}");
+            if let Some(slot) = slot {
+                assert!(!taken[slot], "{key}: slot {slot} taken twice");
+                taken[slot] = true;
+            }
+        }
+    }
+    assert!(taken.iter().all(|&t| t), "every slot number is used");
+}
+
+#[test]
+fn memories_belong_to_rules_with_no_reforming() {
+    let twelve = with("twelve_mens_morris", &[]);
+    let nine = with("nine_mens_morris", &[]);
+    let key = MorrisKey::moving(3, 3).with_barriers(true, true);
+    assert!(twelve.is_valid_key(key));
+    assert!(!nine.is_valid_key(key));
+    assert_eq!(nine.parse_key("3-3-bm"), None);
+    assert_eq!(
+        twelve.parse_key("3-3-bm"),
+        Some(key.with_barriers(true, false))
+    );
+    // Too few men to re-form a mill.
+    assert!(!twelve.is_valid_key(MorrisKey::moving(2, 3).with_barriers(true, false)));
+    assert_ne!(twelve.index_scheme(), nine.index_scheme());
+    // Keys without memories keep their size; a memory of a side that slides has a man
+    // and one of at most 4 neighbours.
+    let plain = MorrisKey::moving(3, 3);
+    assert_eq!(twelve.size(plain), nine.size(plain));
+    assert_eq!(twelve.size(key), twelve.size(plain) * 12 * 12);
+    assert_eq!(
+        twelve.successor_keys(plain),
+        [plain, plain.with_barriers(false, true)]
+    );
+    let shah = MorrisDomain::new(Morris::preset("shah").unwrap()).unwrap();
+    assert!(shah.check_key(plain).is_ok());
+    let placing = shah.check_key(shah.start_key()).unwrap_err();
+    assert!(placing.contains("first_mill_opens"), "{placing}");
+}
+
+/// A subspace and an index in it.
+type Located = (MorrisKey, u64);
+
+/// The unit of `keys`: every index is a hole or locates back to itself, every symmetric
+/// image of a position locates alike, every successor lies in a successor key, and the
+/// pairs (predecessor, position) of quiet turns are the same found forwards from every
+/// position and backwards from every position. Returns the indices and the non-holes.
+fn check_unit(domain: &MorrisDomain, keys: &[MorrisKey]) -> (u64, u64) {
+    let game = domain.game();
+    let group = domain.indexer.symmetries();
+    let mut forward = BTreeSet::new();
+    let mut backward = BTreeSet::new();
+    let (mut indices, mut used) = (0, 0);
+    let mut unit_keys = HashSet::new();
+    for &key in keys {
+        unit_keys.insert(key);
+        let successors = domain.successor_keys(key);
+        let size = domain.size(key);
+        indices += size;
+        let mut walked = 0;
+        domain.for_each_position(key, 0..size, |index, pos| {
+            assert_eq!(index, walked);
+            walked += 1;
+            assert_eq!(*pos, domain.unrank(key, index), "{key} {index}");
+            if domain.is_hole(key, index, pos) {
+                return;
+            }
+            used += 1;
+            assert_eq!(domain.locate(pos).ok(), Some((key, index)));
+            assert_eq!(game.canonical_memory(pos), *pos);
+            for s in 0..group.len() {
+                let mut image = MorrisPosition::from_parts(
+                    Bitboard(group.apply(s, pos.men(Color::White).0)),
+                    Bitboard(group.apply(s, pos.men(Color::Black).0)),
+                    key.mover_hand,
+                    key.other_hand,
+                    Color::White,
+                );
+                for color in Color::ALL {
+                    image.set_barrier(
+                        color,
+                        pos.barrier(color).map(|b| Barrier {
+                            man: group.point_image(s, b.man),
+                            point: group.point_image(s, b.point),
+                        }),
+                    );
+                }
+                assert_eq!(
+                    domain.locate(&image).ok(),
+                    Some((key, index)),
+                    "{key} symmetry {s}"
+                );
+            }
+            if game.outcome(pos).is_some() {
+                return;
+            }
+            game.for_each_move(pos, |mv| {
+                let next = game.play(pos, mv);
+                // The solver values finished successors directly, forwards only.
+                if game.outcome(&next).is_some() {
+                    return;
+                }
+                let (k, i) = domain.locate(&next).unwrap();
+                assert!(successors.contains(&k), "{key} leads to {k}");
+                let quiet =
+                    !mv.is_capture() && matches!(mv.kind(), MoveKind::Move { .. } | MoveKind::Pass);
+                if quiet {
+                    forward.insert(((key, index), (k, i)));
+                }
+            });
+        });
+        assert_eq!(walked, size);
+    }
+    for &key in keys {
+        for index in 0..domain.size(key) {
+            let pos = domain.unrank(key, index);
+            if domain.is_hole(key, index, &pos) || game.outcome(&pos).is_some() {
+                continue;
+            }
+            domain.for_each_quiet_predecessor(&pos, |q| {
+                let (k, i) = domain.locate(q).unwrap();
+                assert!(!domain.is_hole(k, i, q));
+                if unit_keys.contains(&k) {
+                    backward.insert(((k, i), (key, index)));
+                }
+            });
+        }
+    }
+    // Turns from outside the unit are not generated forwards here.
+    let show = |pairs: Vec<&(Located, Located)>| {
+        pairs
+            .iter()
+            .take(5)
+            .map(|((k, i), (l, j))| {
+                format!(
+                    "{k} {i} {} -> {l} {j} {}",
+                    game.fen(&domain.unrank(*k, *i), 0),
+                    game.fen(&domain.unrank(*l, *j), 0)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert!(
+        forward == backward,
+        "only forwards:\n{}\nonly backwards:\n{}",
+        show(forward.difference(&backward).collect()),
+        show(backward.difference(&forward).collect())
+    );
+    assert!(!forward.is_empty());
+    (indices, used)
+}
+
+/// The keys of `a`-`b` and `b`-`a` with every combination of memories.
+fn unit(domain: &MorrisDomain, a: u8, b: u8) -> Vec<MorrisKey> {
+    let mut keys = Vec::new();
+    for (x, y) in [(a, b), (b, a)] {
+        for m in [false, true] {
+            for o in [false, true] {
+                let key = MorrisKey::moving(x, y).with_barriers(m, o);
+                if domain.is_valid_key(key) && !keys.contains(&key) {
+                    keys.push(key);
+                }
+            }
+        }
+    }
+    keys
+}
+
+#[test]
+fn locating_successors_one_after_another_gives_what_locate_gives() {
+    let mut rng = perfectplay_core::SplitMix64::new(11);
+    for (domain, men) in [
+        (
+            with("nine_mens_morris", &[]),
+            [(3, 3), (4, 7), (7, 4), (9, 8), (6, 6)],
+        ),
+        (
+            with("twelve_mens_morris", &[]),
+            [(3, 5), (8, 8), (11, 4), (5, 9), (12, 3)],
+        ),
+        (
+            with("nine_mens_morris", &[("no_reforming", "true")]),
+            [(3, 4), (5, 5), (8, 7), (4, 9), (9, 9)],
+        ),
+    ] {
+        // One memo for every successor of every position: a memo of other men is never used.
+        let mut memo = None;
+        let mut located = 0;
+        for (a, b) in men {
+            let key = MorrisKey::moving(a, b);
+            for _ in 0..200 {
+                let index = rng.next_u64() % domain.size(key);
+                let pos = domain.unrank(key, index);
+                domain.game().for_each_move(&pos, |mv| {
+                    let next = domain.game().play(&pos, mv);
+                    let want = domain.locate(&next).ok();
+                    assert_eq!(domain.locate_near(&next, &mut memo).ok(), want, "{next:?}");
+                    located += usize::from(want.is_some());
+                });
+            }
+        }
+        assert!(located > 10_000, "{located} successors located");
+    }
+}
+
+#[test]
+fn memories_index_locate_and_unmove_consistently_on_small_boards() {
+    for (domain, a, b) in [
+        // The 3x3 grid: the centre has 8 neighbours.
+        (with("three_mens_morris", &[("no_reforming", "true")]), 3, 3),
+        // Flying: a memory's target is any point.
+        (
+            with(
+                "three_mens_morris",
+                &[("no_reforming", "true"), ("flying", "3")],
+            ),
+            3,
+            3,
+        ),
+        (with("six_mens_morris", &[("no_reforming", "true")]), 3, 3),
+        (with("six_mens_morris", &[("no_reforming", "true")]), 3, 4),
+    ] {
+        let keys = unit(&domain, a, b);
+        assert_eq!(keys.len(), if a == b { 4 } else { 8 });
+        let (indices, used) = check_unit(&domain, &keys);
+        assert!(
+            0 < used && used <= indices,
+            "{}: {a}-{b}: {used} of {indices} indices used",
+            domain.game().rules()
+        );
+    }
+}

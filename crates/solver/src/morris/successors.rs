@@ -1,0 +1,88 @@
+//! Which subspaces a subspace's turns lead to: slides and flights, placements and passes, the
+//! men each capture takes, and the memories each turn leaves or makes.
+
+use perfectplay_core::morris::{DoubleMill, Trapped};
+
+use super::domain::MorrisDomain;
+use super::key::MorrisKey;
+
+impl MorrisDomain {
+    /// The subspaces the turns of `key`'s positions lead to
+    /// ([`Domain::successor_keys`](crate::Domain::successor_keys)).
+    pub(super) fn subspaces_after(&self, key: MorrisKey) -> Vec<MorrisKey> {
+        let rules = self.game.rules();
+        let most_taken: u8 = if rules.mill_wins {
+            0
+        } else if rules.double_mill == DoubleMill::TakeTwo {
+            2
+        } else {
+            1
+        };
+        let moves = key.mover_hand == 0 || rules.mixed_placement;
+        // The subspaces after a slide or flight, and after a placement or a pass, before
+        // memories.
+        let mut steps = Vec::new();
+        let mut others = Vec::new();
+        let base = key.with_barriers(false, false);
+        if moves {
+            steps.push(base.swapped());
+        }
+        if rules.trapped == Trapped::Passes {
+            others.push(base.swapped());
+        }
+        if moves {
+            for taken in 1..=most_taken.min(key.other) {
+                let mut k = base.swapped();
+                k.mover -= taken;
+                steps.push(k);
+            }
+        }
+        if key.mover_hand > 0
+            && u32::from(key.mover) + u32::from(key.other) < u32::from(self.points())
+        {
+            let most = if rules.captures_while_placing {
+                most_taken
+            } else {
+                0
+            };
+            for taken in 0..=most.min(key.other) {
+                others.push(MorrisKey {
+                    mover: key.other - taken,
+                    other: key.mover + 1,
+                    mover_hand: key.other_hand,
+                    other_hand: key.mover_hand - 1,
+                    mover_barrier: false,
+                    other_barrier: false,
+                });
+            }
+        }
+        // The side that moved remembers only after a slide or flight, and only then; the side
+        // that waited keeps its memory or loses it (its point filled, its men taken).
+        let mut next = Vec::new();
+        let kept: &[bool] = if key.other_barrier && self.memory() {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        let made: &[bool] = if self.memory() {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        for (k, made) in steps
+            .iter()
+            .map(|&k| (k, made))
+            .chain(others.iter().map(|&k| (k, &[false][..])))
+        {
+            for &m in kept {
+                for &o in made {
+                    next.push(k.with_barriers(m, o));
+                }
+            }
+        }
+        next.retain(|&k| self.is_valid_key(k) && !self.all_over(k));
+        next.sort();
+        next.dedup();
+        next
+    }
+}
