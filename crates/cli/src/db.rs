@@ -20,8 +20,8 @@ use perfectplay_solver::format::{read_file_header, Header, EXTENSION};
 use perfectplay_solver::limits::{available_cpus, check_threads};
 use perfectplay_solver::morris::{MorrisDomain, MorrisKey, PlacementSearch};
 use perfectplay_solver::{
-    solve, verify, BuildProgress, Domain, SolveError, SolveOptions, SolveReport, Tablebase, Value,
-    Wdl,
+    solve, verify, BuildProgress, Domain, SolveError, SolveOptions, SolveReport, Tablebase, Tabled,
+    Value, Wdl,
 };
 
 use crate::errors::CliError;
@@ -114,7 +114,7 @@ impl TablePosition {
             Some(fen) => game.parse_fen(fen)?.0,
             None => game.start_position(),
         };
-        Ok((self.tablebase(domain)?, pos))
+        Ok((self.tablebase(&game)?, pos))
     }
 
     /// The checkers tables of every directory, and the position.
@@ -132,15 +132,11 @@ impl TablePosition {
             Some(fen) => perfectplay_core::checkers::fen::parse(fen)?,
             None => domain.game().start_position(),
         };
-        Ok((self.tablebase(domain)?, pos))
+        Ok((self.tablebase(domain.game())?, pos))
     }
 
-    fn tablebase<D: Domain>(&self, domain: D) -> Result<Tablebase<D>, CliError> {
-        let mut tb = Tablebase::new(domain);
-        for dir in &self.db {
-            tb.add_directory(dir)?;
-        }
-        Ok(tb)
+    fn tablebase<G: Tabled>(&self, game: &G) -> Result<Tablebase<G::Domain>, CliError> {
+        Ok(game.open_tables(&self.db)?)
     }
 }
 
@@ -234,16 +230,14 @@ fn databases(game: &str, set: &[String]) -> Result<Databases, CliError> {
         GameId::Morris(preset) => {
             let mut rules: MorrisRules = preset.rules;
             settings::apply(&mut rules, set)?;
-            Ok(Databases::Morris(MorrisDomain::new(Morris::new(rules)?)?))
+            Ok(Databases::Morris(Morris::new(rules)?.domain()?))
         }
         GameId::Checkers => {
             // The options are history rules the database game does without; they are still
             // checked, so a typo is not ignored.
             let mut rules = CheckersRules::default();
             settings::apply(&mut rules, set)?;
-            Ok(Databases::Checkers(CheckersDomain::new(Checkers::new(
-                rules,
-            ))))
+            Ok(Databases::Checkers(Checkers::new(rules).domain()?))
         }
     }
 }

@@ -105,6 +105,9 @@ pub(crate) enum CliError {
     /// A database file that is damaged, missing or for other rules.
     #[error(transparent)]
     DbFile(#[from] perfectplay_solver::DbError),
+    /// A game's tables that cannot be opened.
+    #[error(transparent)]
+    Open(#[from] perfectplay_solver::OpenError),
     /// A query the tables cannot answer.
     #[error(transparent)]
     Probe(#[from] perfectplay_solver::ProbeError),
@@ -170,6 +173,7 @@ impl CliError {
             | CliError::NoTables { .. }
             | CliError::Db(_)
             | CliError::DbFile(_)
+            | CliError::Open(_)
             | CliError::Probe(_)
             | CliError::Solve(_)
             | CliError::VerifyFailed { .. }
