@@ -5,8 +5,8 @@
 //! - `py_state`: `State`, `Move` and `Outcome`, an OpenSpiel-like game state over whole
 //!   moves and over actions;
 //! - `py_env`: `VectorEnv`, many games stepped in parallel into numpy buffers;
-//! - `tablebase`: `Tablebase`, `Probe` and `build_tables`, perfect play from the solver's
-//!   databases;
+//! - `py_tablebase`: `Tablebase` and `Probe`, perfect play from the solver's databases;
+//! - `py_build`: `build_tables`, databases built from Python;
 //! - `errors`: where Rust errors become Python exceptions;
 //! - `arrays`: integer arrays from Python converted without loss.
 //!
@@ -17,10 +17,11 @@
 
 mod arrays;
 mod errors;
+mod py_build;
 mod py_env;
 mod py_game;
 mod py_state;
-mod tablebase;
+mod py_tablebase;
 
 use pyo3::prelude::*;
 
@@ -44,6 +45,10 @@ mod _core {
     #[pymodule_export]
     use crate::errors::UnknownGameError;
     #[pymodule_export]
+    use crate::py_build::build_tables;
+    #[pymodule_export]
+    use crate::py_build::tables_game;
+    #[pymodule_export]
     use crate::py_env::PyVectorEnv;
     #[pymodule_export]
     use crate::py_game::_restore_game;
@@ -64,13 +69,9 @@ mod _core {
     #[pymodule_export]
     use crate::py_state::PyState;
     #[pymodule_export]
-    use crate::tablebase::build_tables;
+    use crate::py_tablebase::PyProbe;
     #[pymodule_export]
-    use crate::tablebase::tables_game;
-    #[pymodule_export]
-    use crate::tablebase::PyProbe;
-    #[pymodule_export]
-    use crate::tablebase::PyTablebase;
+    use crate::py_tablebase::PyTablebase;
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {

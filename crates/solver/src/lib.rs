@@ -73,6 +73,7 @@
 //! count, a number of men or pieces out of range); [`SolveError`] a build or verification
 //! that could not finish.
 
+pub mod any;
 mod arena;
 mod cells;
 pub mod checkers;
@@ -97,6 +98,7 @@ mod touched;
 pub mod value;
 mod verify;
 
+pub use any::{AnyPosition, AnyTablebase, RowsError};
 pub use domain::Domain;
 pub use error::{DbError, ProbeError, RequestError, SolveError};
 pub use lock::{BuildLock, LockWait, LOCK_FILE};

@@ -1,5 +1,5 @@
-//! Python's `Tablebase`, `Probe` and `build_tables`: perfect play read from endgame databases,
-//! and the databases built from Python.
+//! Python's `Tablebase` and `Probe`: perfect play read from endgame databases (the solver's
+//! `AnyTablebase`), with the GIL released around the reads.
 //!
 //! A `Tablebase` belongs to one game under one rule set, up to the history rules (repetition,
 //! move rule, ply limit), which databases do without: a position that can only repeat is a
@@ -18,27 +18,17 @@
 //! The player to move is 0 for the side that moves first (White in morris, Black in checkers)
 //! and 1 for the other, as `State.current_player()` numbers them.
 
-use std::ops::ControlFlow;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, RwLock};
-use std::time::Duration;
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
-use perfectplay_core::checkers::Position as CheckersPosition;
-use perfectplay_core::morris::MorrisPosition;
-use perfectplay_core::{Game, SplitMix64};
-use perfectplay_solver::checkers::CheckersDomain;
-use perfectplay_solver::limits::check_threads;
-use perfectplay_solver::morris::{without_history, MorrisDomain};
-use perfectplay_solver::rows::{self, Row, RowError};
-use perfectplay_solver::{
-    game_of_tables, solve, BuildProgress, Domain, ProbeError, SolveOptions, Tablebase, Tabled,
-    Value, Wdl,
-};
+use perfectplay_core::SplitMix64;
+use perfectplay_solver::any::{self, AnyPosition, AnyTablebase, RowsError};
+use perfectplay_solver::morris::without_history;
+use perfectplay_solver::rows::{Row, RowError};
+use perfectplay_solver::{ProbeError, Value};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
-use rayon::prelude::*;
+use pyo3::types::PyString;
 
 use crate::arrays::exact_integers;
 use crate::errors::{Error, Result};
@@ -56,15 +46,6 @@ type WdlAndPlies<'py> = (Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<i32>>);
 const MAX_LINE: usize = 100_000;
 /// The most states one `sample_states` call draws.
 const MAX_SAMPLES: usize = 10_000_000;
-
-/// Rows probed per parallel task of `probe_batch`.
-const BATCH_CHUNK: usize = 4096;
-
-/// The tables of either family.
-enum AnyTablebase {
-    Checkers(Tablebase<CheckersDomain>),
-    Morris(Tablebase<MorrisDomain>),
-}
 
 /// What a probe found: the value for the side to move.
 ///
@@ -85,17 +66,9 @@ pub(crate) struct PyProbe {
 impl From<Value> for PyProbe {
     fn from(v: Value) -> Self {
         PyProbe {
-            wdl: wdl_number(v.wdl),
+            wdl: any::wdl_number(v.wdl),
             plies: v.plies,
         }
-    }
-}
-
-fn wdl_number(w: Wdl) -> i8 {
-    match w {
-        Wdl::Win => 1,
-        Wdl::Draw => 0,
-        Wdl::Loss => -1,
     }
 }
 
@@ -210,13 +183,6 @@ impl PyTablebase {
     }
 }
 
-/// A position of either family.
-#[derive(Clone, Copy)]
-enum AnyPosition {
-    Checkers(CheckersPosition),
-    Morris(MorrisPosition),
-}
-
 /// Runs `$body` with `$tb` the tables and `$pos` the position of the same family.
 macro_rules! with_tables {
     ($tables:expr, $position:expr, |$tb:ident, $pos:ident| $body:expr) => {
@@ -236,14 +202,6 @@ macro_rules! with_tables {
     };
 }
 
-fn probe_any(tables: &AnyTablebase, pos: AnyPosition) -> std::result::Result<Value, ProbeError> {
-    match (tables, pos) {
-        (AnyTablebase::Checkers(tb), AnyPosition::Checkers(p)) => tb.probe(&p),
-        (AnyTablebase::Morris(tb), AnyPosition::Morris(p)) => tb.probe(&p),
-        _ => unreachable!("a tablebase's positions are of its own family"),
-    }
-}
-
 #[pymethods]
 impl PyTablebase {
     /// Tables of `game` in `directories` (searched in order). Nothing is read until a probe
@@ -256,7 +214,7 @@ impl PyTablebase {
             inner: RwLock::new(None),
             dirs: RwLock::new(Vec::new()),
         };
-        let tables = open_tables(&game, &directories)?;
+        let tables = AnyTablebase::open(&game.game, &directories).map_err(EnvError::from)?;
         *tb.inner.write().map_err(|_| Error::TablebaseClosed)? = Some(Arc::new(tables));
         *tb.dirs.write().map_err(|_| Error::TablebaseClosed)? = directories;
         Ok(tb)
@@ -287,7 +245,9 @@ impl PyTablebase {
         }
         let mut wanted = dirs.clone();
         wanted.push(directory);
-        *inner = Some(Arc::new(open_tables(&self.game, &wanted)?));
+        *inner = Some(Arc::new(
+            AnyTablebase::open(&self.game.game, &wanted).map_err(EnvError::from)?,
+        ));
         *dirs = wanted;
         Ok(())
     }
@@ -309,7 +269,7 @@ impl PyTablebase {
     fn probe(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> Result<PyProbe> {
         let pos = self.position_of(state)?;
         let tables = self.tables()?;
-        let value = py.detach(|| probe_any(&tables, pos))?;
+        let value = py.detach(|| tables.probe(pos))?;
         Ok(value.into())
     }
 
@@ -323,7 +283,7 @@ impl PyTablebase {
     ) -> Result<Option<Py<PyAny>>> {
         let pos = self.position_of(state)?;
         let tables = self.tables()?;
-        match py.detach(|| probe_any(&tables, pos)) {
+        match py.detach(|| tables.probe(pos)) {
             Ok(v) => Ok(Some(
                 Py::new(py, PyProbe::from(v))
                     .map_err(|e| Error::Tablebase(e.to_string()))?
@@ -494,9 +454,11 @@ impl PyTablebase {
         let mut wdl = vec![0i8; n];
         let mut plies = vec![-1i32; n];
         py.detach(|| {
-            perfectplay_env::pool::run(|| {
-                probe_rows_into(&tables, &game, &rows, &mut wdl, &mut plies)
-            })
+            perfectplay_env::pool::run(|| tables.probe_rows(&game, &rows, &mut wdl, &mut plies))
+        })
+        .map_err(|e| match e {
+            RowsError::Probe { source, .. } => Error::from(source),
+            other => Error::Tablebase(other.to_string()),
         })?;
         Ok((PyArray1::from_vec(py, wdl), PyArray1::from_vec(py, plies)))
     }
@@ -561,329 +523,11 @@ fn nothing_to_draw(subspace: &str) -> Error {
     ))
 }
 
-fn open_tables(game: &PyGame, dirs: &[PathBuf]) -> Result<AnyTablebase> {
-    Ok(match &game.game {
-        AnyGame::Checkers(g) => AnyTablebase::Checkers(g.open_tables(dirs)?),
-        AnyGame::Morris(g) => AnyTablebase::Morris(g.open_tables(dirs)?),
-    })
-}
-
-/// The row of `pos` ([`rows`]); a morris position that remembers something (a man that may not
-/// re-form its mill, Shah's first mill) has no row: its memory is part of its value.
+/// The row of `pos` ([`any::encode`]): a morris position that remembers something has none
+/// (out of scope: its memory is part of its value).
 fn encode_row(game: &AnyGame, pos: AnyPosition) -> Result<Row> {
-    match (game, pos) {
-        (AnyGame::Morris(g), AnyPosition::Morris(p)) => rows::encode_morris(g, &p)
-            .map_err(|e| Error::OutOfScope(format!("{e}: probe this position with probe()"))),
-        (AnyGame::Checkers(g), AnyPosition::Checkers(p)) => Ok(rows::encode_checkers(g, &p)),
-        _ => Err(Error::Tablebase(
-            "a position of one family in tables of the other".to_owned(),
-        )),
-    }
-}
-
-/// The position of encoded row `row` (number `at` of its batch), checked.
-fn decode_row(game: &AnyGame, row: &[u32], at: usize) -> Result<AnyPosition> {
-    let row: &Row = row.try_into().expect("rows of four columns");
-    let bad = |e: RowError| Error::Tablebase(format!("encoded position {at}: {e}"));
-    match game {
-        AnyGame::Morris(g) => rows::decode_morris(g, row).map(AnyPosition::Morris),
-        AnyGame::Checkers(g) => rows::decode_checkers(g, row).map(AnyPosition::Checkers),
-    }
-    .map_err(bad)
-}
-
-/// Probes every row of `rows` into `wdl` and `plies`, in parallel chunks; the first failing
-/// row (lowest index) gives the error.
-fn probe_rows_into(
-    tables: &AnyTablebase,
-    game: &AnyGame,
-    rows: &[u32],
-    wdl: &mut [i8],
-    plies: &mut [i32],
-) -> Result<()> {
-    let failures: Vec<(usize, Error)> = rows
-        .par_chunks(4 * BATCH_CHUNK)
-        .zip(wdl.par_chunks_mut(BATCH_CHUNK))
-        .zip(plies.par_chunks_mut(BATCH_CHUNK))
-        .enumerate()
-        .filter_map(|(chunk, ((rows, wdl), plies))| {
-            let first = chunk * BATCH_CHUNK;
-            probe_chunk(tables, game, rows, first, wdl, plies).err()
-        })
-        .collect();
-    match failures.into_iter().min_by_key(|(at, _)| *at) {
-        Some((_, e)) => Err(e),
-        None => Ok(()),
-    }
-}
-
-fn probe_chunk(
-    tables: &AnyTablebase,
-    game: &AnyGame,
-    rows: &[u32],
-    first: usize,
-    wdl: &mut [i8],
-    plies: &mut [i32],
-) -> std::result::Result<(), (usize, Error)> {
-    /// Probes `positions` into the rows' outputs, up to the first failure.
-    fn write<D: Domain>(
-        tb: &Tablebase<D>,
-        positions: &[<D::Game as Game>::Position],
-        first: usize,
-        wdl: &mut [i8],
-        plies: &mut [i32],
-    ) -> std::result::Result<(), (usize, Error)> {
-        let mut failure = None;
-        let checked = tb.probe_batch_with(positions, |i, v| match v {
-            Ok(v) => {
-                wdl[i] = wdl_number(v.wdl);
-                plies[i] = v.plies.map_or(-1, |p| i32::try_from(p).unwrap_or(i32::MAX));
-                ControlFlow::Continue(())
-            }
-            Err(e) => {
-                failure = Some((first + i, Error::from(e)));
-                ControlFlow::Break(())
-            }
-        });
-        // A table changed on disk during the reads spoils every value of the chunk.
-        checked.map_err(|e| (first, Error::from(perfectplay_solver::ProbeError::Db(e))))?;
-        failure.map_or(Ok(()), Err)
-    }
-    // Rows decode up to the first bad one; the rows before it are probed, and the first
-    // failure of either kind, by row, is the one reported.
-    let mut decoded = Vec::with_capacity(rows.len() / 4);
-    let mut bad_row = None;
-    for (i, row) in rows.chunks_exact(4).enumerate() {
-        match decode_row(game, row, first + i) {
-            Ok(pos) => decoded.push(pos),
-            Err(e) => {
-                bad_row = Some((first + i, e));
-                break;
-            }
-        }
-    }
-    match tables {
-        AnyTablebase::Checkers(tb) => {
-            let positions: Vec<_> = decoded
-                .iter()
-                .filter_map(|p| match p {
-                    AnyPosition::Checkers(p) => Some(*p),
-                    AnyPosition::Morris(_) => None,
-                })
-                .collect();
-            write(tb, &positions, first, wdl, plies)?;
-        }
-        AnyTablebase::Morris(tb) => {
-            let positions: Vec<_> = decoded
-                .iter()
-                .filter_map(|p| match p {
-                    AnyPosition::Morris(p) => Some(*p),
-                    AnyPosition::Checkers(_) => None,
-                })
-                .collect();
-            write(tb, &positions, first, wdl, plies)?;
-        }
-    }
-    bad_row.map_or(Ok(()), Err)
-}
-
-/// The game whose tables lie in `directory`, from the first table's header
-/// ([`game_of_tables`]), or `None` when the directory holds no table.
-#[pyfunction]
-#[pyo3(name = "_tables_game")]
-pub(crate) fn tables_game(directory: PathBuf) -> Result<Option<PyGame>> {
-    let game = game_of_tables(&directory).map_err(EnvError::from)?;
-    Ok(game.map(|(id, game)| PyGame {
-        id: id.name(),
-        game,
-    }))
-}
-
-/// Builds tables of `game` into `out` with the GIL released (see `perfectplay.tablebase.build`).
-/// `targets` are subspace names, or `None` with `max_men` (morris), `max_pieces` (checkers)
-/// or `whole_game`. `progress`, if given, is called about four times a second with a dict of
-/// the build's figures. Ctrl-C stops the build between tasks (the unit in progress is dropped,
-/// no half-written file is left) and raises `KeyboardInterrupt`; a rerun resumes. `threads` is
-/// checked as on the command line (1 to 4 per CPU unless `force_threads`); another build
-/// holding `out`'s build lock is an error naming it, or waited for with `wait`.
-#[pyfunction]
-#[pyo3(name = "_build_tables")]
-#[pyo3(signature = (game, out, targets = None, max_men = None, max_pieces = None, whole_game = false, threads = None, wdl_only = false, progress = None, force_threads = false, wait = false))]
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn build_tables<'py>(
-    py: Python<'py>,
-    game: &Bound<'py, PyGame>,
-    out: PathBuf,
-    targets: Option<Vec<String>>,
-    max_men: Option<u8>,
-    max_pieces: Option<u8>,
-    whole_game: bool,
-    threads: Option<usize>,
-    wdl_only: bool,
-    progress: Option<Bound<'py, PyAny>>,
-    force_threads: bool,
-    wait: bool,
-) -> PyResult<Bound<'py, PyList>> {
-    let cancel = Arc::new(AtomicBool::new(false));
-    let figures = Arc::new(BuildProgress::default());
-    let threads = threads
-        .map(|t| check_threads(t, force_threads))
-        .transpose()
-        .map_err(|e| Error::BadArgument(e.to_string()))?;
-    let options = SolveOptions {
-        threads,
-        wdl_only,
-        cancel: Some(Arc::clone(&cancel)),
-        report_to: Some(Arc::clone(&figures)),
-        wait,
-    };
-    let job = BuildJob::new(&game.get().game, targets, max_men, max_pieces, whole_game)?;
-    let worker = std::thread::spawn(move || job.run(&out, &options));
-    let tick = Duration::from_millis(25);
-    loop {
-        // Wait a quarter of a second at most without the GIL, then look at the signals (Ctrl-C
-        // in a terminal or a notebook) and show progress.
-        let finished = py.detach(|| {
-            for _ in 0..10 {
-                if worker.is_finished() {
-                    return true;
-                }
-                std::thread::sleep(tick);
-            }
-            worker.is_finished()
-        });
-        if finished {
-            break;
-        }
-        let stop = py.check_signals().err().or_else(|| {
-            progress
-                .as_ref()
-                .and_then(|f| f.call1((snapshot_dict(py, &figures).ok()?,)).err())
-        });
-        if let Some(err) = stop {
-            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
-            // The solver stops at its next task boundary and removes its temporary file.
-            let _ = py.detach(|| worker.join());
-            return Err(err);
-        }
-    }
-    let report = worker
-        .join()
-        .map_err(|_| Error::Tablebase("the build stopped with a panic".to_owned()))??;
-    // The figures at the end, once the build is known to have succeeded.
-    if let Some(f) = &progress {
-        f.call1((snapshot_dict(py, &figures)?,))?;
-    }
-    let list = PyList::empty(py);
-    for row in report {
-        let d = PyDict::new(py);
-        d.set_item("subspace", row.subspace)?;
-        d.set_item("positions", row.positions)?;
-        d.set_item("wins", row.stats.wins)?;
-        d.set_item("draws", row.stats.draws)?;
-        d.set_item("losses", row.stats.losses)?;
-        d.set_item("longest_win", row.stats.longest_win)?;
-        d.set_item("seconds", row.seconds)?;
-        d.set_item("kept", row.kept)?;
-        d.set_item("path", row.path)?;
-        list.append(d)?;
-    }
-    Ok(list)
-}
-
-fn snapshot_dict<'py>(py: Python<'py>, figures: &BuildProgress) -> PyResult<Bound<'py, PyDict>> {
-    let s = figures.snapshot();
-    let d = PyDict::new(py);
-    d.set_item("total", s.total)?;
-    d.set_item("finished", s.finished)?;
-    d.set_item("unit", s.unit)?;
-    d.set_item("unit_positions", s.unit_positions)?;
-    d.set_item("unit_initialised", s.unit_initialised)?;
-    d.set_item("layer", s.layer)?;
-    Ok(d)
-}
-
-/// A build request, checked before the work starts.
-enum BuildJob {
-    Checkers(
-        CheckersDomain,
-        Vec<perfectplay_solver::checkers::CheckersKey>,
-    ),
-    Morris(MorrisDomain, Vec<perfectplay_solver::morris::MorrisKey>),
-}
-
-impl BuildJob {
-    fn new(
-        game: &AnyGame,
-        targets: Option<Vec<String>>,
-        max_men: Option<u8>,
-        max_pieces: Option<u8>,
-        whole_game: bool,
-    ) -> Result<BuildJob> {
-        let bad = |why: &str| Error::BadArgument(why.to_owned());
-        match game {
-            AnyGame::Checkers(g) => {
-                if max_men.is_some() || whole_game {
-                    return Err(bad(
-                        "checkers tables are chosen with max_pieces=N or subspaces=[...]",
-                    ));
-                }
-                let domain = g.domain()?;
-                let keys =
-                    match (targets, max_pieces) {
-                        (Some(names), None) => parse_all(&domain, &names)?,
-                        (None, Some(n)) => domain
-                            .keys_up_to_checked(n)
-                            .map_err(|e| Error::BadArgument(e.to_string()))?,
-                        _ => return Err(bad(
-                            "say which checkers tables to build: max_pieces=N or subspaces=[...] \
-                             (one of them)",
-                        )),
-                    };
-                Ok(BuildJob::Checkers(domain, keys))
-            }
-            AnyGame::Morris(g) => {
-                if max_pieces.is_some() {
-                    return Err(bad(
-                        "morris tables are chosen with max_men=N, subspaces=[...] or \
-                         whole_game=True",
-                    ));
-                }
-                let domain = g.domain()?;
-                let keys = match (targets, max_men, whole_game) {
-                    (Some(names), None, false) => parse_all(&domain, &names)?,
-                    (None, Some(n), false) => domain
-                        .moving_keys_checked(n)
-                        .map_err(|e| Error::BadArgument(e.to_string()))?,
-                    (None, None, true) => vec![domain.start_key()],
-                    _ => {
-                        return Err(bad(
-                            "say which morris tables to build: max_men=N, subspaces=[...] or \
-                             whole_game=True (one of them)",
-                        ))
-                    }
-                };
-                Ok(BuildJob::Morris(domain, keys))
-            }
-        }
-    }
-
-    fn run(
-        self,
-        out: &std::path::Path,
-        options: &SolveOptions,
-    ) -> Result<Vec<perfectplay_solver::SubspaceReport>> {
-        let report = match self {
-            BuildJob::Checkers(domain, keys) => solve(domain, out, &keys, options),
-            BuildJob::Morris(domain, keys) => solve(domain, out, &keys, options),
-        }?;
-        Ok(report.subspaces)
-    }
-}
-
-fn parse_all<D: Domain>(domain: &D, names: &[String]) -> Result<Vec<D::Key>> {
-    names
-        .iter()
-        .map(|name| parse_subspace(domain, name).map_err(Error::from))
-        .collect()
+    any::encode(game, pos).map_err(|e| match e {
+        RowError::Memory => Error::OutOfScope(format!("{e}: probe this position with probe()")),
+        other => Error::Tablebase(other.to_string()),
+    })
 }

@@ -1,0 +1,222 @@
+//! Python's `build_tables` and `_tables_game`: databases built from Python, with the GIL
+//! released, progress handed to a Python callback, and Ctrl-C honoured between tasks; and the
+//! game a directory of tables was built for.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use perfectplay_core::registry::AnyGame;
+use perfectplay_env::perfect::parse_subspace;
+use perfectplay_env::Error as EnvError;
+use perfectplay_solver::checkers::CheckersDomain;
+use perfectplay_solver::limits::check_threads;
+use perfectplay_solver::morris::MorrisDomain;
+use perfectplay_solver::{game_of_tables, solve, BuildProgress, Domain, SolveOptions, Tabled};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use crate::errors::{Error, Result};
+use crate::py_game::PyGame;
+
+/// The game whose tables lie in `directory`, from the first table's header
+/// ([`game_of_tables`]), or `None` when the directory holds no table.
+#[pyfunction]
+#[pyo3(name = "_tables_game")]
+pub(crate) fn tables_game(directory: PathBuf) -> Result<Option<PyGame>> {
+    let game = game_of_tables(&directory).map_err(EnvError::from)?;
+    Ok(game.map(|(id, game)| PyGame {
+        id: id.name(),
+        game,
+    }))
+}
+
+/// Builds tables of `game` into `out` with the GIL released (see `perfectplay.tablebase.build`).
+/// `targets` are subspace names, or `None` with `max_men` (morris), `max_pieces` (checkers)
+/// or `whole_game`. `progress`, if given, is called about four times a second with a dict of
+/// the build's figures. Ctrl-C stops the build between tasks (the unit in progress is dropped,
+/// no half-written file is left) and raises `KeyboardInterrupt`; a rerun resumes. `threads` is
+/// checked as on the command line (1 to 4 per CPU unless `force_threads`); another build
+/// holding `out`'s build lock is an error naming it, or waited for with `wait`.
+#[pyfunction]
+#[pyo3(name = "_build_tables")]
+#[pyo3(signature = (game, out, targets = None, max_men = None, max_pieces = None, whole_game = false, threads = None, wdl_only = false, progress = None, force_threads = false, wait = false))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn build_tables<'py>(
+    py: Python<'py>,
+    game: &Bound<'py, PyGame>,
+    out: PathBuf,
+    targets: Option<Vec<String>>,
+    max_men: Option<u8>,
+    max_pieces: Option<u8>,
+    whole_game: bool,
+    threads: Option<usize>,
+    wdl_only: bool,
+    progress: Option<Bound<'py, PyAny>>,
+    force_threads: bool,
+    wait: bool,
+) -> PyResult<Bound<'py, PyList>> {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let figures = Arc::new(BuildProgress::default());
+    let threads = threads
+        .map(|t| check_threads(t, force_threads))
+        .transpose()
+        .map_err(|e| Error::BadArgument(e.to_string()))?;
+    let options = SolveOptions {
+        threads,
+        wdl_only,
+        cancel: Some(Arc::clone(&cancel)),
+        report_to: Some(Arc::clone(&figures)),
+        wait,
+    };
+    let job = BuildJob::new(&game.get().game, targets, max_men, max_pieces, whole_game)?;
+    let worker = std::thread::spawn(move || job.run(&out, &options));
+    let tick = Duration::from_millis(25);
+    loop {
+        // Wait a quarter of a second at most without the GIL, then look at the signals (Ctrl-C
+        // in a terminal or a notebook) and show progress.
+        let finished = py.detach(|| {
+            for _ in 0..10 {
+                if worker.is_finished() {
+                    return true;
+                }
+                std::thread::sleep(tick);
+            }
+            worker.is_finished()
+        });
+        if finished {
+            break;
+        }
+        let stop = py.check_signals().err().or_else(|| {
+            progress
+                .as_ref()
+                .and_then(|f| f.call1((snapshot_dict(py, &figures).ok()?,)).err())
+        });
+        if let Some(err) = stop {
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+            // The solver stops at its next task boundary and removes its temporary file.
+            let _ = py.detach(|| worker.join());
+            return Err(err);
+        }
+    }
+    let report = worker
+        .join()
+        .map_err(|_| Error::Tablebase("the build stopped with a panic".to_owned()))??;
+    // The figures at the end, once the build is known to have succeeded.
+    if let Some(f) = &progress {
+        f.call1((snapshot_dict(py, &figures)?,))?;
+    }
+    let list = PyList::empty(py);
+    for row in report {
+        let d = PyDict::new(py);
+        d.set_item("subspace", row.subspace)?;
+        d.set_item("positions", row.positions)?;
+        d.set_item("wins", row.stats.wins)?;
+        d.set_item("draws", row.stats.draws)?;
+        d.set_item("losses", row.stats.losses)?;
+        d.set_item("longest_win", row.stats.longest_win)?;
+        d.set_item("seconds", row.seconds)?;
+        d.set_item("kept", row.kept)?;
+        d.set_item("path", row.path)?;
+        list.append(d)?;
+    }
+    Ok(list)
+}
+
+fn snapshot_dict<'py>(py: Python<'py>, figures: &BuildProgress) -> PyResult<Bound<'py, PyDict>> {
+    let s = figures.snapshot();
+    let d = PyDict::new(py);
+    d.set_item("total", s.total)?;
+    d.set_item("finished", s.finished)?;
+    d.set_item("unit", s.unit)?;
+    d.set_item("unit_positions", s.unit_positions)?;
+    d.set_item("unit_initialised", s.unit_initialised)?;
+    d.set_item("layer", s.layer)?;
+    Ok(d)
+}
+
+/// A build request, checked before the work starts.
+enum BuildJob {
+    Checkers(
+        CheckersDomain,
+        Vec<perfectplay_solver::checkers::CheckersKey>,
+    ),
+    Morris(MorrisDomain, Vec<perfectplay_solver::morris::MorrisKey>),
+}
+
+impl BuildJob {
+    fn new(
+        game: &AnyGame,
+        targets: Option<Vec<String>>,
+        max_men: Option<u8>,
+        max_pieces: Option<u8>,
+        whole_game: bool,
+    ) -> Result<BuildJob> {
+        let bad = |why: &str| Error::BadArgument(why.to_owned());
+        match game {
+            AnyGame::Checkers(g) => {
+                if max_men.is_some() || whole_game {
+                    return Err(bad(
+                        "checkers tables are chosen with max_pieces=N or subspaces=[...]",
+                    ));
+                }
+                let domain = g.domain()?;
+                let keys =
+                    match (targets, max_pieces) {
+                        (Some(names), None) => parse_all(&domain, &names)?,
+                        (None, Some(n)) => domain
+                            .keys_up_to_checked(n)
+                            .map_err(|e| Error::BadArgument(e.to_string()))?,
+                        _ => return Err(bad(
+                            "say which checkers tables to build: max_pieces=N or subspaces=[...] \
+                             (one of them)",
+                        )),
+                    };
+                Ok(BuildJob::Checkers(domain, keys))
+            }
+            AnyGame::Morris(g) => {
+                if max_pieces.is_some() {
+                    return Err(bad(
+                        "morris tables are chosen with max_men=N, subspaces=[...] or \
+                         whole_game=True",
+                    ));
+                }
+                let domain = g.domain()?;
+                let keys = match (targets, max_men, whole_game) {
+                    (Some(names), None, false) => parse_all(&domain, &names)?,
+                    (None, Some(n), false) => domain
+                        .moving_keys_checked(n)
+                        .map_err(|e| Error::BadArgument(e.to_string()))?,
+                    (None, None, true) => vec![domain.start_key()],
+                    _ => {
+                        return Err(bad(
+                            "say which morris tables to build: max_men=N, subspaces=[...] or \
+                             whole_game=True (one of them)",
+                        ))
+                    }
+                };
+                Ok(BuildJob::Morris(domain, keys))
+            }
+        }
+    }
+
+    fn run(
+        self,
+        out: &std::path::Path,
+        options: &SolveOptions,
+    ) -> Result<Vec<perfectplay_solver::SubspaceReport>> {
+        let report = match self {
+            BuildJob::Checkers(domain, keys) => solve(domain, out, &keys, options),
+            BuildJob::Morris(domain, keys) => solve(domain, out, &keys, options),
+        }?;
+        Ok(report.subspaces)
+    }
+}
+
+fn parse_all<D: Domain>(domain: &D, names: &[String]) -> Result<Vec<D::Key>> {
+    names
+        .iter()
+        .map(|name| parse_subspace(domain, name).map_err(Error::from))
+        .collect()
+}

@@ -1,0 +1,310 @@
+//! `AnyTablebase`: the tables of a game of either family, opened from the core's
+//! [`AnyGame`], and probes of positions of either family ([`AnyPosition`]), one at a time or as
+//! encoded rows ([`crate::rows`]) in parallel: what a front that serves every game (Python)
+//! needs, written once.
+
+use std::ops::ControlFlow;
+use std::path::Path;
+
+use perfectplay_core::checkers::Position as CheckersPosition;
+use perfectplay_core::morris::MorrisPosition;
+use perfectplay_core::registry::AnyGame;
+use perfectplay_core::Game;
+use rayon::prelude::*;
+use thiserror::Error;
+
+use crate::checkers::CheckersDomain;
+use crate::domain::Domain;
+use crate::error::ProbeError;
+use crate::morris::MorrisDomain;
+use crate::rows::{self, Row, RowError};
+use crate::tablebase::Tablebase;
+use crate::tabled::{OpenError, Tabled};
+use crate::value::Value;
+
+/// Rows probed per parallel task of [`AnyTablebase::probe_rows`]: enough to outweigh a task's
+/// start, few enough that every core gets a share of a modest batch.
+const ROWS_PER_TASK: usize = 4096;
+
+/// The tables of either family.
+pub enum AnyTablebase {
+    /// English checkers.
+    Checkers(Tablebase<CheckersDomain>),
+    /// A morris game.
+    Morris(Tablebase<MorrisDomain>),
+}
+
+/// A position of either family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnyPosition {
+    /// A checkers position.
+    Checkers(CheckersPosition),
+    /// A morris position.
+    Morris(MorrisPosition),
+}
+
+/// Why a batch of encoded rows could not be probed. Rows are numbered from 0 in the batch.
+#[derive(Debug, Error)]
+pub enum RowsError {
+    /// A row that is no position of the game.
+    #[error("encoded position {at}: {source}")]
+    Row {
+        /// The row's number.
+        at: usize,
+        /// What is wrong with it.
+        source: RowError,
+    },
+    /// A row whose probe failed (a missing table, a table changed on disk during the reads).
+    #[error("encoded position {at}: {source}")]
+    Probe {
+        /// The row's number (the first of its task's rows when a table changed on disk, which
+        /// spoils every value the task read).
+        at: usize,
+        /// Why.
+        source: ProbeError,
+    },
+    /// Rows, values and distances of different lengths.
+    #[error("{rows} encoded rows for {values} values and {plies} distances")]
+    Lengths {
+        /// Rows given.
+        rows: usize,
+        /// Room for values.
+        values: usize,
+        /// Room for distances.
+        plies: usize,
+    },
+}
+
+impl RowsError {
+    /// The number of the row the error is about.
+    #[must_use]
+    pub fn at(&self) -> usize {
+        match self {
+            RowsError::Row { at, .. } | RowsError::Probe { at, .. } => *at,
+            RowsError::Lengths { .. } => 0,
+        }
+    }
+}
+
+impl AnyTablebase {
+    /// The tables of `game` in `dirs` (searched in order).
+    pub fn open<P: AsRef<Path>>(game: &AnyGame, dirs: &[P]) -> Result<Self, OpenError> {
+        Ok(match game {
+            AnyGame::Checkers(g) => AnyTablebase::Checkers(g.open_tables(dirs)?),
+            AnyGame::Morris(g) => AnyTablebase::Morris(g.open_tables(dirs)?),
+        })
+    }
+
+    /// The value of `pos` for the side to move; a position of the other family is out of
+    /// scope.
+    pub fn probe(&self, pos: AnyPosition) -> Result<Value, ProbeError> {
+        match (self, pos) {
+            (AnyTablebase::Checkers(tb), AnyPosition::Checkers(p)) => tb.probe(&p),
+            (AnyTablebase::Morris(tb), AnyPosition::Morris(p)) => tb.probe(&p),
+            _ => Err(ProbeError::OutOfScope(
+                "a position of one family in the tables of the other".to_owned(),
+            )),
+        }
+    }
+
+    /// Probes every encoded row of `rows` (four columns each, [`crate::rows`]) of `game` into
+    /// `wdl` (1 win, 0 draw, -1 loss for the side to move) and `plies` (-1 where there is no
+    /// distance), in parallel tasks on rayon's pool. The first failure by row number is the
+    /// error; values of rows before it are written.
+    pub fn probe_rows(
+        &self,
+        game: &AnyGame,
+        rows: &[u32],
+        wdl: &mut [i8],
+        plies: &mut [i32],
+    ) -> Result<(), RowsError> {
+        if rows.len() != 4 * wdl.len() || wdl.len() != plies.len() {
+            return Err(RowsError::Lengths {
+                rows: rows.len() / 4,
+                values: wdl.len(),
+                plies: plies.len(),
+            });
+        }
+        let failures: Vec<RowsError> = rows
+            .par_chunks(4 * ROWS_PER_TASK)
+            .zip(wdl.par_chunks_mut(ROWS_PER_TASK))
+            .zip(plies.par_chunks_mut(ROWS_PER_TASK))
+            .enumerate()
+            .filter_map(|(task, ((rows, wdl), plies))| {
+                self.probe_task(game, rows, task * ROWS_PER_TASK, wdl, plies)
+                    .err()
+            })
+            .collect();
+        match failures.into_iter().min_by_key(RowsError::at) {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// One task of [`AnyTablebase::probe_rows`]: rows decode up to the first bad one, the
+    /// rows before it are probed, and the first failure of either kind, by row, is the error.
+    fn probe_task(
+        &self,
+        game: &AnyGame,
+        rows: &[u32],
+        first: usize,
+        wdl: &mut [i8],
+        plies: &mut [i32],
+    ) -> Result<(), RowsError> {
+        let mut decoded = Vec::with_capacity(rows.len() / 4);
+        let mut bad_row = None;
+        for (i, row) in rows.chunks_exact(4).enumerate() {
+            match decode(game, row) {
+                Ok(pos) => decoded.push(pos),
+                Err(source) => {
+                    bad_row = Some(RowsError::Row {
+                        at: first + i,
+                        source,
+                    });
+                    break;
+                }
+            }
+        }
+        match self {
+            AnyTablebase::Checkers(tb) => {
+                let positions: Vec<_> = decoded
+                    .iter()
+                    .filter_map(|p| match p {
+                        AnyPosition::Checkers(p) => Some(*p),
+                        AnyPosition::Morris(_) => None,
+                    })
+                    .collect();
+                probe_into(tb, &positions, first, wdl, plies)?;
+            }
+            AnyTablebase::Morris(tb) => {
+                let positions: Vec<_> = decoded
+                    .iter()
+                    .filter_map(|p| match p {
+                        AnyPosition::Morris(p) => Some(*p),
+                        AnyPosition::Checkers(_) => None,
+                    })
+                    .collect();
+                probe_into(tb, &positions, first, wdl, plies)?;
+            }
+        }
+        bad_row.map_or(Ok(()), Err)
+    }
+}
+
+/// The position of encoded row `row` of `game`, checked.
+pub fn decode(game: &AnyGame, row: &[u32]) -> Result<AnyPosition, RowError> {
+    let row: &Row = row.try_into().map_err(|_| RowError::Columns(row.len()))?;
+    match game {
+        AnyGame::Morris(g) => rows::decode_morris(g, row).map(AnyPosition::Morris),
+        AnyGame::Checkers(g) => rows::decode_checkers(g, row).map(AnyPosition::Checkers),
+    }
+}
+
+/// The row of `pos`; a morris position that remembers something (a man that may not re-form
+/// its mill, Shah's first mill) has none ([`RowError::Memory`]), nor a position of the other
+/// family.
+pub fn encode(game: &AnyGame, pos: AnyPosition) -> Result<Row, RowError> {
+    match (game, pos) {
+        (AnyGame::Morris(g), AnyPosition::Morris(p)) => rows::encode_morris(g, &p),
+        (AnyGame::Checkers(g), AnyPosition::Checkers(p)) => Ok(rows::encode_checkers(g, &p)),
+        _ => Err(RowError::OtherFamily),
+    }
+}
+
+/// The value of a win, draw or loss as [`AnyTablebase::probe_rows`] writes it.
+#[must_use]
+pub fn wdl_number(wdl: crate::value::Wdl) -> i8 {
+    match wdl {
+        crate::value::Wdl::Win => 1,
+        crate::value::Wdl::Draw => 0,
+        crate::value::Wdl::Loss => -1,
+    }
+}
+
+/// Probes `positions` (the rows from number `first` on) into `wdl` and `plies`, up to the
+/// first failure.
+fn probe_into<D: Domain>(
+    tb: &Tablebase<D>,
+    positions: &[<D::Game as Game>::Position],
+    first: usize,
+    wdl: &mut [i8],
+    plies: &mut [i32],
+) -> Result<(), RowsError> {
+    let mut failure = None;
+    let checked = tb.probe_batch_with(positions, |i, v| match v {
+        Ok(v) => {
+            wdl[i] = wdl_number(v.wdl);
+            plies[i] = v.plies.map_or(-1, |p| i32::try_from(p).unwrap_or(i32::MAX));
+            ControlFlow::Continue(())
+        }
+        Err(source) => {
+            failure = Some(RowsError::Probe {
+                at: first + i,
+                source,
+            });
+            ControlFlow::Break(())
+        }
+    });
+    // A table changed on disk during the reads spoils every value of the task.
+    checked.map_err(|e| RowsError::Probe {
+        at: first,
+        source: ProbeError::Db(e),
+    })?;
+    failure.map_or(Ok(()), Err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::{solve, SolveOptions};
+
+    #[test]
+    fn rows_probe_as_positions_do_and_the_first_bad_row_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_, game) = AnyGame::load("three_mens_morris", &[] as &[(&str, &str)]).unwrap();
+        let AnyGame::Morris(morris) = game else {
+            unreachable!()
+        };
+        let domain = morris.domain().unwrap();
+        let start = domain.start_key();
+        solve(domain, dir.path(), &[start], &SolveOptions::default()).unwrap();
+        let tables = AnyTablebase::open(&game, &[dir.path()]).unwrap();
+        let mut state = perfectplay_core::GameState::new(morris);
+        let mut positions = Vec::new();
+        while !state.is_over() && positions.len() < 12 {
+            positions.push(AnyPosition::Morris(*state.position()));
+            let moves = state.legal_moves();
+            state.play(&moves[positions.len() % moves.len()]).unwrap();
+        }
+        let rows: Vec<u32> = positions
+            .iter()
+            .flat_map(|&p| encode(&game, p).unwrap())
+            .collect();
+        let (mut wdl, mut plies) = (vec![9; positions.len()], vec![9; positions.len()]);
+        tables
+            .probe_rows(&game, &rows, &mut wdl, &mut plies)
+            .unwrap();
+        for (i, &pos) in positions.iter().enumerate() {
+            let value = tables.probe(pos).unwrap();
+            assert_eq!(wdl[i], wdl_number(value.wdl), "row {i}");
+            assert_eq!(plies[i], value.plies.map_or(-1, |p| p as i32), "row {i}");
+        }
+        let mut bad = rows.clone();
+        bad[4 * 5 + 3] = 7;
+        let err = tables
+            .probe_rows(&game, &bad, &mut wdl, &mut plies)
+            .unwrap_err();
+        assert!(matches!(err, RowsError::Row { at: 5, .. }), "{err}");
+        let err = tables
+            .probe_rows(&game, &rows[4..], &mut wdl, &mut plies)
+            .unwrap_err();
+        assert!(matches!(err, RowsError::Lengths { .. }), "{err}");
+        let checkers =
+            AnyPosition::Checkers(perfectplay_core::checkers::Checkers::default().start_position());
+        assert!(matches!(
+            tables.probe(checkers),
+            Err(ProbeError::OutOfScope(_))
+        ));
+        assert_eq!(encode(&game, checkers), Err(RowError::OtherFamily));
+    }
+}
