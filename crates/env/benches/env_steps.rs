@@ -11,44 +11,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use perfectplay_core::registry::AnyGame;
-use perfectplay_env::batch::{Buffers, Mask};
 use perfectplay_env::{pool, AnyBatch, BatchSpec};
-
-/// The buffers of one batch, owned.
-struct Owned {
-    obs: Vec<f32>,
-    mask: Vec<bool>,
-    players: Vec<i32>,
-    rewards: Vec<f32>,
-    terminated: Vec<bool>,
-    truncated: Vec<bool>,
-}
-
-impl Owned {
-    fn for_batch(batch: &AnyBatch) -> Self {
-        let n = batch.len();
-        let (obs, count, rewards) = batch.row_lens();
-        Owned {
-            obs: vec![0.0; n * obs],
-            mask: vec![false; n * count],
-            players: vec![0; n],
-            rewards: vec![0.0; n * rewards],
-            terminated: vec![false; n],
-            truncated: vec![false; n],
-        }
-    }
-
-    fn buffers(&mut self) -> Buffers<'_> {
-        Buffers {
-            obs: &mut self.obs,
-            mask: Mask::Bools(&mut self.mask),
-            players: &mut self.players,
-            rewards: &mut self.rewards,
-            terminated: &mut self.terminated,
-            truncated: &mut self.truncated,
-        }
-    }
-}
 
 fn self_play(c: &mut Criterion) {
     let mut group = c.benchmark_group("self_play");
@@ -57,7 +20,7 @@ fn self_play(c: &mut Criterion) {
         for num_envs in [1024, 4096] {
             let mut batch = AnyBatch::new(&game, &BatchSpec::self_play(num_envs, 1))
                 .expect("a batch that fits");
-            let mut owned = Owned::for_batch(&batch);
+            let mut owned = batch.owned_buffers();
             let mut actions = vec![0; num_envs];
             batch.reset(None, owned.buffers()).expect("sized buffers");
             group.throughput(Throughput::Elements(num_envs as u64));

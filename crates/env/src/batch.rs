@@ -205,6 +205,52 @@ impl Mask<'_> {
     }
 }
 
+/// Buffers a Rust caller owns, sized for a batch: what [`Buffers`] borrows (value masks).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OwnedBuffers {
+    /// Observations, [`Batch::observation_len`] values per env.
+    pub obs: Vec<f32>,
+    /// Legal-action masks, `action_count` values per env.
+    pub mask: Vec<bool>,
+    /// The players to move.
+    pub players: Vec<i32>,
+    /// Rewards: two per env in self-play, one in single-agent mode.
+    pub rewards: Vec<f32>,
+    /// Whether each env's game ended with a result in the last step.
+    pub terminated: Vec<bool>,
+    /// Whether each env's game was cut short by the ply limit in the last step.
+    pub truncated: Vec<bool>,
+}
+
+impl OwnedBuffers {
+    /// Zeroed buffers for `num_envs` envs whose rows are `lens` long (values per observation,
+    /// actions per mask, rewards per env).
+    #[must_use]
+    pub fn new(num_envs: usize, lens: (usize, usize, usize)) -> Self {
+        let (obs, count, rewards) = lens;
+        OwnedBuffers {
+            obs: vec![0.0; num_envs * obs],
+            mask: vec![false; num_envs * count],
+            players: vec![0; num_envs],
+            rewards: vec![0.0; num_envs * rewards],
+            terminated: vec![false; num_envs],
+            truncated: vec![false; num_envs],
+        }
+    }
+
+    /// The buffers, borrowed for a step or a reset.
+    pub fn buffers(&mut self) -> Buffers<'_> {
+        Buffers {
+            obs: &mut self.obs,
+            mask: Mask::Bools(&mut self.mask),
+            players: &mut self.players,
+            rewards: &mut self.rewards,
+            terminated: &mut self.terminated,
+            truncated: &mut self.truncated,
+        }
+    }
+}
+
 /// One env's mask row.
 enum MaskRow<'a> {
     Bools(&'a mut [bool]),
@@ -518,8 +564,13 @@ impl<F: Tabled> Batch<F> {
         Ok(())
     }
 
+    /// Buffers for this batch.
+    pub fn owned_buffers(&self) -> OwnedBuffers {
+        OwnedBuffers::new(self.len(), self.row_lens())
+    }
+
     /// Values per observation, actions per mask and rewards per env.
-    fn row_lens(&self) -> (usize, usize, usize) {
+    pub fn row_lens(&self) -> (usize, usize, usize) {
         (
             self.observation_len(),
             self.game.action_count(),
@@ -677,19 +728,8 @@ mod tests {
     use perfectplay_core::registry::AnyGame;
     use perfectplay_core::with_family;
 
-    /// A batch's buffers, owned.
-    #[derive(Clone, Debug, PartialEq)]
-    struct Rows {
-        obs: Vec<f32>,
-        mask: Vec<bool>,
-        players: Vec<i32>,
-        rewards: Vec<f32>,
-        terminated: Vec<bool>,
-        truncated: Vec<bool>,
-    }
-
     /// The buffers of `rows`, with the masks packed into `packed`.
-    fn with_bits<'a>(rows: &'a mut Rows, packed: &'a mut [u8]) -> Buffers<'a> {
+    fn with_bits<'a>(rows: &'a mut OwnedBuffers, packed: &'a mut [u8]) -> Buffers<'a> {
         Buffers {
             obs: &mut rows.obs,
             mask: Mask::Bits(packed),
@@ -700,39 +740,13 @@ mod tests {
         }
     }
 
-    impl Rows {
-        fn new<F: Tabled>(batch: &Batch<F>) -> Self {
-            let n = batch.len();
-            let (obs, count, rewards) = batch.row_lens();
-            Rows {
-                obs: vec![0.0; n * obs],
-                mask: vec![false; n * count],
-                players: vec![0; n],
-                rewards: vec![0.0; n * rewards],
-                terminated: vec![false; n],
-                truncated: vec![false; n],
-            }
-        }
-
-        fn buffers(&mut self) -> Buffers<'_> {
-            Buffers {
-                obs: &mut self.obs,
-                mask: Mask::Bools(&mut self.mask),
-                players: &mut self.players,
-                rewards: &mut self.rewards,
-                terminated: &mut self.terminated,
-                truncated: &mut self.truncated,
-            }
-        }
-    }
-
     /// Steps a self-play batch of `game` with its own samples, and beside it one [`State`]
     /// per env with the same actions (a new one where a game ended a step before): every row
     /// the batch writes equals what the session says.
     fn batch_agrees_with_sessions<F: Tabled>(id: &'static str, game: F) {
         let num_envs = 40;
         let mut batch = Batch::new(game, num_envs, 3, None, Start::Initial);
-        let mut rows = Rows::new(&batch);
+        let mut rows = batch.owned_buffers();
         batch.reset(None, rows.buffers()).unwrap();
         let mut sessions: Vec<State<F>> = (0..num_envs).map(|_| State::new(id, game)).collect();
         let mut actions = vec![0; num_envs];
@@ -793,7 +807,7 @@ mod tests {
     }
 
     /// The rows of 200 steps of a random-opponent batch run on a pool of `threads`.
-    fn rows_after_steps(threads: usize) -> Rows {
+    fn rows_after_steps(threads: usize) -> OwnedBuffers {
         let (_, game) = AnyGame::load("nine_mens_morris", &[] as &[(&str, &str)]).unwrap();
         let AnyGame::Morris(game) = game else {
             unreachable!()
@@ -805,7 +819,7 @@ mod tests {
         pool.install(|| {
             let agent = Some((Player::Second, Opponent::Random));
             let mut batch = Batch::new(game, 300, 11, agent, Start::Initial);
-            let mut rows = Rows::new(&batch);
+            let mut rows = batch.owned_buffers();
             let mut actions = vec![0; batch.len()];
             batch.reset(None, rows.buffers()).unwrap();
             for _ in 0..200 {
@@ -832,8 +846,8 @@ mod tests {
         };
         let mut values = Batch::new(game, 50, 5, None, Start::Initial);
         let mut bits = values.clone();
-        let mut rows = Rows::new(&values);
-        let mut other = Rows::new(&bits);
+        let mut rows = values.owned_buffers();
+        let mut other = bits.owned_buffers();
         let count = game.action_count();
         let mut packed = vec![0xffu8; 50 * count.div_ceil(8)];
         let mut actions = vec![0; 50];

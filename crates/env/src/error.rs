@@ -14,15 +14,10 @@ use thiserror::Error;
 /// moves, playing actions in a state or a batch, opening the tables of a perfect opponent.
 #[derive(Debug, Error)]
 pub enum Error {
-    /// No game has this id.
+    /// A game that could not be loaded: an unknown id, an unknown rule option or a value it
+    /// does not take, morris options that cannot be played together.
     #[error(transparent)]
-    UnknownGame(#[from] UnknownGameError),
-    /// An unknown rule option, or a value it does not take.
-    #[error(transparent)]
-    RuleOption(#[from] RuleOptionError),
-    /// Morris options that cannot be played together.
-    #[error("invalid rules: {0}")]
-    Rules(#[from] RulesError),
+    Load(#[from] LoadError),
     /// A checkers FEN that cannot be read.
     #[error(transparent)]
     CheckersFen(#[from] ParseFenError),
@@ -118,15 +113,18 @@ pub enum Error {
     Open(#[from] OpenError),
 }
 
-impl From<LoadError> for Error {
-    fn from(err: LoadError) -> Self {
-        match err {
-            LoadError::UnknownGame(e) => Error::UnknownGame(e),
-            LoadError::RuleOption(e) => Error::RuleOption(e),
-            LoadError::Rules(e) => Error::Rules(e),
-        }
-    }
+/// The causes of a [`LoadError`], as environment errors.
+macro_rules! through_load {
+    ($($source:ty),*) => {
+        $(impl From<$source> for Error {
+            fn from(err: $source) -> Self {
+                Error::Load(err.into())
+            }
+        })*
+    };
 }
+
+through_load!(UnknownGameError, RuleOptionError, RulesError);
 
 /// The result type of the environment.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

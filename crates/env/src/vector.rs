@@ -9,7 +9,7 @@ use perfectplay_core::morris::Morris;
 use perfectplay_core::registry::AnyGame;
 use perfectplay_core::{ActionGame, Player};
 
-use crate::batch::{Batch, Buffers, Opponent};
+use crate::batch::{Batch, Buffers, Opponent, OwnedBuffers};
 use crate::error::{Error, Result};
 use crate::perfect::{SharedTables, Start, Tabled};
 use perfectplay_core::with_family;
@@ -128,6 +128,12 @@ impl AnyBatch {
             b.game().action_count(),
             b.rewards_per_env(),
         ))
+    }
+
+    /// Buffers for this batch.
+    #[must_use]
+    pub fn owned_buffers(&self) -> OwnedBuffers {
+        with_family!(AnyBatch, self, b => b.owned_buffers())
     }
 
     /// The number of envs.

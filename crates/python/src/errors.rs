@@ -22,6 +22,7 @@
 use perfectplay_core::checkers::{MoveInputError, ParseFenError};
 use perfectplay_core::morris::fen::MorrisFenError;
 use perfectplay_core::morris::{MorrisMoveError, RulesError};
+use perfectplay_core::registry::LoadError;
 use perfectplay_core::RuleOptionError;
 use perfectplay_core::{IllegalActionError as CoreIllegalAction, PlayError};
 use perfectplay_env::Error as EnvError;
@@ -163,7 +164,7 @@ impl From<Error> for PyErr {
 /// The exception of an environment error, whose text is `message`.
 fn env_exception(err: EnvError, message: String) -> PyErr {
     match err {
-        EnvError::UnknownGame { .. } => UnknownGameError::new_err(message),
+        EnvError::Load(LoadError::UnknownGame(_)) => UnknownGameError::new_err(message),
         EnvError::CheckersFen(_) | EnvError::MorrisFen(_) => InvalidPositionError::new_err(message),
         EnvError::CheckersMove(_)
         | EnvError::MorrisMove(_)
@@ -184,10 +185,9 @@ fn env_exception(err: EnvError, message: String) -> PyErr {
         EnvError::Probe(_) | EnvError::Db(_) | EnvError::Open(_) => {
             TablebaseError::new_err(message)
         }
-        EnvError::RuleOption(_)
-        | EnvError::Rules(_)
-        | EnvError::ActionCount { .. }
-        | EnvError::BadArgument(_) => PyValueError::new_err(message),
+        EnvError::Load(_) | EnvError::ActionCount { .. } | EnvError::BadArgument(_) => {
+            PyValueError::new_err(message)
+        }
     }
 }
 

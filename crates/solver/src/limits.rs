@@ -6,7 +6,7 @@
 //! `100000` would otherwise start that many threads (each with its stack) and stall the
 //! machine. Zero is refused.
 
-use crate::error::RequestError;
+use crate::error::{RequestError, SolveError};
 
 /// How many threads per CPU a request may ask for without forcing.
 pub const THREADS_PER_CPU: usize = 4;
@@ -33,6 +33,21 @@ pub fn check_threads(requested: usize, force: bool) -> Result<usize, RequestErro
         });
     }
     Ok(requested)
+}
+
+/// A pool of `threads` workers for a build or a verification (every core for `None`; a
+/// number is checked as [`check_threads`] does with `force`, since a front has bounded what
+/// its user asked for), and its size.
+pub fn worker_pool(threads: Option<usize>) -> Result<(rayon::ThreadPool, usize), SolveError> {
+    let threads = match threads {
+        Some(t) => check_threads(t, true)?,
+        None => rayon::current_num_threads(),
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| SolveError::Unsupported(format!("cannot start {threads} threads: {e}")))?;
+    Ok((pool, threads))
 }
 
 #[cfg(test)]

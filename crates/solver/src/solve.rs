@@ -12,7 +12,7 @@ use xxhash_rust::xxh3::xxh3_64;
 use crate::domain::Domain;
 use crate::error::{DbError, SolveError};
 use crate::format::{to_wdl_payload, write_table, Encoding, Header, Stats, EXTENSION};
-use crate::limits::check_threads;
+use crate::limits::worker_pool;
 use crate::lock::{BuildLock, LockWait};
 use crate::plan::plan;
 use crate::retro::{Observer, UnitSolver};
@@ -267,14 +267,7 @@ pub fn solve<D: Domain>(
             .check_key(key)
             .map_err(|why| SolveError::Unsupported(format!("subspace {key}: {why}")))?;
     }
-    let threads = match options.threads {
-        Some(t) => check_threads(t, true)?,
-        None => rayon::current_num_threads(),
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| SolveError::Unsupported(format!("cannot start {threads} threads: {e}")))?;
+    let (pool, threads) = worker_pool(options.threads)?;
     let started = Instant::now();
     let total: u64 = units.iter().flatten().map(|&k| tb.domain().size(k)).sum();
     figures.total.store(total, Ordering::Relaxed);

@@ -22,7 +22,7 @@ use rayon::prelude::*;
 
 use crate::domain::Domain;
 use crate::error::{ProbeError, SolveError};
-use crate::limits::check_threads;
+use crate::limits::worker_pool;
 use crate::table::Table;
 use crate::tablebase::{terminal_value, Tablebase};
 use crate::value::Value;
@@ -73,14 +73,7 @@ pub fn verify<D: Domain>(
         Some(k) => k.to_vec(),
         None => tb.available().into_iter().map(|(k, _)| k).collect(),
     };
-    let threads = match threads {
-        Some(t) => check_threads(t, true)?,
-        None => rayon::current_num_threads(),
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| SolveError::Unsupported(format!("cannot start {threads} threads: {e}")))?;
+    let (pool, _) = worker_pool(threads)?;
     let started = Instant::now();
     let mut tables = Vec::new();
     for key in keys {
