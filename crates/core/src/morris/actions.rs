@@ -240,15 +240,7 @@ impl ActionGame for Morris {
         }
         let base = self.action_base(action)?;
         let us = pos.side_to_move();
-        let mut ours_after = pos.men(us);
-        if let Some(from) = base.from() {
-            ours_after = ours_after.without(Bitboard::from_index(from));
-        }
-        if let Some(to) = base.to() {
-            ours_after |= Bitboard::from_index(to);
-        }
-        let trapped_before = self.rules.trap_captures && self.trapped(pos, pos.men(us));
-        let takes = self.takes(pos, &base, ours_after, trapped_before);
+        let takes = self.takes_by(pos, &base);
         Some(if takes > 0 && self.removable(pos.men(!us)).any() {
             ActionStep::Continue(Stage::Removing {
                 base,

@@ -210,6 +210,15 @@ impl Morris {
         base: &MorrisMove,
         mut visit: F,
     ) {
+        let takes = self.takes_by(pos, base);
+        self.visit_removals(*base, pos.men(!pos.side), takes, &mut |mv: &MorrisMove| {
+            visit(mv.removed())
+        });
+    }
+
+    /// How many men `base` (a legal placement or move in `pos`, without removals) takes.
+    #[inline]
+    pub(crate) fn takes_by(&self, pos: &MorrisPosition, base: &MorrisMove) -> u32 {
         let us = pos.side;
         let mut ours_after = pos.men(us);
         if let Some(from) = base.from() {
@@ -219,10 +228,7 @@ impl Morris {
             ours_after |= Bitboard::from_index(to);
         }
         let trapped_before = self.rules.trap_captures && self.trapped(pos, pos.men(us));
-        let takes = self.takes(pos, base, ours_after, trapped_before);
-        self.visit_removals(*base, pos.men(!us), takes, &mut |mv: &MorrisMove| {
-            visit(mv.removed())
-        });
+        self.takes(pos, base, ours_after, trapped_before)
     }
 
     /// How many men `base` takes.
