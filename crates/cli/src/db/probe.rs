@@ -1,0 +1,172 @@
+//! `perfectplay probe` and `perfectplay search`: a position's value from the tables, and the search that values positions with men in hand on the moving-phase tables.
+
+use super::*;
+
+/// Arguments of `perfectplay probe`.
+#[derive(Args, Debug)]
+pub(crate) struct ProbeArgs {
+    #[command(flatten)]
+    pub(crate) at: TablePosition,
+}
+
+/// Arguments of `perfectplay search` (the tables are those of the moving phase).
+#[derive(Args, Debug)]
+pub(crate) struct SearchArgs {
+    #[command(flatten)]
+    pub(crate) at: TablePosition,
+    /// Also value every turn of the position.
+    #[arg(long)]
+    pub(crate) moves: bool,
+    /// Transposition table of 2^BITS entries of 8 bytes.
+    #[arg(long, value_name = "BITS", default_value_t = 26, value_parser = clap::value_parser!(u32).range(4..=34))]
+    pub(crate) table_bits: u32,
+    #[command(flatten)]
+    pub(crate) threads: Threads,
+    /// Copy every table into memory (2 MB pages where the system gives them) before starting:
+    /// random reads then skip the page cache's small pages, which pays off for long runs.
+    /// Needs as much free memory as the tables' size.
+    #[arg(long)]
+    pub(crate) preload: bool,
+}
+
+/// Prints the value of a position and of each of its moves.
+pub(crate) fn run_probe(args: &ProbeArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    match databases(&args.at.game, &args.at.set)? {
+        Databases::Morris(_) => {
+            let (tb, pos) = args.at.open()?;
+            let diagram = tb.domain().game().diagram(&pos);
+            print_probe(&tb, &pos, &diagram, out)
+        }
+        Databases::Checkers(domain) => {
+            let (tb, pos) = args.at.open_checkers(domain)?;
+            print_probe(&tb, &pos, &pos.to_string(), out)
+        }
+    }
+}
+
+/// The value, distance, moves and principal variation of `pos`, after its `diagram`.
+fn print_probe<D: Domain>(
+    tb: &Tablebase<D>,
+    pos: &<D::Game as Game>::Position,
+    diagram: &str,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let game = tb.domain().game();
+    let pos = *pos;
+    writeln!(out, "{diagram}")?;
+    let value: Value = tb.probe(&pos)?;
+    let subspace = tb
+        .domain()
+        .locate(&pos)
+        .map_or_else(|_| "-".to_owned(), |(k, _)| k.to_string());
+    writeln!(
+        out,
+        "value: {value} (for {} to move; subspace {subspace})",
+        game.side_to_move(&pos)
+    )?;
+    if let Some(plies) = value.plies {
+        writeln!(out, "distance: {plies} plies")?;
+    }
+    let moves = tb.move_values(&pos)?;
+    if moves.is_empty() {
+        writeln!(out, "no moves: the game is over")?;
+        return Ok(());
+    }
+    writeln!(out, "moves, best first:")?;
+    for m in &moves {
+        writeln!(out, "  {:<12} {}", m.mv.to_string(), m.value)?;
+    }
+    if value.wdl != Wdl::Draw && value.plies.is_some() {
+        let line = tb.principal_variation(&pos, 400)?;
+        let text: Vec<String> = line.iter().map(ToString::to_string).collect();
+        writeln!(out, "principal variation: {}", text.join(" "))?;
+    }
+    Ok(())
+}
+
+/// Values a placement-phase position by searching down to the moving-phase tables.
+pub(crate) fn run_search(args: &SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let (tb, pos) = args.at.open()?;
+    let game = *tb.domain().game();
+    let search = PlacementSearch::new(&tb, args.table_bits)?;
+    if args.preload {
+        preload(&tb)?;
+    }
+    writeln!(out, "{}", game.diagram(&pos))?;
+    let started = Instant::now();
+    let threads = args.threads.checked()?.unwrap_or_else(available_cpus);
+    let value = with_search_progress(&search, started, || {
+        search.value_with_threads(&pos, threads)
+    })?;
+    writeln!(
+        out,
+        "value: {} (for {} to move; alpha-beta search of the placement phase on the tables)",
+        wdl_word(value),
+        pos.side_to_move()
+    )?;
+    if args.moves {
+        let moves = with_search_progress(&search, started, || {
+            search.move_values_with_threads(&pos, threads)
+        })?;
+        writeln!(out, "moves, best first:")?;
+        for (mv, w) in moves {
+            writeln!(out, "  {:<12} {}", mv.to_string(), wdl_word(w))?;
+        }
+    }
+    let stats = search.stats();
+    writeln!(
+        out,
+        "searched {} positions ({} table probes, {} transposition hits) in {:.1} s",
+        stats.nodes,
+        stats.probes,
+        stats.table_hits,
+        started.elapsed().as_secs_f64()
+    )?;
+    Ok(())
+}
+
+/// Runs `work` while a second thread prints the search's counters to stderr every half minute,
+/// so that a search of hours shows it is alive and how fast it goes.
+fn with_search_progress<T>(
+    search: &PlacementSearch<'_>,
+    started: Instant,
+    work: impl FnOnce() -> T,
+) -> T {
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let tick = std::time::Duration::from_millis(200);
+            let mut last = Instant::now();
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                std::thread::sleep(tick);
+                if last.elapsed().as_secs() >= 30 {
+                    last = Instant::now();
+                    let stats = search.stats();
+                    let secs = started.elapsed().as_secs_f64();
+                    eprintln!(
+                        "search: {:.0} s, {} positions ({:.0}/s), {} probes, {} transposition hits",
+                        secs,
+                        stats.nodes,
+                        stats.nodes as f64 / secs,
+                        stats.probes,
+                        stats.table_hits
+                    );
+                }
+            }
+        });
+        let result = work();
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        result
+    })
+}
+
+/// Copies every table of `tb` into memory, saying so on stderr.
+fn preload<D: Domain>(tb: &Tablebase<D>) -> Result<(), CliError> {
+    let started = Instant::now();
+    let bytes = tb.preload()?;
+    eprintln!(
+        "preloaded {bytes} bytes of tables in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

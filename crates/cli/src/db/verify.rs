@@ -1,0 +1,119 @@
+//! `perfectplay verify`: every table checked against a fresh pass of the rules, and the checksum manifest.
+
+use super::*;
+
+/// Arguments of `perfectplay verify`.
+#[derive(Args, Debug)]
+pub(crate) struct VerifyArgs {
+    #[arg(value_name = "GAME", help = games::game_help())]
+    pub(crate) game: String,
+    /// Directory of the tables.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) db: PathBuf,
+    /// Only these subspaces (default: every table in the directory).
+    #[arg(long, value_name = "KEY")]
+    pub(crate) subspace: Vec<String>,
+    #[command(flatten)]
+    pub(crate) threads: Threads,
+    /// No progress lines.
+    #[arg(short, long)]
+    pub(crate) quiet: bool,
+    /// Compare every table's SHA-256 with the directory's CHECKSUMS manifest instead (written
+    /// by `perfectplay info --write-checksums`).
+    #[arg(long, conflicts_with = "subspace")]
+    pub(crate) checksums: bool,
+    /// Set a rule option (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub(crate) set: Vec<String>,
+}
+
+/// Rechecks every stored value; a mismatch is an error (exit status 1).
+pub(crate) fn run_verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let databases = databases(&args.game, &args.set)?;
+    if args.checksums {
+        return run_checksums(&args.db, out);
+    }
+    match databases {
+        Databases::Morris(domain) => {
+            let keys = parse_keys(&domain, &args.subspace)?;
+            verify_tables(domain, &keys, args, out)
+        }
+        Databases::Checkers(domain) => {
+            let keys = parse_checkers_keys(&domain, &args.subspace)?;
+            verify_tables(domain, &keys, args, out)
+        }
+    }
+}
+
+fn verify_tables<D: Domain>(
+    domain: D,
+    keys: &[D::Key],
+    args: &VerifyArgs,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let tb = Tablebase::open(domain, &args.db)?;
+    let quiet = args.quiet;
+    let progress = move |name: &str, size: u64| {
+        if !quiet {
+            eprintln!("verifying {name} ({size} positions)");
+        }
+    };
+    let keys = (!keys.is_empty()).then_some(keys);
+    let report = verify(&tb, keys, args.threads.checked()?, &progress)?;
+    if report.tables.is_empty() {
+        return Err(CliError::NoTables {
+            dir: args.db.clone(),
+        });
+    }
+    let mut bad = 0;
+    let mut positions = 0;
+    for t in &report.tables {
+        positions += t.positions;
+        if t.mismatches == 0 {
+            writeln!(out, "{:>12} {:>14} positions ok", t.subspace, t.positions)?;
+        } else {
+            bad += t.mismatches;
+            writeln!(
+                out,
+                "{:>12} {:>14} positions, {} MISMATCHES, first: {}",
+                t.subspace,
+                t.positions,
+                t.mismatches,
+                t.example.as_deref().unwrap_or("")
+            )?;
+        }
+    }
+    writeln!(
+        out,
+        "verified {} tables, {positions} positions in {:.2} s",
+        report.tables.len(),
+        report.seconds
+    )?;
+    if bad > 0 {
+        return Err(CliError::VerifyFailed { mismatches: bad });
+    }
+    Ok(())
+}
+
+/// Compares the tables with the manifest; any difference is an error (exit status 1).
+fn run_checksums(dir: &Path, out: &mut dyn Write) -> Result<(), CliError> {
+    let results = check_manifest(dir)?;
+    let mut bad = 0;
+    for r in &results {
+        let line = match &r.status {
+            ChecksumStatus::Match => "ok".to_owned(),
+            ChecksumStatus::Mismatch { expected, found } => {
+                format!("DIFFERENT: manifest {expected}, file {found}")
+            }
+            ChecksumStatus::Missing => "MISSING".to_owned(),
+            ChecksumStatus::Unlisted => "NOT IN THE MANIFEST".to_owned(),
+        };
+        bad += u64::from(r.status != ChecksumStatus::Match);
+        writeln!(out, "{:>16} {line}", r.file)?;
+    }
+    writeln!(out, "{} files checked against {MANIFEST}", results.len())?;
+    if bad > 0 {
+        return Err(CliError::ChecksumsDiffer { files: bad });
+    }
+    Ok(())
+}
