@@ -73,9 +73,16 @@ def loop_steps(load_game: Callable[[str], Any], name: str, seconds: float, seed:
             return steps / (now - start)
 
 
-def vector_steps(game_id: str, num_envs: int, seconds: float, seed: int) -> float:
+#: The variable that forces perfectplay's portable (non-SIMD) paths when set to ``portable``.
+SIMD_VARIABLE = "PERFECTPLAY_SIMD"
+
+
+def vector_steps(
+    game_id: str, num_envs: int, seconds: float, seed: int, packed_mask: bool = False
+) -> float:
     """Steps per second of ``pp.VectorEnv`` self-play with sampled legal actions."""
-    env = pp.VectorEnv(game_id, num_envs, seed=seed)
+    options = {"packed_mask": True} if packed_mask else {}
+    env = pp.VectorEnv(game_id, num_envs, seed=seed, **options)
     env.reset(seed=seed)
     for _ in range(5):  # warm up: threads started, buffers touched
         env.step(env.sample_legal_actions())
@@ -134,6 +141,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument(
         "--no-openspiel", action="store_true", help="skip pyspiel even if it is installed"
     )
+    parser.add_argument(
+        "--packed-mask",
+        action="store_true",
+        help="VectorEnv(packed_mask=True): masks as bits, eight actions to a byte",
+    )
     args = parser.parse_args(argv)
 
     spiel = None if args.no_openspiel else pyspiel
@@ -143,6 +155,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     print(
         f"{os.cpu_count()} CPUs, {platform.machine()}, RAYON_NUM_THREADS={threads}; "
         f"best of {args.repeats} x {args.seconds:g} s per figure"
+        + (", packed masks" if args.packed_mask else "")
+        + (f", {SIMD_VARIABLE}={os.environ[SIMD_VARIABLE]}" if SIMD_VARIABLE in os.environ else "")
     )
     print()
 
@@ -157,7 +171,10 @@ def main(argv: Optional[List[str]] = None) -> int:
                 (spiel.load_game, spiel_name, args.seconds, args.seed),
             )
         for n in args.batch:
-            measures[f"vec_{n}"] = (vector_steps, (game_id, n, args.seconds, args.seed))
+            measures[f"vec_{n}"] = (
+                vector_steps,
+                (game_id, n, args.seconds, args.seed, args.packed_mask),
+            )
         row: Dict[str, Any] = {"game": game_id, "os_loop": None}
         row.update(best_of_rounds(args.repeats, measures))
         _print_row(row, args.batch)
