@@ -37,7 +37,7 @@ pub enum History {
     Full,
     /// Only what the ending rules need (the identities of the positions since the last
     /// progress move); no undo and no move list. Batched environments play on and never take
-    /// back, and writing a whole record per ply cost them a tenth of their step.
+    /// back, and a whole record per ply is a large share of their step (BENCHMARKS.md).
     Window,
 }
 

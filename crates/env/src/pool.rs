@@ -1,7 +1,7 @@
 //! The threads that step envs: the first Python thread that steps envs and `n - 1` rayon
 //! workers of its own.
 //!
-//! An env step is short (a batch of 1024 morris envs takes about 80 µs on two cores), so what
+//! An env step is short (tens of microseconds for a batch of a thousand envs), so what
 //! the pool costs per call matters. Run from outside a rayon pool, a parallel loop would wake a
 //! worker, put the calling thread to sleep and wake it again at the end; here the calling
 //! thread is worker 0 of a pool of its own and steps envs itself, alongside the other workers
