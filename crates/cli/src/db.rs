@@ -124,7 +124,7 @@ impl TablePosition {
     ) -> Result<
         (
             Tablebase<CheckersDomain>,
-            perfectplay_core::checkers::Position,
+            perfectplay_core::checkers::CheckersPosition,
         ),
         CliError,
     > {

@@ -25,7 +25,7 @@ use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
-use perfectplay_core::checkers::Position as CheckersPosition;
+use perfectplay_core::checkers::CheckersPosition;
 use perfectplay_core::morris::MorrisPosition;
 use perfectplay_core::{Game, SplitMix64};
 use perfectplay_solver::checkers::CheckersDomain;
