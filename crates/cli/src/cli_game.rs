@@ -8,7 +8,7 @@
 
 use std::cmp::Ordering;
 
-use perfectplay_core::checkers::{Checkers, Move, Position};
+use perfectplay_core::checkers::{Checkers, CheckersMove, CheckersPosition};
 use perfectplay_core::morris::{Morris, MorrisMove};
 use perfectplay_core::registry::GameFamily;
 
@@ -46,13 +46,13 @@ impl CliGame for Checkers {
     const PUBLISHED_HINT: &'static str = "--check needs the start position";
 
     /// By start square, then by the landing squares in turn.
-    fn compare_moves(a: &Move, b: &Move) -> Ordering {
+    fn compare_moves(a: &CheckersMove, b: &CheckersMove) -> Ordering {
         a.from()
             .cmp(&b.from())
             .then_with(|| a.landings().cmp(b.landings()))
     }
 
-    fn published_counts(&self, pos: &Position) -> Option<PublishedCounts> {
+    fn published_counts(&self, pos: &CheckersPosition) -> Option<PublishedCounts> {
         published::checkers_counts(pos)
     }
 }

@@ -97,7 +97,7 @@ impl TablePosition {
     ) -> Result<
         (
             Tablebase<CheckersDomain>,
-            perfectplay_core::checkers::Position,
+            perfectplay_core::checkers::CheckersPosition,
         ),
         CliError,
     > {

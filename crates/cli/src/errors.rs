@@ -2,7 +2,7 @@
 
 use std::io;
 
-use perfectplay_core::checkers::ParseFenError;
+use perfectplay_core::checkers::CheckersFenError;
 use perfectplay_core::morris::fen::MorrisFenError;
 use perfectplay_core::morris::RulesError;
 use perfectplay_core::registry::{LoadError, UnknownGameError};
@@ -17,7 +17,7 @@ pub(crate) enum CliError {
     UnknownGame(#[from] UnknownGameError),
     /// A checkers FEN string that could not be read.
     #[error(transparent)]
-    Fen(#[from] ParseFenError),
+    Fen(#[from] CheckersFenError),
     /// A morris position string that could not be read.
     #[error(transparent)]
     MorrisFen(#[from] MorrisFenError),
@@ -196,7 +196,7 @@ mod tests {
     #[test]
     fn bad_input_exits_with_two() {
         let fen = "B:W33:B1"
-            .parse::<perfectplay_core::checkers::Position>()
+            .parse::<perfectplay_core::checkers::CheckersPosition>()
             .unwrap_err();
         assert_eq!(CliError::from(fen).exit_code(), 2);
         let game = perfectplay_core::morris::Morris::preset("shah").unwrap();

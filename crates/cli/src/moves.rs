@@ -23,7 +23,7 @@ pub(crate) fn join<G: CliGame>(moves: &[G::Move]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use perfectplay_core::checkers::{Checkers, Move};
+    use perfectplay_core::checkers::{Checkers, CheckersMove};
     use perfectplay_core::morris::Morris;
     use perfectplay_core::{Game, GameState};
 
@@ -50,7 +50,7 @@ mod tests {
         game.generate_moves(&pos, &mut list);
         let names: Vec<String> = sorted::<Checkers>(&list)
             .iter()
-            .map(Move::to_string)
+            .map(CheckersMove::to_string)
             .collect();
         let mut expected = names.clone();
         expected.sort_by_key(|n| {

@@ -5,7 +5,7 @@
 //! searched. The morris file is JSON; its only published counts are those of Nine Men's Morris
 //! from the empty board (`nine_mens_morris.perft_start.counts`).
 
-use perfectplay_core::checkers::Position;
+use perfectplay_core::checkers::CheckersPosition;
 use perfectplay_core::morris::{Morris, MorrisPosition, MorrisRules};
 use perfectplay_core::Game;
 
@@ -38,10 +38,10 @@ impl PublishedCounts {
 }
 
 /// The published counts for `pos`, if the data lists it.
-pub(crate) fn checkers_counts(pos: &Position) -> Option<PublishedCounts> {
+pub(crate) fn checkers_counts(pos: &CheckersPosition) -> Option<PublishedCounts> {
     cases(CHECKERS_PERFT)
         .into_iter()
-        .find(|(fen, _)| fen.parse::<Position>().is_ok_and(|p| p == *pos))
+        .find(|(fen, _)| fen.parse::<CheckersPosition>().is_ok_and(|p| p == *pos))
         .map(|(_, counts)| counts)
 }
 
@@ -132,7 +132,7 @@ mod tests {
 
     #[test]
     fn other_positions_have_none() {
-        let pos: Position = "W:W27:B18,10".parse().unwrap();
+        let pos: CheckersPosition = "W:W27:B18,10".parse().unwrap();
         assert_eq!(checkers_counts(&pos), None);
     }
 

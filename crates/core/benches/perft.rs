@@ -10,7 +10,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use perfectplay_core::checkers::{Checkers, MoveList, Position};
+use perfectplay_core::checkers::{Checkers, CheckersMoveList, CheckersPosition};
 use perfectplay_core::{perft, Game};
 
 fn perft_from_start(c: &mut Criterion) {
@@ -29,14 +29,14 @@ fn perft_from_start(c: &mut Criterion) {
 }
 
 fn generation(c: &mut Criterion) {
-    let pos: Position = "W:W14,15,22,23,25,27,K2:B5,6,9,10,12,18,19,K30"
+    let pos: CheckersPosition = "W:W14,15,22,23,25,27,K2:B5,6,9,10,12,18,19,K30"
         .parse()
         .expect("valid FEN");
     let mut group = c.benchmark_group("checkers_movegen");
     group.throughput(Throughput::Elements(1));
     group.bench_function("generate_middlegame", |b| {
         b.iter(|| {
-            let mut moves = MoveList::new();
+            let mut moves = CheckersMoveList::new();
             black_box(&pos).generate_moves_into(&mut moves);
             moves.len()
         })

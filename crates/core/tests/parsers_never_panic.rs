@@ -1,7 +1,7 @@
 //! Fuzz-style property tests: the text parsers return errors, never panic, on arbitrary input,
 //! and whatever they accept is a legal value that writes back canonically.
 
-use perfectplay_core::checkers::{MoveText, Position};
+use perfectplay_core::checkers::{CheckersPosition, MoveText};
 use proptest::prelude::*;
 
 /// Strings built from the characters FEN and move text use, so that many are nearly valid.
@@ -14,20 +14,20 @@ proptest! {
 
     #[test]
     fn fen_parser_never_panics(text in fen_like()) {
-        if let Ok(pos) = text.parse::<Position>() {
+        if let Ok(pos) = text.parse::<CheckersPosition>() {
             let canonical = pos.fen();
-            prop_assert_eq!(canonical.parse::<Position>().unwrap(), pos);
+            prop_assert_eq!(canonical.parse::<CheckersPosition>().unwrap(), pos);
         }
     }
 
     #[test]
     fn fen_parser_never_panics_on_any_text(text in ".{0,60}") {
-        let _ = text.parse::<Position>();
+        let _ = text.parse::<CheckersPosition>();
     }
 
     #[test]
     fn move_parser_never_panics(text in fen_like()) {
-        let start = Position::start(perfectplay_core::Color::Black);
+        let start = CheckersPosition::start(perfectplay_core::Color::Black);
         if let Ok(parsed) = text.parse::<MoveText>() {
             prop_assert!(parsed.squares().len() >= 2);
         }

@@ -3,7 +3,7 @@
 //! Counts up to 10 million leaves run by default; set `PERFT_MAX_LEAVES` to go further (the
 //! release build checks checkers perft 12 and beyond with `perfectplay perft`).
 
-use perfectplay_core::checkers::{Checkers, Position};
+use perfectplay_core::checkers::{Checkers, CheckersPosition};
 use perfectplay_core::morris::Morris;
 use perfectplay_core::{perft, Game};
 
@@ -69,7 +69,7 @@ fn checkers_perft_matches_published_counts() {
     assert!(!cases.is_empty());
     for case in cases {
         assert_eq!(case.game, "checkers");
-        let pos: Position = case.fen.parse().expect("valid FEN");
+        let pos: CheckersPosition = case.fen.parse().expect("valid FEN");
         check(&game, &pos, &case);
     }
 }

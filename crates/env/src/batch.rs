@@ -1,8 +1,8 @@
 //! `Batch`: many games stepped together, in parallel, into caller-provided buffers.
 //!
-//! Each env is a [`Slot`]: a [`ActionState`] (position, stage, the history the ending rules need, and
-//! its legal actions, kept up to date after every action so that checking a batch of actions
-//! and sampling are cheap) and its own random streams. A slot depends on its own data alone,
+//! Each env is a `Slot`: an [`ActionState`] (position, stage, the history the ending rules
+//! need, and its legal actions, kept up to date after every action so that checking a batch of
+//! actions and sampling are cheap) and its own random streams. A slot depends on its own data alone,
 //! so results are the same for any number of threads.
 
 use std::fmt;

@@ -1,7 +1,7 @@
 //! The environment's errors: one enum for everything below the fronts. The Python binding
 //! turns each variant into its exception class; a Rust caller matches on them.
 
-use perfectplay_core::checkers::{MoveInputError, ParseFenError};
+use perfectplay_core::checkers::{CheckersFenError, CheckersMoveError};
 use perfectplay_core::morris::fen::MorrisFenError;
 use perfectplay_core::morris::{MorrisMoveError, RulesError};
 use perfectplay_core::registry::{LoadError, UnknownGameError};
@@ -20,13 +20,13 @@ pub enum Error {
     Load(#[from] LoadError),
     /// A checkers FEN that cannot be read.
     #[error(transparent)]
-    CheckersFen(#[from] ParseFenError),
+    CheckersFen(#[from] CheckersFenError),
     /// A morris position string that cannot be read.
     #[error(transparent)]
     MorrisFen(#[from] MorrisFenError),
     /// A checkers move that cannot be read or is not legal.
     #[error(transparent)]
-    CheckersMove(#[from] MoveInputError),
+    CheckersMove(#[from] CheckersMoveError),
     /// A morris turn that cannot be read or is not legal.
     #[error(transparent)]
     MorrisMove(#[from] MorrisMoveError),

@@ -142,7 +142,7 @@ pub fn parse_subspace<D: Domain>(domain: &D, name: &str) -> Result<D::Key> {
 }
 
 /// The position of a uniformly drawn index of subspace `key` whose position is not over (by
-/// rejection); after [`START_TRIES`] failed draws, the first such position at or after one
+/// rejection); after `START_TRIES` failed draws, the first such position at or after one
 /// more drawn index (wrapping), so that a subspace with any such position always gives one.
 /// `None` when it has none.
 pub fn draw_position<D: Domain>(

@@ -5,7 +5,7 @@
 //! the pool costs per call matters. Run from outside a rayon pool, a parallel loop would wake a
 //! worker, put the calling thread to sleep and wake it again at the end; here the calling
 //! thread is worker 0 of a pool of its own and steps envs itself, alongside the other workers
-//! (how the envs are shared out: [`crate::lanes`]). The pool has as many threads as rayon's
+//! (how the envs are shared out: the `lanes` module). The pool has as many threads as rayon's
 //! global pool would have (`RAYON_NUM_THREADS`, else one per CPU).
 //!
 //! Only the first thread that steps envs (Python's main thread, in practice) gets such a pool:

@@ -101,7 +101,7 @@ pub enum AnyBatch {
 impl AnyBatch {
     /// The batch of `game` that `spec` describes, its games started (not yet written to any
     /// buffer: call [`AnyBatch::reset`]). Refused when its envs and the buffers of
-    /// [`AnyBatch::buffer_lens`] would not fit this machine's memory, before allocating.
+    /// [`AnyBatch::row_lens`] would not fit this machine's memory, before allocating.
     pub fn new(game: &AnyGame, spec: &BatchSpec) -> Result<Self> {
         if spec.num_envs == 0 {
             return Err(Error::BadArgument("num_envs must be at least 1".to_owned()));

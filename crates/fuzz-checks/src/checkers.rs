@@ -1,6 +1,6 @@
 //! Checkers position strings (FEN) and moves.
 
-use perfectplay_core::checkers::{Checkers, Move, MoveText, Position};
+use perfectplay_core::checkers::{Checkers, CheckersMove, CheckersPosition, MoveText};
 use perfectplay_core::{Color, Game};
 use perfectplay_solver::rows;
 
@@ -11,7 +11,7 @@ pub fn checkers_fen(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let Ok(pos) = text.parse::<Position>() else {
+    let Ok(pos) = text.parse::<CheckersPosition>() else {
         return;
     };
     check_position(&pos);
@@ -23,9 +23,9 @@ pub fn checkers_fen(data: &[u8]) {
     }
 }
 
-fn check_position(pos: &Position) {
+fn check_position(pos: &CheckersPosition) {
     let fen = pos.fen();
-    let again: Position = fen
+    let again: CheckersPosition = fen
         .parse()
         .unwrap_or_else(|e| panic!("{fen} does not read: {e}"));
     assert_eq!(&again, pos, "{fen}");
@@ -37,7 +37,7 @@ fn check_position(pos: &Position) {
         Ok(pos),
         "{fen}"
     );
-    let parts = Position::from_parts(
+    let parts = CheckersPosition::from_parts(
         pos.pieces(Color::Black),
         pos.pieces(Color::White),
         pos.kings(Color::Black) | pos.kings(Color::White),
@@ -55,7 +55,7 @@ pub fn checkers_move(data: &[u8]) {
         return;
     };
     let pos = match position {
-        Some(fen) => match fen.parse::<Position>() {
+        Some(fen) => match fen.parse::<CheckersPosition>() {
             Ok(pos) => pos,
             Err(_) => return,
         },
@@ -73,7 +73,7 @@ pub fn checkers_move(data: &[u8]) {
     let Ok(mv) = pos.parse_move(text) else {
         return;
     };
-    let mut legal: Vec<Move> = Vec::new();
+    let mut legal: Vec<CheckersMove> = Vec::new();
     Checkers::default().for_each_move(&pos, |m| legal.push(*m));
     assert!(legal.contains(&mv), "{text:?} resolved to {mv}, not legal");
     let squares = parsed.squares();

@@ -19,7 +19,7 @@
 //! with the rules engine found by the test suite's `_self_check` raises `AssertionError`. An
 //! array of floats or bools where integers are wanted is a `TypeError` too.
 
-use perfectplay_core::checkers::{MoveInputError, ParseFenError};
+use perfectplay_core::checkers::{CheckersFenError, CheckersMoveError};
 use perfectplay_core::morris::fen::MorrisFenError;
 use perfectplay_core::morris::{MorrisMoveError, RulesError};
 use perfectplay_core::registry::LoadError;
@@ -134,9 +134,9 @@ macro_rules! through_env {
 through_env!(
     RuleOptionError,
     RulesError,
-    ParseFenError,
+    CheckersFenError,
     MorrisFenError,
-    MoveInputError,
+    CheckersMoveError,
     MorrisMoveError,
     PlayError,
     CoreIllegalAction,

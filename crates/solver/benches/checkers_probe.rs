@@ -16,7 +16,7 @@ use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use perfectplay_core::checkers::{Checkers, Position};
+use perfectplay_core::checkers::{Checkers, CheckersPosition};
 use perfectplay_core::{Bitboard, Color, Game, SplitMix64};
 use perfectplay_solver::checkers::CheckersDomain;
 use perfectplay_solver::{solve, Domain, SolveOptions, Tablebase, Value};
@@ -40,9 +40,9 @@ fn tables() -> (PathBuf, Option<tempfile::TempDir>) {
 }
 
 /// The same position with the other side to move and the board turned: it has the same value.
-fn turned(pos: &Position) -> Position {
+fn turned(pos: &CheckersPosition) -> CheckersPosition {
     let turn = |b: Bitboard| Bitboard(b.0.reverse_bits());
-    Position::from_parts(
+    CheckersPosition::from_parts(
         turn(pos.pieces(Color::White)),
         turn(pos.pieces(Color::Black)),
         turn(pos.kings(Color::Black) | pos.kings(Color::White)),
@@ -52,7 +52,7 @@ fn turned(pos: &Position) -> Position {
 }
 
 /// `SAMPLE` positions that can arise, uniform over the indices of every table.
-fn sample(tb: &Tablebase<CheckersDomain>) -> Vec<Position> {
+fn sample(tb: &Tablebase<CheckersDomain>) -> Vec<CheckersPosition> {
     let tables: Vec<_> = tb
         .available()
         .into_iter()

@@ -6,7 +6,7 @@
 use std::ops::ControlFlow;
 use std::path::Path;
 
-use perfectplay_core::checkers::Position as CheckersPosition;
+use perfectplay_core::checkers::CheckersPosition;
 use perfectplay_core::morris::MorrisPosition;
 use perfectplay_core::registry::AnyGame;
 use perfectplay_core::Game;

@@ -23,7 +23,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use perfectplay_core::checkers::{Checkers, Position as CheckersPosition, PositionError};
+use perfectplay_core::checkers::{Checkers, CheckersPosition, CheckersPositionError};
 use perfectplay_core::morris::fen::MorrisPositionError;
 use perfectplay_core::morris::{Morris, MorrisPosition};
 use perfectplay_core::{Bitboard, Color, Game};
@@ -46,7 +46,7 @@ pub enum RowError {
     Morris(#[from] MorrisPositionError),
     /// The checkers position breaks the rules.
     #[error("{0}")]
-    Checkers(#[from] PositionError),
+    Checkers(#[from] CheckersPositionError),
     /// A morris position that remembers something, which rows cannot hold.
     #[error(
         "encoded rows hold no memory (a man that may not re-form its mill, Shah's first mill)"
@@ -145,7 +145,7 @@ mod tests {
         );
         assert!(matches!(
             decode_checkers(&checkers, &[1, 1, 0, 0]),
-            Err(RowError::Checkers(PositionError::Overlap(_)))
+            Err(RowError::Checkers(CheckersPositionError::Overlap(_)))
         ));
 
         let morris = Morris::preset("twelve_mens_morris").unwrap();

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use perfectplay_core::checkers::{Checkers, Position};
+use perfectplay_core::checkers::{Checkers, CheckersPosition};
 use perfectplay_core::{Bitboard, Color, Game};
 use perfectplay_solver::checkers::{CheckersDomain, CheckersKey};
 use perfectplay_solver::{solve, verify, Domain, ProbeError, SolveOptions, Tablebase, Value, Wdl};
@@ -14,13 +14,13 @@ fn domain() -> CheckersDomain {
 
 /// Every position with `2..=max` pieces, both sides with at least one and either to move,
 /// made square by square without the databases' index.
-fn all_positions(max: u32) -> Vec<Position> {
+fn all_positions(max: u32) -> Vec<CheckersPosition> {
     let mut out = Vec::new();
-    fn place(from: u32, left: u32, parts: [u32; 4], out: &mut Vec<Position>) {
+    fn place(from: u32, left: u32, parts: [u32; 4], out: &mut Vec<CheckersPosition>) {
         let [bm, bk, wm, wk] = parts;
         if (bm | bk) != 0 && (wm | wk) != 0 {
             for side in [Color::Black, Color::White] {
-                if let Ok(p) = Position::from_parts(
+                if let Ok(p) = CheckersPosition::from_parts(
                     Bitboard(bm | bk),
                     Bitboard(wm | wk),
                     Bitboard(bk | wk),
@@ -47,8 +47,9 @@ fn all_positions(max: u32) -> Vec<Position> {
 
 /// Values by rounds: lost in 0 with no move; won in `d` with a successor lost in `d - 1`;
 /// lost in `d` when every successor is won and the longest in `d - 1`; the rest drawn.
-fn reference(game: &Checkers, positions: &[Position]) -> Vec<Value> {
-    let at: HashMap<Position, usize> = positions.iter().enumerate().map(|(i, p)| (*p, i)).collect();
+fn reference(game: &Checkers, positions: &[CheckersPosition]) -> Vec<Value> {
+    let at: HashMap<CheckersPosition, usize> =
+        positions.iter().enumerate().map(|(i, p)| (*p, i)).collect();
     // Successors: an index, or `None` for a finished position (lost for its mover in 0).
     let successors: Vec<Vec<Option<usize>>> = positions
         .iter()
@@ -203,7 +204,7 @@ fn tables_up_to(max: u8, options: SolveOptions) -> tempfile::TempDir {
 fn finished_positions_are_answered_by_the_rules_with_any_tables() {
     let game = Checkers::default();
     // Positions of three pieces whose side to move has pieces but no move.
-    let blocked: Vec<Position> = all_positions(3)
+    let blocked: Vec<CheckersPosition> = all_positions(3)
         .into_iter()
         .filter(|p| game.outcome(p).is_some())
         .collect();
@@ -280,7 +281,11 @@ fn batched_probes_come_in_order_and_stop_when_asked() {
 }
 
 /// The positions of `all` that `key`'s table values (not answered by the rules alone).
-fn positions_in(tb: &Tablebase<CheckersDomain>, all: &[Position], key: &str) -> Vec<Position> {
+fn positions_in(
+    tb: &Tablebase<CheckersDomain>,
+    all: &[CheckersPosition],
+    key: &str,
+) -> Vec<CheckersPosition> {
     let game = Checkers::default();
     all.iter()
         .filter(|p| game.outcome(p).is_none())

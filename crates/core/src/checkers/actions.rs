@@ -9,7 +9,7 @@
 //! (the same for both colours); observations are seen from the player to move.
 
 use super::geometry::Dir;
-use super::{Checkers, Move, Position, Square};
+use super::{Checkers, CheckersMove, CheckersPosition, Square};
 use crate::rl::{ActionGame, ActionStep};
 use crate::Bitboard;
 
@@ -81,12 +81,12 @@ fn action(from: Square, to: Square) -> usize {
 }
 
 /// The squares the move visits, start included.
-fn trail(mv: &Move) -> impl Iterator<Item = Square> + '_ {
+fn trail(mv: &CheckersMove) -> impl Iterator<Item = Square> + '_ {
     std::iter::once(mv.from()).chain(mv.landings())
 }
 
 /// Whether `mv` is a capture from `from` whose first `jumps` landings are `landings`.
-fn extends(mv: &Move, from: Square, landings: u64, jumps: u8) -> bool {
+fn extends(mv: &CheckersMove, from: Square, landings: u64, jumps: u8) -> bool {
     mv.from() == from
         && mv.jump_count() > usize::from(jumps)
         && mv
@@ -103,9 +103,9 @@ impl ActionGame for Checkers {
         128
     }
 
-    fn for_each_action_step<F: FnMut(usize, ActionStep<Stage, Move>)>(
+    fn for_each_action_step<F: FnMut(usize, ActionStep<Stage, CheckersMove>)>(
         &self,
-        pos: &Position,
+        pos: &CheckersPosition,
         stage: &Stage,
         mut visit: F,
     ) {
@@ -143,7 +143,7 @@ impl ActionGame for Checkers {
     /// groups, found with shifts; within a capture, one group per action.
     fn for_each_legal_action_group<F: FnMut(usize, u64)>(
         &self,
-        pos: &Position,
+        pos: &CheckersPosition,
         stage: &Stage,
         mut visit: F,
     ) {
@@ -170,26 +170,26 @@ impl ActionGame for Checkers {
     /// whole capture, or the stage after its first jump) is looked for among the captures.
     fn legal_action_step(
         &self,
-        pos: &Position,
+        pos: &CheckersPosition,
         stage: &Stage,
         action: usize,
-    ) -> Option<ActionStep<Stage, Move>> {
+    ) -> Option<ActionStep<Stage, CheckersMove>> {
         if *stage == Stage::Start && !pos.must_capture() {
             let from = Square::new(u8::try_from(action / 4).ok()?)?;
             let to = DIRS.get(action % 4)?.step(from.bitboard().0);
             let to = Square::new(Bitboard(to).lowest_index()?)?;
-            return Some(ActionStep::Done(Move::quiet(from, to)));
+            return Some(ActionStep::Done(CheckersMove::quiet(from, to)));
         }
         crate::rl::find_step(self, pos, stage, action)
     }
 
-    fn turn_actions(&self, mv: &Move) -> Vec<usize> {
+    fn turn_actions(&self, mv: &CheckersMove) -> Vec<usize> {
         let squares: Vec<Square> = trail(mv).collect();
         squares.windows(2).map(|w| action(w[0], w[1])).collect()
     }
 
     /// `11-15` for a step, `15x24` for a jump (over an enemy piece), `invalid` off the board.
-    fn action_to_string(&self, pos: &Position, stage: &Stage, action_id: usize) -> String {
+    fn action_to_string(&self, pos: &CheckersPosition, stage: &Stage, action_id: usize) -> String {
         if action_id >= 128 {
             return "invalid".to_owned();
         }
@@ -218,7 +218,7 @@ impl ActionGame for Checkers {
         vec![5, 8, 8]
     }
 
-    fn write_observation(&self, pos: &Position, stage: &Stage, out: &mut [f32]) {
+    fn write_observation(&self, pos: &CheckersPosition, stage: &Stage, out: &mut [f32]) {
         let out = &mut out[..5 * 64];
         out.fill(0.0);
         let us = pos.side_to_move();
@@ -246,11 +246,16 @@ impl ActionGame for Checkers {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checkers::MoveList;
+    use crate::checkers::CheckersMoveList;
     use crate::{Color, Game};
 
     /// Every move reachable by following legal actions from the start of a turn.
-    fn moves_by_actions(game: &Checkers, pos: &Position, stage: Stage, out: &mut Vec<Move>) {
+    fn moves_by_actions(
+        game: &Checkers,
+        pos: &CheckersPosition,
+        stage: Stage,
+        out: &mut Vec<CheckersMove>,
+    ) {
         for a in game.legal_actions(pos, &stage) {
             match game
                 .apply_action(pos, &stage, a)
@@ -264,12 +269,12 @@ mod tests {
 
     fn check(fen: &str) {
         let game = Checkers::default();
-        let pos: Position = fen.parse().unwrap();
-        let mut legal = MoveList::new();
+        let pos: CheckersPosition = fen.parse().unwrap();
+        let mut legal = CheckersMoveList::new();
         game.generate_moves(&pos, &mut legal);
         let mut reached = Vec::new();
         moves_by_actions(&game, &pos, Stage::Start, &mut reached);
-        let names = |v: &[Move]| {
+        let names = |v: &[CheckersMove]| {
             let mut n: Vec<String> = v.iter().map(ToString::to_string).collect();
             n.sort();
             n
@@ -303,7 +308,7 @@ mod tests {
     }
 
     /// Every action of the groups at `stage`, ascending, once.
-    fn grouped(game: &Checkers, pos: &Position, stage: &Stage) -> Vec<usize> {
+    fn grouped(game: &Checkers, pos: &CheckersPosition, stage: &Stage) -> Vec<usize> {
         let mut set = std::collections::BTreeSet::new();
         game.for_each_legal_action_group(pos, stage, |first, mut bits| {
             while bits != 0 {
@@ -355,7 +360,7 @@ mod tests {
             "B:W14,15,22,23:BK10",
             "W:W14,15,22,23,25,27,K2:B5,6,9,10,12,18,19,K30",
         ] {
-            let pos: Position = fen.parse().unwrap();
+            let pos: CheckersPosition = fen.parse().unwrap();
             assert_eq!(
                 grouped(&game, &pos, &Stage::Start),
                 game.legal_actions(&pos, &Stage::Start)
@@ -376,7 +381,7 @@ mod tests {
             "11-16"
         );
         assert_eq!(game.action_to_string(&pos, &Stage::Start, 0), "invalid");
-        let jump: Position = "W:W27:B23,14".parse().unwrap();
+        let jump: CheckersPosition = "W:W27:B23,14".parse().unwrap();
         assert_eq!(game.action_to_string(&jump, &Stage::Start, 4 * 26), "27x18");
     }
 
@@ -400,7 +405,7 @@ mod tests {
         // Own men fill the bottom three rows, the opponent's the top three.
         assert_eq!(black[40..64].iter().sum::<f32>(), 12.0);
         assert_eq!(black[64 * 2..64 * 2 + 24].iter().sum::<f32>(), 12.0);
-        let mid: Position = "B:W14,15,22,23:BK10".parse().unwrap();
+        let mid: CheckersPosition = "B:W14,15,22,23:BK10".parse().unwrap();
         let mut obs = vec![0.0; 320];
         let first = game.legal_actions(&mid, &Stage::Start)[0];
         let ActionStep::Continue(stage) = game.apply_action(&mid, &Stage::Start, first).unwrap()

@@ -2,10 +2,10 @@
 
 use std::fmt;
 
-use super::{Position, Square};
+use super::{CheckersPosition, Square};
 use crate::Color;
 
-impl fmt::Display for Position {
+impl fmt::Display for CheckersPosition {
     /// Eight rows, Black's side at the top. `b`/`w` are men, `B`/`W` kings, `.` an empty dark
     /// square; each row ends with the numbers of its squares.
     ///
@@ -50,7 +50,7 @@ mod tests {
 
     #[test]
     fn start_diagram() {
-        let text = Position::start(Color::Black).to_string();
+        let text = CheckersPosition::start(Color::Black).to_string();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "    b   b   b   b     1  2  3  4");
         assert_eq!(lines[3], "  .   .   .   .      13 14 15 16");

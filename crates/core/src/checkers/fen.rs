@@ -15,12 +15,12 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use super::{Position, PositionError, Setup, Square};
+use super::{CheckersPosition, CheckersPositionError, Setup, Square};
 use crate::{Bitboard, Color};
 
 /// What is wrong with a FEN string.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum FenErrorKind {
+pub enum CheckersFenErrorKind {
     /// Nothing but whitespace.
     #[error("empty FEN")]
     Empty,
@@ -49,44 +49,44 @@ pub enum FenErrorKind {
     BackwardRange(u8, u8),
     /// The pieces do not form a legal position.
     #[error("{0}")]
-    Position(#[from] PositionError),
+    Position(#[from] CheckersPositionError),
 }
 
 /// A FEN string that could not be read, with where the problem starts.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("invalid FEN at character {column}: {kind}")]
-pub struct ParseFenError {
+pub struct CheckersFenError {
     /// 1-based character position of the offending field in the input.
     pub column: usize,
     /// What is wrong.
-    pub kind: FenErrorKind,
+    pub kind: CheckersFenErrorKind,
 }
 
 /// Parses a PDN FEN string into a position.
 ///
 /// ```
-/// use perfectplay_core::checkers::{fen, Position};
+/// use perfectplay_core::checkers::{fen, CheckersPosition};
 /// use perfectplay_core::Color;
-/// let p: Position = "B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29".parse().unwrap();
+/// let p: CheckersPosition = "B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29".parse().unwrap();
 /// assert_eq!(p.side_to_move(), Color::Black);
 /// assert_eq!(p.kings(Color::White).count(), 2);
-/// let start: Position = "B:W21-32:B1-12".parse().unwrap();
+/// let start: CheckersPosition = "B:W21-32:B1-12".parse().unwrap();
 /// assert_eq!(fen::write(&start), "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12");
-/// assert!("B:W21,33:B1".parse::<Position>().is_err());
+/// assert!("B:W21,33:B1".parse::<CheckersPosition>().is_err());
 /// ```
-pub fn parse(text: &str) -> Result<Position, ParseFenError> {
+pub fn parse(text: &str) -> Result<CheckersPosition, CheckersFenError> {
     let trimmed_start = text.len() - text.trim_start().len();
     let body = text.trim();
     let body = body.strip_prefix('"').unwrap_or(body);
     let body = body.strip_suffix('"').unwrap_or(body);
     let body = body.strip_suffix('.').unwrap_or(body);
     let offset = trimmed_start + usize::from(text.trim_start().starts_with('"'));
-    let err = |at: usize, kind| ParseFenError {
+    let err = |at: usize, kind| CheckersFenError {
         column: offset + at + 1,
         kind,
     };
     if body.trim().is_empty() {
-        return Err(err(0, FenErrorKind::Empty));
+        return Err(err(0, CheckersFenErrorKind::Empty));
     }
 
     let fields: Vec<(usize, &str)> = split_with_offsets(body, ':');
@@ -94,10 +94,15 @@ pub fn parse(text: &str) -> Result<Position, ParseFenError> {
     let side = match side_text.trim() {
         "B" | "b" => Color::Black,
         "W" | "w" => Color::White,
-        other => return Err(err(0, FenErrorKind::BadSideToMove(other.to_owned()))),
+        other => {
+            return Err(err(
+                0,
+                CheckersFenErrorKind::BadSideToMove(other.to_owned()),
+            ))
+        }
     };
     if fields.len() != 3 {
-        return Err(err(0, FenErrorKind::SectionCount(fields.len() - 1)));
+        return Err(err(0, CheckersFenErrorKind::SectionCount(fields.len() - 1)));
     }
 
     let mut setup = Setup {
@@ -111,10 +116,15 @@ pub fn parse(text: &str) -> Result<Position, ParseFenError> {
         let color = match section.chars().next() {
             Some('W' | 'w') => Color::White,
             Some('B' | 'b') => Color::Black,
-            _ => return Err(err(at + lead, FenErrorKind::BadColor(section.to_owned()))),
+            _ => {
+                return Err(err(
+                    at + lead,
+                    CheckersFenErrorKind::BadColor(section.to_owned()),
+                ))
+            }
         };
         if seen[color.index()] {
-            return Err(err(at + lead, FenErrorKind::DuplicateColor(color)));
+            return Err(err(at + lead, CheckersFenErrorKind::DuplicateColor(color)));
         }
         seen[color.index()] = true;
         let (men, kings) =
@@ -130,7 +140,7 @@ pub fn parse(text: &str) -> Result<Position, ParseFenError> {
             }
         }
     }
-    Position::from_setup(&setup).map_err(|e| err(0, e.into()))
+    CheckersPosition::from_setup(&setup).map_err(|e| err(0, e.into()))
 }
 
 fn split_with_offsets(text: &str, sep: char) -> Vec<(usize, &str)> {
@@ -147,7 +157,7 @@ fn split_with_offsets(text: &str, sep: char) -> Vec<(usize, &str)> {
 }
 
 /// Parses `18,24,K10,1-4,K5-K8` into men and kings. Squares listed twice are an overlap error.
-fn parse_squares(list: &str) -> Result<(Bitboard, Bitboard), (usize, FenErrorKind)> {
+fn parse_squares(list: &str) -> Result<(Bitboard, Bitboard), (usize, CheckersFenErrorKind)> {
     let mut men = Bitboard::EMPTY;
     let mut kings = Bitboard::EMPTY;
     if list.trim().is_empty() {
@@ -172,7 +182,7 @@ fn parse_squares(list: &str) -> Result<(Bitboard, Bitboard), (usize, FenErrorKin
             }
         };
         if last < first {
-            return Err(fail(FenErrorKind::BackwardRange(
+            return Err(fail(CheckersFenErrorKind::BackwardRange(
                 first.number(),
                 last.number(),
             )));
@@ -180,7 +190,9 @@ fn parse_squares(list: &str) -> Result<(Bitboard, Bitboard), (usize, FenErrorKin
         for index in first.index()..=last.index() {
             let b = Bitboard::from_index(index);
             if (men | kings).intersects(b) {
-                return Err(fail(PositionError::Overlap(Square::from_bit(index)).into()));
+                return Err(fail(
+                    CheckersPositionError::Overlap(Square::from_bit(index)).into(),
+                ));
             }
             if king {
                 kings |= b;
@@ -192,23 +204,23 @@ fn parse_squares(list: &str) -> Result<(Bitboard, Bitboard), (usize, FenErrorKin
     Ok((men, kings))
 }
 
-fn number(text: &str) -> Result<Square, FenErrorKind> {
+fn number(text: &str) -> Result<Square, CheckersFenErrorKind> {
     let text = text.trim();
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(FenErrorKind::BadSquare(text.to_owned()));
+        return Err(CheckersFenErrorKind::BadSquare(text.to_owned()));
     }
     let n: u32 = text
         .parse()
-        .map_err(|_| FenErrorKind::BadSquare(text.to_owned()))?;
+        .map_err(|_| CheckersFenErrorKind::BadSquare(text.to_owned()))?;
     u8::try_from(n)
         .ok()
         .and_then(Square::from_number)
-        .ok_or(FenErrorKind::SquareOutOfRange(n))
+        .ok_or(CheckersFenErrorKind::SquareOutOfRange(n))
 }
 
 /// Writes the canonical FEN of `pos`.
 #[must_use]
-pub fn write(pos: &Position) -> String {
+pub fn write(pos: &CheckersPosition) -> String {
     let mut out = String::new();
     out.push(pos.side_to_move().letter());
     for color in [Color::White, Color::Black] {
@@ -234,15 +246,15 @@ pub fn write(pos: &Position) -> String {
     out
 }
 
-impl FromStr for Position {
-    type Err = ParseFenError;
-    fn from_str(s: &str) -> Result<Position, ParseFenError> {
+impl FromStr for CheckersPosition {
+    type Err = CheckersFenError;
+    fn from_str(s: &str) -> Result<CheckersPosition, CheckersFenError> {
         parse(s)
     }
 }
 
 /// Formats a position as its FEN, e.g. `format!("{}", pos.fen())`.
-pub struct Fen<'a>(pub &'a Position);
+pub struct Fen<'a>(pub &'a CheckersPosition);
 
 impl fmt::Display for Fen<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -250,7 +262,7 @@ impl fmt::Display for Fen<'_> {
     }
 }
 
-impl Position {
+impl CheckersPosition {
     /// The canonical FEN of the position.
     #[must_use]
     pub fn fen(&self) -> String {
@@ -274,7 +286,7 @@ mod tests {
     #[test]
     fn accepts_ranges_order_case_quotes_and_period() {
         let canonical = parse("B:W21-32:B1-12").unwrap();
-        assert_eq!(canonical, Position::start(Color::Black));
+        assert_eq!(canonical, CheckersPosition::start(Color::Black));
         for text in [
             " \"B:B1-12:W21-32\" ",
             "b:w21-32:b1-12.",
@@ -292,39 +304,39 @@ mod tests {
     #[test]
     fn errors_say_what_and_where() {
         let e = parse("X:W1:B2").unwrap_err();
-        assert_eq!(e.kind, FenErrorKind::BadSideToMove("X".into()));
+        assert_eq!(e.kind, CheckersFenErrorKind::BadSideToMove("X".into()));
         assert_eq!(e.column, 1);
         let e = parse("B:W21,33:B1").unwrap_err();
-        assert_eq!(e.kind, FenErrorKind::SquareOutOfRange(33));
+        assert_eq!(e.kind, CheckersFenErrorKind::SquareOutOfRange(33));
         assert_eq!(e.column, 7);
         assert_eq!(
             parse("B:W21,x:B1").unwrap_err().kind,
-            FenErrorKind::BadSquare("x".into())
+            CheckersFenErrorKind::BadSquare("x".into())
         );
         assert_eq!(
             parse("B:W21").unwrap_err().kind,
-            FenErrorKind::SectionCount(1)
+            CheckersFenErrorKind::SectionCount(1)
         );
         assert_eq!(
             parse("B:W21:W22").unwrap_err().kind,
-            FenErrorKind::DuplicateColor(Color::White)
+            CheckersFenErrorKind::DuplicateColor(Color::White)
         );
         assert_eq!(
             parse("B:W21:X22").unwrap_err().kind,
-            FenErrorKind::BadColor("X22".into())
+            CheckersFenErrorKind::BadColor("X22".into())
         );
-        assert_eq!(parse("   ").unwrap_err().kind, FenErrorKind::Empty);
+        assert_eq!(parse("   ").unwrap_err().kind, CheckersFenErrorKind::Empty);
         assert_eq!(
             parse("B:W9-5:B1").unwrap_err().kind,
-            FenErrorKind::BackwardRange(9, 5)
+            CheckersFenErrorKind::BackwardRange(9, 5)
         );
         assert!(matches!(
             parse("B:W10:B10").unwrap_err().kind,
-            FenErrorKind::Position(PositionError::Overlap(_))
+            CheckersFenErrorKind::Position(CheckersPositionError::Overlap(_))
         ));
         assert!(matches!(
             parse("B:W2:B10").unwrap_err().kind,
-            FenErrorKind::Position(PositionError::ManOnCrowningRow { .. })
+            CheckersFenErrorKind::Position(CheckersPositionError::ManOnCrowningRow { .. })
         ));
         assert!(parse("B:W99999999999999999999:B1").is_err());
         assert!(parse("B:W1,,2:B5").is_err());

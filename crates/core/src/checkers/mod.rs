@@ -58,12 +58,12 @@ mod zobrist;
 
 use arrayvec::ArrayVec;
 
-pub use self::mv::{Move, MAX_JUMPS};
-pub use self::notation::{IllegalMoveError, MoveInputError, MoveText, ParseMoveError};
-pub use self::position::{Piece, Position, PositionError, Setup};
+pub use self::mv::{CheckersMove, MAX_JUMPS};
+pub use self::notation::{CheckersMoveError, IllegalMoveError, MoveText, ParseCheckersMoveError};
+pub use self::position::{CheckersPosition, CheckersPositionError, Piece, Setup};
 pub use self::rules::CheckersRules;
 pub use self::square::Square;
-pub use fen::{FenErrorKind, ParseFenError};
+pub use fen::{CheckersFenError, CheckersFenErrorKind};
 
 use crate::game::{DrawRules, EndReason, Game, Outcome};
 use crate::Color;
@@ -77,7 +77,7 @@ use crate::Color;
 pub const MOVE_CAPACITY: usize = 256;
 
 /// A fixed-capacity list of checkers moves.
-pub type MoveList = ArrayVec<Move, MOVE_CAPACITY>;
+pub type CheckersMoveList = ArrayVec<CheckersMove, MOVE_CAPACITY>;
 
 /// English checkers under a set of [`CheckersRules`]; implements [`Game`].
 ///
@@ -105,23 +105,27 @@ impl Checkers {
         &self.rules
     }
 
-    /// Reads a move against `pos`; see [`Position::parse_move`].
-    pub fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, MoveInputError> {
+    /// Reads a move against `pos`; see [`CheckersPosition::parse_move`].
+    pub fn parse_move(
+        &self,
+        pos: &CheckersPosition,
+        text: &str,
+    ) -> Result<CheckersMove, CheckersMoveError> {
         pos.parse_move(text)
     }
 }
 
 impl Game for Checkers {
-    type Position = Position;
-    type Move = Move;
-    type MoveList = MoveList;
+    type Position = CheckersPosition;
+    type Move = CheckersMove;
+    type MoveList = CheckersMoveList;
 
     fn id(&self) -> &'static str {
         "checkers"
     }
 
-    fn start_position(&self) -> Position {
-        Position::start(self.rules.first_player)
+    fn start_position(&self) -> CheckersPosition {
+        CheckersPosition::start(self.rules.first_player)
     }
 
     fn first_to_move(&self) -> Color {
@@ -129,36 +133,36 @@ impl Game for Checkers {
     }
 
     #[inline]
-    fn side_to_move(&self, pos: &Position) -> Color {
+    fn side_to_move(&self, pos: &CheckersPosition) -> Color {
         pos.side_to_move()
     }
 
     #[inline]
-    fn generate_moves(&self, pos: &Position, moves: &mut MoveList) {
+    fn generate_moves(&self, pos: &CheckersPosition, moves: &mut CheckersMoveList) {
         moves.clear();
         pos.generate_moves_into(moves);
     }
 
     #[inline]
-    fn for_each_move<F: FnMut(&Move)>(&self, pos: &Position, visit: F) {
+    fn for_each_move<F: FnMut(&CheckersMove)>(&self, pos: &CheckersPosition, visit: F) {
         pos.for_each_move(visit);
     }
 
     #[inline]
-    fn count_moves(&self, pos: &Position) -> u64 {
+    fn count_moves(&self, pos: &CheckersPosition) -> u64 {
         pos.count_moves()
     }
 
     #[inline]
-    fn play(&self, pos: &Position, mv: &Move) -> Position {
+    fn play(&self, pos: &CheckersPosition, mv: &CheckersMove) -> CheckersPosition {
         pos.play(mv)
     }
 
-    fn pass_turn(&self, pos: &Position) -> Position {
+    fn pass_turn(&self, pos: &CheckersPosition) -> CheckersPosition {
         pos.with_side_to_move(!pos.side_to_move())
     }
 
-    fn outcome(&self, pos: &Position) -> Option<Outcome> {
+    fn outcome(&self, pos: &CheckersPosition) -> Option<Outcome> {
         let side = pos.side_to_move();
         if pos.pieces(side).is_empty() {
             Some(Outcome::win(!side, EndReason::NoMen))
@@ -170,20 +174,20 @@ impl Game for Checkers {
     }
 
     #[inline]
-    fn is_progress(&self, pos: &Position, mv: &Move) -> bool {
+    fn is_progress(&self, pos: &CheckersPosition, mv: &CheckersMove) -> bool {
         mv.is_capture() || pos.moves_man(mv)
     }
 
-    fn hash(&self, pos: &Position) -> u64 {
+    fn hash(&self, pos: &CheckersPosition) -> u64 {
         pos.zobrist()
     }
 
     #[inline]
-    fn hash_after(&self, pos: &Position, hash: u64, mv: &Move) -> u64 {
+    fn hash_after(&self, pos: &CheckersPosition, hash: u64, mv: &CheckersMove) -> u64 {
         pos.zobrist_after(hash, mv)
     }
 
-    fn identity(&self, pos: &Position) -> u128 {
+    fn identity(&self, pos: &CheckersPosition) -> u128 {
         let (black, white) = (pos.pieces(Color::Black).0, pos.pieces(Color::White).0);
         let kings = pos.kings(Color::Black).0 | pos.kings(Color::White).0;
         u128::from(black)
@@ -200,7 +204,7 @@ impl Game for Checkers {
         }
     }
 
-    fn adjudicate(&self, pos: &Position) -> Option<Outcome> {
+    fn adjudicate(&self, pos: &CheckersPosition) -> Option<Outcome> {
         if !self.rules.adjudication {
             return None;
         }

@@ -6,7 +6,7 @@
 //! separate move.
 
 use super::geometry::{Dir, BLACK_CROWN_ROW, WHITE_CROWN_ROW};
-use super::{Move, Position, Square};
+use super::{CheckersMove, CheckersPosition, Square};
 use crate::game::MoveBuffer;
 use crate::{Bitboard, Color};
 
@@ -38,7 +38,7 @@ struct Sides {
 }
 
 #[inline(always)]
-fn sides<const BLACK: bool>(pos: &Position) -> Sides {
+fn sides<const BLACK: bool>(pos: &CheckersPosition) -> Sides {
     let (us, them, crown_row) = if BLACK {
         (pos.black.0, pos.white.0, BLACK_CROWN_ROW)
     } else {
@@ -94,10 +94,10 @@ impl CaptureSink for Counter {
 
 struct Visitor<'a, F>(&'a mut F);
 
-impl<F: FnMut(&Move)> CaptureSink for Visitor<'_, F> {
+impl<F: FnMut(&CheckersMove)> CaptureSink for Visitor<'_, F> {
     #[inline(always)]
     fn complete(&mut self, from: u8, to: u8, captured: u32, path: u64, jumps: u8) {
-        (self.0)(&Move::capture(
+        (self.0)(&CheckersMove::capture(
             Square::from_bit(from),
             Square::from_bit(to),
             Bitboard(captured),
@@ -225,11 +225,14 @@ fn captures<const BLACK: bool, S: CaptureSink>(s: &Sides, jumpers: u32, sink: &m
 }
 
 #[inline(always)]
-fn quiet_moves<const BLACK: bool, F: FnMut(&Move)>(s: &Sides, visit: &mut F) {
+fn quiet_moves<const BLACK: bool, F: FnMut(&CheckersMove)>(s: &Sides, visit: &mut F) {
     let mut emit = |dir: Dir, movers: u32| {
         for from in Bitboard(movers & toward(dir, s.empty)).indices() {
             let to = dir.step(1 << from).trailing_zeros() as u8;
-            visit(&Move::quiet(Square::from_bit(from), Square::from_bit(to)));
+            visit(&CheckersMove::quiet(
+                Square::from_bit(from),
+                Square::from_bit(to),
+            ));
         }
     };
     let [f1, f2] = forward(BLACK);
@@ -257,7 +260,7 @@ fn count_quiet<const BLACK: bool>(s: &Sides) -> u64 {
 }
 
 #[inline(always)]
-fn visit_for<const BLACK: bool, F: FnMut(&Move)>(pos: &Position, visit: &mut F) {
+fn visit_for<const BLACK: bool, F: FnMut(&CheckersMove)>(pos: &CheckersPosition, visit: &mut F) {
     let s = sides::<BLACK>(pos);
     let jumpers = jumpers::<BLACK>(&s);
     if jumpers != 0 {
@@ -268,7 +271,7 @@ fn visit_for<const BLACK: bool, F: FnMut(&Move)>(pos: &Position, visit: &mut F) 
 }
 
 #[inline(always)]
-fn count_for<const BLACK: bool>(pos: &Position) -> u64 {
+fn count_for<const BLACK: bool>(pos: &CheckersPosition) -> u64 {
     let s = sides::<BLACK>(pos);
     let jumpers = jumpers::<BLACK>(&s);
     if jumpers != 0 {
@@ -283,7 +286,7 @@ fn count_for<const BLACK: bool>(pos: &Position) -> u64 {
 /// The squares of the side to move's pieces with a legal first step in each direction of
 /// `dirs`: their first jumps if the side must capture, else their simple moves.
 #[inline(always)]
-fn first_steps_for<const BLACK: bool>(pos: &Position, dirs: [Dir; 4]) -> [u32; 4] {
+fn first_steps_for<const BLACK: bool>(pos: &CheckersPosition, dirs: [Dir; 4]) -> [u32; 4] {
     let s = sides::<BLACK>(pos);
     let forward = forward(BLACK);
     let movers = dirs.map(|dir| {
@@ -302,23 +305,23 @@ fn first_steps_for<const BLACK: bool>(pos: &Position, dirs: [Dir; 4]) -> [u32; 4
 }
 
 #[inline(always)]
-fn has_move_for<const BLACK: bool>(pos: &Position) -> bool {
+fn has_move_for<const BLACK: bool>(pos: &CheckersPosition) -> bool {
     let s = sides::<BLACK>(pos);
     count_quiet::<BLACK>(&s) != 0 || jumpers::<BLACK>(&s) != 0
 }
 
-impl Position {
+impl CheckersPosition {
     /// Appends every legal move to `list` (which the caller has cleared). Captures are
     /// mandatory: if any exists, only captures are generated.
     #[inline]
-    pub fn generate_moves_into<L: MoveBuffer<Move>>(&self, list: &mut L) {
+    pub fn generate_moves_into<L: MoveBuffer<CheckersMove>>(&self, list: &mut L) {
         self.for_each_move(|mv| list.push_move(*mv));
     }
 
-    /// Calls `visit` with every legal move, in the order of [`Position::generate_moves_into`],
-    /// without building a list.
+    /// Calls `visit` with every legal move, in the order of
+    /// [`CheckersPosition::generate_moves_into`], without building a list.
     #[inline]
-    pub fn for_each_move<F: FnMut(&Move)>(&self, mut visit: F) {
+    pub fn for_each_move<F: FnMut(&CheckersMove)>(&self, mut visit: F) {
         match self.side {
             Color::Black => visit_for::<true, F>(self, &mut visit),
             Color::White => visit_for::<false, F>(self, &mut visit),
@@ -370,7 +373,7 @@ impl Position {
     /// The position after `mv`, which must be legal here (copy-make).
     #[inline]
     #[must_use]
-    pub fn play(&self, mv: &Move) -> Position {
+    pub fn play(&self, mv: &CheckersMove) -> CheckersPosition {
         let from = mv.from().bitboard().0;
         let to = mv.to().bitboard().0;
         let captured = mv.captured().0;
@@ -396,7 +399,7 @@ impl Position {
     /// Whether `mv` moves a man (not a king) in this position.
     #[inline]
     #[must_use]
-    pub fn moves_man(&self, mv: &Move) -> bool {
+    pub fn moves_man(&self, mv: &CheckersMove) -> bool {
         !self.kings.intersects(mv.from().bitboard())
     }
 }

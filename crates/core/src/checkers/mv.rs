@@ -1,4 +1,4 @@
-//! `Move`: a simple move or a complete capture sequence, as a value.
+//! `CheckersMove`: a simple move or a complete capture sequence, as a value.
 
 use std::fmt;
 
@@ -15,7 +15,7 @@ pub const MAX_JUMPS: usize = 12;
 /// perft counts both, although they lead to the same position.
 ///
 /// ```
-/// use perfectplay_core::checkers::{Checkers, Position};
+/// use perfectplay_core::checkers::{Checkers, CheckersPosition};
 /// use perfectplay_core::Game;
 /// let game = Checkers::default();
 /// let pos = game.start_position();
@@ -24,7 +24,7 @@ pub const MAX_JUMPS: usize = 12;
 /// assert!(!mv.is_capture());
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Move {
+pub struct CheckersMove {
     from: Square,
     to: Square,
     jumps: u8,
@@ -33,10 +33,10 @@ pub struct Move {
     path: u64,
 }
 
-impl Move {
+impl CheckersMove {
     #[inline]
-    pub(crate) const fn quiet(from: Square, to: Square) -> Move {
-        Move {
+    pub(crate) const fn quiet(from: Square, to: Square) -> CheckersMove {
+        CheckersMove {
             from,
             to,
             jumps: 0,
@@ -52,8 +52,8 @@ impl Move {
         captured: Bitboard,
         path: u64,
         jumps: u8,
-    ) -> Move {
-        Move {
+    ) -> CheckersMove {
+        CheckersMove {
             from,
             to,
             jumps,
@@ -107,7 +107,7 @@ impl Move {
     }
 }
 
-impl fmt::Display for Move {
+impl fmt::Display for CheckersMove {
     /// `11-15` for a simple move, `15x24x31` (every landing square) for a capture.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.from)?;
@@ -119,8 +119,8 @@ impl fmt::Display for Move {
     }
 }
 
-impl fmt::Debug for Move {
+impl fmt::Debug for CheckersMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Move({self})")
+        write!(f, "CheckersMove({self})")
     }
 }

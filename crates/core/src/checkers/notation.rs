@@ -11,8 +11,8 @@
 //! simple move is written with `-` and a capture with `x` (either case), one separator
 //! throughout and no spaces inside the move (spaces around it are ignored). `11x15` for the
 //! simple move `11-15` is refused ([`IllegalMoveError::Separator`], which names the right
-//! spelling), as are `11- 15` ([`ParseMoveError::Space`]) and `11-15x24`
-//! ([`ParseMoveError::MixedSeparators`]): text that says something other than the move it
+//! spelling), as are `11- 15` ([`ParseCheckersMoveError::Space`]) and `11-15x24`
+//! ([`ParseCheckersMoveError::MixedSeparators`]): text that says something other than the move it
 //! would stand for is more likely a mistake than a shorthand.
 
 use std::fmt;
@@ -22,11 +22,11 @@ use arrayvec::ArrayVec;
 use thiserror::Error;
 
 use super::mv::MAX_JUMPS;
-use super::{Move, MoveList, Position, Square};
+use super::{CheckersMove, CheckersMoveList, CheckersPosition, Square};
 
 /// Syntax errors in move text.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum ParseMoveError {
+pub enum ParseCheckersMoveError {
     /// Nothing to read.
     #[error("empty move")]
     Empty,
@@ -87,10 +87,10 @@ pub enum IllegalMoveError {
 
 /// Either kind of error in reading a move against a position.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum MoveInputError {
+pub enum CheckersMoveError {
     /// The text is not move notation.
     #[error(transparent)]
-    Parse(#[from] ParseMoveError),
+    Parse(#[from] ParseCheckersMoveError),
     /// The text names no single legal move.
     #[error(transparent)]
     Illegal(#[from] IllegalMoveError),
@@ -112,19 +112,19 @@ impl MoveText {
     }
 
     /// The legal move in `pos` that this text names.
-    pub fn resolve(&self, pos: &Position) -> Result<Move, IllegalMoveError> {
-        let mut legal = MoveList::new();
+    pub fn resolve(&self, pos: &CheckersPosition) -> Result<CheckersMove, IllegalMoveError> {
+        let mut legal = CheckersMoveList::new();
         pos.generate_moves_into(&mut legal);
         let from = self.squares[0];
         let rest = &self.squares[1..];
         // Every landing square as written; two squares are also the short form of a longer
         // capture, unless a move lands exactly as written (a king's single jump `15x8` beside
         // multi-jumps that also end on 8).
-        let exact: ArrayVec<&Move, 256> = legal
+        let exact: ArrayVec<&CheckersMove, 256> = legal
             .iter()
             .filter(|m| m.from() == from && m.landings().eq(rest.iter().copied()))
             .collect();
-        let matches: ArrayVec<&Move, 256> = if exact.is_empty() && rest.len() == 1 {
+        let matches: ArrayVec<&CheckersMove, 256> = if exact.is_empty() && rest.len() == 1 {
             legal
                 .iter()
                 .filter(|m| m.from() == from && m.to() == rest[0])
@@ -152,8 +152,8 @@ impl MoveText {
     }
 }
 
-fn join<'a>(moves: impl Iterator<Item = &'a Move>) -> String {
-    let mut names: Vec<String> = moves.map(Move::to_string).collect();
+fn join<'a>(moves: impl Iterator<Item = &'a CheckersMove>) -> String {
+    let mut names: Vec<String> = moves.map(CheckersMove::to_string).collect();
     names.sort_by_key(|n| {
         n.split(['-', 'x'])
             .map(|s| s.parse::<u8>().unwrap_or(0))
@@ -167,23 +167,23 @@ fn join<'a>(moves: impl Iterator<Item = &'a Move>) -> String {
 }
 
 impl FromStr for MoveText {
-    type Err = ParseMoveError;
+    type Err = ParseCheckersMoveError;
 
     /// Squares separated by `-` or by `x` (either case), surrounding spaces ignored.
-    fn from_str(text: &str) -> Result<MoveText, ParseMoveError> {
+    fn from_str(text: &str) -> Result<MoveText, ParseCheckersMoveError> {
         let lead = text.len() - text.trim_start().len();
         let body = text.trim();
         if body.is_empty() {
-            return Err(ParseMoveError::Empty);
+            return Err(ParseCheckersMoveError::Empty);
         }
         if let Some(at) = body.find(char::is_whitespace) {
-            return Err(ParseMoveError::Space {
+            return Err(ParseCheckersMoveError::Space {
                 column: lead + at + 1,
             });
         }
         let capture = body.bytes().any(|b| matches!(b, b'x' | b'X'));
         if capture && body.contains('-') {
-            return Err(ParseMoveError::MixedSeparators);
+            return Err(ParseCheckersMoveError::MixedSeparators);
         }
         let mut squares = ArrayVec::new();
         let mut start = 0;
@@ -197,17 +197,17 @@ impl FromStr for MoveText {
                 .ok()
                 .filter(|_| part.bytes().all(|b| b.is_ascii_digit()))
                 .and_then(Square::from_number)
-                .ok_or_else(|| ParseMoveError::BadSquare {
+                .ok_or_else(|| ParseCheckersMoveError::BadSquare {
                     column: lead + start + 1,
                     found: part.to_owned(),
                 })?;
             squares
                 .try_push(square)
-                .map_err(|_| ParseMoveError::TooLong)?;
+                .map_err(|_| ParseCheckersMoveError::TooLong)?;
             start = end + 1;
         }
         if squares.len() < 2 {
-            return Err(ParseMoveError::TooShort);
+            return Err(ParseCheckersMoveError::TooShort);
         }
         Ok(MoveText { squares, capture })
     }
@@ -226,17 +226,17 @@ impl fmt::Display for MoveText {
     }
 }
 
-impl Position {
+impl CheckersPosition {
     /// Reads a move in standard notation and finds it among the legal moves.
     ///
     /// ```
-    /// use perfectplay_core::checkers::Position;
-    /// let p: Position = "W:W27:B23,14".parse().unwrap();
+    /// use perfectplay_core::checkers::CheckersPosition;
+    /// let p: CheckersPosition = "W:W27:B23,14".parse().unwrap();
     /// // White must capture 27x18x9; the short form also works.
     /// assert_eq!(p.parse_move("27x9").unwrap().to_string(), "27x18x9");
     /// assert!(p.parse_move("27-23").is_err());
     /// ```
-    pub fn parse_move(&self, text: &str) -> Result<Move, MoveInputError> {
+    pub fn parse_move(&self, text: &str) -> Result<CheckersMove, CheckersMoveError> {
         Ok(text.parse::<MoveText>()?.resolve(self)?)
     }
 }
@@ -248,49 +248,55 @@ mod tests {
 
     #[test]
     fn syntax_errors() {
-        assert_eq!("".parse::<MoveText>(), Err(ParseMoveError::Empty));
-        assert_eq!("11".parse::<MoveText>(), Err(ParseMoveError::TooShort));
+        assert_eq!("".parse::<MoveText>(), Err(ParseCheckersMoveError::Empty));
+        assert_eq!(
+            "11".parse::<MoveText>(),
+            Err(ParseCheckersMoveError::TooShort)
+        );
         assert_eq!(
             "11-33".parse::<MoveText>(),
-            Err(ParseMoveError::BadSquare {
+            Err(ParseCheckersMoveError::BadSquare {
                 column: 4,
                 found: "33".into()
             })
         );
         assert!(matches!(
             "11--15".parse::<MoveText>(),
-            Err(ParseMoveError::BadSquare { .. })
+            Err(ParseCheckersMoveError::BadSquare { .. })
         ));
         assert!(matches!(
             "a-15".parse::<MoveText>(),
-            Err(ParseMoveError::BadSquare { .. })
+            Err(ParseCheckersMoveError::BadSquare { .. })
         ));
         assert!(matches!(
             "+1-15".parse::<MoveText>(),
-            Err(ParseMoveError::BadSquare { .. })
+            Err(ParseCheckersMoveError::BadSquare { .. })
         ));
         assert_eq!(
             "11- 15".parse::<MoveText>(),
-            Err(ParseMoveError::Space { column: 4 })
+            Err(ParseCheckersMoveError::Space { column: 4 })
         );
         assert_eq!(
             " 11 -15".parse::<MoveText>(),
-            Err(ParseMoveError::Space { column: 4 })
+            Err(ParseCheckersMoveError::Space { column: 4 })
         );
         assert_eq!(
             "11-15x24".parse::<MoveText>(),
-            Err(ParseMoveError::MixedSeparators)
+            Err(ParseCheckersMoveError::MixedSeparators)
         );
         let long = (1..=14)
             .map(|n| n.to_string())
             .collect::<Vec<_>>()
             .join("x");
-        assert_eq!(long.parse::<MoveText>(), Err(ParseMoveError::TooLong));
+        assert_eq!(
+            long.parse::<MoveText>(),
+            Err(ParseCheckersMoveError::TooLong)
+        );
     }
 
     #[test]
     fn resolves_simple_and_capture_moves() {
-        let start = Position::start(Color::Black);
+        let start = CheckersPosition::start(Color::Black);
         assert_eq!(start.parse_move(" 11-15 ").unwrap().to_string(), "11-15");
         let err = start.parse_move("11-18").unwrap_err();
         assert_eq!(
@@ -299,17 +305,17 @@ mod tests {
         );
         assert!(matches!(
             err,
-            MoveInputError::Illegal(IllegalMoveError::NoMatch { .. })
+            CheckersMoveError::Illegal(IllegalMoveError::NoMatch { .. })
         ));
     }
 
     #[test]
     fn the_separator_must_say_what_kind_of_move_it_is() {
-        let start = Position::start(Color::Black);
+        let start = CheckersPosition::start(Color::Black);
         let err = start.parse_move("11x15").unwrap_err();
         assert_eq!(
             err,
-            MoveInputError::Illegal(IllegalMoveError::Separator {
+            CheckersMoveError::Illegal(IllegalMoveError::Separator {
                 text: "11x15".into(),
                 written: "11-15".into()
             })
@@ -318,7 +324,7 @@ mod tests {
             err.to_string(),
             "11x15 is written as a capture; the legal move is written 11-15"
         );
-        let p: Position = "W:W27:B23,14".parse().unwrap();
+        let p: CheckersPosition = "W:W27:B23,14".parse().unwrap();
         let err = p.parse_move("27-9").unwrap_err();
         assert_eq!(
             err.to_string(),
@@ -331,7 +337,7 @@ mod tests {
     fn ambiguity_is_reported_with_the_candidates() {
         // A black king on 10 circles the white men on 14, 15, 22 and 23 either way round and
         // lands back on its start square, which counts as empty during its own move.
-        let p: Position = "B:W14,15,22,23:BK10".parse().unwrap();
+        let p: CheckersPosition = "B:W14,15,22,23:BK10".parse().unwrap();
         let long = p.parse_move("10x19x26x17x10").unwrap();
         let other = p.parse_move("10x17x26x19x10").unwrap();
         assert_ne!(long, other);
@@ -343,10 +349,10 @@ mod tests {
     #[test]
     fn a_single_jump_written_in_full_is_not_the_short_form_of_longer_ones() {
         // The king on 15 jumps 11 to 8, or goes round 18, 26, 27 and 19 back to 15 and on to 8.
-        let p: Position = "W:WK15:B11,18,19,26,27".parse().unwrap();
+        let p: CheckersPosition = "W:WK15:B11,18,19,26,27".parse().unwrap();
         let single = p.parse_move("15x8").unwrap();
         assert_eq!(single.to_string(), "15x8");
-        let mut legal = MoveList::new();
+        let mut legal = CheckersMoveList::new();
         p.generate_moves_into(&mut legal);
         assert_eq!(legal.len(), 3);
         for mv in legal.iter() {

@@ -1,4 +1,4 @@
-//! `Position`: the pieces and the side to move; `Setup`: an unvalidated arrangement.
+//! `CheckersPosition`: the pieces and the side to move; `Setup`: an unvalidated arrangement.
 
 use thiserror::Error;
 
@@ -17,7 +17,7 @@ pub struct Piece {
 
 /// A board arrangement and side to move, not necessarily legal.
 ///
-/// Validate it into a [`Position`] with [`Position::from_setup`].
+/// Validate it into a [`CheckersPosition`] with [`CheckersPosition::from_setup`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Setup {
     /// Black's men.
@@ -34,7 +34,7 @@ pub struct Setup {
 
 /// Why a [`Setup`] is not a legal position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
-pub enum PositionError {
+pub enum CheckersPositionError {
     /// Two pieces on one square.
     #[error("square {0} holds more than one piece")]
     Overlap(Square),
@@ -65,18 +65,18 @@ pub enum PositionError {
 /// crowning row, and each side has at most 12 pieces. A side may have no pieces at all (it has
 /// then lost, if it is to move).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Position {
+pub struct CheckersPosition {
     pub(crate) black: Bitboard,
     pub(crate) white: Bitboard,
     pub(crate) kings: Bitboard,
     pub(crate) side: Color,
 }
 
-impl Position {
+impl CheckersPosition {
     /// The standard starting position: Black on 1-12, White on 21-32, `first` to move.
     #[must_use]
-    pub const fn start(first: Color) -> Position {
-        Position {
+    pub const fn start(first: Color) -> CheckersPosition {
+        CheckersPosition {
             black: Bitboard(0x0000_0FFF),
             white: Bitboard(0xFFF0_0000),
             kings: Bitboard::EMPTY,
@@ -85,7 +85,7 @@ impl Position {
     }
 
     /// Validates a setup.
-    pub fn from_setup(setup: &Setup) -> Result<Position, PositionError> {
+    pub fn from_setup(setup: &Setup) -> Result<CheckersPosition, CheckersPositionError> {
         let parts = [
             setup.black_men,
             setup.black_kings,
@@ -95,7 +95,7 @@ impl Position {
         let mut seen = Bitboard::EMPTY;
         for part in parts {
             if let Some(i) = (seen & part).lowest_index() {
-                return Err(PositionError::Overlap(Square::from_bit(i)));
+                return Err(CheckersPositionError::Overlap(Square::from_bit(i)));
             }
             seen |= part;
         }
@@ -104,7 +104,7 @@ impl Position {
             (Color::White, setup.white_men, WHITE_CROWN_ROW),
         ] {
             if let Some(i) = (men & Bitboard(row)).lowest_index() {
-                return Err(PositionError::ManOnCrowningRow {
+                return Err(CheckersPositionError::ManOnCrowningRow {
                     color,
                     square: Square::from_bit(i),
                 });
@@ -114,13 +114,13 @@ impl Position {
         let white = setup.white_men | setup.white_kings;
         for (color, pieces) in [(Color::Black, black), (Color::White, white)] {
             if pieces.count() > 12 {
-                return Err(PositionError::TooManyPieces {
+                return Err(CheckersPositionError::TooManyPieces {
                     color,
                     count: pieces.count(),
                 });
             }
         }
-        Ok(Position {
+        Ok(CheckersPosition {
             black,
             white,
             kings: setup.black_kings | setup.white_kings,
@@ -129,21 +129,22 @@ impl Position {
     }
 
     /// A position from its pieces: `black` and `white` every piece of each side, `kings` the
-    /// crowned ones among them. The checks of [`Position::from_setup`] plus that every king is
-    /// a piece, a few bit operations: databases build positions with it in their hot loops.
+    /// crowned ones among them. The checks of [`CheckersPosition::from_setup`] plus that every
+    /// king is a piece, a few bit operations: databases build positions with it in their hot
+    /// loops.
     pub fn from_parts(
         black: Bitboard,
         white: Bitboard,
         kings: Bitboard,
         side: Color,
-    ) -> Result<Position, PositionError> {
+    ) -> Result<CheckersPosition, CheckersPositionError> {
         if let Some(i) = (black & white).lowest_index() {
-            return Err(PositionError::Overlap(Square::from_bit(i)));
+            return Err(CheckersPositionError::Overlap(Square::from_bit(i)));
         }
         if let Some(i) = kings.without(black | white).lowest_index() {
-            return Err(PositionError::KingWithoutPiece(Square::from_bit(i)));
+            return Err(CheckersPositionError::KingWithoutPiece(Square::from_bit(i)));
         }
-        let pos = Position {
+        let pos = CheckersPosition {
             black,
             white,
             kings,
@@ -154,13 +155,13 @@ impl Position {
             (Color::White, WHITE_CROWN_ROW),
         ] {
             if let Some(i) = (pos.men(color) & Bitboard(row)).lowest_index() {
-                return Err(PositionError::ManOnCrowningRow {
+                return Err(CheckersPositionError::ManOnCrowningRow {
                     color,
                     square: Square::from_bit(i),
                 });
             }
             if pos.pieces(color).count() > 12 {
-                return Err(PositionError::TooManyPieces {
+                return Err(CheckersPositionError::TooManyPieces {
                     color,
                     count: pos.pieces(color).count(),
                 });
@@ -241,7 +242,7 @@ impl Position {
 
     /// The same pieces with `side` to move.
     #[must_use]
-    pub const fn with_side_to_move(mut self, side: Color) -> Position {
+    pub const fn with_side_to_move(mut self, side: Color) -> CheckersPosition {
         self.side = side;
         self
     }
@@ -259,7 +260,7 @@ mod tests {
 
     #[test]
     fn start_position_has_twelve_men_each() {
-        let p = Position::start(Color::Black);
+        let p = CheckersPosition::start(Color::Black);
         assert_eq!(
             p.men(Color::Black),
             bb(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
@@ -267,7 +268,7 @@ mod tests {
         assert_eq!(p.men(Color::White).count(), 12);
         assert!(p.men(Color::White).contains_index(31));
         assert_eq!(p.side_to_move(), Color::Black);
-        assert_eq!(Position::from_setup(&p.to_setup()), Ok(p));
+        assert_eq!(CheckersPosition::from_setup(&p.to_setup()), Ok(p));
     }
 
     #[test]
@@ -278,39 +279,42 @@ mod tests {
             ..Setup::default()
         };
         assert_eq!(
-            Position::from_setup(&overlap),
-            Err(PositionError::Overlap(Square::from_number(10).unwrap()))
+            CheckersPosition::from_setup(&overlap),
+            Err(CheckersPositionError::Overlap(
+                Square::from_number(10).unwrap()
+            ))
         );
         let crowned = Setup {
             white_men: bb(&[3]),
             ..Setup::default()
         };
         assert_eq!(
-            Position::from_setup(&crowned),
-            Err(PositionError::ManOnCrowningRow {
+            CheckersPosition::from_setup(&crowned),
+            Err(CheckersPositionError::ManOnCrowningRow {
                 color: Color::White,
                 square: Square::from_number(3).unwrap()
             })
         );
         assert_eq!(
-            Position::from_parts(bb(&[1]), bb(&[30]), bb(&[9]), Color::White),
-            Err(PositionError::KingWithoutPiece(
+            CheckersPosition::from_parts(bb(&[1]), bb(&[30]), bb(&[9]), Color::White),
+            Err(CheckersPositionError::KingWithoutPiece(
                 Square::from_number(9).unwrap()
             ))
         );
-        let p = Position::from_parts(bb(&[1, 29]), bb(&[30]), bb(&[29]), Color::White).unwrap();
-        assert_eq!(Position::from_setup(&p.to_setup()), Ok(p));
+        let p =
+            CheckersPosition::from_parts(bb(&[1, 29]), bb(&[30]), bb(&[29]), Color::White).unwrap();
+        assert_eq!(CheckersPosition::from_setup(&p.to_setup()), Ok(p));
         assert!(matches!(
-            Position::from_parts(bb(&[29]), bb(&[30]), bb(&[]), Color::White),
-            Err(PositionError::ManOnCrowningRow { .. })
+            CheckersPosition::from_parts(bb(&[29]), bb(&[30]), bb(&[]), Color::White),
+            Err(CheckersPositionError::ManOnCrowningRow { .. })
         ));
         let crowd = Setup {
             black_kings: bb(&(1..=13).collect::<Vec<_>>()),
             ..Setup::default()
         };
         assert!(matches!(
-            Position::from_setup(&crowd),
-            Err(PositionError::TooManyPieces {
+            CheckersPosition::from_setup(&crowd),
+            Err(CheckersPositionError::TooManyPieces {
                 color: Color::Black,
                 count: 13
             })

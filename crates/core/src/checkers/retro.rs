@@ -2,7 +2,7 @@
 //! crowns) leads to a position, for solvers that work backwards from the end of the game.
 
 use super::geometry::Dir;
-use super::position::Position;
+use super::position::CheckersPosition;
 use super::Checkers;
 use crate::{Bitboard, Color};
 
@@ -66,7 +66,11 @@ impl Checkers {
     /// });
     /// assert_eq!(moves, 7);
     /// ```
-    pub fn for_each_quiet_predecessor<F: FnMut(&Position)>(&self, pos: &Position, mut visit: F) {
+    pub fn for_each_quiet_predecessor<F: FnMut(&CheckersPosition)>(
+        &self,
+        pos: &CheckersPosition,
+        mut visit: F,
+    ) {
         let last = !pos.side_to_move();
         let empty = !pos.occupied().0;
         let men = pos.men(last).0;
@@ -93,9 +97,12 @@ impl Checkers {
                     Color::Black => (moved, pos.pieces(Color::White).0),
                     Color::White => (pos.pieces(Color::Black).0, moved),
                 };
-                let Ok(before) =
-                    Position::from_parts(Bitboard(black), Bitboard(white), Bitboard(kings), last)
-                else {
+                let Ok(before) = CheckersPosition::from_parts(
+                    Bitboard(black),
+                    Bitboard(white),
+                    Bitboard(kings),
+                    last,
+                ) else {
                     continue;
                 };
                 // Capturing is compulsory: a quiet turn was only legal with no capture on.
@@ -118,7 +125,7 @@ mod tests {
     use std::collections::HashSet;
 
     use super::*;
-    use crate::checkers::{Move, Square};
+    use crate::checkers::{CheckersMove, Square};
     use crate::{Game, SplitMix64};
 
     #[test]
@@ -138,14 +145,15 @@ mod tests {
     }
 
     /// Whether `mv` from `pos` keeps the material: no capture and no crowning.
-    fn is_quiet(game: &Checkers, pos: &Position, mv: &Move) -> bool {
+    fn is_quiet(game: &Checkers, pos: &CheckersPosition, mv: &CheckersMove) -> bool {
         let after = game.play(pos, mv);
-        let kings = |p: &Position| p.kings(Color::Black).count() + p.kings(Color::White).count();
+        let kings =
+            |p: &CheckersPosition| p.kings(Color::Black).count() + p.kings(Color::White).count();
         !mv.is_capture() && kings(&after) == kings(pos)
     }
 
     /// Positions along random games, kings and all, each game until it ends.
-    fn positions_of_random_games(games: usize) -> Vec<Position> {
+    fn positions_of_random_games(games: usize) -> Vec<CheckersPosition> {
         let game = Checkers::default();
         let mut rng = SplitMix64::new(5);
         let mut out = Vec::new();
@@ -167,7 +175,8 @@ mod tests {
     #[test]
     fn quiet_predecessors_are_exactly_the_positions_whose_quiet_moves_lead_here() {
         let game = Checkers::default();
-        let sampled: HashSet<Position> = positions_of_random_games(40).into_iter().collect();
+        let sampled: HashSet<CheckersPosition> =
+            positions_of_random_games(40).into_iter().collect();
         let mut forward = HashSet::new();
         let mut backward = HashSet::new();
         for pos in &sampled {

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Checkers, Position, Square};
+use super::{Checkers, CheckersPosition, Square};
 use crate::Color;
 
 const CELL: u32 = 40;
@@ -20,7 +20,7 @@ impl Checkers {
     /// assert_eq!(svg.matches("class=\"man").count(), 24);
     /// ```
     #[must_use]
-    pub fn svg(&self, pos: &Position) -> String {
+    pub fn svg(&self, pos: &CheckersPosition) -> String {
         let size = 8 * CELL;
         let mut out = String::new();
         let _ = write!(

@@ -4,7 +4,10 @@
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 
-use super::{Checkers, CheckersRules, Move, MoveList, Position, Setup, Square, MOVE_CAPACITY};
+use super::{
+    Checkers, CheckersMove, CheckersMoveList, CheckersPosition, CheckersRules, Setup, Square,
+    MOVE_CAPACITY,
+};
 use crate::game::{EndReason, Game, Outcome, Player};
 use crate::state::{GameState, PlayError};
 use crate::{Bitboard, Color};
@@ -13,18 +16,18 @@ use crate::{Bitboard, Color};
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-fn pos(fen: &str) -> Position {
+fn pos(fen: &str) -> CheckersPosition {
     fen.parse().unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
-fn legal(p: &Position) -> MoveList {
-    let mut list = MoveList::new();
+fn legal(p: &CheckersPosition) -> CheckersMoveList {
+    let mut list = CheckersMoveList::new();
     p.generate_moves_into(&mut list);
     list
 }
 
 /// The legal moves in notation, sorted.
-fn names(p: &Position) -> Vec<String> {
+fn names(p: &CheckersPosition) -> Vec<String> {
     let mut v: Vec<String> = legal(p).iter().map(ToString::to_string).collect();
     v.sort();
     v
@@ -46,7 +49,7 @@ fn assert_moves(fen: &str, expected: &[&str]) {
 }
 
 /// The legal move written `text` (long form), found by its notation.
-fn find(p: &Position, text: &str) -> Move {
+fn find(p: &CheckersPosition, text: &str) -> CheckersMove {
     legal(p)
         .iter()
         .copied()
@@ -344,7 +347,10 @@ fn progress_is_a_capture_or_a_man_move() {
     // A man's move onto the crowning row is a man's move.
     let p = pos("B:WK1:B27");
     assert!(game.is_progress(&p, &find(&p, "27-32")));
-    assert!(!game.is_progress(&p.play(&find(&p, "27-32")), &Move::quiet(sq(1), sq(5))));
+    assert!(!game.is_progress(
+        &p.play(&find(&p, "27-32")),
+        &CheckersMove::quiet(sq(1), sq(5))
+    ));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -575,12 +581,14 @@ fn illegal_moves_are_refused_without_change() {
     let mut state = GameState::new(Checkers::default());
     let before = snapshot(&state);
     // White's move, with Black to move.
-    let err = state.play(&Move::quiet(sq(22), sq(18))).unwrap_err();
+    let err = state
+        .play(&CheckersMove::quiet(sq(22), sq(18)))
+        .unwrap_err();
     assert_eq!(err, PlayError::Illegal { mv: "22-18".into() });
     // Backwards, sideways and too far.
     for (from, to) in [(11, 7), (11, 12), (11, 18)] {
         assert!(matches!(
-            state.play(&Move::quiet(sq(from), sq(to))),
+            state.play(&CheckersMove::quiet(sq(from), sq(to))),
             Err(PlayError::Illegal { .. })
         ));
     }
@@ -589,8 +597,9 @@ fn illegal_moves_are_refused_without_change() {
     // A quiet move where a capture is due; a partial capture sequence.
     let mut state = state_at(CheckersRules::default(), "B:W10,19,32:B6,1");
     let before = snapshot(&state);
-    assert!(state.play(&Move::quiet(sq(1), sq(5))).is_err());
-    let partial = Move::capture(sq(6), sq(15), squares(&[10]), u64::from(sq(15).index()), 1);
+    assert!(state.play(&CheckersMove::quiet(sq(1), sq(5))).is_err());
+    let partial =
+        CheckersMove::capture(sq(6), sq(15), squares(&[10]), u64::from(sq(15).index()), 1);
     assert_eq!(partial.to_string(), "6x15");
     assert!(matches!(
         state.play(&partial),
@@ -606,7 +615,7 @@ fn a_finished_game_refuses_moves() {
     let outcome = state.outcome().unwrap();
     let before = snapshot(&state);
     assert_eq!(
-        state.play(&Move::quiet(sq(28), sq(32))),
+        state.play(&CheckersMove::quiet(sq(28), sq(32))),
         Err(PlayError::GameOver(outcome))
     );
     assert_eq!(state.forfeit_turn(), Err(PlayError::GameOver(outcome)));
@@ -616,7 +625,7 @@ fn a_finished_game_refuses_moves() {
     for ply in 0..8 {
         play_text(&mut state, SHUFFLE[ply % 4]);
     }
-    let mv = Move::quiet(sq(1), sq(5));
+    let mv = CheckersMove::quiet(sq(1), sq(5));
     assert_eq!(
         state.play(&mv),
         Err(PlayError::GameOver(Outcome::draw(EndReason::Repetition)))
@@ -631,7 +640,10 @@ fn forfeit_turn_passes_without_progress() {
     assert_eq!(state.side_to_move(), Color::White);
     assert_eq!(state.player_to_move(), Player::Second);
     assert_eq!(state.position().occupied(), start.position.occupied());
-    assert_eq!(state.hash(), Position::zobrist_after_pass(start.hash));
+    assert_eq!(
+        state.hash(),
+        CheckersPosition::zobrist_after_pass(start.hash)
+    );
     assert_eq!(state.no_progress_plies(), 1);
     assert_eq!(state.ply(), 1);
     assert_eq!(state.moves().collect::<Vec<_>>(), vec![None]);
@@ -685,7 +697,7 @@ mod reference {
     //! Move generation the obvious way: an 8x8 array, four direction vectors, `Vec`s and a
     //! recursive search over capture paths. Nothing here touches a bitboard.
 
-    use crate::checkers::{Position, Square};
+    use crate::checkers::{CheckersPosition, Square};
     use crate::Color;
 
     /// A piece on the reference board.
@@ -761,7 +773,7 @@ mod reference {
     }
 
     impl Board {
-        pub(super) fn from_position(p: &Position) -> Board {
+        pub(super) fn from_position(p: &CheckersPosition) -> Board {
             let mut cells = [[None; 8]; 8];
             for square in Square::all() {
                 let (r, c) = coords(square.number());
@@ -927,7 +939,7 @@ fn reference_agrees_on_hand_positions() {
 }
 
 /// Compares the engine's moves, counts and resulting positions with the reference.
-fn check_against_reference(p: &Position) {
+fn check_against_reference(p: &CheckersPosition) {
     let board = Board::from_position(p);
     let reference = check_moves_against_reference(p);
     for mv in &legal(p) {
@@ -943,7 +955,7 @@ fn check_against_reference(p: &Position) {
 }
 
 /// Compares the engine's moves and counts with the reference; returns the reference moves.
-fn check_moves_against_reference(p: &Position) -> Vec<RefMove> {
+fn check_moves_against_reference(p: &CheckersPosition) -> Vec<RefMove> {
     let reference: Vec<RefMove> = Board::from_position(p).moves();
     let mut want: Vec<String> = reference.iter().map(RefMove::text).collect();
     want.sort();
@@ -974,7 +986,7 @@ fn check_moves_against_reference(p: &Position) -> Vec<RefMove> {
 
 /// A random legal position: 0-12 pieces a side on distinct squares, about one in four a king,
 /// men never on their crowning row, either side to move.
-fn arb_position() -> impl Strategy<Value = Position> {
+fn arb_position() -> impl Strategy<Value = CheckersPosition> {
     (
         Just((1..=32u8).collect::<Vec<_>>()).prop_shuffle(),
         0..=12usize,
@@ -1006,7 +1018,7 @@ fn arb_position() -> impl Strategy<Value = Position> {
                     setup.white_men |= b;
                 }
             }
-            Position::from_setup(&setup).expect("a legal setup")
+            CheckersPosition::from_setup(&setup).expect("a legal setup")
         })
 }
 
@@ -1062,7 +1074,7 @@ fn place(setup: &mut Setup, color: Color, number: u8, king: bool) {
 /// the midpoints of its jumping lattice, and up to three more pieces of each side elsewhere.
 /// Long capture paths, branching paths and circles back to the start square are common here
 /// and rare in [`arb_position`].
-fn arb_capture_position() -> impl Strategy<Value = Position> {
+fn arb_capture_position() -> impl Strategy<Value = CheckersPosition> {
     (
         1..=32u8,
         any::<bool>(),
@@ -1093,7 +1105,7 @@ fn arb_capture_position() -> impl Strategy<Value = Position> {
                 let color = if i < friends { us } else { !us };
                 place(&mut setup, color, n, (bits >> (60 + i % 4)) & 1 == 1);
             }
-            Position::from_setup(&setup).expect("a legal setup")
+            CheckersPosition::from_setup(&setup).expect("a legal setup")
         })
 }
 
@@ -1126,7 +1138,7 @@ impl Rng {
 
 /// Plays up to 200 random plies from `start` with no draw rules, checking every invariant of
 /// play, hashing, FEN and undo at each ply.
-fn random_game(start: Position, seed: u64) {
+fn random_game(start: CheckersPosition, seed: u64) {
     let rules = CheckersRules {
         threefold_repetition: false,
         move_rule: None,
@@ -1177,10 +1189,10 @@ fn random_game(start: Position, seed: u64) {
 
         // Hash, FEN and side to move.
         let fen = after.fen();
-        let parsed: Position = fen.parse().unwrap();
+        let parsed: CheckersPosition = fen.parse().unwrap();
         assert_eq!(parsed, after, "{fen}");
         assert_eq!(parsed.fen(), fen);
-        assert_eq!(Position::from_setup(&after.to_setup()), Ok(after));
+        assert_eq!(CheckersPosition::from_setup(&after.to_setup()), Ok(after));
         let us = before.side_to_move();
         let them = !us;
         assert_eq!(after.side_to_move(), them);
@@ -1229,7 +1241,7 @@ fn random_game(start: Position, seed: u64) {
 }
 
 /// Plays a random game under the default rules, checking that the state ends it consistently.
-fn random_game_with_default_rules(start: Position, seed: u64) {
+fn random_game_with_default_rules(start: CheckersPosition, seed: u64) {
     let mut state = GameState::from_position(Checkers::default(), start);
     let mut rng = Rng(crate::SplitMix64::new(seed));
     for _ in 0..200 {
@@ -1255,8 +1267,8 @@ proptest! {
     #[test]
     fn random_games_from_the_start(seed in any::<u64>(), white_first in any::<bool>()) {
         let first = if white_first { Color::White } else { Color::Black };
-        random_game(Position::start(first), seed);
-        random_game_with_default_rules(Position::start(first), seed);
+        random_game(CheckersPosition::start(first), seed);
+        random_game_with_default_rules(CheckersPosition::start(first), seed);
     }
 
     #[test]
@@ -1319,12 +1331,12 @@ fn capacity_bounds_every_capture_set() {
                 side_to_move: Some(Color::Black),
                 ..Setup::default()
             };
-            let p = Position::from_setup(&setup).unwrap();
+            let p = CheckersPosition::from_setup(&setup).unwrap();
             let paths = if p.must_capture() { p.count_moves() } else { 0 };
             check_moves_against_reference(&p);
             // A man on the same square never has more paths.
             if king.row() != 7 {
-                let man = Position::from_setup(&Setup {
+                let man = CheckersPosition::from_setup(&Setup {
                     black_kings: Bitboard::EMPTY,
                     black_men: king.bitboard(),
                     ..setup

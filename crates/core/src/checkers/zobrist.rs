@@ -1,7 +1,7 @@
 //! Zobrist hashing of checkers positions, from scratch and incrementally.
 
 use super::geometry::{BLACK_CROWN_ROW, WHITE_CROWN_ROW};
-use super::{Move, Position};
+use super::{CheckersMove, CheckersPosition};
 use crate::Color;
 
 /// SplitMix64: a fixed, well-mixed key stream, so hashes are the same on every machine and run.
@@ -49,7 +49,7 @@ fn hash_set(keys: &[u64; 32], mut set: u32) -> u64 {
     h
 }
 
-impl Position {
+impl CheckersPosition {
     /// The Zobrist hash, computed from scratch.
     #[must_use]
     pub fn zobrist(&self) -> u64 {
@@ -67,7 +67,7 @@ impl Position {
     /// The hash after `mv`, from this position's hash `hash`, touching only what moves.
     #[inline]
     #[must_use]
-    pub fn zobrist_after(&self, hash: u64, mv: &Move) -> u64 {
+    pub fn zobrist_after(&self, hash: u64, mv: &CheckersMove) -> u64 {
         let us = self.side;
         let them = !us;
         let from = mv.from().index() as usize;
@@ -110,10 +110,10 @@ mod tests {
 
     #[test]
     fn side_to_move_changes_the_hash() {
-        let p = Position::start(Color::Black);
+        let p = CheckersPosition::start(Color::Black);
         assert_ne!(p.zobrist(), p.with_side_to_move(Color::White).zobrist());
         assert_eq!(
-            Position::zobrist_after_pass(p.zobrist()),
+            CheckersPosition::zobrist_after_pass(p.zobrist()),
             p.with_side_to_move(Color::White).zobrist()
         );
     }

@@ -3,14 +3,14 @@
 use std::fmt;
 
 use super::GameFamily;
-use crate::checkers::{self, Checkers};
+use crate::checkers::{Checkers, CheckersMove};
 use crate::morris::{Morris, MorrisMove};
 
 /// A move of either family; it displays in the family's standard notation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AnyMove {
     /// A checkers move.
-    Checkers(checkers::Move),
+    Checkers(CheckersMove),
     /// A morris turn.
     Morris(MorrisMove),
 }
@@ -41,8 +41,8 @@ impl fmt::Display for AnyMove {
     }
 }
 
-impl From<checkers::Move> for AnyMove {
-    fn from(mv: checkers::Move) -> AnyMove {
+impl From<CheckersMove> for AnyMove {
+    fn from(mv: CheckersMove) -> AnyMove {
         AnyMove::Checkers(mv)
     }
 }

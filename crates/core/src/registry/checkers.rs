@@ -1,15 +1,18 @@
 //! English checkers as a [`GameFamily`]: PDN FEN positions and `11-15` / `15x24` moves.
 
 use super::{AnyMove, GameFamily};
-use crate::checkers::{self, Checkers, CheckersRules, MoveInputError, ParseFenError, Position};
+use crate::checkers::{
+    self, Checkers, CheckersFenError, CheckersMove, CheckersMoveError, CheckersPosition,
+    CheckersRules,
+};
 use crate::morris::RulesError;
 
 impl GameFamily for Checkers {
     const FAMILY: &'static str = "checkers";
 
     type Rules = CheckersRules;
-    type MoveError = MoveInputError;
-    type PositionError = ParseFenError;
+    type MoveError = CheckersMoveError;
+    type PositionError = CheckersFenError;
 
     fn with_rules(rules: CheckersRules) -> Result<Checkers, RulesError> {
         Ok(Checkers::new(rules))
@@ -19,32 +22,36 @@ impl GameFamily for Checkers {
         self.rules()
     }
 
-    fn parse_move(&self, pos: &Position, text: &str) -> Result<checkers::Move, MoveInputError> {
+    fn parse_move(
+        &self,
+        pos: &CheckersPosition,
+        text: &str,
+    ) -> Result<CheckersMove, CheckersMoveError> {
         pos.parse_move(text)
     }
 
-    fn read_position(&self, text: &str) -> Result<(Position, u32), ParseFenError> {
+    fn read_position(&self, text: &str) -> Result<(CheckersPosition, u32), CheckersFenError> {
         // PDN FEN records no count of plies without progress.
         Ok((checkers::fen::parse(text)?, 0))
     }
 
-    fn write_position(&self, pos: &Position, _no_progress: u32) -> String {
+    fn write_position(&self, pos: &CheckersPosition, _no_progress: u32) -> String {
         pos.fen()
     }
 
-    fn diagram(&self, pos: &Position) -> String {
+    fn diagram(&self, pos: &CheckersPosition) -> String {
         pos.to_string()
     }
 
-    fn svg(&self, pos: &Position) -> String {
+    fn svg(&self, pos: &CheckersPosition) -> String {
         Checkers::svg(self, pos)
     }
 
-    fn wrap_move(mv: checkers::Move) -> AnyMove {
+    fn wrap_move(mv: CheckersMove) -> AnyMove {
         AnyMove::Checkers(mv)
     }
 
-    fn unwrap_move(mv: &AnyMove) -> Option<checkers::Move> {
+    fn unwrap_move(mv: &AnyMove) -> Option<CheckersMove> {
         match mv {
             AnyMove::Checkers(mv) => Some(*mv),
             AnyMove::Morris(_) => None,

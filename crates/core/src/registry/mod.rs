@@ -24,8 +24,8 @@
 //! Loading fails with a [`LoadError`]: an unknown id, a rule option that cannot be set
 //! ([`crate::RuleOptionError`]) or options that cannot be played together
 //! ([`crate::morris::RulesError`]). Reading text fails with the family's own error types, the
-//! associated types of [`GameFamily`]: [`crate::checkers::ParseFenError`] and
-//! [`crate::morris::fen::MorrisFenError`] for positions, [`crate::checkers::MoveInputError`] and
+//! associated types of [`GameFamily`]: [`crate::checkers::CheckersFenError`] and
+//! [`crate::morris::fen::MorrisFenError`] for positions, [`crate::checkers::CheckersMoveError`] and
 //! [`crate::morris::MorrisMoveError`] for moves. Nothing here panics on bad input.
 //!
 //! ```

@@ -1,6 +1,6 @@
 //! `CheckersDomain`: the checkers database scheme for the solver.
 
-use perfectplay_core::checkers::{Checkers, Position};
+use perfectplay_core::checkers::{Checkers, CheckersPosition};
 use perfectplay_core::{Bitboard, Color};
 use rayon::prelude::*;
 
@@ -150,7 +150,7 @@ impl CheckersDomain {
                 let end = (start + CHUNK).min(slice.size());
                 let mut legal = 0u64;
                 slice.walk(start..end, |i, s| {
-                    let ok = Position::from_parts(
+                    let ok = CheckersPosition::from_parts(
                         Bitboard(s.mover_men | s.mover_kings),
                         Bitboard(s.other_men | s.other_kings),
                         Bitboard(s.mover_kings | s.other_kings),
@@ -169,7 +169,11 @@ impl CheckersDomain {
 
     /// Calls `visit` with every arrangement of slice `key` (a side may have no pieces), in
     /// index order, as a position with the side to move of the slice as Black.
-    pub fn for_each_arrangement<F: FnMut(u64, &Position)>(&self, key: CheckersKey, mut visit: F) {
+    pub fn for_each_arrangement<F: FnMut(u64, &CheckersPosition)>(
+        &self,
+        key: CheckersKey,
+        mut visit: F,
+    ) {
         if !key.is_well_formed() {
             return;
         }
@@ -267,7 +271,7 @@ fn not_in_a_table(key: CheckersKey) -> ProbeError {
 /// The pieces of `pos` in the frame of its side to move: White to move reads the board turned
 /// half a turn, colours swapped.
 #[inline]
-fn sides_of(pos: &Position) -> Sides {
+fn sides_of(pos: &CheckersPosition) -> Sides {
     let us = pos.side_to_move();
     let part = |b: Bitboard| match us {
         Color::Black => b.0,
@@ -283,8 +287,8 @@ fn sides_of(pos: &Position) -> Sides {
 
 /// The position of `sides` with the side to move as Black.
 #[inline]
-fn to_position(s: &Sides) -> Position {
-    Position::from_parts(
+fn to_position(s: &Sides) -> CheckersPosition {
+    CheckersPosition::from_parts(
         Bitboard(s.mover_men | s.mover_kings),
         Bitboard(s.other_men | s.other_kings),
         Bitboard(s.mover_kings | s.other_kings),
@@ -331,11 +335,11 @@ impl Domain for CheckersDomain {
         }
     }
 
-    fn unrank(&self, key: CheckersKey, index: u64) -> Position {
+    fn unrank(&self, key: CheckersKey, index: u64) -> CheckersPosition {
         to_position(&self.slice(key).unrank(index))
     }
 
-    fn for_each_position<F: FnMut(u64, &Position)>(
+    fn for_each_position<F: FnMut(u64, &CheckersPosition)>(
         &self,
         key: CheckersKey,
         range: std::ops::Range<u64>,
@@ -345,12 +349,12 @@ impl Domain for CheckersDomain {
             .walk(range, |i, sides| visit(i, &to_position(sides)));
     }
 
-    fn subspace_of(&self, pos: &Position) -> Option<CheckersKey> {
+    fn subspace_of(&self, pos: &CheckersPosition) -> Option<CheckersKey> {
         let key = sides_of(pos).key();
         self.is_database_key(key).then_some(key)
     }
 
-    fn quiet_turns_are_distinct(&self, _pos: &Position) -> bool {
+    fn quiet_turns_are_distinct(&self, _pos: &CheckersPosition) -> bool {
         // No symmetry is folded out and a quiet turn moves one piece one step: two of them
         // never give the same board.
         true
@@ -378,7 +382,7 @@ impl Domain for CheckersDomain {
     }
 
     #[inline]
-    fn locate(&self, pos: &Position) -> Result<(CheckersKey, u64), ProbeError> {
+    fn locate(&self, pos: &CheckersPosition) -> Result<(CheckersKey, u64), ProbeError> {
         let sides = sides_of(pos);
         let key = sides.key();
         if !self.is_database_key(key) {
@@ -441,7 +445,11 @@ impl Domain for CheckersDomain {
         next
     }
 
-    fn for_each_quiet_predecessor<F: FnMut(&Position)>(&self, pos: &Position, visit: F) {
+    fn for_each_quiet_predecessor<F: FnMut(&CheckersPosition)>(
+        &self,
+        pos: &CheckersPosition,
+        visit: F,
+    ) {
         self.game.for_each_quiet_predecessor(pos, visit);
     }
 }
@@ -489,7 +497,7 @@ mod tests {
                 d.for_each_arrangement(key, |i, pos| {
                     assert_eq!(i, next);
                     next += 1;
-                    assert_eq!(Position::from_setup(&pos.to_setup()), Ok(*pos));
+                    assert_eq!(CheckersPosition::from_setup(&pos.to_setup()), Ok(*pos));
                     assert_eq!(sides_of(pos).key(), key);
                     if d.is_database_key(key) {
                         assert_eq!(d.locate(pos).ok(), Some((key, i)), "{key} {i}");
