@@ -378,6 +378,12 @@ class PerfectPlayVectorEnv(_GymVectorEnv):
             raise ValueError("the vector env takes start=None or 'subspace:KEY'")
         if render_mode is not None:
             raise ValueError("PerfectPlayVectorEnv has no render modes; use render_mode=None")
+        if "packed_mask" in rules:
+            # Gymnasium's action masks are one value per action.
+            raise ValueError(
+                "PerfectPlayVectorEnv takes no packed_mask: its masks are one value per action "
+                "(use perfectplay.VectorEnv(..., packed_mask=True) directly for bit masks)"
+            )
         self.env = pp.VectorEnv(
             game_id,
             int(num_envs),

@@ -253,6 +253,8 @@ def test_vector_env_rejects_illegal_actions_and_bad_arguments():
         envs.step(actions)
     with pytest.raises(ValueError):
         ge.PerfectPlayVectorEnv(num_envs=4, game_id="checkers", opponent="self")
+    with pytest.raises(ValueError, match="packed_mask"):
+        ge.PerfectPlayVectorEnv(num_envs=4, game_id="checkers", packed_mask=True)
     with pytest.raises(TypeError):
         envs.reset(seed=[1, 2, 3, 4])
 

@@ -163,7 +163,8 @@ impl<F: Family> ActionState<F> {
         Some(last)
     }
 
-    /// Replays the moves through a fresh [`GameState`], checking each move's legality, from
+    /// With [`History::Full`] (the moves are needed): replays the moves through a fresh
+    /// [`GameState`], checking each move's legality, from
     /// where the game started, and compares position, counters and outcome; also checks the
     /// action table of the current position and stage against the core. Returns the first
     /// difference.

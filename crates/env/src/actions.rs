@@ -91,7 +91,7 @@ pub struct ActionSet([u64; WORDS]);
 impl ActionSet {
     /// The words of the set: action `a` is bit `a % 64` of word `a / 64`.
     #[inline]
-    pub fn words_mut(&mut self) -> &mut [u64; WORDS] {
+    pub(crate) fn words_mut(&mut self) -> &mut [u64; WORDS] {
         &mut self.0
     }
 

@@ -69,7 +69,7 @@ fn start_stream(seed: u64, index: usize) -> SplitMix64 {
 /// streams.
 #[derive(Clone, Debug)]
 struct Slot<F: Family> {
-    track: ActionState<F>,
+    state: ActionState<F>,
     sample_rng: SplitMix64,
     opponent_rng: SplitMix64,
     start_rng: SplitMix64,
@@ -78,7 +78,7 @@ struct Slot<F: Family> {
 impl<F: Tabled> Slot<F> {
     fn new(game: F, seed: u64, index: usize) -> Self {
         Slot {
-            track: ActionState::new(game, game.start_position(), 0, History::Window),
+            state: ActionState::new(game, game.start_position(), 0, History::Window),
             sample_rng: SplitMix64::stream(seed, 2 * index as u64),
             opponent_rng: SplitMix64::stream(seed, 2 * index as u64 + 1),
             start_rng: start_stream(seed, index),
@@ -95,8 +95,8 @@ impl<F: Tabled> Slot<F> {
     /// agent's turn.
     fn reset(&mut self, agent: Option<&(Player, Opponent<F>)>, start: &Start<F>) {
         match start.draw(&mut self.start_rng) {
-            Some(pos) => self.track.restart_at(pos),
-            None => self.track.restart(),
+            Some(pos) => self.state.restart_at(pos),
+            None => self.state.restart(),
         }
         if let Some((agent, opponent)) = agent {
             self.opponent_moves(*agent, opponent);
@@ -107,36 +107,36 @@ impl<F: Tabled> Slot<F> {
     /// just finished a turn (or the game just began), so each of the opponent's turns is
     /// played from its start.
     fn opponent_moves(&mut self, agent: Player, opponent: &Opponent<F>) {
-        while self.track.outcome().is_none()
-            && self.track.game().player_to_move(self.track.position()) != agent
+        while self.state.outcome().is_none()
+            && self.state.game().player_to_move(self.state.position()) != agent
         {
             if let Opponent::Perfect(tables) = opponent {
                 // A whole turn: the best one, or (a probe failed) a uniformly random one.
-                let pos = self.track.position();
+                let pos = self.state.position();
                 let mv = tables
                     .best_move(pos, &mut self.opponent_rng)
-                    .or_else(|| random_move(self.track.game(), pos, &mut self.opponent_rng));
+                    .or_else(|| random_move(self.state.game(), pos, &mut self.opponent_rng));
                 match mv {
                     Some(mv) => {
-                        self.track.play(&mv);
+                        self.state.play(&mv);
                         continue;
                     }
                     None => break,
                 }
             }
-            let steps = self.track.fresh_steps();
+            let steps = self.state.fresh_steps();
             if steps.is_empty() {
                 break;
             }
             let action = steps.nth(self.opponent_rng.below(steps.len()).unwrap_or(0));
-            self.track.act(usize::from(action));
+            self.state.act(usize::from(action));
         }
     }
 
     /// A uniformly random legal action; 0 when there is none (the game is over, and the env
     /// ignores its next action).
     fn sample(&mut self) -> i64 {
-        let steps = self.track.fresh_steps();
+        let steps = self.state.fresh_steps();
         match steps.len() {
             0 => 0,
             n => i64::from(steps.nth(self.sample_rng.below(n).unwrap_or(0))),
@@ -145,14 +145,14 @@ impl<F: Tabled> Slot<F> {
 
     /// Writes the observation, the mask and the player to move.
     fn write(&self, obs: &mut [f32], mask: MaskRow<'_>, player: &mut i32) {
-        let (game, pos) = (self.track.game(), self.track.position());
-        game.write_observation(pos, self.track.stage(), obs);
-        let set = self.track.fresh_steps().set();
+        let (game, pos) = (self.state.game(), self.state.position());
+        game.write_observation(pos, self.state.stage(), obs);
+        let set = self.state.fresh_steps().set();
         match mask {
             MaskRow::Bools(mask) => set.write_mask(mask),
             MaskRow::Bits(mask) => set.write_mask_bits(mask),
         }
-        *player = if self.track.outcome().is_some() {
+        *player = if self.state.outcome().is_some() {
             TERMINAL_PLAYER
         } else {
             game.player_to_move(pos).index() as i32
@@ -603,25 +603,25 @@ impl<F: Tabled> Batch<F> {
             return Ok(());
         }
         for (env, (slot, &action)) in self.slots.iter().zip(actions).enumerate() {
-            let track = &slot.track;
-            if track.outcome().is_some() {
+            let state = &slot.state;
+            if state.outcome().is_some() {
                 continue;
             }
             let legal =
-                usize::try_from(action).is_ok_and(|a| track.fresh_steps().set().contains(a));
+                usize::try_from(action).is_ok_and(|a| state.fresh_steps().set().contains(a));
             if !legal {
                 let text = usize::try_from(action).map_or_else(
                     |_| "invalid".to_owned(),
                     |a| {
                         self.game
-                            .action_to_string(track.position(), track.stage(), a)
+                            .action_to_string(state.position(), state.stage(), a)
                     },
                 );
                 return Err(Error::EnvAction {
                     env,
                     action,
                     text,
-                    legal: track.fresh_steps().set().iter().collect(),
+                    legal: state.fresh_steps().set().iter().collect(),
                 });
             }
         }
@@ -641,23 +641,23 @@ impl<F: Tabled> Batch<F> {
             &mut self.samples,
             lens,
             |_, slot, &action, rows| {
-                if slot.track.outcome().is_some() {
+                if slot.state.outcome().is_some() {
                     slot.reset(agent, start);
                     rows.reward.fill(0.0);
                 } else {
                     // Checked legal by `Batch::check`.
-                    let legal = slot.track.act(action as usize);
+                    let legal = slot.state.act(action as usize);
                     debug_assert!(legal, "an unchecked action {action}");
                     if let Some((agent, opponent)) = agent {
                         slot.opponent_moves(*agent, opponent);
                     }
-                    let both = returns(&game, slot.track.outcome().as_ref());
+                    let both = returns(&game, slot.state.outcome().as_ref());
                     match agent {
                         Some((agent, _)) => rows.reward[0] = both[agent.index()],
                         None => rows.reward.copy_from_slice(&both),
                     }
                 }
-                let outcome = slot.track.outcome();
+                let outcome = slot.state.outcome();
                 let truncation = outcome.is_some_and(|o| o.is_truncation());
                 *rows.terminated = outcome.is_some() && !truncation;
                 *rows.truncated = truncation;
@@ -708,10 +708,10 @@ impl<F: Tabled> Batch<F> {
 
     /// The position string of env `index`.
     pub fn fen(&self, index: usize) -> Option<String> {
-        let track = &self.slots.get(index)?.track;
+        let state = &self.slots.get(index)?.state;
         Some(
             self.game
-                .write_position(track.position(), track.state().no_progress_plies()),
+                .write_position(state.position(), state.state().no_progress_plies()),
         )
     }
 
@@ -742,13 +742,13 @@ mod tests {
 
     /// Steps a self-play batch of `game` with its own samples, and beside it one [`State`]
     /// per env with the same actions (a new one where a game ended a step before): every row
-    /// the batch writes equals what the session says.
-    fn batch_agrees_with_sessions<F: Tabled>(id: &'static str, game: F) {
+    /// the batch writes equals what the state says.
+    fn batch_agrees_with_states<F: Tabled>(id: &'static str, game: F) {
         let num_envs = 40;
         let mut batch = Batch::new(game, num_envs, 3, None, Start::Initial);
         let mut rows = batch.owned_buffers();
         batch.reset(None, rows.buffers()).unwrap();
-        let mut sessions: Vec<State<F>> = (0..num_envs).map(|_| State::new(id, game)).collect();
+        let mut states: Vec<State<F>> = (0..num_envs).map(|_| State::new(id, game)).collect();
         let mut actions = vec![0; num_envs];
         let (obs_len, count, _) = batch.row_lens();
         let mut want_obs = vec![0.0; obs_len];
@@ -756,13 +756,13 @@ mod tests {
             batch.sample(&mut actions).unwrap();
             batch.check(&actions).unwrap();
             batch.step(&actions, rows.buffers()).unwrap();
-            for (i, session) in sessions.iter_mut().enumerate() {
-                if session.is_terminal() {
-                    *session = State::new(id, game);
+            for (i, state) in states.iter_mut().enumerate() {
+                if state.is_terminal() {
+                    *state = State::new(id, game);
                 } else {
-                    session.apply_action(actions[i]).unwrap();
+                    state.apply_action(actions[i]).unwrap();
                 }
-                let ending = session.ending();
+                let ending = state.ending();
                 let truncated = ending.is_some_and(|e| e.truncated);
                 assert_eq!(
                     rows.terminated[i],
@@ -770,29 +770,29 @@ mod tests {
                     "env {i}"
                 );
                 assert_eq!(rows.truncated[i], truncated, "env {i}");
-                assert_eq!(rows.players[i], session.current_player(), "env {i}");
+                assert_eq!(rows.players[i], state.current_player(), "env {i}");
                 let rewards = if rows.terminated[i] || rows.truncated[i] {
-                    session.returns()
+                    state.returns()
                 } else {
                     [0.0; 2]
                 };
                 assert_eq!(rows.rewards[2 * i..2 * i + 2], rewards, "env {i}");
                 let mut mask = vec![false; count];
-                session.legal_actions().write_mask(&mut mask);
+                state.legal_actions().write_mask(&mut mask);
                 assert_eq!(rows.mask[i * count..(i + 1) * count], mask, "env {i}");
-                session.write_observation(&mut want_obs);
+                state.write_observation(&mut want_obs);
                 assert_eq!(
                     rows.obs[i * obs_len..(i + 1) * obs_len],
                     want_obs,
                     "env {i}"
                 );
-                assert_eq!(batch.fen(i).unwrap(), session.fen(), "env {i}");
+                assert_eq!(batch.fen(i).unwrap(), state.fen(), "env {i}");
             }
         }
     }
 
     #[test]
-    fn batches_agree_with_sessions() {
+    fn batches_agree_with_states() {
         for id in [
             "checkers",
             "nine_mens_morris",
@@ -802,7 +802,7 @@ mod tests {
             let options = [("ply_limit".to_owned(), "60".to_owned())];
             let (id, game) = AnyGame::load(id, &options).unwrap();
             let id = id.name();
-            with_family!(AnyGame, game, g => batch_agrees_with_sessions(id, g));
+            with_family!(AnyGame, game, g => batch_agrees_with_states(id, g));
         }
     }
 

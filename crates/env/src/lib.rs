@@ -1,6 +1,7 @@
 //! perfectplay-env: games as a learning environment, stepped action by action.
 //!
-//! - [`batch::Batch`] (and [`AnyBatch`] for either family, made from a game id): many games
+//! - [`batch::Batch`] (and [`AnyBatch`] for either family, made from a loaded game and a
+//!   [`BatchSpec`]): many games
 //!   stepped together, in parallel on a thread pool ([`pool`]), each env with its own seeded
 //!   random streams, writing observations, legal-action masks, players, rewards and end flags
 //!   into buffers the caller owns ([`batch::Buffers`]), so that a step allocates nothing;

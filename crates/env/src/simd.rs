@@ -127,7 +127,7 @@ pub(crate) fn cpu_has_fast_pdep() -> bool {
     std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("avx512f")
 }
 
-/// [`select_in_word`] by depositing the `k`-th bit into `word`'s set bits.
+/// `select_in_word` by depositing the `k`-th bit into `word`'s set bits.
 ///
 /// # Safety
 ///
@@ -153,10 +153,10 @@ pub(crate) fn cpu_has_vector_nth() -> bool {
         && std::arch::is_x86_feature_detected!("bmi2")
 }
 
-/// [`ActionSet::nth`] with the words' population counts and their running sums in one
-/// vector: the words wholly before the action are the lanes whose running sum is at most
-/// `index` (a run from the first lane, the sums never falling), the action is in the next
-/// word, and `pdep` finds its bit there. The last two of the ten words are counted apart.
+/// [`crate::actions::ActionSet::nth`] with the words' population counts and their running sums in
+/// one vector: the words wholly before the action are the lanes whose running sum is at most
+/// `index` (a run from the first lane, the sums never falling), the action is in the next word, and
+/// `pdep` finds its bit there. The last two of the ten words are counted apart.
 ///
 /// # Safety
 ///

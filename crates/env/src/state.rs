@@ -1,4 +1,4 @@
-//! `State`: a game in progress as Python's `State` holds it: a [`ActionState`] (position, history
+//! `State`: a game in progress as Python's `State` holds it: an [`ActionState`] (position, history
 //! and the rules that depend on it, the stage of the turn) and the actions of the turn being
 //! made, for undo.
 
@@ -87,7 +87,7 @@ pub struct Record {
 pub struct State<F: Family> {
     /// The game's id.
     pub id: &'static str,
-    track: ActionState<F>,
+    inner: ActionState<F>,
     /// The half-made turn: each action made so far with the stage it was made at.
     turn: Vec<(F::Stage, usize)>,
 }
@@ -97,7 +97,7 @@ impl<F: Family> State<F> {
     pub fn new(id: &'static str, game: F) -> Self {
         State {
             id,
-            track: ActionState::new(game, game.start_position(), 0, History::Full),
+            inner: ActionState::new(game, game.start_position(), 0, History::Full),
             turn: Vec::new(),
         }
     }
@@ -106,7 +106,7 @@ impl<F: Family> State<F> {
     pub fn at(id: &'static str, game: F, pos: F::Position) -> Self {
         State {
             id,
-            track: ActionState::new(game, pos, 0, History::Full),
+            inner: ActionState::new(game, pos, 0, History::Full),
             turn: Vec::new(),
         }
     }
@@ -116,7 +116,7 @@ impl<F: Family> State<F> {
         let (pos, no_progress) = game.read_position(text).map_err(Into::into)?;
         Ok(State {
             id,
-            track: ActionState::new(game, pos, no_progress, History::Full),
+            inner: ActionState::new(game, pos, no_progress, History::Full),
             turn: Vec::new(),
         })
     }
@@ -124,19 +124,19 @@ impl<F: Family> State<F> {
     /// A game rebuilt from its [`Record`]; a record that does not replay (edited by hand, or
     /// from other rules) is refused with the error of the first step that fails.
     pub fn from_record(id: &'static str, game: F, record: &Record) -> Result<Self> {
-        let mut session = State::from_fen(id, game, &record.origin)?;
+        let mut state = State::from_fen(id, game, &record.origin)?;
         for text in &record.moves {
-            session.apply_text(text)?;
+            state.apply_text(text)?;
         }
         for &action in &record.actions {
-            session.apply_action(action as i64)?;
+            state.apply_action(action as i64)?;
         }
-        Ok(session)
+        Ok(state)
     }
 
     /// The record that rebuilds this game.
     pub fn record(&self) -> Record {
-        let (origin, no_progress) = self.track.state().origin();
+        let (origin, no_progress) = self.inner.state().origin();
         Record {
             origin: self.game().write_position(origin, no_progress),
             moves: self.moves().map(|mv| mv.to_string()).collect(),
@@ -146,12 +146,12 @@ impl<F: Family> State<F> {
 
     /// The game.
     pub fn game(&self) -> &F {
-        self.track.game()
+        self.inner.game()
     }
 
     /// The position at the start of the turn being made.
     pub fn position(&self) -> &F::Position {
-        self.track.position()
+        self.inner.position()
     }
 
     /// Whether a turn is half made with `apply_action`.
@@ -162,9 +162,9 @@ impl<F: Family> State<F> {
     /// The legal moves (whole turns) of the position; none once the game is over.
     pub fn legal_moves(&self) -> Vec<AnyMove> {
         let mut moves = Vec::new();
-        if self.track.outcome().is_none() {
+        if self.inner.outcome().is_none() {
             self.game()
-                .for_each_move(self.track.position(), |mv| moves.push(F::wrap_move(*mv)));
+                .for_each_move(self.inner.position(), |mv| moves.push(F::wrap_move(*mv)));
         }
         moves
     }
@@ -180,7 +180,7 @@ impl<F: Family> State<F> {
     }
 
     fn ensure_going_on(&self) -> Result<()> {
-        match self.track.outcome() {
+        match self.inner.outcome() {
             Some(outcome) => Err(PlayError::GameOver(outcome).into()),
             None => Ok(()),
         }
@@ -197,10 +197,10 @@ impl<F: Family> State<F> {
             });
         };
         self.ensure_going_on()?;
-        if !self.track.state().is_legal(&mv) {
+        if !self.inner.state().is_legal(&mv) {
             return Err(PlayError::Illegal { mv: mv.to_string() }.into());
         }
-        self.track.play(&mv);
+        self.inner.play(&mv);
         Ok(())
     }
 
@@ -210,61 +210,61 @@ impl<F: Family> State<F> {
         self.ensure_going_on()?;
         let mv = self
             .game()
-            .parse_move(self.track.position(), text)
+            .parse_move(self.inner.position(), text)
             .map_err(Into::into)?;
-        self.track.play(&mv);
+        self.inner.play(&mv);
         Ok(())
     }
 
     /// The position string (of the position at the start of the turn being made).
     pub fn fen(&self) -> String {
         self.game().write_position(
-            self.track.position(),
-            self.track.state().no_progress_plies(),
+            self.inner.position(),
+            self.inner.state().no_progress_plies(),
         )
     }
 
     /// The ASCII drawing.
     pub fn diagram(&self) -> String {
-        self.game().diagram(self.track.position())
+        self.game().diagram(self.inner.position())
     }
 
     /// The SVG drawing.
     pub fn svg(&self) -> String {
-        self.game().svg(self.track.position())
+        self.game().svg(self.inner.position())
     }
 
     /// The player to move (0 moved first), or [`TERMINAL_PLAYER`] once the game is over.
     pub fn current_player(&self) -> i32 {
-        if self.track.outcome().is_some() {
+        if self.inner.outcome().is_some() {
             TERMINAL_PLAYER
         } else {
-            self.game().player_to_move(self.track.position()).index() as i32
+            self.game().player_to_move(self.inner.position()).index() as i32
         }
     }
 
     /// Whether the game is over (decided, drawn or truncated).
     pub fn is_terminal(&self) -> bool {
-        self.track.outcome().is_some()
+        self.inner.outcome().is_some()
     }
 
     /// Both players' returns.
     pub fn returns(&self) -> [f32; 2] {
-        returns(self.game(), self.track.outcome().as_ref())
+        returns(self.game(), self.inner.outcome().as_ref())
     }
 
     /// How the game ended, if it has.
     pub fn ending(&self) -> Option<Ending> {
-        self.track.outcome().map(|o| ending(self.game(), &o))
+        self.inner.outcome().map(|o| ending(self.game(), &o))
     }
 
     /// The legal actions now; none once the game is over.
     pub fn legal_actions(&mut self) -> ActionSet {
-        *self.track.steps().set()
+        *self.inner.steps().set()
     }
 
     fn refuse(&mut self, action: i64) -> Error {
-        if let Some(outcome) = self.track.outcome() {
+        if let Some(outcome) = self.inner.outcome() {
             return Error::ActionAfterEnd { action, outcome };
         }
         let legal = self.legal_actions().iter().collect();
@@ -286,10 +286,10 @@ impl<F: Family> State<F> {
     /// Applies one action: a step of the turn, or its last action, which plays the move. An
     /// illegal action changes nothing.
     pub fn apply_action(&mut self, action: i64) -> Result<()> {
-        let (stage, ply) = (*self.track.stage(), self.track.state().ply());
+        let (stage, ply) = (*self.inner.stage(), self.inner.state().ply());
         match usize::try_from(action) {
-            Ok(a) if self.track.act(a) => {
-                if self.track.state().ply() == ply {
+            Ok(a) if self.inner.act(a) => {
+                if self.inner.state().ply() == ply {
                     self.turn.push((stage, a));
                 } else {
                     self.turn.clear();
@@ -303,7 +303,7 @@ impl<F: Family> State<F> {
     /// What `action` means now, e.g. `11-15`, `15x24` or `d6`.
     pub fn action_to_string(&self, action: usize) -> String {
         self.game()
-            .action_to_string(self.track.position(), self.track.stage(), action)
+            .action_to_string(self.inner.position(), self.inner.stage(), action)
     }
 
     /// The actions that play `mv` from the start of a turn.
@@ -321,25 +321,25 @@ impl<F: Family> State<F> {
     /// Writes the observation, seen from the player to move.
     pub fn write_observation(&self, out: &mut [f32]) {
         self.game()
-            .write_observation(self.track.position(), self.track.stage(), out);
+            .write_observation(self.inner.position(), self.inner.stage(), out);
     }
 
     /// Takes back the last action of a half-made turn (`None`), or else the last whole move.
     pub fn undo(&mut self) -> Result<Option<AnyMove>> {
         if let Some((stage, _)) = self.turn.pop() {
-            self.track.set_stage(stage);
+            self.inner.set_stage(stage);
             return Ok(None);
         }
-        match self.track.undo() {
-            // A session plays no forfeited turn; one would be a move of nothing.
+        match self.inner.undo() {
+            // A state plays no forfeited turn; one would be a move of nothing.
             Some(mv) => Ok(mv.map(F::wrap_move)),
             None => Err(Error::NothingToUndo),
         }
     }
 
-    /// The whole moves played (a session forfeits no turn).
+    /// The whole moves played (a state forfeits no turn).
     fn moves(&self) -> impl Iterator<Item = F::Move> + '_ {
-        self.track.state().moves().flatten()
+        self.inner.state().moves().flatten()
     }
 
     /// The moves played, in order.
@@ -349,7 +349,7 @@ impl<F: Family> State<F> {
 
     /// The whole moves played so far.
     pub fn ply(&self) -> u32 {
-        self.track.state().ply()
+        self.inner.state().ply()
     }
 
     /// Whether a turn is half made with `apply_action`.
@@ -359,13 +359,13 @@ impl<F: Family> State<F> {
 
     /// Perft of the position (at the start of the turn) to `depth`.
     pub fn perft(&self, depth: u32) -> u64 {
-        perft(self.game(), self.track.position(), depth)
+        perft(self.game(), self.inner.position(), depth)
     }
 
     /// Checks the history rules and the action table against the core (see
     /// [`ActionState::check_history`]).
     pub fn check(&self) -> Result<(), String> {
-        self.track.check_history()
+        self.inner.check_history()
     }
 }
 
@@ -377,32 +377,32 @@ mod tests {
     use perfectplay_core::registry::{game_ids, AnyGame};
     use perfectplay_core::with_family;
 
-    /// Plays `plies` random actions (or, `by_moves`, whole moves) from `session`, checking it
+    /// Plays `plies` random actions (or, `by_moves`, whole moves) from `state`, checking it
     /// against the core ([`State::check`]: history rules, legal actions, each action's step)
-    /// after every one; returns the session where it stopped.
+    /// after every one; returns the state where it stopped.
     fn play_checked<F: Family>(
-        mut session: State<F>,
+        mut state: State<F>,
         rng: &mut SplitMix64,
         plies: usize,
         by_moves: bool,
     ) -> State<F> {
         for _ in 0..plies {
-            session.check().unwrap();
-            if session.is_terminal() {
+            state.check().unwrap();
+            if state.is_terminal() {
                 break;
             }
             if by_moves {
-                let moves = session.legal_moves();
+                let moves = state.legal_moves();
                 let mv = moves[rng.below(moves.len()).unwrap()];
-                session.apply_move(&mv).unwrap();
+                state.apply_move(&mv).unwrap();
             } else {
-                let legal = session.legal_actions();
+                let legal = state.legal_actions();
                 let action = legal.nth(rng.below(legal.len()).unwrap()).unwrap();
-                session.apply_action(action as i64).unwrap();
+                state.apply_action(action as i64).unwrap();
             }
         }
-        session.check().unwrap();
-        session
+        state.check().unwrap();
+        state
     }
 
     /// Random games of `game`: by actions, then undone half-way, then by whole moves from the
@@ -410,18 +410,18 @@ mod tests {
     fn agrees_with_the_core<F: Family>(id: &'static str, game: F) {
         for seed in 0..3 {
             let mut rng = SplitMix64::new(seed);
-            let mut session = play_checked(State::new(id, game), &mut rng, 400, false);
-            while session.ply() > 150 {
-                session.undo().unwrap();
-                session.check().unwrap();
+            let mut state = play_checked(State::new(id, game), &mut rng, 400, false);
+            while state.ply() > 150 {
+                state.undo().unwrap();
+                state.check().unwrap();
             }
-            let again = State::from_fen(id, game, &session.fen()).unwrap();
+            let again = State::from_fen(id, game, &state.fen()).unwrap();
             play_checked(again, &mut rng, 200, true);
         }
     }
 
     #[test]
-    fn sessions_agree_with_the_core_in_every_game() {
+    fn states_agree_with_the_core_in_every_game() {
         for id in game_ids(false) {
             let options = [("ply_limit".to_owned(), "300".to_owned())];
             let (id, game) = AnyGame::load(id, &options).unwrap();
@@ -438,18 +438,18 @@ mod tests {
             unreachable!()
         };
         let mut rng = SplitMix64::new(7);
-        let mut session = play_checked(State::new(id, game), &mut rng, 60, false);
+        let mut state = play_checked(State::new(id, game), &mut rng, 60, false);
         // Play on to a turn that takes two actions (a mill's removal), stopping half-way.
-        while !session.is_terminal() && !session.is_mid_turn() {
-            let legal = session.legal_actions();
+        while !state.is_terminal() && !state.is_mid_turn() {
+            let legal = state.legal_actions();
             let action = legal.nth(rng.below(legal.len()).unwrap()).unwrap();
-            session.apply_action(action as i64).unwrap();
+            state.apply_action(action as i64).unwrap();
         }
-        let record = session.record();
+        let record = state.record();
         let rebuilt = State::from_record(id, game, &record).unwrap();
         assert_eq!(rebuilt.record(), record);
-        assert_eq!(rebuilt.fen(), session.fen());
-        assert_eq!(rebuilt.history(), session.history());
+        assert_eq!(rebuilt.fen(), state.fen());
+        assert_eq!(rebuilt.history(), state.history());
         rebuilt.check().unwrap();
     }
 }

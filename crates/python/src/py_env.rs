@@ -1,4 +1,4 @@
-//! Python's `VectorEnv`: a [`Batch`] of either family behind numpy buffers that it owns.
+//! Python's `VectorEnv`: an `AnyBatch` of either family behind numpy buffers that it owns.
 
 use std::path::PathBuf;
 

@@ -132,11 +132,26 @@ impl BuildProgress {
         }
     }
 
-    /// A new build with these figures (a caller may hand the same figures to builds in turn).
+    /// A new build with these figures (a caller may hand the same figures to builds in turn):
+    /// every figure back to its start.
     fn begin(&self) {
+        for figure in [
+            &self.total,
+            &self.finished,
+            &self.unit_number,
+            &self.unit_positions,
+            &self.unit_initialised,
+        ] {
+            figure.store(0, Ordering::Relaxed);
+        }
+        self.layer.store(0, Ordering::Relaxed);
+        self.longest_known.store(0, Ordering::Relaxed);
+        self.stage.store(0, Ordering::Relaxed);
         self.done.store(false, Ordering::Relaxed);
-        if let Ok(mut holder) = self.waited_for.lock() {
-            holder.clear();
+        for text in [&self.unit, &self.waited_for] {
+            if let Ok(mut text) = text.lock() {
+                text.clear();
+            }
         }
     }
 
@@ -494,4 +509,24 @@ fn unit_name<K: std::fmt::Display>(unit: &[K]) -> String {
         .map(ToString::to_string)
         .collect::<Vec<_>>()
         .join(" + ")
+}
+
+#[cfg(test)]
+mod progress_tests {
+    use super::*;
+
+    #[test]
+    fn figures_handed_to_a_new_build_start_again() {
+        let figures = BuildProgress::default();
+        figures.begin();
+        figures.total.store(500, Ordering::Relaxed);
+        figures.waiting_for("pid 7");
+        figures.start_unit("5-4 + 4-5", 300);
+        figures.finish_unit(300);
+        figures.start_unit("5-5", 200);
+        figures.done.store(true, Ordering::Relaxed);
+        assert_ne!(figures.snapshot(), ProgressSnapshot::default());
+        figures.begin();
+        assert_eq!(figures.snapshot(), ProgressSnapshot::default());
+    }
 }

@@ -87,9 +87,9 @@ pub trait Tabled: Game + Copy + Send + Sync + 'static {
     /// The databases' scheme for this family.
     type Domain: Domain<Game = Self> + Send + Sync + 'static;
 
-    /// The scheme for these rules; some rules have none (a morris variant whose placement
-    /// phase the scheme cannot index is solved from its moving phase only, see
-    /// [`Domain::check_key`]).
+    /// The scheme for these rules. Every rule set of the two families has one today (what a
+    /// scheme cannot index, such as Shah's placement phase, is refused subspace by subspace:
+    /// [`Domain::check_key`]); the `Result` leaves room for rules a scheme cannot hold at all.
     fn domain(&self) -> Result<Self::Domain, OpenError>;
 
     /// The subspace of the game's starting position, where the databases hold it (not in
