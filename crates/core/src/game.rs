@@ -243,8 +243,8 @@ pub trait Game {
     /// positions and unequal ones unequal, so that repetition compares identities alone.
     fn identity(&self, pos: &Self::Position) -> u128;
 
-    /// The hash of `play(pos, mv)`, given `hash == self.hash(pos)`. Games override this with an
-    /// incremental update.
+    /// The hash of `play(pos, mv)`, given `hash == self.hash(pos)`, for a search that keeps a
+    /// hash along its line. Games override this with an incremental update.
     fn hash_after(&self, pos: &Self::Position, hash: u64, mv: &Self::Move) -> u64 {
         let _ = hash;
         self.hash(&self.play(pos, mv))

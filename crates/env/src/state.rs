@@ -154,11 +154,6 @@ impl<F: Family> State<F> {
         self.inner.position()
     }
 
-    /// Whether a turn is half made with `apply_action`.
-    pub fn mid_turn(&self) -> bool {
-        !self.turn.is_empty()
-    }
-
     /// The legal moves (whole turns) of the position; none once the game is over.
     pub fn legal_moves(&self) -> Vec<AnyMove> {
         let mut moves = Vec::new();

@@ -154,7 +154,7 @@ impl PyTablebase {
         let state = state.borrow();
         match (&state.inner, &self.game.game) {
             (AnyState::Checkers(s), AnyGame::Checkers(_)) => {
-                if s.mid_turn() {
+                if s.is_mid_turn() {
                     return Err(Error::OutOfScope(
                         "a turn is half made with apply_action: probe at the start of a turn"
                             .to_owned(),
@@ -165,7 +165,7 @@ impl PyTablebase {
             (AnyState::Morris(s), AnyGame::Morris(g))
                 if without_history(s.game().rules()) == without_history(g.rules()) =>
             {
-                if s.mid_turn() {
+                if s.is_mid_turn() {
                     return Err(Error::OutOfScope(
                         "a turn is half made with apply_action: probe at the start of a turn"
                             .to_owned(),
