@@ -141,8 +141,7 @@ impl AnyTablebase {
         }
     }
 
-    /// One task of [`AnyTablebase::probe_rows`]: rows decode up to the first bad one, the
-    /// rows before it are probed, and the first failure of either kind, by row, is the error.
+    /// One task of [`AnyTablebase::probe_rows`], on the tables of `game`'s family.
     fn probe_task(
         &self,
         game: &AnyGame,
@@ -151,53 +150,58 @@ impl AnyTablebase {
         wdl: &mut [i8],
         plies: &mut [i32],
     ) -> Result<(), RowsError> {
-        let mut decoded = Vec::with_capacity(rows.len() / 4);
-        let mut bad_row = None;
-        for (i, row) in rows.chunks_exact(4).enumerate() {
-            match decode(game, row) {
-                Ok(pos) => decoded.push(pos),
-                Err(source) => {
-                    bad_row = Some(RowsError::Row {
-                        at: first + i,
-                        source,
-                    });
-                    break;
-                }
-            }
+        match (self, game) {
+            (AnyTablebase::Checkers(tb), AnyGame::Checkers(g)) => probe_task_of(
+                tb,
+                |row| rows::decode_checkers(g, row),
+                rows,
+                first,
+                wdl,
+                plies,
+            ),
+            (AnyTablebase::Morris(tb), AnyGame::Morris(g)) => probe_task_of(
+                tb,
+                |row| rows::decode_morris(g, row),
+                rows,
+                first,
+                wdl,
+                plies,
+            ),
+            _ => Err(RowsError::Row {
+                at: first,
+                source: RowError::OtherFamily,
+            }),
         }
-        match self {
-            AnyTablebase::Checkers(tb) => {
-                let positions: Vec<_> = decoded
-                    .iter()
-                    .filter_map(|p| match p {
-                        AnyPosition::Checkers(p) => Some(*p),
-                        AnyPosition::Morris(_) => None,
-                    })
-                    .collect();
-                probe_into(tb, &positions, first, wdl, plies)?;
-            }
-            AnyTablebase::Morris(tb) => {
-                let positions: Vec<_> = decoded
-                    .iter()
-                    .filter_map(|p| match p {
-                        AnyPosition::Morris(p) => Some(*p),
-                        AnyPosition::Checkers(_) => None,
-                    })
-                    .collect();
-                probe_into(tb, &positions, first, wdl, plies)?;
-            }
-        }
-        bad_row.map_or(Ok(()), Err)
     }
 }
 
-/// The position of encoded row `row` of `game`, checked.
-pub fn decode(game: &AnyGame, row: &[u32]) -> Result<AnyPosition, RowError> {
-    let row: &Row = row.try_into().map_err(|_| RowError::Columns(row.len()))?;
-    match game {
-        AnyGame::Morris(g) => rows::decode_morris(g, row).map(AnyPosition::Morris),
-        AnyGame::Checkers(g) => rows::decode_checkers(g, row).map(AnyPosition::Checkers),
+/// One task of [`AnyTablebase::probe_rows`] on `tb`: rows decode (by `decode`) up to the first
+/// bad one, the rows before it are probed, and the first failure of either kind, by row, is
+/// the error.
+fn probe_task_of<D: Domain>(
+    tb: &Tablebase<D>,
+    decode: impl Fn(&Row) -> Result<<D::Game as Game>::Position, RowError>,
+    rows: &[u32],
+    first: usize,
+    wdl: &mut [i8],
+    plies: &mut [i32],
+) -> Result<(), RowsError> {
+    let mut positions = Vec::with_capacity(rows.len() / 4);
+    let mut bad_row = None;
+    for (i, row) in rows.as_chunks::<4>().0.iter().enumerate() {
+        match decode(row) {
+            Ok(pos) => positions.push(pos),
+            Err(source) => {
+                bad_row = Some(RowsError::Row {
+                    at: first + i,
+                    source,
+                });
+                break;
+            }
+        }
     }
+    probe_into(tb, &positions, first, wdl, plies)?;
+    bad_row.map_or(Ok(()), Err)
 }
 
 /// The row of `pos`; a morris position that remembers something (a man that may not re-form
@@ -306,5 +310,20 @@ mod tests {
             Err(ProbeError::OutOfScope(_))
         ));
         assert_eq!(encode(&game, checkers), Err(RowError::OtherFamily));
+        // Rows of the other family's game are refused, not probed in these tables.
+        let (_, other) = AnyGame::load("checkers", &[] as &[(&str, &str)]).unwrap();
+        let err = tables
+            .probe_rows(&other, &rows, &mut wdl, &mut plies)
+            .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                RowsError::Row {
+                    at: 0,
+                    source: RowError::OtherFamily
+                }
+            ),
+            "{err}"
+        );
     }
 }

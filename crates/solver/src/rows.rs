@@ -52,9 +52,6 @@ pub enum RowError {
         "encoded rows hold no memory (a man that may not re-form its mill, Shah's first mill)"
     )]
     Memory,
-    /// A row that is not four numbers.
-    #[error("{0} columns, not 4")]
-    Columns(usize),
     /// A position of the other family than the game's.
     #[error("a position of one family in tables of the other")]
     OtherFamily,
