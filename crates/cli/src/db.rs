@@ -81,13 +81,20 @@ pub(crate) struct TablePosition {
 impl TablePosition {
     /// The morris tables of every directory, and the position.
     fn open(&self) -> Result<(Tablebase<MorrisDomain>, MorrisPosition), CliError> {
-        let domain = morris_domain(&self.game, &self.set)?;
+        self.open_morris(morris_domain(&self.game, &self.set)?)
+    }
+
+    /// The tables of `domain`'s morris game in every directory, and the position.
+    fn open_morris(
+        &self,
+        domain: MorrisDomain,
+    ) -> Result<(Tablebase<MorrisDomain>, MorrisPosition), CliError> {
         let game = *domain.game();
         let pos = match &self.fen {
             Some(fen) => game.parse_fen(fen)?.0,
             None => game.start_position(),
         };
-        Ok((self.tablebase(&game)?, pos))
+        Ok((self.tablebase(domain)?, pos))
     }
 
     /// The checkers tables of every directory, and the position.
@@ -105,11 +112,11 @@ impl TablePosition {
             Some(fen) => perfectplay_core::checkers::fen::parse(fen)?,
             None => domain.game().start_position(),
         };
-        Ok((self.tablebase(domain.game())?, pos))
+        Ok((self.tablebase(domain)?, pos))
     }
 
-    fn tablebase<G: Tabled>(&self, game: &G) -> Result<Tablebase<G::Domain>, CliError> {
-        Ok(game.open_tables(&self.db)?)
+    fn tablebase<D: Domain>(&self, domain: D) -> Result<Tablebase<D>, CliError> {
+        Ok(Tablebase::with_directories(domain, &self.db)?)
     }
 }
 

@@ -135,8 +135,18 @@ impl<D: Domain> Tablebase<D> {
 
     /// A tablebase reading `dir`, which must exist.
     pub fn open(domain: D, dir: impl AsRef<Path>) -> Result<Tablebase<D>, DbError> {
+        Tablebase::with_directories(domain, &[dir])
+    }
+
+    /// A tablebase reading `dirs`, searched in order; each must exist.
+    pub fn with_directories<P: AsRef<Path>>(
+        domain: D,
+        dirs: &[P],
+    ) -> Result<Tablebase<D>, DbError> {
         let mut tb = Tablebase::new(domain);
-        tb.add_directory(dir)?;
+        for dir in dirs {
+            tb.add_directory(dir)?;
+        }
         Ok(tb)
     }
 

@@ -101,11 +101,7 @@ pub trait Tabled: Game + Copy + Send + Sync + 'static {
         &self,
         dirs: &[P],
     ) -> Result<Tablebase<Self::Domain>, OpenError> {
-        let mut tables = Tablebase::new(self.domain()?);
-        for dir in dirs {
-            tables.add_directory(dir)?;
-        }
-        Ok(tables)
+        Ok(Tablebase::with_directories(self.domain()?, dirs)?)
     }
 }
 

@@ -32,8 +32,8 @@ pub(crate) struct SearchArgs {
 /// Prints the value of a position and of each of its moves.
 pub(crate) fn run_probe(args: &ProbeArgs, out: &mut dyn Write) -> Result<(), CliError> {
     match databases(&args.at.game, &args.at.set)? {
-        Databases::Morris(_) => {
-            let (tb, pos) = args.at.open()?;
+        Databases::Morris(domain) => {
+            let (tb, pos) = args.at.open_morris(domain)?;
             let diagram = tb.domain().game().diagram(&pos);
             print_probe(&tb, &pos, &diagram, out)
         }
