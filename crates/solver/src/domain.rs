@@ -85,6 +85,22 @@ pub trait Domain: Send + Sync {
         false
     }
 
+    /// The name of the rule [`Domain::omits`] applies, if any: compressed tables record it, and
+    /// are read only by a domain applying the same rule. `None` (the default): every position
+    /// is stored.
+    fn omission(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// Whether compressed tables leave `pos` out: its value is the best of its successors',
+    /// which a reader finds by a search that ends, because each of those successors lies in a
+    /// smaller subspace (in checkers, a position where the side to move must capture). The
+    /// index of such a position holds whatever compresses best.
+    fn omits(&self, pos: &<Self::Game as Game>::Position) -> bool {
+        let _ = pos;
+        false
+    }
+
     /// How many dense slot numbers [`Domain::key_slot`] uses: a tablebase keeps one lock-free
     /// slot per number for the tables it has opened. 0 (the default) keeps tables in a map
     /// behind a lock instead.

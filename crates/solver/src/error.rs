@@ -25,13 +25,15 @@ pub enum DbError {
         path: PathBuf,
     },
     /// The file was written by another version of the format.
-    #[error("{path}: database format version {found}, this program reads version {expected}")]
+    #[error(
+        "{path}: database format version {found}, this program reads versions 1 to {expected}"
+    )]
     Version {
         /// The file.
         path: PathBuf,
         /// The version in the file.
         found: u32,
-        /// The version this program reads and writes.
+        /// The newest version this program reads and writes.
         expected: u32,
     },
     /// The file is shorter or longer than its header says.

@@ -12,6 +12,17 @@
 //!                       xxh3-64 payload checksum
 //! ```
 //!
+//! A compressed table (format version 2, [`COMPRESSED_VERSION`]) has the same prefix; its header
+//! is a [`Header`] followed by a [`Layout`], and its payload an index and a body:
+//!
+//! ```text
+//!        P    index     per frame: u64 LE offset of the frame in the body, u64 LE xxh3-64 of
+//!                       the frame's bytes; then per block: u16 LE offset of the block in its
+//!                       frame; zeros up to the next multiple of 64; all checked by the
+//!                       layout's index checksum
+//!        ...  body      the frames, each `blocks_per_frame` blocks (see `compressed`)
+//! ```
+//!
 //! The version sits before the header so that a file from another version is named as such
 //! even when its header no longer decodes. A file is written under a temporary name in the same
 //! directory and renamed once complete and synced: a file with the final name is complete.
@@ -28,10 +39,16 @@ use crate::value::{wdl_from_code, Packed, Value};
 
 /// The first eight bytes of every database file.
 pub const MAGIC: [u8; 8] = *b"PPLAYDB\x1a";
-/// The format this program reads and writes.
+/// The format of plain tables (one value per index, as the solver writes them).
 pub const FORMAT_VERSION: u32 = 1;
-/// The extension of database files.
+/// The format of compressed tables.
+pub const COMPRESSED_VERSION: u32 = 2;
+/// The extension of database files: plain tables and compressed win/draw/loss tables.
 pub const EXTENSION: &str = "ppdb";
+/// The extension of compressed tables of full values (distances), beside the compressed
+/// win/draw/loss table of the same subspace: a query for distances reads them, a query for
+/// results only reads the smaller `.ppdb`.
+pub const DISTANCE_EXTENSION: &str = "ppdd";
 
 const PREFIX: usize = 16;
 const ALIGN: usize = 64;
@@ -155,6 +172,60 @@ pub struct Header {
     pub payload_checksum: u64,
 }
 
+/// How a compressed table stores its values: what format version 2 adds to the [`Header`].
+///
+/// The values (a win/draw/loss code per index for [`Encoding::Wdl`], a packed value byte for
+/// [`Encoding::Distance`]) are cut into blocks of `block_positions` consecutive indices, and
+/// the blocks into frames of `blocks_per_frame`; each frame has its own checksum, checked when
+/// a read first touches it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Layout {
+    /// The positions not stored, named by the rule that finds them
+    /// ([`crate::Domain::omission`]): their indices hold whatever compressed best, and a reader
+    /// must value them by a search. `None`: every value is stored.
+    pub omitted: Option<String>,
+    /// Indices per block, a power of two.
+    pub block_positions: u32,
+    /// Blocks per frame.
+    pub blocks_per_frame: u32,
+    /// The length of each token's code (see `compressed`).
+    pub code_lengths: Vec<u8>,
+    /// xxh3-64 of the index, its padding included.
+    pub index_checksum: u64,
+    /// The body's length in bytes.
+    pub body_len: u64,
+}
+
+impl Layout {
+    /// The number of blocks of a table of `positions` indices.
+    #[must_use]
+    pub fn blocks(&self, positions: u64) -> u64 {
+        positions.div_ceil(u64::from(self.block_positions))
+    }
+
+    /// The number of frames of a table of `positions` indices.
+    #[must_use]
+    pub fn frames(&self, positions: u64) -> u64 {
+        self.blocks(positions)
+            .div_ceil(u64::from(self.blocks_per_frame))
+    }
+
+    /// The index's length with its padding.
+    #[must_use]
+    pub fn index_len(&self, positions: u64) -> u64 {
+        (self.frames(positions) * 16 + self.blocks(positions) * 2).next_multiple_of(ALIGN as u64)
+    }
+}
+
+/// A file's header: a plain table's, or a compressed table's with its layout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileHeader {
+    /// What the table holds.
+    pub header: Header,
+    /// How a compressed table stores it; `None` for a plain table.
+    pub layout: Option<Layout>,
+}
+
 /// What a reader expects of a file before trusting it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Expected {
@@ -168,6 +239,10 @@ pub struct Expected {
     pub subspace: Option<String>,
     /// The number of indices, if known.
     pub positions: Option<u64>,
+    /// The omission rule the reader applies ([`crate::Domain::omission`]): a compressed table
+    /// that left positions out under another rule (or any rule, where this is `None`) is
+    /// refused, since its reader would take their stored fillers for values.
+    pub omission: Option<String>,
 }
 
 /// The file name of subspace `stem`.
@@ -178,17 +253,20 @@ pub fn file_name(stem: &str) -> String {
 
 /// Writes a table to `dir`, under a temporary name first; returns the final path.
 pub fn write_table(dir: &Path, header: &Header, payload: &[u8]) -> Result<PathBuf, DbError> {
-    let path = dir.join(file_name(&header.subspace));
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}",
-        file_name(&header.subspace),
-        std::process::id()
-    ));
-    let bytes = encode_prefix(header)?;
+    let prefix = encode_prefix(header)?;
+    write_file(dir, &file_name(&header.subspace), &[&prefix, payload])
+}
+
+/// Writes `parts` one after another to `dir/name`, under a temporary name first (renamed once
+/// complete and synced); returns the final path.
+pub(crate) fn write_file(dir: &Path, name: &str, parts: &[&[u8]]) -> Result<PathBuf, DbError> {
+    let path = dir.join(name);
+    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
     let result = (|| -> std::io::Result<()> {
         let mut file = File::create(&tmp)?;
-        file.write_all(&bytes)?;
-        file.write_all(payload)?;
+        for part in parts {
+            file.write_all(part)?;
+        }
         file.sync_all()?;
         drop(file);
         fs::rename(&tmp, &path)?;
@@ -210,14 +288,25 @@ pub fn write_table(dir: &Path, header: &Header, payload: &[u8]) -> Result<PathBu
 pub fn encode_prefix(header: &Header) -> Result<Vec<u8>, DbError> {
     let encoded = bincode::serde::encode_to_vec(header, bincode::config::standard())
         .map_err(|e| DbError::corrupted(&header.subspace, format!("cannot encode header: {e}")))?;
+    Ok(prefix_of(FORMAT_VERSION, &encoded))
+}
+
+/// The prefix of a compressed table: [`encode_prefix`] for format version 2.
+pub fn encode_compressed_prefix(header: &Header, layout: &Layout) -> Result<Vec<u8>, DbError> {
+    let encoded = bincode::serde::encode_to_vec((header, layout), bincode::config::standard())
+        .map_err(|e| DbError::corrupted(&header.subspace, format!("cannot encode header: {e}")))?;
+    Ok(prefix_of(COMPRESSED_VERSION, &encoded))
+}
+
+fn prefix_of(version: u32, encoded: &[u8]) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(PREFIX + encoded.len() + 8 + ALIGN);
     bytes.extend_from_slice(&MAGIC);
-    bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    bytes.extend_from_slice(&version.to_le_bytes());
     bytes.extend_from_slice(&(encoded.len() as u32).to_le_bytes());
-    bytes.extend_from_slice(&encoded);
-    bytes.extend_from_slice(&xxh3_64(&encoded).to_le_bytes());
+    bytes.extend_from_slice(encoded);
+    bytes.extend_from_slice(&xxh3_64(encoded).to_le_bytes());
     bytes.resize(bytes.len().next_multiple_of(ALIGN), 0);
-    Ok(bytes)
+    bytes
 }
 
 /// Reads and checks the header of a file's bytes; returns it with the payload's offset.
@@ -230,12 +319,44 @@ pub fn read_header(
     bytes: &[u8],
     expected: Option<&Expected>,
 ) -> Result<(Header, usize), DbError> {
+    match parse_header(path, bytes, bytes.len() as u64, expected)? {
+        (
+            FileHeader {
+                header,
+                layout: None,
+            },
+            offset,
+        ) => Ok((header, offset)),
+        (
+            FileHeader {
+                layout: Some(_), ..
+            },
+            _,
+        ) => Err(DbError::corrupted(
+            path,
+            "a compressed table where a plain one was expected",
+        )),
+    }
+}
+
+/// [`read_header`] for either form: the header, the layout of a compressed table, and the
+/// offset of the payload (a compressed table's index).
+pub fn read_any_header(
+    path: &Path,
+    bytes: &[u8],
+    expected: Option<&Expected>,
+) -> Result<(FileHeader, usize), DbError> {
     parse_header(path, bytes, bytes.len() as u64, expected)
 }
 
 /// The header of the file at `path`, checked as by [`read_header`] (length included) but
 /// reading only the first bytes: the payload checksum is not checked.
 pub fn read_file_header(path: &Path) -> Result<Header, DbError> {
+    read_file_headers(path).map(|h| h.header)
+}
+
+/// [`read_file_header`] with a compressed table's layout.
+pub fn read_file_headers(path: &Path) -> Result<FileHeader, DbError> {
     use std::io::Read;
     let (file, meta) = crate::table::open_table_file(path)?;
     let len = meta.len();
@@ -252,7 +373,7 @@ fn parse_header(
     bytes: &[u8],
     file_len: u64,
     expected: Option<&Expected>,
-) -> Result<(Header, usize), DbError> {
+) -> Result<(FileHeader, usize), DbError> {
     if bytes.len() < PREFIX || bytes[..8] != MAGIC {
         if bytes.len() < 8 && MAGIC.starts_with(bytes) {
             return Err(DbError::Length {
@@ -266,11 +387,11 @@ fn parse_header(
         });
     }
     let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-    if version != FORMAT_VERSION {
+    if version != FORMAT_VERSION && version != COMPRESSED_VERSION {
         return Err(DbError::Version {
             path: path.to_owned(),
             found: version,
-            expected: FORMAT_VERSION,
+            expected: COMPRESSED_VERSION,
         });
     }
     let header_len = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
@@ -294,8 +415,16 @@ fn parse_header(
     // The limit makes a string or list whose length claims more than the header holds an
     // error instead of an allocation of that size, which aborts the process.
     let config = bincode::config::standard().with_limit::<MAX_HEADER>();
-    let (header, used): (Header, usize) = bincode::serde::decode_from_slice(encoded, config)
-        .map_err(|e| DbError::corrupted(path, format!("header does not decode: {e}")))?;
+    let undecodable = |e| DbError::corrupted(path, format!("header does not decode: {e}"));
+    let ((header, layout), used): ((Header, Option<Layout>), usize) = if version == FORMAT_VERSION {
+        bincode::serde::decode_from_slice(encoded, config)
+            .map(|(h, used)| ((h, None), used))
+            .map_err(undecodable)?
+    } else {
+        bincode::serde::decode_from_slice(encoded, config)
+            .map(|((h, l), used)| ((h, Some(l)), used))
+            .map_err(undecodable)?
+    };
     if used != header_len {
         return Err(DbError::corrupted(
             path,
@@ -311,8 +440,17 @@ fn parse_header(
     if counted != Some(header.positions) {
         return Err(DbError::corrupted(path, "header counts do not add up"));
     }
-    let expected_len = (payload_offset as u64)
-        .checked_add(header.encoding.payload_len(header.positions))
+    let payload_len = match &layout {
+        None => Some(header.encoding.payload_len(header.positions)),
+        Some(layout) => {
+            check_layout(path, &header, layout)?;
+            layout
+                .index_len(header.positions)
+                .checked_add(layout.body_len)
+        }
+    };
+    let expected_len = payload_len
+        .and_then(|len| (payload_offset as u64).checked_add(len))
         .ok_or_else(|| DbError::corrupted(path, "implausible number of positions"))?;
     if file_len != expected_len {
         return Err(DbError::Length {
@@ -323,8 +461,48 @@ fn parse_header(
     }
     if let Some(expected) = expected {
         check_expected(path, &header, expected)?;
+        if let Some(omitted) = layout.as_ref().and_then(|l| l.omitted.as_ref()) {
+            if expected.omission.as_ref() != Some(omitted) {
+                return Err(DbError::Mismatch {
+                    path: path.to_owned(),
+                    what: "rule for positions left out",
+                    found: omitted.clone(),
+                    expected: expected
+                        .omission
+                        .clone()
+                        .unwrap_or_else(|| "none".to_owned()),
+                });
+            }
+        }
     }
-    Ok((header, payload_offset))
+    Ok((FileHeader { header, layout }, payload_offset))
+}
+
+/// Refuses a layout no writer makes: the sizes a reader relies on are checked here, once.
+fn check_layout(path: &Path, header: &Header, layout: &Layout) -> Result<(), DbError> {
+    let bad = |what: &str| {
+        Err(DbError::corrupted(
+            path,
+            format!("implausible layout: {what}"),
+        ))
+    };
+    if !layout.block_positions.is_power_of_two()
+        || !(64..=1 << 16).contains(&layout.block_positions)
+    {
+        return bad("block size");
+    }
+    if !(1..=1024).contains(&layout.blocks_per_frame) {
+        return bad("frame size");
+    }
+    if layout.code_lengths.len() != crate::compressed::SYMBOLS
+        || !crate::compressed::lengths_are_valid(&layout.code_lengths)
+    {
+        return bad("token code");
+    }
+    if header.positions > 1 << 48 || layout.body_len > 1 << 48 {
+        return bad("size");
+    }
+    Ok(())
 }
 
 fn check_expected(path: &Path, header: &Header, expected: &Expected) -> Result<(), DbError> {
@@ -514,6 +692,7 @@ mod tests {
             index_scheme: "s1".into(),
             subspace: Some("3-3".into()),
             positions: Some(10),
+            omission: None,
         };
         read_header(Path::new("t"), &bytes, Some(&expected)).unwrap();
         expected.rules = "r=2".into();

@@ -79,6 +79,8 @@ mod cells;
 pub mod checkers;
 pub mod checksums;
 pub mod combin;
+mod compress;
+pub mod compressed;
 mod domain;
 mod error;
 pub mod format;
@@ -99,6 +101,7 @@ pub mod value;
 mod verify;
 
 pub use any::{AnyPosition, AnyTablebase, RowsError};
+pub use compress::{compress_table, inflate, CompressedTable};
 pub use domain::Domain;
 pub use error::{DbError, ProbeError, RequestError, SolveError};
 pub use lock::{BuildLock, LockWait, LOCK_FILE};

@@ -398,7 +398,12 @@ impl<K: Copy + Eq + std::hash::Hash + std::fmt::Display> ResidentTables<K> {
             subspace: key.to_string(),
             source: e,
         })?;
-        let copy = Arc::new(table.resident_copy()?);
+        // A compressed table is read in its plain form: the solver reads exits at random, and
+        // must find the positions it left out valued.
+        let copy = Arc::new(match table.layout() {
+            None => table.resident_copy()?,
+            Some(_) => crate::compress::inflate(tb, next, &table)?,
+        });
         self.tables.insert(next, (Arc::clone(&copy), self.clock));
         Ok(copy)
     }

@@ -8,8 +8,11 @@ use std::time::{Duration, Instant};
 
 use memmap2::{Mmap, MmapMut};
 
+use crate::compressed::Compressed;
 use crate::error::DbError;
-use crate::format::{check_payload, payload_value, read_header, Encoding, Expected, Header};
+use crate::format::{
+    check_payload, payload_value, read_any_header, Encoding, Expected, Header, Layout,
+};
 use crate::mapping::GuardedMap;
 use crate::prefetch::Reuse;
 use crate::value::Value;
@@ -42,6 +45,8 @@ pub struct Table {
     header: Header,
     bytes: Bytes,
     offset: usize,
+    /// How a compressed table stores its values, and its reader; `None` for a plain table.
+    compressed: Option<(Layout, Compressed)>,
     source: Option<Source>,
 }
 
@@ -271,6 +276,7 @@ impl Table {
             header: tests::distance_header(payload),
             bytes: Bytes::Owned(Vec::new()),
             offset: 0,
+            compressed: None,
             source: None,
         }
     }
@@ -289,13 +295,24 @@ impl Table {
         bytes: Bytes,
         expected: Option<&Expected>,
     ) -> Result<Table, DbError> {
-        let (header, offset) = read_header(path, bytes.as_slice(), expected)?;
-        check_payload(path, &header, &bytes.as_slice()[offset..])?;
+        let (file, offset) = read_any_header(path, bytes.as_slice(), expected)?;
+        let header = file.header;
+        let compressed = match file.layout {
+            None => {
+                check_payload(path, &header, &bytes.as_slice()[offset..])?;
+                None
+            }
+            Some(layout) => {
+                let reader = Compressed::new(path, &header, &layout, bytes.as_slice(), offset)?;
+                Some((layout, reader))
+            }
+        };
         Ok(Table {
             path: path.to_owned(),
             header,
             bytes,
             offset,
+            compressed,
             source: None,
         })
     }
@@ -339,17 +356,35 @@ impl Table {
             t.check_intact()?;
         }
         let map = Arc::new(map.make_read_only().map_err(|e| io(first, e))?);
-        Ok(tables
+        tables
             .iter()
             .zip(starts)
-            .map(|(t, start)| Table {
-                path: t.path.clone(),
-                header: t.header.clone(),
-                bytes: Bytes::Shared(Arc::clone(&map), start..start + t.bytes.as_slice().len()),
-                offset: t.offset,
-                source: None,
+            .map(|(t, start)| {
+                let bytes =
+                    Bytes::Shared(Arc::clone(&map), start..start + t.bytes.as_slice().len());
+                let compressed = match &t.compressed {
+                    None => None,
+                    Some((layout, _)) => {
+                        let reader = Compressed::new(
+                            &t.path,
+                            &t.header,
+                            layout,
+                            bytes.as_slice(),
+                            t.offset,
+                        )?;
+                        Some((layout.clone(), reader))
+                    }
+                };
+                Ok(Table {
+                    path: t.path.clone(),
+                    header: t.header.clone(),
+                    bytes,
+                    offset: t.offset,
+                    compressed,
+                    source: None,
+                })
             })
-            .collect())
+            .collect()
     }
 
     /// The file this table was read from.
@@ -370,10 +405,49 @@ impl Table {
         self.header.positions
     }
 
-    /// The payload bytes.
+    /// The payload bytes: one value per index (or four per byte) in a plain table, the index
+    /// and the blocks in a compressed one.
     #[must_use]
     pub fn payload(&self) -> &[u8] {
         &self.bytes.as_slice()[self.offset..]
+    }
+
+    /// The file's length in bytes.
+    #[must_use]
+    pub fn file_len(&self) -> u64 {
+        self.bytes.as_slice().len() as u64
+    }
+
+    /// How a compressed table stores its values; `None` for a plain table.
+    #[must_use]
+    pub fn layout(&self) -> Option<&Layout> {
+        self.compressed.as_ref().map(|(layout, _)| layout)
+    }
+
+    /// The rule naming the positions a compressed table leaves out ([`crate::Domain::omits`]),
+    /// whose stored values mean nothing; `None` if every value is stored.
+    #[must_use]
+    pub fn omitted(&self) -> Option<&str> {
+        self.layout().and_then(|l| l.omitted.as_deref())
+    }
+
+    /// Every stored value, one byte per index: the packed value byte of a distance table, the
+    /// win/draw/loss code (see [`crate::value`]) of a result table. Reads (and for a
+    /// compressed table, checks) the whole table.
+    pub fn stored_values(&self) -> Result<Vec<u8>, DbError> {
+        match (&self.compressed, self.header.encoding) {
+            (Some((_, reader)), _) => reader.decode_all(&self.path, self.bytes.as_slice()),
+            (None, Encoding::Distance) => Ok(self.payload().to_vec()),
+            (None, Encoding::Wdl) => Ok((0..self.header.positions)
+                .map(|i| (self.payload()[(i / 4) as usize] >> (2 * (i % 4))) & 3)
+                .collect()),
+        }
+    }
+
+    /// The memory a reader keeps beside the file's bytes (a compressed table's decoding table).
+    #[must_use]
+    pub fn reader_memory(&self) -> usize {
+        self.compressed.as_ref().map_or(0, |(_, r)| r.memory())
     }
 
     /// The value at `index`; `None` if the position cannot arise. An index past the end is a
@@ -389,20 +463,31 @@ impl Table {
                 ),
             ));
         }
-        Ok(payload_value(self.header.encoding, self.payload(), index))
+        match &self.compressed {
+            None => Ok(payload_value(self.header.encoding, self.payload(), index)),
+            Some((_, reader)) => reader.value(&self.path, self.bytes.as_slice(), index),
+        }
     }
 
     /// Starts fetching the byte of `index` into the cache, for a read soon after: batched
     /// probes issue many fetches before waiting for the first.
     #[inline]
     pub fn prefetch(&self, index: u64) {
-        prefetch_byte(self.payload(), self.header.encoding, index, Reuse::Again);
+        self.prefetch_for(index, Reuse::Again);
     }
 
     /// As [`Table::prefetch`], for a byte read once: it is not kept in the outer caches.
     #[inline]
     pub(crate) fn prefetch_once(&self, index: u64) {
-        prefetch_byte(self.payload(), self.header.encoding, index, Reuse::Once);
+        self.prefetch_for(index, Reuse::Once);
+    }
+
+    #[inline]
+    fn prefetch_for(&self, index: u64, reuse: Reuse) {
+        match &self.compressed {
+            None => prefetch_byte(self.payload(), self.header.encoding, index, reuse),
+            Some((_, reader)) => reader.prefetch(self.bytes.as_slice(), index, reuse),
+        }
     }
 
     /// Whether the table stores distances.
@@ -421,6 +506,10 @@ pub(crate) struct Resolved {
     len: usize,
     positions: u64,
     encoding: Encoding,
+    /// Whether the table is compressed: its reads go through the table's reader.
+    compressed: bool,
+    /// Whether the table leaves positions out ([`Table::omitted`]).
+    omits: bool,
     /// The interval ([`interval_now`]) in which the table was last found intact: beside the
     /// payload's address, which every probe reads, so that the check of a table found intact
     /// in this interval reads nothing else.
@@ -443,6 +532,8 @@ impl Resolved {
             len: payload.len(),
             positions: table.header.positions,
             encoding: table.header.encoding,
+            compressed: table.compressed.is_some(),
+            omits: table.omitted().is_some(),
             checked_in: AtomicU64::new(u64::MAX),
             table,
         }
@@ -481,7 +572,7 @@ impl Resolved {
     /// As [`Table::value`].
     #[inline]
     pub(crate) fn value(&self, index: u64) -> Result<Option<Value>, DbError> {
-        if index >= self.positions {
+        if index >= self.positions || self.compressed {
             return self.table.value(index);
         }
         Ok(payload_value(self.encoding, self.payload(), index))
@@ -493,10 +584,20 @@ impl Resolved {
         self.encoding == Encoding::Distance
     }
 
+    /// Whether the table leaves positions out ([`Table::omitted`]).
+    #[inline]
+    pub(crate) fn omits(&self) -> bool {
+        self.omits
+    }
+
     /// As [`Table::prefetch_once`].
     #[inline]
     pub(crate) fn prefetch_once(&self, index: u64) {
-        prefetch_byte(self.payload(), self.encoding, index, Reuse::Once);
+        if self.compressed {
+            self.table.prefetch_once(index);
+        } else {
+            prefetch_byte(self.payload(), self.encoding, index, Reuse::Once);
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use perfectplay_core::{Color, Game};
 
 use crate::domain::Domain;
 use crate::error::{DbError, ProbeError};
-use crate::format::{file_name, Expected, EXTENSION};
+use crate::format::{file_name, Expected, DISTANCE_EXTENSION, EXTENSION};
 use crate::table::{Resolved, Table};
 use crate::touched::Touched;
 use crate::value::Value;
@@ -28,6 +28,9 @@ pub struct Tablebase<D: Domain> {
     tables: RwLock<HashMap<D::Key, Arc<Table>>>,
     /// Opened tables by [`Domain::key_slot`]: read without a lock.
     slots: Box<[OnceLock<Resolved>]>,
+    /// Whether a subspace's compressed distance file is read where there is one (else its
+    /// smaller win/draw/loss file).
+    distances: bool,
 }
 
 /// A table found for a probe: borrowed from its slot, or shared out of the map.
@@ -42,6 +45,15 @@ impl Found<'_> {
         match self {
             Found::Slot(t) => t.value(index),
             Found::Shared(t) => t.value(index),
+        }
+    }
+
+    /// Whether the table leaves out the positions its domain omits ([`Domain::omits`]).
+    #[inline]
+    fn omits(&self) -> bool {
+        match self {
+            Found::Slot(t) => t.omits(),
+            Found::Shared(t) => t.omitted().is_some(),
         }
     }
 
@@ -130,7 +142,24 @@ impl<D: Domain> Tablebase<D> {
             dirs: Vec::new(),
             tables: RwLock::new(HashMap::new()),
             slots,
+            distances: true,
         }
+    }
+
+    /// The same tablebase reading only results where a subspace has its compressed results
+    /// apart (`KEY.ppdb` beside `KEY.ppdd`): the smaller file, for the fastest probes of win,
+    /// draw or loss. Values then carry no distance, except from plain tables with distances
+    /// (which hold both in one file).
+    #[must_use]
+    pub fn results_only(mut self) -> Tablebase<D> {
+        self.distances = false;
+        self
+    }
+
+    /// Whether compressed distance files are read ([`Tablebase::results_only`]).
+    #[must_use]
+    pub fn reads_distances(&self) -> bool {
+        self.distances
     }
 
     /// A tablebase reading `dir`, which must exist.
@@ -229,12 +258,23 @@ impl<D: Domain> Tablebase<D> {
     /// any. The entry is not checked: a directory, a FIFO, a broken link or an unreadable file
     /// of that name is found here and refused when opened, so that a broken table is reported
     /// as broken, not as missing.
+    ///
+    /// Where the tablebase reads distances, a compressed distance file (`KEY.ppdd`) comes before
+    /// the `KEY.ppdb` of the same directory.
     #[must_use]
     pub fn find(&self, key: D::Key) -> Option<PathBuf> {
-        let name = file_name(&key.to_string());
-        self.dirs.iter().map(|d| d.join(&name)).find(
-            |p| !matches!(p.symlink_metadata(), Err(e) if e.kind() == std::io::ErrorKind::NotFound),
-        )
+        let stem = key.to_string();
+        let name = file_name(&stem);
+        let distances = format!("{stem}.{DISTANCE_EXTENSION}");
+        let exists = |p: &PathBuf| !matches!(p.symlink_metadata(), Err(e) if e.kind() == std::io::ErrorKind::NotFound);
+        self.dirs.iter().find_map(|d| {
+            let compressed = d.join(&distances);
+            if self.distances && exists(&compressed) {
+                return Some(compressed);
+            }
+            let path = d.join(&name);
+            exists(&path).then_some(path)
+        })
     }
 
     /// The table of subspace `key`, opened and checked on first use.
@@ -385,6 +425,9 @@ impl<D: Domain> Tablebase<D> {
             .and_then(|(key, index)| Ok((self.found(key)?, index)))
         {
             Ok((table, index)) => {
+                if table.omits() && self.domain.omits(pos) {
+                    return Pending::of(self.value_by_search(pos));
+                }
                 if !table.has_distances() {
                     // Such a table says "lost" where the rules say "lost now".
                     if let Some(v) = over() {
@@ -398,6 +441,40 @@ impl<D: Domain> Tablebase<D> {
             // piece, as `B:W:B1` has, though Black has no move there.
             Err(ProbeError::CannotArise) => Pending::of(Err(ProbeError::CannotArise)),
             Err(e) => Pending::of(over().unwrap_or(Err(e))),
+        }
+    }
+
+    /// The value of a position its table leaves out ([`Domain::omits`]): the best of its
+    /// successors' values, each probed in turn (and searched again where left out too; every
+    /// such step goes to fewer pieces, so the search ends).
+    #[cold]
+    fn value_by_search(&self, pos: &Position<D>) -> Result<Value, ProbeError> {
+        let game = self.domain.game();
+        if let Some(v) = terminal_value(game, pos) {
+            return v;
+        }
+        let mut best: Option<Value> = None;
+        let mut error = None;
+        game.for_each_move(pos, |mv| {
+            if error.is_some() {
+                return;
+            }
+            match self.probe(&game.play(pos, mv)) {
+                Ok(v) => {
+                    let v = v.before();
+                    if best.is_none_or(|b| v.better_than(b)) {
+                        best = Some(v);
+                    }
+                }
+                Err(e) => error = Some(e),
+            }
+        });
+        match (error, best) {
+            (Some(e), _) => Err(e),
+            (None, Some(v)) => Ok(v),
+            (None, None) => Err(ProbeError::OutOfScope(
+                "a position left out of its table has no move".to_owned(),
+            )),
         }
     }
 
@@ -502,6 +579,7 @@ pub(crate) fn expected_for<D: Domain>(domain: &D, key: D::Key) -> Expected {
         index_scheme: domain.index_scheme().to_owned(),
         subspace: Some(key.to_string()),
         positions: Some(domain.size(key)),
+        omission: domain.omission().map(str::to_owned),
     }
 }
 

@@ -101,6 +101,7 @@ fn verify_table<D: Domain>(tb: &Tablebase<D>, key: D::Key) -> Result<VerifiedTab
         }
     }
     let positions = table.positions();
+    let omits = table.omitted().is_some();
     let mismatches = AtomicU64::new(0);
     let example: Mutex<Option<(u64, String)>> = Mutex::new(None);
     let error: Mutex<Option<SolveError>> = Mutex::new(None);
@@ -114,6 +115,10 @@ fn verify_table<D: Domain>(tb: &Tablebase<D>, key: D::Key) -> Result<VerifiedTab
                 start..(start + CHUNK).min(positions),
                 |index, pos| {
                     if stop {
+                        return;
+                    }
+                    // A position the table leaves out holds no value: readers search it.
+                    if omits && tb.domain().omits(pos) {
                         return;
                     }
                     let result = (|| -> Result<Option<String>, SolveError> {
@@ -217,10 +222,12 @@ fn recompute<D: Domain>(
         // A successor in a table of `near` is valued by what that table stores, even where the
         // game is over there (verifying that table checks it holds the rules' value), so it
         // costs no end-of-game test.
+        // A successor its table leaves out is searched through the tablebase.
         let table = tb
             .domain()
             .subspace_of(&next)
-            .and_then(|key| near.iter().position(|(k, _)| *k == key));
+            .and_then(|key| near.iter().position(|(k, _)| *k == key))
+            .filter(|&t| near[t].1.omitted().is_none() || !tb.domain().omits(&next));
         let located = match table {
             Some(t) => tb
                 .domain()

@@ -1,0 +1,245 @@
+//! Canonical Huffman codes of bounded length: built from symbol counts when a table is
+//! compressed, rebuilt from the code lengths its header stores when it is read.
+//!
+//! Codes are at most [`MAX_CODE_BITS`] long, so one lookup in a table of `2^longest` entries
+//! decodes any symbol: the decoder's table is at most 8 KiB and a few hundred bytes for the
+//! small alphabets of win/draw/loss tables.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::bits::BitWriter;
+
+/// The longest code.
+pub(crate) const MAX_CODE_BITS: u8 = 12;
+
+/// The length of each symbol's code (0: unused) for `counts`, none longer than
+/// [`MAX_CODE_BITS`]. Deterministic: ties are broken by symbol number. A lone used symbol gets
+/// a one-bit code.
+pub(crate) fn code_lengths(counts: &[u64]) -> Vec<u8> {
+    let mut counts = counts.to_vec();
+    loop {
+        let lengths = unbounded_lengths(&counts);
+        if lengths.iter().all(|&l| l <= MAX_CODE_BITS) {
+            return lengths;
+        }
+        // Flattening the counts shortens the longest codes; a few rounds at most.
+        for c in counts.iter_mut().filter(|c| **c > 0) {
+            *c = (*c >> 1) | 1;
+        }
+    }
+}
+
+fn unbounded_lengths(counts: &[u64]) -> Vec<u8> {
+    let mut lengths = vec![0u8; counts.len()];
+    let used: Vec<usize> = (0..counts.len()).filter(|&s| counts[s] > 0).collect();
+    match used.len() {
+        0 => return lengths,
+        1 => {
+            lengths[used[0]] = 1;
+            return lengths;
+        }
+        _ => {}
+    }
+    // Nodes: leaves 0..n, then inner nodes; parent links give each leaf's depth.
+    let mut parent = vec![usize::MAX; 2 * used.len()];
+    let mut heap: BinaryHeap<Reverse<(u64, usize)>> = used
+        .iter()
+        .enumerate()
+        .map(|(node, &s)| Reverse((counts[s], node)))
+        .collect();
+    let mut next = used.len();
+    while heap.len() > 1 {
+        let Reverse((a, x)) = heap.pop().expect("two nodes");
+        let Reverse((b, y)) = heap.pop().expect("two nodes");
+        parent[x] = next;
+        parent[y] = next;
+        heap.push(Reverse((a + b, next)));
+        next += 1;
+    }
+    for (leaf, &s) in used.iter().enumerate() {
+        let mut depth = 0u32;
+        let mut node = leaf;
+        while parent[node] != usize::MAX {
+            node = parent[node];
+            depth += 1;
+        }
+        lengths[s] = depth.min(255) as u8;
+    }
+    lengths
+}
+
+/// Whether `lengths` can be a prefix code: none longer than [`MAX_CODE_BITS`], and the Kraft
+/// sum at most one. A header whose lengths fail this is corrupted.
+pub(crate) fn lengths_are_valid(lengths: &[u8]) -> bool {
+    let mut kraft = 0u64;
+    for &l in lengths {
+        if l > MAX_CODE_BITS {
+            return false;
+        }
+        if l > 0 {
+            kraft += 1u64 << (MAX_CODE_BITS - l);
+        }
+    }
+    kraft <= 1u64 << MAX_CODE_BITS
+}
+
+/// The canonical codes of `lengths`, bit-reversed for a least-significant-first stream.
+fn canonical_codes(lengths: &[u8]) -> Vec<u32> {
+    let mut codes = vec![0u32; lengths.len()];
+    let mut code = 0u32;
+    for len in 1..=MAX_CODE_BITS {
+        for (s, &l) in lengths.iter().enumerate() {
+            if l == len {
+                codes[s] = reverse(code, u32::from(len));
+                code += 1;
+            }
+        }
+        code <<= 1;
+    }
+    codes
+}
+
+fn reverse(code: u32, bits: u32) -> u32 {
+    code.reverse_bits() >> (32 - bits)
+}
+
+/// Writes symbols.
+pub(crate) struct Encoder {
+    lengths: Vec<u8>,
+    codes: Vec<u32>,
+}
+
+impl Encoder {
+    pub(crate) fn new(lengths: &[u8]) -> Encoder {
+        Encoder {
+            lengths: lengths.to_vec(),
+            codes: canonical_codes(lengths),
+        }
+    }
+
+    /// The length of `symbol`'s code.
+    #[inline]
+    pub(crate) fn bits(&self, symbol: usize) -> u32 {
+        u32::from(self.lengths[symbol])
+    }
+
+    #[inline]
+    pub(crate) fn put(&self, out: &mut BitWriter, symbol: usize) {
+        debug_assert!(self.lengths[symbol] > 0, "symbol {symbol} has no code");
+        out.put(self.codes[symbol], u32::from(self.lengths[symbol]));
+    }
+}
+
+/// Reads symbols with one table lookup each.
+pub(crate) struct Decoder {
+    /// By the next `lookup_bits` bits of the stream: the symbol times 16 plus its code's
+    /// length; 0 where no code starts with those bits.
+    table: Box<[u16]>,
+    mask: u64,
+}
+
+impl Decoder {
+    /// The decoder of valid lengths ([`lengths_are_valid`]).
+    pub(crate) fn new(lengths: &[u8]) -> Decoder {
+        let lookup_bits = lengths.iter().copied().max().unwrap_or(0).max(1);
+        let mut table = vec![0u16; 1 << lookup_bits].into_boxed_slice();
+        let codes = canonical_codes(lengths);
+        for (s, (&l, &code)) in lengths.iter().zip(&codes).enumerate() {
+            if l == 0 {
+                continue;
+            }
+            let entry = ((s as u16) << 4) | u16::from(l);
+            let mut fill = code as usize;
+            while fill < table.len() {
+                table[fill] = entry;
+                fill += 1 << l;
+            }
+        }
+        Decoder {
+            table,
+            mask: (1u64 << lookup_bits) - 1,
+        }
+    }
+
+    /// The symbol at the start of `bits` and its code's length; `None` if no code starts
+    /// there (a damaged stream).
+    #[inline]
+    pub(crate) fn decode(&self, bits: u64) -> Option<(usize, u32)> {
+        let entry = self.table[(bits & self.mask) as usize];
+        (entry != 0).then_some((usize::from(entry >> 4), u32::from(entry & 15)))
+    }
+
+    /// The decoder's memory.
+    pub(crate) fn bytes(&self) -> usize {
+        self.table.len() * 2
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::bits::peek;
+    use super::*;
+    use proptest::prelude::*;
+
+    fn roundtrip(counts: &[u64], message: &[usize]) {
+        let lengths = code_lengths(counts);
+        assert!(lengths_are_valid(&lengths));
+        let enc = Encoder::new(&lengths);
+        let mut w = BitWriter::default();
+        for &s in message {
+            enc.put(&mut w, s);
+        }
+        let bytes = w.finish();
+        let dec = Decoder::new(&lengths);
+        let mut at = 0u64;
+        for &s in message {
+            let (got, len) = dec.decode(peek(&bytes, at)).expect("a code");
+            assert_eq!(got, s);
+            at += u64::from(len);
+        }
+    }
+
+    #[test]
+    fn skewed_counts_are_bounded_and_decode() {
+        // Fibonacci counts make the deepest unbounded tree.
+        let mut counts = vec![1u64, 1];
+        while counts.len() < 40 {
+            let n = counts[counts.len() - 1] + counts[counts.len() - 2];
+            counts.push(n);
+        }
+        let lengths = code_lengths(&counts);
+        assert!(lengths.iter().all(|&l| (1..=MAX_CODE_BITS).contains(&l)));
+        let message: Vec<usize> = (0..40).chain((0..200).map(|i| 39 - i % 5)).collect();
+        roundtrip(&counts, &message);
+    }
+
+    #[test]
+    fn one_symbol_gets_one_bit() {
+        let lengths = code_lengths(&[0, 5, 0]);
+        assert_eq!(lengths, vec![0, 1, 0]);
+        roundtrip(&[0, 5, 0], &[1, 1, 1]);
+        let dec = Decoder::new(&lengths);
+        assert_eq!(dec.decode(1), None);
+    }
+
+    #[test]
+    fn over_full_lengths_are_refused() {
+        assert!(!lengths_are_valid(&[1, 1, 1]));
+        assert!(!lengths_are_valid(&[13]));
+        assert!(lengths_are_valid(&[1, 2, 2]));
+    }
+
+    proptest! {
+        #[test]
+        fn any_counts_give_a_prefix_code_that_decodes(
+            counts in proptest::collection::vec(0u64..1_000_000, 1..300),
+            picks in proptest::collection::vec(any::<u16>(), 0..200),
+        ) {
+            let used: Vec<usize> = (0..counts.len()).filter(|&s| counts[s] > 0).collect();
+            prop_assume!(!used.is_empty());
+            let message: Vec<usize> = picks.iter().map(|&p| used[usize::from(p) % used.len()]).collect();
+            roundtrip(&counts, &message);
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! Compressing a table's values: one code for the table, blocks coded in parallel, frames and
+//! their checksums. The bytes depend on the values and the options only, never on the number
+//! of threads.
+
+use rayon::prelude::*;
+use xxhash_rust::xxh3::xxh3_64;
+
+use super::codec::{count_tokens, encode_block, SYMBOLS};
+use super::huffman::{code_lengths, Encoder};
+use crate::format::{Encoding, Layout};
+
+/// How values are cut into blocks and frames.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CompressOptions {
+    /// Indices per block, a power of two from 64 to 65,536: smaller blocks probe faster (a
+    /// probe walks half a block's tokens on average) and cost two bytes of index each.
+    pub block_positions: u32,
+    /// Blocks per frame: the unit of checksums, 16 bytes of index each.
+    pub blocks_per_frame: u32,
+}
+
+impl CompressOptions {
+    /// The sizes chosen by measurement (BENCHMARKS.md) for each encoding: win/draw/loss runs
+    /// are long, so 4,096 indices per block hold a few dozen tokens; values with distances
+    /// change more often and get blocks of 512.
+    #[must_use]
+    pub const fn for_encoding(encoding: Encoding) -> CompressOptions {
+        match encoding {
+            Encoding::Wdl => CompressOptions {
+                block_positions: 4096,
+                blocks_per_frame: 32,
+            },
+            Encoding::Distance => CompressOptions {
+                block_positions: 512,
+                blocks_per_frame: 64,
+            },
+        }
+    }
+}
+
+/// A compressed table's layout, index and body, ready to be written after its prefix.
+pub struct CompressedParts {
+    /// The layout (without omissions: the caller names them).
+    pub layout: Layout,
+    /// The index, padded.
+    pub index: Vec<u8>,
+    /// The body.
+    pub body: Vec<u8>,
+}
+
+/// Compresses `values` (one stored value per index: codes below 4 for [`Encoding::Wdl`], packed
+/// bytes for [`Encoding::Distance`]).
+///
+/// # Panics
+/// If the options are out of range or a frame would pass 64 KiB (a frame of plain blocks must
+/// fit the block offsets).
+#[must_use]
+pub fn compress_values(
+    values: &[u8],
+    encoding: Encoding,
+    options: CompressOptions,
+) -> CompressedParts {
+    let block = options.block_positions as usize;
+    assert!(block.is_power_of_two() && (64..=1 << 16).contains(&block));
+    let raw_bits: u32 = match encoding {
+        Encoding::Wdl => 2,
+        Encoding::Distance => 8,
+    };
+    let plain_block = (1 + block * raw_bits as usize).div_ceil(8);
+    assert!(
+        plain_block * (options.blocks_per_frame as usize - 1) < 1 << 16,
+        "frames too large for 16-bit block offsets"
+    );
+    let counts = values
+        .par_chunks(block)
+        .fold(
+            || [0u64; SYMBOLS],
+            |mut counts, chunk| {
+                count_tokens(chunk, &mut counts);
+                counts
+            },
+        )
+        .reduce(
+            || [0u64; SYMBOLS],
+            |mut a, b| {
+                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                a
+            },
+        );
+    let lengths = code_lengths(&counts);
+    let encoder = Encoder::new(&lengths);
+    let frame_values = block * options.blocks_per_frame as usize;
+    // Each frame: its bytes and its blocks' offsets.
+    let frames: Vec<(Vec<u8>, Vec<u16>)> = values
+        .par_chunks(frame_values)
+        .map(|frame| {
+            let mut bytes = Vec::new();
+            let mut offsets = Vec::with_capacity(options.blocks_per_frame as usize);
+            for chunk in frame.chunks(block) {
+                offsets.push(u16::try_from(bytes.len()).expect("frames are bounded"));
+                bytes.extend_from_slice(&encode_block(chunk, &encoder, raw_bits));
+            }
+            (bytes, offsets)
+        })
+        .collect();
+    let checksums: Vec<u64> = frames.par_iter().map(|(bytes, _)| xxh3_64(bytes)).collect();
+    let blocks: usize = frames.iter().map(|(_, o)| o.len()).sum();
+    let mut index = Vec::with_capacity(frames.len() * 16 + blocks * 2 + 64);
+    let mut offset = 0u64;
+    for ((bytes, _), checksum) in frames.iter().zip(&checksums) {
+        index.extend_from_slice(&offset.to_le_bytes());
+        index.extend_from_slice(&checksum.to_le_bytes());
+        offset += bytes.len() as u64;
+    }
+    for (_, offsets) in &frames {
+        for o in offsets {
+            index.extend_from_slice(&o.to_le_bytes());
+        }
+    }
+    index.resize(index.len().next_multiple_of(64), 0);
+    let body: Vec<u8> = frames.into_iter().flat_map(|(bytes, _)| bytes).collect();
+    CompressedParts {
+        layout: Layout {
+            omitted: None,
+            block_positions: options.block_positions,
+            blocks_per_frame: options.blocks_per_frame,
+            code_lengths: lengths,
+            index_checksum: xxh3_64(&index),
+            body_len: body.len() as u64,
+        },
+        index,
+        body,
+    }
+}
