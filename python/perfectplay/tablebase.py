@@ -180,6 +180,7 @@ def build(
     progress: Union[bool, Callable[[Dict[str, Any]], None]] = True,
     force_threads: bool = False,
     wait: bool = False,
+    compress: bool = False,
     **rules: Any,
 ) -> List[Dict[str, Any]]:
     """Builds endgame tables into ``out`` with the Rust solver, the GIL released.
@@ -205,8 +206,13 @@ def build(
     ``False``, or a function called about four times a second with a dict of figures
     (``total``, ``finished``, ``unit``, ``unit_positions``, ``unit_initialised``, ``layer``).
 
+    ``compress=True`` compresses each table once built (results in ``KEY.ppdb``, distances
+    unless ``wdl_only`` in ``KEY.ppdd``; every reader reads either form): Nine Men's Morris
+    and checkers endings take a tenth of the disk or less (figures in BENCHMARKS.md).
+
     Returns one dict per table: ``subspace``, ``positions``, ``wins``, ``draws``, ``losses``,
-    ``longest_win``, ``seconds``, ``kept`` and ``path``.
+    ``longest_win``, ``seconds``, ``kept`` and ``path``, and with ``compress``
+    ``compressed_bytes`` for the tables compressed by this call.
     """
     if isinstance(game, str):
         game = load_game(game, **rules)
@@ -233,6 +239,7 @@ def build(
             progress=callback,
             force_threads=force_threads,
             wait=wait,
+            compress=compress,
         )
     finally:
         if drawer is not None:

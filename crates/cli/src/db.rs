@@ -2,6 +2,7 @@
 //! checking endgame databases, a command per module; here what they share (the game's tables
 //! and position named on the command line, thread counts, subspace names).
 
+mod compress;
 mod info;
 mod positions;
 mod probe;
@@ -9,6 +10,7 @@ mod progress;
 mod solve;
 mod verify;
 
+pub(crate) use compress::{run_compress, CompressArgs};
 pub(crate) use info::{run_info, InfoArgs};
 pub(crate) use positions::{run_positions, PositionsArgs};
 pub(crate) use probe::{run_probe, run_search, ProbeArgs, SearchArgs};
@@ -28,7 +30,9 @@ use perfectplay_solver::checkers::{
     CheckersDomain, CheckersKey, ParseCheckersKeyError, MAX_PIECES, PUBLISHED_ARRANGEMENTS,
 };
 use perfectplay_solver::checksums::{check_manifest, write_manifest, ChecksumStatus, MANIFEST};
-use perfectplay_solver::format::{read_file_header, Header, EXTENSION};
+use perfectplay_solver::format::{
+    read_file_headers, Encoding, FileHeader, Header, DISTANCE_EXTENSION, EXTENSION,
+};
 use perfectplay_solver::limits::{available_cpus, check_threads};
 use perfectplay_solver::morris::{MorrisDomain, MorrisKey, PlacementSearch};
 use perfectplay_solver::{

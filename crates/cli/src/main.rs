@@ -54,6 +54,8 @@ enum Command {
     Verify(db::VerifyArgs),
     /// Summarise the tables in a directory from their headers.
     Info(db::InfoArgs),
+    /// Compress the tables of a directory (results and distances in separate files).
+    Compress(db::CompressArgs),
     /// Enumerate the checkers database index by pieces and compare with the published counts.
     Positions(db::PositionsArgs),
 }
@@ -91,6 +93,7 @@ fn run(cli: &Cli) -> Result<(), CliError> {
         Command::Search(args) => db::run_search(args, &mut out),
         Command::Verify(args) => db::run_verify(args, &mut out),
         Command::Info(args) => db::run_info(args, &mut out),
+        Command::Compress(args) => db::run_compress(args, &mut out),
         Command::Positions(args) => db::run_positions(args, &mut out),
     }
 }

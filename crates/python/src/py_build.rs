@@ -41,7 +41,7 @@ pub(crate) fn tables_game(directory: PathBuf) -> Result<Option<PyGame>> {
 /// holding `out`'s build lock is an error naming it, or waited for with `wait`.
 #[pyfunction]
 #[pyo3(name = "_build_tables")]
-#[pyo3(signature = (game, out, targets = None, max_men = None, max_pieces = None, whole_game = false, threads = None, wdl_only = false, progress = None, force_threads = false, wait = false))]
+#[pyo3(signature = (game, out, targets = None, max_men = None, max_pieces = None, whole_game = false, threads = None, wdl_only = false, progress = None, force_threads = false, wait = false, compress = false))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn build_tables<'py>(
     py: Python<'py>,
@@ -56,6 +56,7 @@ pub(crate) fn build_tables<'py>(
     progress: Option<Bound<'py, PyAny>>,
     force_threads: bool,
     wait: bool,
+    compress: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let cancel = Arc::new(AtomicBool::new(false));
     let figures = Arc::new(BuildProgress::default());
@@ -69,6 +70,7 @@ pub(crate) fn build_tables<'py>(
         cancel: Some(Arc::clone(&cancel)),
         report_to: Some(Arc::clone(&figures)),
         wait,
+        compress,
     };
     let job = BuildJob::new(&game.get().game, targets, max_men, max_pieces, whole_game)?;
     let worker = std::thread::spawn(move || job.run(&out, &options));
@@ -107,10 +109,11 @@ pub(crate) fn build_tables<'py>(
     if let Some(f) = &progress {
         f.call1((snapshot_dict(py, &figures)?,))?;
     }
+    let (rows, compressed) = report;
     let list = PyList::empty(py);
-    for row in report {
+    for row in rows {
         let d = PyDict::new(py);
-        d.set_item("subspace", row.subspace)?;
+        d.set_item("subspace", &row.subspace)?;
         d.set_item("positions", row.positions)?;
         d.set_item("wins", row.stats.wins)?;
         d.set_item("draws", row.stats.draws)?;
@@ -118,7 +121,12 @@ pub(crate) fn build_tables<'py>(
         d.set_item("longest_win", row.stats.longest_win)?;
         d.set_item("seconds", row.seconds)?;
         d.set_item("kept", row.kept)?;
-        d.set_item("path", row.path)?;
+        if let Some(c) = compressed.iter().find(|c| c.subspace == row.subspace) {
+            d.set_item("path", &c.wdl.0)?;
+            d.set_item("compressed_bytes", c.bytes())?;
+        } else {
+            d.set_item("path", row.path)?;
+        }
         list.append(d)?;
     }
     Ok(list)
@@ -205,12 +213,15 @@ impl BuildJob {
         self,
         out: &std::path::Path,
         options: &SolveOptions,
-    ) -> Result<Vec<perfectplay_solver::SubspaceReport>> {
+    ) -> Result<(
+        Vec<perfectplay_solver::SubspaceReport>,
+        Vec<perfectplay_solver::CompressedTable>,
+    )> {
         let report = match self {
             BuildJob::Checkers(domain, keys) => solve(domain, out, &keys, options),
             BuildJob::Morris(domain, keys) => solve(domain, out, &keys, options),
         }?;
-        Ok(report.subspaces)
+        Ok((report.subspaces, report.compressed))
     }
 }
 

@@ -7,6 +7,9 @@
 //! set built into a temporary directory first.
 //!
 //! `PERFECTPLAY_CHECKERS_DB=solver-data/checkers cargo bench -p perfectplay-solver --bench checkers_probe`
+//!
+//! The same over a compressed set (`perfectplay compress`) measures compressed probes: with
+//! distances (the `.ppdd` files) and, in the `results_only` benches, results only.
 
 // criterion's macros generate public functions without docs.
 #![allow(missing_docs)]
@@ -118,6 +121,20 @@ fn checkers_probe(c: &mut Criterion) {
     };
     group.bench_function("random_positions_batched_into_buffer", |b| {
         b.iter(|| into_buffer(&tb));
+    });
+    // Results only: a compressed set's small files (for a plain set, the same tables).
+    let results = Tablebase::open(domain(), &dir)
+        .expect("checkers tables")
+        .results_only();
+    group.bench_function("results_only", |b| {
+        b.iter(|| {
+            for pos in &positions {
+                black_box(results.probe(black_box(pos)).ok());
+            }
+        });
+    });
+    group.bench_function("results_only_batched", |b| {
+        b.iter(|| black_box(results.probe_batch(black_box(&positions))));
     });
     let resident = Tablebase::open(domain(), &dir).expect("checkers tables");
     resident.preload().expect("tables read into memory");

@@ -18,7 +18,7 @@ use sha2::{Digest, Sha256};
 use thiserror::Error;
 
 use crate::error::DbError;
-use crate::format::EXTENSION;
+use crate::format::{DISTANCE_EXTENSION, EXTENSION};
 
 /// The manifest's file name.
 pub const MANIFEST: &str = "CHECKSUMS";
@@ -75,7 +75,10 @@ fn table_files(dir: &Path) -> Result<Vec<String>, DbError> {
     for entry in std::fs::read_dir(dir).map_err(|e| DbError::io(dir, e))? {
         let entry = entry.map_err(|e| DbError::io(dir, e))?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if !name.starts_with('.') && name.ends_with(&format!(".{EXTENSION}")) {
+        let table = [EXTENSION, DISTANCE_EXTENSION]
+            .iter()
+            .any(|ext| name.ends_with(&format!(".{ext}")));
+        if !name.starts_with('.') && table {
             names.push(name);
         }
     }

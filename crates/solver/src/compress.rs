@@ -19,6 +19,8 @@ use crate::error::{DbError, SolveError};
 use crate::format::{
     encode_compressed_prefix, write_file, Encoding, Header, DISTANCE_EXTENSION, EXTENSION,
 };
+use crate::limits::worker_pool;
+use crate::lock::{BuildLock, LockWait};
 use crate::table::Table;
 use crate::tablebase::Tablebase;
 use crate::value::{Packed, Value, Wdl};
@@ -43,6 +45,92 @@ pub struct CompressedTable {
     pub distances: Option<(PathBuf, u64)>,
     /// Wall-clock seconds.
     pub seconds: f64,
+    /// Whether the compressed files were there already and kept.
+    pub kept: bool,
+}
+
+impl CompressedTable {
+    /// The bytes written (or kept): the result file and the distance file.
+    #[must_use]
+    pub fn bytes(&self) -> u64 {
+        self.wdl.1 + self.distances.as_ref().map_or(0, |d| d.1)
+    }
+}
+
+/// Compresses the tables of `keys` (every table `tb` finds, if `None`) into `out`, created if
+/// missing, with `threads` workers: [`compress_table`] for each, distances included if
+/// `distances` and the source has them. `out` may be the tables' own directory: each plain
+/// file is then replaced by its compressed form. Holds `out`'s build lock; subspaces whose
+/// compressed files are already in `out` and sound are kept, so an interrupted run resumes.
+/// `on_table` is called before each table with its subspace and size.
+pub fn compress_tables<D: Domain>(
+    tb: &Tablebase<D>,
+    keys: Option<&[D::Key]>,
+    out: &Path,
+    distances: bool,
+    threads: Option<usize>,
+    on_table: &(dyn Fn(&str, u64) + Sync),
+) -> Result<Vec<CompressedTable>, SolveError> {
+    std::fs::create_dir_all(out).map_err(|e| DbError::io(out, e))?;
+    let _lock = BuildLock::acquire(out, LockWait::No)?;
+    let (pool, _) = worker_pool(threads)?;
+    let keys: Vec<D::Key> = match keys {
+        Some(k) => k.to_vec(),
+        None => tb.available().into_iter().map(|(k, _)| k).collect(),
+    };
+    let mut done = Vec::new();
+    for key in keys {
+        on_table(&key.to_string(), tb.domain().size(key));
+        if let Some(kept) = kept_compressed(tb, key, out, distances) {
+            done.push(kept);
+            continue;
+        }
+        let source = tb.table(key).map_err(|e| SolveError::Dependency {
+            subspace: key.to_string(),
+            source: e,
+        })?;
+        done.push(pool.install(|| compress_table(tb.domain(), key, &source, out, distances))?);
+    }
+    Ok(done)
+}
+
+/// The report of `key`'s compressed files in `out` if they are there, sound, and of the form
+/// asked for.
+fn kept_compressed<D: Domain>(
+    tb: &Tablebase<D>,
+    key: D::Key,
+    out: &Path,
+    distances: bool,
+) -> Option<CompressedTable> {
+    let stem = key.to_string();
+    let expected = tb.expected(key);
+    let open = |name: String| {
+        let path = out.join(name);
+        let table = Table::open(&path, Some(&expected)).ok()?;
+        table.layout()?;
+        Some((path, table))
+    };
+    let (wdl_path, wdl) = open(format!("{stem}.{EXTENSION}"))?;
+    if wdl.header().encoding != Encoding::Wdl {
+        return None;
+    }
+    let source = crate::format::read_file_header(&tb.find(key)?).ok()?;
+    let with_distances = if distances && source.encoding == Encoding::Distance {
+        let (path, table) = open(format!("{stem}.{DISTANCE_EXTENSION}"))?;
+        Some((path, table.file_len()))
+    } else {
+        None
+    };
+    Some(CompressedTable {
+        subspace: stem,
+        positions: wdl.positions(),
+        omitted: 0,
+        source_bytes: 0,
+        wdl: (wdl_path, wdl.file_len()),
+        distances: with_distances,
+        seconds: 0.0,
+        kept: true,
+    })
 }
 
 /// Compresses `source`, the table of subspace `key`, into `out` (an existing directory): the
@@ -103,6 +191,7 @@ pub fn compress_table<D: Domain>(
         wdl,
         distances,
         seconds: started.elapsed().as_secs_f64(),
+        kept: false,
     })
 }
 

@@ -188,8 +188,8 @@ pub struct Layout {
     pub block_positions: u32,
     /// Blocks per frame.
     pub blocks_per_frame: u32,
-    /// The length of each token's code (see `compressed`).
-    pub code_lengths: Vec<u8>,
+    /// The length of the code of each token used, by token (see `compressed`).
+    pub code_lengths: Vec<(u16, u8)>,
     /// xxh3-64 of the index, its padding included.
     pub index_checksum: u64,
     /// The body's length in bytes.
@@ -494,9 +494,7 @@ fn check_layout(path: &Path, header: &Header, layout: &Layout) -> Result<(), DbE
     if !(1..=1024).contains(&layout.blocks_per_frame) {
         return bad("frame size");
     }
-    if layout.code_lengths.len() != crate::compressed::SYMBOLS
-        || !crate::compressed::lengths_are_valid(&layout.code_lengths)
-    {
+    if !crate::compressed::code_is_valid(&layout.code_lengths) {
         return bad("token code");
     }
     if header.positions > 1 << 48 || layout.body_len > 1 << 48 {

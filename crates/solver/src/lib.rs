@@ -101,7 +101,7 @@ pub mod value;
 mod verify;
 
 pub use any::{AnyPosition, AnyTablebase, RowsError};
-pub use compress::{compress_table, inflate, CompressedTable};
+pub use compress::{compress_table, compress_tables, inflate, CompressedTable};
 pub use domain::Domain;
 pub use error::{DbError, ProbeError, RequestError, SolveError};
 pub use lock::{BuildLock, LockWait, LOCK_FILE};

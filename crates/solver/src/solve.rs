@@ -11,7 +11,9 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use crate::domain::Domain;
 use crate::error::{DbError, SolveError};
-use crate::format::{to_wdl_payload, write_table, Encoding, Header, Stats, EXTENSION};
+use crate::format::{
+    to_wdl_payload, write_table, Encoding, Header, Stats, DISTANCE_EXTENSION, EXTENSION,
+};
 use crate::limits::worker_pool;
 use crate::lock::{BuildLock, LockWait};
 use crate::plan::plan;
@@ -35,6 +37,11 @@ pub struct SolveOptions {
     /// Wait for another build that holds the directory's [`BuildLock`] to end, instead of
     /// failing with [`SolveError::Locked`] (`cancel` still stops the wait).
     pub wait: bool,
+    /// Compress each table once its unit is built (or found kept in plain form), in place
+    /// ([`crate::compress_table`]): the result file, and the distance file unless `wdl_only`.
+    /// A plain file lives only until its unit is done, so a build never needs the disk of the
+    /// plain set.
+    pub compress: bool,
 }
 
 /// Live figures of a build, updated by the solver as it goes and read by anyone at any time:
@@ -240,6 +247,8 @@ pub struct SolveReport {
     pub peak_working_bytes: u64,
     /// Positions solved (not kept) in this run.
     pub solved_positions: u64,
+    /// The tables compressed by this run ([`SolveOptions::compress`]).
+    pub compressed: Vec<crate::CompressedTable>,
 }
 
 impl SolveReport {
@@ -292,12 +301,16 @@ pub fn solve<D: Domain>(
         threads,
         peak_working_bytes: 0,
         solved_positions: 0,
+        compressed: Vec::new(),
     };
     let mut resident = ResidentTables::new();
     for unit in &units {
         if let Some(kept) = kept_files(&tb, unit, options.wdl_only) {
             figures.finish_unit(kept.iter().map(|r| r.positions).sum());
             report.subspaces.extend(kept);
+            if options.compress {
+                compress_unit(&tb, unit, out, options, &pool, &mut report)?;
+            }
             continue;
         }
         let positions: u64 = unit.iter().map(|&k| tb.domain().size(k)).sum();
@@ -313,6 +326,9 @@ pub fn solve<D: Domain>(
         report.peak_working_bytes = report
             .peak_working_bytes
             .max(positions * UnitSolver::<D>::BYTES_PER_POSITION);
+        if options.compress {
+            compress_unit(&tb, unit, out, options, &pool, &mut report)?;
+        }
         figures.finish_unit(positions);
     }
     report.seconds = started.elapsed().as_secs_f64();
@@ -325,9 +341,34 @@ fn remove_leftovers(dir: &Path) -> Result<(), DbError> {
     let entries = std::fs::read_dir(dir).map_err(|e| DbError::io(dir, e))?;
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') && name.contains(&format!(".{EXTENSION}.tmp-")) {
+        let leftover = [EXTENSION, DISTANCE_EXTENSION]
+            .iter()
+            .any(|ext| name.contains(&format!(".{ext}.tmp-")));
+        if name.starts_with('.') && leftover {
             std::fs::remove_file(entry.path()).map_err(|e| DbError::io(entry.path(), e))?;
         }
+    }
+    Ok(())
+}
+
+/// Compresses the plain tables of `unit` in `out` in place.
+fn compress_unit<D: Domain>(
+    tb: &Tablebase<D>,
+    unit: &[D::Key],
+    out: &Path,
+    options: &SolveOptions,
+    pool: &rayon::ThreadPool,
+    report: &mut SolveReport,
+) -> Result<(), SolveError> {
+    for &key in unit {
+        let path = out.join(crate::format::file_name(&key.to_string()));
+        let table = Table::open(&path, Some(&tb.expected(key)))?;
+        if table.layout().is_some() {
+            continue;
+        }
+        let done = pool
+            .install(|| crate::compress_table(tb.domain(), key, &table, out, !options.wdl_only))?;
+        report.compressed.push(done);
     }
     Ok(())
 }

@@ -482,6 +482,15 @@ impl Table {
         self.prefetch_for(index, Reuse::Once);
     }
 
+    /// Starts fetching the block of a compressed table that holds `index`, once its place in
+    /// the index has been fetched ([`Table::prefetch`]); nothing for a plain table.
+    #[inline]
+    pub(crate) fn prefetch_block(&self, index: u64) {
+        if let Some((_, reader)) = &self.compressed {
+            reader.prefetch_block(self.bytes.as_slice(), index);
+        }
+    }
+
     #[inline]
     fn prefetch_for(&self, index: u64, reuse: Reuse) {
         match &self.compressed {
@@ -588,6 +597,14 @@ impl Resolved {
     #[inline]
     pub(crate) fn omits(&self) -> bool {
         self.omits
+    }
+
+    /// As [`Table::prefetch_block`].
+    #[inline]
+    pub(crate) fn prefetch_block(&self, index: u64) {
+        if self.compressed {
+            self.table.prefetch_block(index);
+        }
     }
 
     /// As [`Table::prefetch_once`].

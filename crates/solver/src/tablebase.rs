@@ -74,6 +74,17 @@ impl Found<'_> {
             Found::Shared(t) => t.prefetch_once(index),
         }
     }
+
+    /// The second step of a compressed table's read, once the first ([`Found::prefetch`])
+    /// has had time: starts fetching the block that holds `index`, whose place the first
+    /// fetched. Nothing for a plain table.
+    #[inline]
+    fn prefetch_block(&self, index: u64) {
+        match self {
+            Found::Slot(t) => t.prefetch_block(index),
+            Found::Shared(t) => t.prefetch_block(index),
+        }
+    }
 }
 
 /// A probe of a batch: answered already, or waiting for its table read. Small, for it is
@@ -390,6 +401,10 @@ impl<D: Domain> Tablebase<D> {
         let mut ring: [Option<Pending<'_>>; IN_FLIGHT] = std::array::from_fn(|_| None);
         'batch: {
             for (i, pos) in positions.iter().enumerate() {
+                // Half-way through the ring, a compressed table's read takes its second step.
+                if let Some(Pending::Read(table, index)) = &ring[(i + IN_FLIGHT / 2) % IN_FLIGHT] {
+                    table.prefetch_block(*index);
+                }
                 let slot = &mut ring[i % IN_FLIGHT];
                 if let Some(earlier) = slot.take() {
                     if visit(i - IN_FLIGHT, earlier.finish(&mut touched)).is_break() {

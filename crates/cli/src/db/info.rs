@@ -17,12 +17,13 @@ pub(crate) struct InfoArgs {
 /// Prints the summary table of the tables in a directory from their headers; any unreadable
 /// table makes it an error (exit status 1) once every row is printed.
 pub(crate) fn run_info(args: &InfoArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let mut rows: Vec<(PathBuf, Result<Header, String>, u64)> = Vec::new();
+    let mut rows: Vec<(PathBuf, Result<FileHeader, String>, u64)> = Vec::new();
     let entries = std::fs::read_dir(&args.db)
         .map_err(|e| CliError::Db(format!("{}: {e}", args.db.display())))?;
     for entry in entries.flatten() {
         let path = entry.path();
-        if path.extension().and_then(|e| e.to_str()) != Some(EXTENSION) {
+        let extension = path.extension().and_then(|e| e.to_str());
+        if extension != Some(EXTENSION) && extension != Some(DISTANCE_EXTENSION) {
             continue;
         }
         let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
@@ -36,7 +37,7 @@ pub(crate) fn run_info(args: &InfoArgs, out: &mut dyn Write) -> Result<(), CliEr
     rows.sort_by_key(|(path, h, _)| sort_key(h, path));
     let mut games: Vec<(String, String)> = Vec::new();
     for (_, h, _) in &rows {
-        if let Ok(h) = h {
+        if let Ok(FileHeader { header: h, .. }) = h {
             if !games.iter().any(|(g, r)| *g == h.game_id && *r == h.rules) {
                 games.push((h.game_id.clone(), h.rules.clone()));
             }
@@ -47,22 +48,26 @@ pub(crate) fn run_info(args: &InfoArgs, out: &mut dyn Write) -> Result<(), CliEr
     }
     writeln!(
         out,
-        "{:>12} {:>14} {:>14} {:>12} {:>14} {:>8} {:>9} {:>14}",
-        "subspace", "positions", "wins", "draws", "losses", "longest", "form", "bytes"
+        "{:>12} {:>14} {:>14} {:>12} {:>14} {:>8} {:>20} {:>14} {:>9}",
+        "subspace", "positions", "wins", "draws", "losses", "longest", "form", "bytes", "pos/byte"
     )?;
-    let (mut positions, mut bytes) = (0u64, 0u64);
+    // Totals by form: files, positions and bytes.
+    let mut totals: Vec<(&'static str, u64, u64, u64)> = Vec::new();
     for (path, h, size) in &rows {
         match h {
-            Ok(h) => {
-                positions += h.positions;
-                bytes += size;
-                let form = match h.encoding {
-                    perfectplay_solver::format::Encoding::Distance => "distance",
-                    perfectplay_solver::format::Encoding::Wdl => "wdl",
-                };
+            Ok(FileHeader { header: h, layout }) => {
+                let form = form_name(h.encoding, layout.is_some());
+                match totals.iter_mut().find(|t| t.0 == form) {
+                    Some(t) => {
+                        t.1 += 1;
+                        t.2 += h.positions;
+                        t.3 += size;
+                    }
+                    None => totals.push((form, 1, h.positions, *size)),
+                }
                 writeln!(
                     out,
-                    "{:>12} {:>14} {:>14} {:>12} {:>14} {:>8} {:>9} {:>14}",
+                    "{:>12} {:>14} {:>14} {:>12} {:>14} {:>8} {:>20} {:>14} {:>9}",
                     h.subspace,
                     h.positions,
                     h.stats.wins,
@@ -70,17 +75,22 @@ pub(crate) fn run_info(args: &InfoArgs, out: &mut dyn Write) -> Result<(), CliEr
                     h.stats.losses,
                     h.stats.longest_win,
                     form,
-                    size
+                    size,
+                    per_byte(h.positions, *size)
                 )?;
             }
             Err(e) => writeln!(out, "{:>12} unreadable: {e}", display_name(path))?,
         }
     }
-    writeln!(
-        out,
-        "{} tables, {positions} positions, {bytes} bytes",
-        rows.len()
-    )?;
+    for (form, files, positions, bytes) in &totals {
+        writeln!(
+            out,
+            "{form}: {files} tables, {positions} positions, {bytes} bytes ({} positions per byte)",
+            per_byte(*positions, *bytes)
+        )?;
+    }
+    let bytes: u64 = totals.iter().map(|t| t.3).sum();
+    writeln!(out, "{} files, {bytes} bytes", rows.len())?;
     let unreadable = rows.iter().filter(|(_, h, _)| h.is_err()).count();
     if unreadable > 0 {
         // A manifest records a reference build; one of damaged files would certify them.
@@ -96,6 +106,26 @@ pub(crate) fn run_info(args: &InfoArgs, out: &mut dyn Write) -> Result<(), CliEr
     Ok(())
 }
 
+/// A file's form in words.
+fn form_name(encoding: Encoding, compressed: bool) -> &'static str {
+    match (encoding, compressed) {
+        (Encoding::Distance, false) => "distance",
+        (Encoding::Wdl, false) => "wdl",
+        (Encoding::Distance, true) => "distance, compressed",
+        (Encoding::Wdl, true) => "wdl, compressed",
+    }
+}
+
+/// Positions per byte, in as many digits as say something.
+fn per_byte(positions: u64, bytes: u64) -> String {
+    let ratio = positions as f64 / bytes.max(1) as f64;
+    if ratio >= 10.0 {
+        format!("{ratio:.0}")
+    } else {
+        format!("{ratio:.2}")
+    }
+}
+
 fn display_name(path: &Path) -> String {
     path.file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
@@ -104,8 +134,8 @@ fn display_name(path: &Path) -> String {
 /// Tables sort by game, then by their keys' order, then by name.
 type SortKey = (u8, String, Option<MorrisKey>, Option<CheckersKey>, String);
 
-fn sort_key(h: &Result<Header, String>, path: &Path) -> SortKey {
-    let header = h.as_ref().ok();
+fn sort_key(h: &Result<FileHeader, String>, path: &Path) -> SortKey {
+    let header = h.as_ref().ok().map(|f| &f.header);
     let subspace = |h: &Header| h.subspace.clone();
     (
         u8::from(h.is_err()),
@@ -118,6 +148,6 @@ fn sort_key(h: &Result<Header, String>, path: &Path) -> SortKey {
 
 /// The header of a table file, checked for magic, version and length but not for its payload
 /// checksum (that reads the whole file: `verify` and every probe do it).
-fn header_of(path: &Path) -> Result<Header, String> {
-    read_file_header(path).map_err(|e| e.to_string())
+fn header_of(path: &Path) -> Result<FileHeader, String> {
+    read_file_headers(path).map_err(|e| e.to_string())
 }

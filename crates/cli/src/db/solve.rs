@@ -33,6 +33,10 @@ pub(crate) struct SolveArgs {
     /// Write results only (2 bits per position) instead of distances (1 byte).
     #[arg(long)]
     pub(crate) wdl_only: bool,
+    /// Compress each table once built (see `perfectplay compress`): results in KEY.ppdb,
+    /// distances (unless --wdl-only) in KEY.ppdd.
+    #[arg(long)]
+    pub(crate) compress: bool,
     /// No progress bars (the summary is still printed).
     #[arg(short, long)]
     pub(crate) quiet: bool,
@@ -49,6 +53,7 @@ pub(crate) fn run_solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), Cli
         cancel: None,
         report_to: (!args.quiet).then(|| Arc::new(BuildProgress::default())),
         wait: args.wait,
+        compress: args.compress,
     };
     let domain = match databases(&args.game, &args.set)? {
         Databases::Morris(domain) => domain,
@@ -141,5 +146,8 @@ fn write_report(out: &mut dyn Write, report: &SolveReport) -> Result<(), CliErro
         report.positions_per_second() / report.threads as f64,
         report.peak_working_bytes,
     )?;
+    if !report.compressed.is_empty() {
+        super::compress::write_totals(out, &report.compressed)?;
+    }
     Ok(())
 }

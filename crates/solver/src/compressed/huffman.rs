@@ -1,9 +1,10 @@
 //! Canonical Huffman codes of bounded length: built from symbol counts when a table is
 //! compressed, rebuilt from the code lengths its header stores when it is read.
 //!
-//! Codes are at most [`MAX_CODE_BITS`] long, so one lookup in a table of `2^longest` entries
-//! decodes any symbol: the decoder's table is at most 8 KiB and a few hundred bytes for the
-//! small alphabets of win/draw/loss tables.
+//! Codes are at most [`MAX_CODE_BITS`] long. The decoder looks the next [`LOOKUP_BITS`] bits
+//! (or fewer, if no code is longer) up in a table of `2^bits` entries, four bytes each, which
+//! gives the symbol and its length at once; a longer code (rare by construction: it belongs
+//! to a symbol under one in a thousand) is decoded canonically, a bit at a time.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -11,7 +12,9 @@ use std::collections::BinaryHeap;
 use super::bits::BitWriter;
 
 /// The longest code.
-pub(crate) const MAX_CODE_BITS: u8 = 12;
+pub(crate) const MAX_CODE_BITS: u8 = 15;
+/// The bits the decoder's table is indexed by, at most: 4 KiB a table.
+const LOOKUP_BITS: u8 = 10;
 
 /// The length of each symbol's code (0: unused) for `counts`, none longer than
 /// [`MAX_CODE_BITS`]. Deterministic: ties are broken by symbol number. A lone used symbol gets
@@ -23,7 +26,8 @@ pub(crate) fn code_lengths(counts: &[u64]) -> Vec<u8> {
         if lengths.iter().all(|&l| l <= MAX_CODE_BITS) {
             return lengths;
         }
-        // Flattening the counts shortens the longest codes; a few rounds at most.
+        // Flattening the counts shortens the longest codes; a few rounds at most (all equal,
+        // the code of n symbols is ceil(log2 n) bits, under the limit for any alphabet here).
         for c in counts.iter_mut().filter(|c| **c > 0) {
             *c = (*c >> 1) | 1;
         }
@@ -131,34 +135,67 @@ impl Encoder {
     }
 }
 
-/// Reads symbols with one table lookup each.
+/// Reads symbols: one table lookup for codes of up to [`LOOKUP_BITS`].
 pub(crate) struct Decoder {
-    /// By the next `lookup_bits` bits of the stream: the symbol times 16 plus its code's
-    /// length; 0 where no code starts with those bits.
-    table: Box<[u16]>,
+    /// By the next `lookup_bits` bits of the stream: the symbol times 32 plus its code's
+    /// length (1 to 15); 0 where no code starts with those bits; [`LONG`] where a longer code
+    /// does.
+    table: Box<[u32]>,
     mask: u64,
+    /// Canonical decoding of longer codes: per length, the first code, and the index in
+    /// `sorted` of its symbol.
+    first: [u32; MAX_CODE_BITS as usize + 2],
+    start: [u32; MAX_CODE_BITS as usize + 2],
+    sorted: Box<[u32]>,
 }
+
+/// The table entry of a code longer than the table's bits.
+const LONG: u32 = u32::MAX;
 
 impl Decoder {
     /// The decoder of valid lengths ([`lengths_are_valid`]).
     pub(crate) fn new(lengths: &[u8]) -> Decoder {
-        let lookup_bits = lengths.iter().copied().max().unwrap_or(0).max(1);
-        let mut table = vec![0u16; 1 << lookup_bits].into_boxed_slice();
+        let longest = lengths.iter().copied().max().unwrap_or(0);
+        let lookup_bits = longest.clamp(1, LOOKUP_BITS);
+        let mut table = vec![0u32; 1 << lookup_bits].into_boxed_slice();
         let codes = canonical_codes(lengths);
         for (s, (&l, &code)) in lengths.iter().zip(&codes).enumerate() {
             if l == 0 {
                 continue;
             }
-            let entry = ((s as u16) << 4) | u16::from(l);
+            if l > lookup_bits {
+                table[(code & ((1 << lookup_bits) - 1)) as usize] = LONG;
+                continue;
+            }
+            let entry = ((s as u32) << 5) | u32::from(l);
             let mut fill = code as usize;
             while fill < table.len() {
                 table[fill] = entry;
                 fill += 1 << l;
             }
         }
+        let mut first = [0u32; MAX_CODE_BITS as usize + 2];
+        let mut start = [0u32; MAX_CODE_BITS as usize + 2];
+        let mut sorted = Vec::new();
+        let mut code = 0u32;
+        for len in 1..=MAX_CODE_BITS {
+            first[len as usize] = code;
+            start[len as usize] = sorted.len() as u32;
+            for (s, &l) in lengths.iter().enumerate() {
+                if l == len {
+                    sorted.push(s as u32);
+                    code += 1;
+                }
+            }
+            code <<= 1;
+        }
+        start[MAX_CODE_BITS as usize + 1] = sorted.len() as u32;
         Decoder {
             table,
             mask: (1u64 << lookup_bits) - 1,
+            first,
+            start,
+            sorted: sorted.into_boxed_slice(),
         }
     }
 
@@ -167,12 +204,30 @@ impl Decoder {
     #[inline]
     pub(crate) fn decode(&self, bits: u64) -> Option<(usize, u32)> {
         let entry = self.table[(bits & self.mask) as usize];
-        (entry != 0).then_some((usize::from(entry >> 4), u32::from(entry & 15)))
+        if entry == LONG {
+            return self.decode_long(bits);
+        }
+        (entry != 0).then_some(((entry >> 5) as usize, entry & 31))
+    }
+
+    #[cold]
+    fn decode_long(&self, bits: u64) -> Option<(usize, u32)> {
+        let mut code = 0u32;
+        for len in 1..=u32::from(MAX_CODE_BITS) {
+            code = (code << 1) | ((bits >> (len - 1)) & 1) as u32;
+            let first = self.first[len as usize];
+            let count = self.start[len as usize + 1] - self.start[len as usize];
+            if code.wrapping_sub(first) < count {
+                let symbol = self.sorted[(self.start[len as usize] + code - first) as usize];
+                return Some((symbol as usize, len));
+            }
+        }
+        None
     }
 
     /// The decoder's memory.
     pub(crate) fn bytes(&self) -> usize {
-        self.table.len() * 2
+        self.table.len() * 4 + self.sorted.len() * 4
     }
 }
 
@@ -201,7 +256,7 @@ mod tests {
     }
 
     #[test]
-    fn skewed_counts_are_bounded_and_decode() {
+    fn skewed_counts_are_bounded_and_decode_long_codes_too() {
         // Fibonacci counts make the deepest unbounded tree.
         let mut counts = vec![1u64, 1];
         while counts.len() < 40 {
@@ -210,6 +265,10 @@ mod tests {
         }
         let lengths = code_lengths(&counts);
         assert!(lengths.iter().all(|&l| (1..=MAX_CODE_BITS).contains(&l)));
+        assert!(
+            lengths.iter().any(|&l| l > LOOKUP_BITS),
+            "some codes take the long path"
+        );
         let message: Vec<usize> = (0..40).chain((0..200).map(|i| 39 - i % 5)).collect();
         roundtrip(&counts, &message);
     }
@@ -226,14 +285,14 @@ mod tests {
     #[test]
     fn over_full_lengths_are_refused() {
         assert!(!lengths_are_valid(&[1, 1, 1]));
-        assert!(!lengths_are_valid(&[13]));
+        assert!(!lengths_are_valid(&[16]));
         assert!(lengths_are_valid(&[1, 2, 2]));
     }
 
     proptest! {
         #[test]
         fn any_counts_give_a_prefix_code_that_decodes(
-            counts in proptest::collection::vec(0u64..1_000_000, 1..300),
+            counts in proptest::collection::vec(0u64..1_000_000, 1..5000),
             picks in proptest::collection::vec(any::<u16>(), 0..200),
         ) {
             let used: Vec<usize> = (0..counts.len()).filter(|&s| counts[s] > 0).collect();

@@ -32,13 +32,33 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use xxhash_rust::xxh3::xxh3_64;
 
 pub(crate) use codec::SYMBOLS;
-pub(crate) use huffman::lengths_are_valid;
 pub use write::{compress_values, CompressOptions, CompressedParts};
 
 use crate::error::DbError;
 use crate::format::{Encoding, Header, Layout};
 use crate::value::{wdl_from_code, Packed, Value};
 use huffman::Decoder;
+
+/// Whether the sparse code lengths of a header can be a table's code: symbols in the alphabet,
+/// in increasing order, lengths in range, and a prefix code (see [`huffman`]).
+pub(crate) fn code_is_valid(sparse: &[(u16, u8)]) -> bool {
+    let ordered = sparse.windows(2).all(|w| w[0].0 < w[1].0);
+    let in_alphabet = sparse
+        .iter()
+        .all(|&(s, l)| usize::from(s) < SYMBOLS && l > 0);
+    ordered && in_alphabet && huffman::lengths_are_valid(&dense_lengths(sparse))
+}
+
+/// The code length of every symbol of the alphabet, from a header's list of used ones.
+fn dense_lengths(sparse: &[(u16, u8)]) -> Vec<u8> {
+    let mut lengths = vec![0u8; SYMBOLS];
+    for &(s, l) in sparse {
+        if let Some(slot) = lengths.get_mut(usize::from(s)) {
+            *slot = l;
+        }
+    }
+    lengths
+}
 
 /// A compressed table's reader, over the bytes of its file.
 pub(crate) struct Compressed {
@@ -87,7 +107,7 @@ impl Compressed {
             block_offsets: offset + frames as usize * 16,
             body: offset + index_len,
             body_len: layout.body_len,
-            decoder: Decoder::new(&layout.code_lengths),
+            decoder: Decoder::new(&dense_lengths(&layout.code_lengths)),
             checked: (0..frames.div_ceil(64))
                 .map(|_| AtomicU64::new(0))
                 .collect(),
@@ -193,6 +213,19 @@ impl Compressed {
         }
         if let Some(b) = bytes.get(self.block_offsets + block as usize * 2) {
             crate::prefetch::prefetch_for(b, reuse);
+        }
+    }
+
+    /// Starts fetching the first bytes of the block that holds `index` (reading its place in
+    /// the index, which [`Compressed::prefetch`] should have fetched before).
+    #[inline]
+    pub(crate) fn prefetch_block(&self, bytes: &[u8], index: u64) {
+        let block = index >> self.block_shift;
+        let frame = block / self.blocks_per_frame;
+        let (frame_start, _) = self.frame_bytes(bytes, frame);
+        let at = self.body as u64 + frame_start + self.block_offset(bytes, block);
+        if let Some(b) = bytes.get(at as usize) {
+            crate::prefetch::prefetch_for(b, crate::prefetch::Reuse::Once);
         }
     }
 

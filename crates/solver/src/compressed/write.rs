@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 use xxhash_rust::xxh3::xxh3_64;
 
-use super::codec::{count_tokens, encode_block, SYMBOLS};
+use super::codec::{count_runs, encode_block, SYMBOLS};
 use super::huffman::{code_lengths, Encoder};
 use crate::format::{Encoding, Layout};
 
@@ -21,8 +21,9 @@ pub struct CompressOptions {
 
 impl CompressOptions {
     /// The sizes chosen by measurement (BENCHMARKS.md) for each encoding: win/draw/loss runs
-    /// are long, so 4,096 indices per block hold a few dozen tokens; values with distances
-    /// change more often and get blocks of 512.
+    /// are long, so 4,096 indices per block hold a few dozen runs; values with distances
+    /// change more often and get blocks of 256. A frame is about 128 KiB of indices
+    /// (32,768 positions of distances).
     #[must_use]
     pub const fn for_encoding(encoding: Encoding) -> CompressOptions {
         match encoding {
@@ -31,8 +32,8 @@ impl CompressOptions {
                 blocks_per_frame: 32,
             },
             Encoding::Distance => CompressOptions {
-                block_positions: 512,
-                blocks_per_frame: 64,
+                block_positions: 256,
+                blocks_per_frame: 128,
             },
         }
     }
@@ -74,14 +75,14 @@ pub fn compress_values(
     let counts = values
         .par_chunks(block)
         .fold(
-            || [0u64; SYMBOLS],
+            || vec![0u64; SYMBOLS],
             |mut counts, chunk| {
-                count_tokens(chunk, &mut counts);
+                count_runs(chunk, &mut counts);
                 counts
             },
         )
         .reduce(
-            || [0u64; SYMBOLS],
+            || vec![0u64; SYMBOLS],
             |mut a, b| {
                 a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
                 a
@@ -124,11 +125,21 @@ pub fn compress_values(
             omitted: None,
             block_positions: options.block_positions,
             blocks_per_frame: options.blocks_per_frame,
-            code_lengths: lengths,
+            code_lengths: sparse(&lengths),
             index_checksum: xxh3_64(&index),
             body_len: body.len() as u64,
         },
         index,
         body,
     }
+}
+
+/// The used symbols' code lengths, by symbol.
+fn sparse(lengths: &[u8]) -> Vec<(u16, u8)> {
+    lengths
+        .iter()
+        .enumerate()
+        .filter(|&(_, &l)| l > 0)
+        .map(|(s, &l)| (s as u16, l))
+        .collect()
 }
