@@ -379,3 +379,75 @@ fn checkers_commands_refuse_bad_input() {
         assert!(text(&out).contains(needle), "{args:?}: {}", text(&out));
     }
 }
+
+#[test]
+fn compress_and_solve_compress_give_tables_every_command_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain");
+    let packed = dir.path().join("packed");
+    let built = dir.path().join("built");
+    let (plain, packed, built) = (
+        plain.to_str().unwrap(),
+        packed.to_str().unwrap(),
+        built.to_str().unwrap(),
+    );
+    let out = run(&[
+        "solve",
+        "checkers",
+        "--max-pieces",
+        "3",
+        "--out",
+        plain,
+        "-q",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let out = run(&["compress", "--db", plain, "--out", packed, "-q"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("compressed 305 tables"),
+        "{}",
+        text(&out)
+    );
+    let again = run(&["compress", "--db", plain, "--out", packed, "-q"]);
+    assert!(text(&again).contains("kept"), "{}", text(&again));
+
+    let out = run(&[
+        "solve",
+        "checkers",
+        "--max-pieces",
+        "3",
+        "--out",
+        built,
+        "-q",
+        "--compress",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("compressed 305 tables"),
+        "{}",
+        text(&out)
+    );
+
+    for db in [packed, built] {
+        let info = run(&["info", "--db", db]);
+        assert!(info.status.success(), "{}", text(&info));
+        assert!(
+            text(&info).contains("wdl, compressed: 305 tables"),
+            "{}",
+            text(&info)
+        );
+        assert!(
+            text(&info).contains("distance, compressed: 305 tables"),
+            "{}",
+            text(&info)
+        );
+        // Two kings against one: the same answer as from the plain tables.
+        let fen = "B:WK32:BK1,K5";
+        let probe = run(&["probe", "checkers", "--db", db, "--fen", fen]);
+        let plain_probe = run(&["probe", "checkers", "--db", plain, "--fen", fen]);
+        assert!(probe.status.success(), "{}", text(&probe));
+        assert_eq!(text(&probe), text(&plain_probe));
+        let verify = run(&["verify", "checkers", "--db", db, "-q"]);
+        assert!(verify.status.success(), "{}", text(&verify));
+    }
+}

@@ -136,6 +136,24 @@ fn checkers_probe(c: &mut Criterion) {
     group.bench_function("results_only_batched", |b| {
         b.iter(|| black_box(results.probe_batch(black_box(&positions))));
     });
+    // Only positions a compressed set stores (the side to move has no capture): the read
+    // alone, without the searches of the positions it leaves out.
+    let stored: Vec<CheckersPosition> = positions
+        .iter()
+        .filter(|p| !p.must_capture())
+        .copied()
+        .collect();
+    group.bench_function("results_only_stored_batched", |b| {
+        b.iter(|| black_box(results.probe_batch(black_box(&stored))));
+    });
+    let resident_results = Tablebase::open(domain(), &dir)
+        .expect("checkers tables")
+        .results_only();
+    resident_results.preload().expect("tables read into memory");
+    group.bench_function("results_only_preloaded_batched", |b| {
+        b.iter(|| black_box(resident_results.probe_batch(black_box(&positions))));
+    });
+    drop(resident_results);
     let resident = Tablebase::open(domain(), &dir).expect("checkers tables");
     resident.preload().expect("tables read into memory");
     group.bench_function("random_positions_preloaded", |b| {

@@ -93,6 +93,8 @@ enum Pending<'a> {
     Ready(Value),
     Failed(Box<ProbeError>),
     Read(Found<'a>, u64),
+    /// A position its table leaves out, to be valued by a search the caller makes.
+    Search,
 }
 
 impl<'a> Pending<'a> {
@@ -105,9 +107,11 @@ impl<'a> Pending<'a> {
 
     /// The value, reading the table now; the table read is noted in `touched`, to be
     /// checked before the value is trusted.
+    ///
+    /// `None` for [`Pending::Search`].
     #[inline]
-    fn finish(self, touched: &mut Touched<'a>) -> Result<Value, ProbeError> {
-        match self {
+    fn finish(self, touched: &mut Touched<'a>) -> Option<Result<Value, ProbeError>> {
+        Some(match self {
             Pending::Ready(v) => Ok(v),
             Pending::Failed(e) => Err(*e),
             Pending::Read(table, index) => {
@@ -117,7 +121,8 @@ impl<'a> Pending<'a> {
                 }
                 stored(table.value(index))
             }
-        }
+            Pending::Search => return None,
+        })
     }
 }
 
@@ -133,6 +138,24 @@ fn stored(read: Result<Option<Value>, DbError>) -> Result<Value, ProbeError> {
 /// more: a prefetch beyond them waits for one to free, stalling the locating of the next
 /// positions.
 const IN_FLIGHT: usize = 16;
+
+/// Positions a batch reads before it searches those their tables leave out, with all their
+/// successors in one batch.
+const SEARCH_CHUNK: usize = 1024;
+
+/// The best of successors' values seen from the mover, or the first error among them.
+fn best_successor(values: &mut [Option<Result<Value, ProbeError>>]) -> Result<Value, ProbeError> {
+    let mut best: Option<Value> = None;
+    for value in values.iter_mut() {
+        let v = value.take().expect("every successor is valued")?.before();
+        if best.is_none_or(|b| v.better_than(b)) {
+            best = Some(v);
+        }
+    }
+    best.ok_or_else(|| {
+        ProbeError::OutOfScope("a position left out of its table has no move".to_owned())
+    })
+}
 
 /// The value of the position after a move, and the move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -200,6 +223,8 @@ impl<D: Domain> Tablebase<D> {
             .available()
             .into_iter()
             .filter(|&(key, _)| !self.is_open(key))
+            // The file a probe would read: a compressed distance file where distances are read.
+            .map(|(key, path)| (key, self.find(key).unwrap_or(path)))
             .map(|(key, path)| Ok((key, Table::open(&path, Some(&self.expected(key)))?)))
             .collect::<Result<_, DbError>>()?;
         let refs: Vec<&Table> = opened.iter().map(|(_, t)| t).collect();
@@ -341,7 +366,7 @@ impl<D: Domain> Tablebase<D> {
     /// table. The table read is checked afterwards ([`Table::check_recent`]).
     pub fn probe(&self, pos: &Position<D>) -> Result<Value, ProbeError> {
         // One table at most: checked at once, without a set of tables read.
-        match self.start_probe(pos) {
+        match self.start_probe(pos, false) {
             Pending::Read(table, index) => {
                 let read = table.value(index);
                 match &table {
@@ -350,7 +375,9 @@ impl<D: Domain> Tablebase<D> {
                 }
                 stored(read)
             }
-            answered => answered.finish(&mut Touched::default()),
+            answered => answered
+                .finish(&mut Touched::default())
+                .unwrap_or_else(|| self.value_by_search(pos)),
         }
     }
 
@@ -395,33 +422,108 @@ impl<D: Domain> Tablebase<D> {
         F: FnMut(usize, Result<Value, ProbeError>) -> ControlFlow<()>,
     {
         let mut touched = Touched::default();
-        // A pipeline: each position's read is started `IN_FLIGHT` positions before it is
-        // made, so the processor always has reads under way while it locates the next
-        // positions, and never waits for a whole group at once.
-        let mut ring: [Option<Pending<'_>>; IN_FLIGHT] = std::array::from_fn(|_| None);
-        'batch: {
-            for (i, pos) in positions.iter().enumerate() {
-                // Half-way through the ring, a compressed table's read takes its second step.
-                if let Some(Pending::Read(table, index)) = &ring[(i + IN_FLIGHT / 2) % IN_FLIGHT] {
-                    table.prefetch_block(*index);
-                }
-                let slot = &mut ring[i % IN_FLIGHT];
-                if let Some(earlier) = slot.take() {
-                    if visit(i - IN_FLIGHT, earlier.finish(&mut touched)).is_break() {
-                        break 'batch;
+        if self.domain.omission().is_none() {
+            self.pipeline(positions, false, &mut touched, |i, value| {
+                visit(i, value.expect("searches are made at once"))
+            });
+            return touched.check();
+        }
+        // Positions left out of compressed tables are searched a chunk at a time: their
+        // successors are probed as one batch (itself pipelined), not one by one.
+        let mut results: Vec<Option<Result<Value, ProbeError>>> = Vec::new();
+        let mut successors: Vec<Position<D>> = Vec::new();
+        let mut searched: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
+        let game = self.domain.game();
+        for (c, chunk) in positions.chunks(SEARCH_CHUNK).enumerate() {
+            results.clear();
+            results.resize_with(chunk.len(), || None);
+            successors.clear();
+            searched.clear();
+            self.pipeline(chunk, true, &mut touched, |i, value| {
+                match value {
+                    Some(v) => results[i] = Some(v),
+                    None => {
+                        let start = successors.len();
+                        game.for_each_move(&chunk[i], |mv| {
+                            successors.push(game.play(&chunk[i], mv))
+                        });
+                        searched.push((i, start..successors.len()));
                     }
                 }
-                *slot = Some(self.start_probe(pos));
+                ControlFlow::Continue(())
+            });
+            if !searched.is_empty() {
+                let mut values: Vec<Option<Result<Value, ProbeError>>> =
+                    (0..successors.len()).map(|_| None).collect();
+                self.probe_into(&successors, &mut values)?;
+                for (i, range) in searched.drain(..) {
+                    results[i] = Some(best_successor(&mut values[range]));
+                }
             }
-            for i in positions.len().saturating_sub(IN_FLIGHT)..positions.len() {
-                if let Some(p) = ring[i % IN_FLIGHT].take() {
-                    if visit(i, p.finish(&mut touched)).is_break() {
-                        break 'batch;
-                    }
+            for (i, value) in results.drain(..).enumerate() {
+                let value = value.expect("every position of the chunk is valued");
+                if visit(c * SEARCH_CHUNK + i, value).is_break() {
+                    return touched.check();
                 }
             }
         }
         touched.check()
+    }
+
+    /// [`Tablebase::probe_batch_with`] into `values` (as long as `positions`): the searches of
+    /// a batch call it for the successors they need, through this one function, so that the
+    /// recursion has one closure type.
+    fn probe_into(
+        &self,
+        positions: &[Position<D>],
+        values: &mut [Option<Result<Value, ProbeError>>],
+    ) -> Result<(), DbError> {
+        self.probe_batch_with(positions, |k, v| {
+            values[k] = Some(v);
+            ControlFlow::Continue(())
+        })
+    }
+
+    /// The probes of `positions` through the read pipeline: each position's read is started
+    /// `IN_FLIGHT` positions before it is made, so the processor always has reads under way
+    /// while it locates the next positions, and never waits for a whole group at once.
+    /// `visit` gets `None` for a position left out of its table when `defer_searches`.
+    fn pipeline<'a>(
+        &'a self,
+        positions: &[Position<D>],
+        defer_searches: bool,
+        touched: &mut Touched<'a>,
+        mut visit: impl FnMut(usize, Option<Result<Value, ProbeError>>) -> ControlFlow<()>,
+    ) {
+        let mut ring: [Option<Pending<'_>>; IN_FLIGHT] = std::array::from_fn(|_| None);
+        let mut finish = |i: usize, pending: Pending<'a>, touched: &mut Touched<'a>| {
+            let value = pending.finish(touched);
+            let value = match value {
+                None if !defer_searches => Some(self.value_by_search(&positions[i])),
+                other => other,
+            };
+            visit(i, value)
+        };
+        for (i, pos) in positions.iter().enumerate() {
+            // Half-way through the ring, a compressed table's read takes its second step.
+            if let Some(Pending::Read(table, index)) = &ring[(i + IN_FLIGHT / 2) % IN_FLIGHT] {
+                table.prefetch_block(*index);
+            }
+            let slot = &mut ring[i % IN_FLIGHT];
+            if let Some(earlier) = slot.take() {
+                if finish(i - IN_FLIGHT, earlier, touched).is_break() {
+                    return;
+                }
+            }
+            *slot = Some(self.start_probe(pos, true));
+        }
+        for i in positions.len().saturating_sub(IN_FLIGHT)..positions.len() {
+            if let Some(p) = ring[i % IN_FLIGHT].take() {
+                if finish(i, p, touched).is_break() {
+                    return;
+                }
+            }
+        }
     }
 
     /// A probe with its table read started: answered already where no read is needed.
@@ -431,8 +533,11 @@ impl<D: Domain> Tablebase<D> {
     /// exactly that answer for every finished position it indexes (the solver writes it and
     /// `verify` checks it), and the test's unpredictable branches, made for every probe, would
     /// throw away the table reads a batch has in flight each time one is mispredicted.
+    ///
+    /// A position its table leaves out is [`Pending::Search`] where `defer` (the caller
+    /// searches), and searched now otherwise.
     #[inline]
-    fn start_probe(&self, pos: &Position<D>) -> Pending<'_> {
+    fn start_probe(&self, pos: &Position<D>, defer: bool) -> Pending<'_> {
         let over = || terminal_value(self.domain.game(), pos);
         match self
             .domain
@@ -441,7 +546,11 @@ impl<D: Domain> Tablebase<D> {
         {
             Ok((table, index)) => {
                 if table.omits() && self.domain.omits(pos) {
-                    return Pending::of(self.value_by_search(pos));
+                    return if defer {
+                        Pending::Search
+                    } else {
+                        Pending::of(self.value_by_search(pos))
+                    };
                 }
                 if !table.has_distances() {
                     // Such a table says "lost" where the rules say "lost now".
@@ -513,7 +622,12 @@ impl<D: Domain> Tablebase<D> {
             if error.is_some() {
                 return;
             }
-            match self.start_probe(&game.play(pos, mv)).finish(&mut touched) {
+            let next = game.play(pos, mv);
+            let value = self
+                .start_probe(&next, false)
+                .finish(&mut touched)
+                .unwrap_or_else(|| self.value_by_search(&next));
+            match value {
                 Ok(v) => moves.push(MoveValue {
                     mv: *mv,
                     value: v.before(),

@@ -13,8 +13,8 @@ use super::bits::BitWriter;
 
 /// The longest code.
 pub(crate) const MAX_CODE_BITS: u8 = 15;
-/// The bits the decoder's table is indexed by, at most: 4 KiB a table.
-const LOOKUP_BITS: u8 = 10;
+/// The bits the decoder's table is indexed by.
+const LOOKUP_BITS: u8 = 6;
 
 /// The length of each symbol's code (0: unused) for `counts`, none longer than
 /// [`MAX_CODE_BITS`]. Deterministic: ties are broken by symbol number. A lone used symbol gets
@@ -135,39 +135,39 @@ impl Encoder {
     }
 }
 
-/// Reads symbols: one table lookup for codes of up to [`LOOKUP_BITS`].
+/// Reads symbols: one lookup, in a table of 128 bytes held inline, for codes of up to
+/// [`LOOKUP_BITS`] bits.
+///
+/// The table is small on purpose: a probe walks one block of one table among thousands, so
+/// its entries are rarely in the cache, and each miss stalls the walk (a table of 4 KiB per
+/// code spent most of a probe waiting for them; BENCHMARKS.md). Two lines can be fetched
+/// ahead of the walk ([`Decoder::prefetch`]).
+#[repr(C, align(64))]
 pub(crate) struct Decoder {
-    /// By the next `lookup_bits` bits of the stream: the symbol times 32 plus its code's
-    /// length (1 to 15); 0 where no code starts with those bits; [`LONG`] where a longer code
-    /// does.
-    table: Box<[u32]>,
-    mask: u64,
+    /// By the next [`LOOKUP_BITS`] bits of the stream: the symbol times 8 plus its code's
+    /// length less one; [`LONG`] where the code is longer (or no code starts there).
+    table: [u16; 1 << LOOKUP_BITS],
     /// Canonical decoding of longer codes: per length, the first code, and the index in
     /// `sorted` of its symbol.
     first: [u32; MAX_CODE_BITS as usize + 2],
     start: [u32; MAX_CODE_BITS as usize + 2],
-    sorted: Box<[u32]>,
+    sorted: Box<[u16]>,
 }
 
-/// The table entry of a code longer than the table's bits.
-const LONG: u32 = u32::MAX;
+/// The table entry of a code longer than the table's bits, or of bits that start no code.
+const LONG: u16 = u16::MAX;
 
 impl Decoder {
-    /// The decoder of valid lengths ([`lengths_are_valid`]).
+    /// The decoder of valid lengths ([`lengths_are_valid`]) of at most 8,191 symbols.
     pub(crate) fn new(lengths: &[u8]) -> Decoder {
-        let longest = lengths.iter().copied().max().unwrap_or(0);
-        let lookup_bits = longest.clamp(1, LOOKUP_BITS);
-        let mut table = vec![0u32; 1 << lookup_bits].into_boxed_slice();
+        debug_assert!(lengths.len() < 8191);
+        let mut table = [LONG; 1 << LOOKUP_BITS];
         let codes = canonical_codes(lengths);
         for (s, (&l, &code)) in lengths.iter().zip(&codes).enumerate() {
-            if l == 0 {
+            if l == 0 || l > LOOKUP_BITS {
                 continue;
             }
-            if l > lookup_bits {
-                table[(code & ((1 << lookup_bits) - 1)) as usize] = LONG;
-                continue;
-            }
-            let entry = ((s as u32) << 5) | u32::from(l);
+            let entry = ((s as u16) << 3) | u16::from(l - 1);
             let mut fill = code as usize;
             while fill < table.len() {
                 table[fill] = entry;
@@ -183,7 +183,7 @@ impl Decoder {
             start[len as usize] = sorted.len() as u32;
             for (s, &l) in lengths.iter().enumerate() {
                 if l == len {
-                    sorted.push(s as u32);
+                    sorted.push(s as u16);
                     code += 1;
                 }
             }
@@ -192,7 +192,6 @@ impl Decoder {
         start[MAX_CODE_BITS as usize + 1] = sorted.len() as u32;
         Decoder {
             table,
-            mask: (1u64 << lookup_bits) - 1,
             first,
             start,
             sorted: sorted.into_boxed_slice(),
@@ -203,11 +202,11 @@ impl Decoder {
     /// there (a damaged stream).
     #[inline]
     pub(crate) fn decode(&self, bits: u64) -> Option<(usize, u32)> {
-        let entry = self.table[(bits & self.mask) as usize];
+        let entry = self.table[(bits & ((1 << LOOKUP_BITS) - 1)) as usize];
         if entry == LONG {
             return self.decode_long(bits);
         }
-        (entry != 0).then_some(((entry >> 5) as usize, entry & 31))
+        Some((usize::from(entry >> 3), u32::from(entry & 7) + 1))
     }
 
     #[cold]
@@ -219,15 +218,23 @@ impl Decoder {
             let count = self.start[len as usize + 1] - self.start[len as usize];
             if code.wrapping_sub(first) < count {
                 let symbol = self.sorted[(self.start[len as usize] + code - first) as usize];
-                return Some((symbol as usize, len));
+                return Some((usize::from(symbol), len));
             }
         }
         None
     }
 
+    /// Starts fetching the lookup table into the cache.
+    #[inline]
+    pub(crate) fn prefetch(&self) {
+        for line in self.table.chunks(32) {
+            crate::prefetch::prefetch_for(&line[0], crate::prefetch::Reuse::Again);
+        }
+    }
+
     /// The decoder's memory.
     pub(crate) fn bytes(&self) -> usize {
-        self.table.len() * 4 + self.sorted.len() * 4
+        std::mem::size_of::<Decoder>() + self.sorted.len() * 2
     }
 }
 
@@ -280,6 +287,7 @@ mod tests {
         roundtrip(&[0, 5, 0], &[1, 1, 1]);
         let dec = Decoder::new(&lengths);
         assert_eq!(dec.decode(1), None);
+        assert_eq!(dec.decode(0), Some((1, 1)));
     }
 
     #[test]
@@ -292,7 +300,7 @@ mod tests {
     proptest! {
         #[test]
         fn any_counts_give_a_prefix_code_that_decodes(
-            counts in proptest::collection::vec(0u64..1_000_000, 1..5000),
+            counts in proptest::collection::vec(0u64..1_000_000, 1..4400),
             picks in proptest::collection::vec(any::<u16>(), 0..200),
         ) {
             let used: Vec<usize> = (0..counts.len()).filter(|&s| counts[s] > 0).collect();

@@ -227,6 +227,11 @@ impl Compressed {
         if let Some(b) = bytes.get(at as usize) {
             crate::prefetch::prefetch_for(b, crate::prefetch::Reuse::Once);
         }
+        self.decoder.prefetch();
+        crate::prefetch::prefetch_for(
+            &self.checked[(frame / 64) as usize],
+            crate::prefetch::Reuse::Again,
+        );
     }
 
     /// The memory the reader keeps beside the file: its decoding table and frame bits.

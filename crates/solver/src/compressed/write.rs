@@ -21,15 +21,15 @@ pub struct CompressOptions {
 
 impl CompressOptions {
     /// The sizes chosen by measurement (BENCHMARKS.md) for each encoding: win/draw/loss runs
-    /// are long, so 4,096 indices per block hold a few dozen runs; values with distances
-    /// change more often and get blocks of 256. A frame is about 128 KiB of indices
-    /// (32,768 positions of distances).
+    /// are long, so 2,048 indices per block hold a few dozen runs; values with distances
+    /// change more often and get blocks of 256. A frame is 131,072 indices of results, or
+    /// 32,768 of distances.
     #[must_use]
     pub const fn for_encoding(encoding: Encoding) -> CompressOptions {
         match encoding {
             Encoding::Wdl => CompressOptions {
-                block_positions: 4096,
-                blocks_per_frame: 32,
+                block_positions: 2048,
+                blocks_per_frame: 64,
             },
             Encoding::Distance => CompressOptions {
                 block_positions: 256,
