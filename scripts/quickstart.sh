@@ -37,11 +37,17 @@ echo "== checkers endgame databases: every position with 2 to 4 pieces"
 "$bin" verify checkers --db solver-data/checkers --quiet | tail -n 1
 
 echo
+echo "== compressed tables: the same endings, results (KEY.ppdb) and distances (KEY.ppdd) apart"
+"$bin" compress --db solver-data/checkers --out solver-data/checkers-compressed --quiet | tail -n 1
+"$bin" verify checkers --db solver-data/checkers-compressed --quiet | tail -n 1
+"$bin" info --db solver-data/checkers-compressed | tail -n 3
+
+echo
 echo "== perfect play: the start of Three Men's Morris, a Nine Men's Morris ending, two kings against one"
 "$bin" probe three_mens_morris --db solver-data/three_mens_morris
 "$bin" probe nine_mens_morris --db solver-data/nine_mens_morris \
     --fen "W../.W./..W/B..B../.../.../B.. b 0 0"
-"$bin" probe checkers --db solver-data/checkers --fen "B:WK32:BK1,K5"
+"$bin" probe checkers --db solver-data/checkers-compressed --fen "B:WK32:BK1,K5"
 
 echo
 echo "== the Python package: pip install . into .venv (compiles the extension), then perfect play from Python"
@@ -70,6 +76,8 @@ with pp.tablebase.open("solver-data/three_mens_morris") as tb:
           " ".join(str(m) for m in tb.principal_variation(start)))
 with pp.tablebase.open("solver-data/checkers") as tb:
     print("checkers, two kings against one:", tb.probe("B:WK32:BK1,K5"))
+with pp.tablebase.open("solver-data/checkers-compressed", distances=False) as tb:
+    print("the same from the compressed results:", tb.probe("B:WK32:BK1,K5"))
 env = pp.VectorEnv("three_mens_morris", 512, seed=0, opponent="perfect",
                    tablebase="solver-data/three_mens_morris", agent_player=1)
 env.reset()

@@ -250,7 +250,9 @@ class Tablebase:
     """Endgame tables of one game, read from one or more directories (see
     `perfectplay.tablebase.open`)."""
 
-    def __init__(self, game: Game, directories: Sequence[str]) -> None: ...
+    def __init__(
+        self, game: Game, directories: Sequence[str], distances: bool = True
+    ) -> None: ...
     @property
     def game(self) -> Game:
         """The game the tables are of."""
@@ -308,5 +310,6 @@ def _build_tables(
     progress: Optional[Any] = None,
     force_threads: bool = False,
     wait: bool = False,
+    compress: bool = False,
 ) -> List[Dict[str, Any]]:
     """Builds tables with the GIL released (see `perfectplay.tablebase.build`)."""

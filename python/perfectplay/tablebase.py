@@ -92,6 +92,8 @@ def _game_of_tables(dirs: List[str]) -> Game:
 def open(
     directories: Union[PathLike, Iterable[PathLike]],
     game: Union[Game, str, None] = None,
+    *,
+    distances: bool = True,
     **rules: Any,
 ) -> Tablebase:
     """Opens the tables in ``directories`` (one path or several, searched in order).
@@ -99,6 +101,12 @@ def open(
     ``game`` is a ``Game``, a game id (rule options as keywords, as for ``load_game``), or
     ``None`` to take the game and rules from the tables' headers. Nothing is read until a
     probe needs it. Use it in a ``with`` block, or call ``close()``.
+
+    Plain and compressed tables (``build(..., compress=True)``, ``perfectplay compress``) are
+    read alike. ``distances=False`` reads a compressed set's result files only (``KEY.ppdb``,
+    a tenth the size of its distance files and probed about twice as fast): values then have
+    no distance (``plies`` is ``None``) where they come from compressed tables (only where the
+    rules alone decide, such as a capture of the last piece).
     """
     dirs = _directories(directories)
     if game is None:
@@ -109,7 +117,7 @@ def open(
         game = load_game(game, **rules)
     elif rules:
         raise ValueError("rule options go with a game id, not with a Game")
-    return Tablebase(game, dirs)
+    return Tablebase(game, dirs, distances=distances)
 
 
 class _Progress:

@@ -240,6 +240,32 @@ def test_an_interrupted_build_leaves_no_half_file_and_resumes(tmp_path):
     assert pp.tablebase.open(tmp_path).probe("B:WK32:BK1,K5").wdl == 1
 
 
+def test_compressed_tables_answer_as_plain_ones(tmp_path):
+    plain, packed = tmp_path / "plain", tmp_path / "packed"
+    pp.tablebase.build("checkers", plain, max_pieces=3, progress=False)
+    report = pp.tablebase.build("checkers", packed, max_pieces=3, progress=False, compress=True)
+    assert all(r["compressed_bytes"] > 0 for r in report)
+    assert sorted(os.listdir(packed)) == sorted(
+        [r["subspace"] + ".ppdb" for r in report] + [r["subspace"] + ".ppdd" for r in report]
+    )
+    game = pp.load_game("checkers")
+    states = [game.state_from_fen(f) for f in ["B:WK32:BK1,K5", "W:W18:B14", "B:W18,22:B14"]]
+    with pp.tablebase.open(plain) as a, pp.tablebase.open(packed) as b:
+        value = lambda p: (p.wdl, p.plies)  # noqa: E731
+        assert [value(a.probe(s)) for s in states] == [value(b.probe(s)) for s in states]
+        wdl_a, plies_a = a.probe_batch(states)
+        wdl_b, plies_b = b.probe_batch(states)
+        assert (wdl_a == wdl_b).all() and (plies_a == plies_b).all()
+        assert [str(m) for m in a.best_moves(states[0])] == [
+            str(m) for m in b.best_moves(states[0])
+        ]
+    with pp.tablebase.open(packed, distances=False) as c:
+        wdl_c, plies_c = c.probe_batch(states)
+        # Distances only where the rules alone decide (a capture of the last piece).
+        assert (wdl_c == wdl_a).all() and ((plies_c == -1) | (plies_c == plies_a)).all()
+        assert (plies_c == -1).any()
+
+
 def test_build_arguments_are_checked(tmp_path):
     with pytest.raises(ValueError, match="max_pieces"):
         pp.tablebase.build("checkers", tmp_path, max_men=3)

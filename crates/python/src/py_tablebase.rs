@@ -207,14 +207,22 @@ impl PyTablebase {
     /// Tables of `game` in `directories` (searched in order). Nothing is read until a probe
     /// needs it; a directory that does not exist raises `TablebaseError`.
     #[new]
-    fn new(game: &Bound<'_, PyGame>, directories: Vec<PathBuf>) -> Result<PyTablebase> {
+    #[pyo3(signature = (game, directories, distances = true))]
+    fn new(
+        game: &Bound<'_, PyGame>,
+        directories: Vec<PathBuf>,
+        distances: bool,
+    ) -> Result<PyTablebase> {
         let game = *game.get();
         let tb = PyTablebase {
             game,
             inner: RwLock::new(None),
             dirs: RwLock::new(Vec::new()),
         };
-        let tables = AnyTablebase::open(&game.game, &directories).map_err(EnvError::from)?;
+        let mut tables = AnyTablebase::open(&game.game, &directories).map_err(EnvError::from)?;
+        if !distances {
+            tables = tables.results_only();
+        }
         *tb.inner.write().map_err(|_| Error::TablebaseClosed)? = Some(Arc::new(tables));
         *tb.dirs.write().map_err(|_| Error::TablebaseClosed)? = directories;
         Ok(tb)

@@ -95,6 +95,15 @@ impl AnyTablebase {
         })
     }
 
+    /// The same tables read for results only ([`Tablebase::results_only`]).
+    #[must_use]
+    pub fn results_only(self) -> Self {
+        match self {
+            AnyTablebase::Checkers(tb) => AnyTablebase::Checkers(tb.results_only()),
+            AnyTablebase::Morris(tb) => AnyTablebase::Morris(tb.results_only()),
+        }
+    }
+
     /// The value of `pos` for the side to move; a position of the other family is out of
     /// scope.
     pub fn probe(&self, pos: AnyPosition) -> Result<Value, ProbeError> {

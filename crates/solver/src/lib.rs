@@ -10,6 +10,10 @@
 //! board's symmetries folded out ([`morris::index`]). One file per subspace holds one value per
 //! index ([`format`](mod@format)): win, draw or loss for the side to move and the distance to the end in
 //! plies under optimal play, one byte ([`value`]), or the compact WDL-only form, two bits.
+//! [`compress_table`] and [`compress_tables`] write the compressed form (format version 2,
+//! [`compressed`]): results and distances in separate files, blocks of Huffman-coded runs, and
+//! in checkers no entry for positions where the side to move must capture
+//! ([`Domain::omits`]); every reader below reads either form.
 //!
 //! # Building
 //!

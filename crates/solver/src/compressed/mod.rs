@@ -3,19 +3,20 @@
 //!
 //! # The coder, and why
 //!
-//! A block is a stream of tokens, literal values and runs of the previous value, under one
-//! canonical Huffman code per table ([`codec`], [`huffman`]); a block the tokens would make
-//! larger than its plain bits is stored plain. Endgame values come in long runs once the
+//! A block is a stream of runs, one token per run (its value and length class under one
+//! canonical Huffman code per table, then the class's low bits: the private modules `codec`
+//! and `huffman`); a block the runs would make larger than its plain bits is stored plain.
+//! Endgame values come in long runs once the
 //! positions a probe can value by a search are left out (in checkers, those where the side to
 //! move must capture: [`crate::Domain::omits`]), and their indices are filled with the value
 //! before them, which lengthens runs. Measured on checkers 2-5 pieces (BENCHMARKS.md): 13
 //! positions per run with every value stored, 53 with captures left out; zstd at level 19 on
-//! 16 KiB blocks of the two-bit form compresses about as well as these tokens but decodes 16 KiB
-//! per probe, and on 1 KiB blocks compresses worse, so the coder is our own.
+//! 16 KiB blocks of the two-bit form compresses somewhat better but decodes 16 KiB per probe,
+//! and on 1 KiB blocks compresses worse, so the coder is our own.
 //!
 //! # Reading
 //!
-//! [`Compressed`] finds index `i` in block `i / block_positions`, through the frame's offset and
+//! The reader finds index `i` in block `i / block_positions`, through the frame's offset and
 //! the block's offset in its frame (the index, checked whole when the table is opened), checks
 //! the frame's checksum the first time any of its blocks is read (a bit per frame remembers
 //! it), and walks the block's tokens to `i`. Damage is an error, never a value: a frame whose
