@@ -246,7 +246,11 @@ fn write_compressed<D: Domain>(
     encoding: Encoding,
     values: &[u8],
 ) -> Result<(PathBuf, u64), SolveError> {
-    let parts = compress_values(values, encoding, CompressOptions::for_encoding(encoding));
+    let parts = compress_values(
+        values,
+        encoding,
+        CompressOptions::for_values(values, encoding),
+    );
     let mut layout = parts.layout;
     layout.omitted = domain.omission().map(str::to_owned);
     let mut header = source.clone();

@@ -19,23 +19,48 @@ pub struct CompressOptions {
     pub blocks_per_frame: u32,
 }
 
+/// Runs a block of results should hold: a probe walks half of them.
+const RUNS_PER_BLOCK: u64 = 32;
+/// Runs a block of distances should hold: more than results, for distances change every few
+/// positions and each block costs index and padding (on Nine Men's Morris, 32 runs made the
+/// distance files 5% larger than 64, and 128 made them 5% smaller but their probes a third
+/// slower: BENCHMARKS.md).
+const RUNS_PER_DISTANCE_BLOCK: u64 = 64;
+
 impl CompressOptions {
-    /// The sizes chosen by measurement (BENCHMARKS.md) for each encoding: win/draw/loss runs
-    /// are long, so 2,048 indices per block hold a few dozen runs; values with distances
-    /// change more often and get blocks of 256. A frame is 131,072 indices of results, or
-    /// 32,768 of distances.
+    /// Blocks sized to the values: about [`RUNS_PER_BLOCK`] runs each for results,
+    /// [`RUNS_PER_DISTANCE_BLOCK`] for distances (a power of two from 64 to 4,096 indices), so
+    /// that a probe walks the same few runs whatever the table (checkers results run about 50
+    /// positions long, Nine Men's Morris results about 15, values with distances a few:
+    /// BENCHMARKS.md); frames as many blocks as 16-bit offsets allow, at most 256. The choice
+    /// depends on the values only.
     #[must_use]
-    pub const fn for_encoding(encoding: Encoding) -> CompressOptions {
-        match encoding {
-            Encoding::Wdl => CompressOptions {
-                block_positions: 2048,
-                blocks_per_frame: 64,
-            },
-            Encoding::Distance => CompressOptions {
-                block_positions: 256,
-                blocks_per_frame: 128,
-            },
+    pub fn for_values(values: &[u8], encoding: Encoding) -> CompressOptions {
+        let runs: u64 = values
+            .par_chunks(1 << 16)
+            .map(|chunk| 1 + chunk.windows(2).filter(|w| w[0] != w[1]).count() as u64)
+            .sum();
+        let mean_run = (values.len() as u64 / runs.max(1)).max(1);
+        let runs_per_block = match encoding {
+            Encoding::Wdl => RUNS_PER_BLOCK,
+            Encoding::Distance => RUNS_PER_DISTANCE_BLOCK,
+        };
+        let block = (mean_run * runs_per_block)
+            .next_power_of_two()
+            .clamp(64, 4096);
+        let plain_block = (1 + block * u64::from(raw_bits(encoding))).div_ceil(8);
+        CompressOptions {
+            block_positions: block as u32,
+            blocks_per_frame: ((1 << 16) / plain_block).min(256) as u32,
         }
+    }
+}
+
+/// The bits of one value in a plain block.
+pub(crate) fn raw_bits(encoding: Encoding) -> u32 {
+    match encoding {
+        Encoding::Wdl => 2,
+        Encoding::Distance => 8,
     }
 }
 
@@ -63,10 +88,7 @@ pub fn compress_values(
 ) -> CompressedParts {
     let block = options.block_positions as usize;
     assert!(block.is_power_of_two() && (64..=1 << 16).contains(&block));
-    let raw_bits: u32 = match encoding {
-        Encoding::Wdl => 2,
-        Encoding::Distance => 8,
-    };
+    let raw_bits = raw_bits(encoding);
     let plain_block = (1 + block * raw_bits as usize).div_ceil(8);
     assert!(
         plain_block * (options.blocks_per_frame as usize - 1) < 1 << 16,

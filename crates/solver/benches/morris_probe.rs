@@ -1,0 +1,101 @@
+//! Random probes of Nine Men's Morris databases on one core: the value of positions drawn
+//! uniformly from the indices of every table of a directory, tables in the page cache, plain or
+//! compressed.
+//!
+//! `PERFECTPLAY_MORRIS_DB=DIR cargo bench -p perfectplay-solver --bench morris_probe` (without
+//! the variable, the 3-3 to 4-4 tables are built into a temporary directory first). The
+//! `results_only` benches open the set with `Tablebase::results_only()`.
+
+// criterion's macros generate public functions without docs.
+#![allow(missing_docs)]
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use perfectplay_core::morris::{Morris, MorrisPosition};
+use perfectplay_core::SplitMix64;
+use perfectplay_solver::morris::{MorrisDomain, MorrisKey};
+use perfectplay_solver::{solve, Domain, SolveOptions, Tablebase};
+
+const SAMPLE: usize = 1 << 20;
+
+fn domain() -> MorrisDomain {
+    MorrisDomain::new(Morris::preset("nine_mens_morris").expect("a preset")).expect("a domain")
+}
+
+fn tables() -> (PathBuf, Option<tempfile::TempDir>) {
+    if let Some(dir) = std::env::var_os("PERFECTPLAY_MORRIS_DB") {
+        return (PathBuf::from(dir), None);
+    }
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let keys = [MorrisKey::moving(4, 4)];
+    solve(domain(), dir.path(), &keys, &SolveOptions::default()).expect("3-3 to 4-4 tables");
+    (dir.path().to_owned(), Some(dir))
+}
+
+/// `SAMPLE` positions that can arise, uniform over the indices of every table.
+fn sample(tb: &Tablebase<MorrisDomain>) -> Vec<MorrisPosition> {
+    let tables: Vec<_> = tb
+        .available()
+        .into_iter()
+        .map(|(k, _)| (k, tb.domain().size(k)))
+        .collect();
+    let total: u64 = tables.iter().map(|&(_, n)| n).sum();
+    let mut rng = SplitMix64::new(11);
+    let mut out = Vec::with_capacity(SAMPLE);
+    while out.len() < SAMPLE {
+        let mut r = rng.next_u64() % total;
+        let &(key, _) = tables
+            .iter()
+            .find(|&&(_, n)| {
+                let here = r < n;
+                if !here {
+                    r -= n;
+                }
+                here
+            })
+            .expect("r < total");
+        let pos = tb.domain().unrank(key, r);
+        if tb.probe(&pos).is_ok() {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+fn morris_probe(c: &mut Criterion) {
+    let (dir, _keep) = tables();
+    let tb = Tablebase::open(domain(), &dir).expect("morris tables");
+    let positions = sample(&tb);
+    let results = Tablebase::open(domain(), &dir)
+        .expect("morris tables")
+        .results_only();
+    let mut group = c.benchmark_group("morris_probe");
+    group.throughput(Throughput::Elements(SAMPLE as u64));
+    group.sample_size(10);
+    group.bench_function("random_positions", |b| {
+        b.iter(|| {
+            for pos in &positions {
+                black_box(tb.probe(black_box(pos)).ok());
+            }
+        });
+    });
+    group.bench_function("random_positions_batched", |b| {
+        b.iter(|| black_box(tb.probe_batch(black_box(&positions))));
+    });
+    group.bench_function("results_only", |b| {
+        b.iter(|| {
+            for pos in &positions {
+                black_box(results.probe(black_box(pos)).ok());
+            }
+        });
+    });
+    group.bench_function("results_only_batched", |b| {
+        b.iter(|| black_box(results.probe_batch(black_box(&positions))));
+    });
+    group.finish();
+}
+
+criterion_group!(benches, morris_probe);
+criterion_main!(benches);
