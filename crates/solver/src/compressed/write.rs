@@ -22,9 +22,9 @@ pub struct CompressOptions {
 /// Runs a block of results should hold: a probe walks half of them.
 const RUNS_PER_BLOCK: u64 = 32;
 /// Runs a block of distances should hold: more than results, for distances change every few
-/// positions and each block costs index and padding (on Nine Men's Morris, 32 runs made the
-/// distance files 5% larger than 64, and 128 made them 5% smaller but their probes a third
-/// slower: BENCHMARKS.md).
+/// positions and each block costs index and padding (checkers distances take 5% more with 32
+/// runs than with 64; Nine Men's Morris distances 5% less with 128, probed a third slower:
+/// BENCHMARKS.md).
 const RUNS_PER_DISTANCE_BLOCK: u64 = 64;
 
 impl CompressOptions {
