@@ -18,9 +18,11 @@ use std::hint::black_box;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 
+mod common;
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use perfectplay_core::checkers::{Checkers, CheckersPosition};
-use perfectplay_core::{Bitboard, Color, Game, SplitMix64};
+use perfectplay_core::{Bitboard, Color, Game};
 use perfectplay_solver::checkers::CheckersDomain;
 use perfectplay_solver::{solve, Domain, SolveOptions, Tablebase, Value};
 
@@ -54,45 +56,14 @@ fn turned(pos: &CheckersPosition) -> CheckersPosition {
     .expect("a turned position is legal")
 }
 
-/// `SAMPLE` positions that can arise, uniform over the indices of every table.
-fn sample(tb: &Tablebase<CheckersDomain>) -> Vec<CheckersPosition> {
-    let tables: Vec<_> = tb
-        .available()
-        .into_iter()
-        .map(|(k, _)| (k, tb.domain().size(k)))
-        .collect();
-    let total: u64 = tables.iter().map(|&(_, n)| n).sum();
-    let mut rng = SplitMix64::new(11);
-    let mut out = Vec::with_capacity(SAMPLE);
-    while out.len() < SAMPLE {
-        let mut r = rng.next_u64() % total;
-        let &(key, _) = tables
-            .iter()
-            .find(|&&(_, n)| {
-                let here = r < n;
-                if !here {
-                    r -= n;
-                }
-                here
-            })
-            .expect("r < total");
-        let pos = tb.domain().unrank(key, r);
-        let pos = if out.len() % 2 == 1 {
-            turned(&pos)
-        } else {
-            pos
-        };
-        if tb.probe(&pos).is_ok() {
-            out.push(pos);
-        }
-    }
-    out
-}
-
 fn checkers_probe(c: &mut Criterion) {
     let (dir, _keep) = tables();
     let tb = Tablebase::open(domain(), &dir).expect("checkers tables");
-    let positions = sample(&tb);
+    let positions = common::sample(
+        &tb,
+        SAMPLE,
+        |i, pos| if i % 2 == 1 { turned(&pos) } else { pos },
+    );
     let mut group = c.benchmark_group("checkers_probe");
     group.throughput(Throughput::Elements(SAMPLE as u64));
     group.sample_size(10);

@@ -12,11 +12,12 @@
 use std::hint::black_box;
 use std::path::PathBuf;
 
+mod common;
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use perfectplay_core::morris::{Morris, MorrisPosition};
-use perfectplay_core::SplitMix64;
+use perfectplay_core::morris::Morris;
 use perfectplay_solver::morris::{MorrisDomain, MorrisKey};
-use perfectplay_solver::{solve, Domain, SolveOptions, Tablebase};
+use perfectplay_solver::{solve, SolveOptions, Tablebase};
 
 const SAMPLE: usize = 1 << 20;
 
@@ -34,40 +35,10 @@ fn tables() -> (PathBuf, Option<tempfile::TempDir>) {
     (dir.path().to_owned(), Some(dir))
 }
 
-/// `SAMPLE` positions that can arise, uniform over the indices of every table.
-fn sample(tb: &Tablebase<MorrisDomain>) -> Vec<MorrisPosition> {
-    let tables: Vec<_> = tb
-        .available()
-        .into_iter()
-        .map(|(k, _)| (k, tb.domain().size(k)))
-        .collect();
-    let total: u64 = tables.iter().map(|&(_, n)| n).sum();
-    let mut rng = SplitMix64::new(11);
-    let mut out = Vec::with_capacity(SAMPLE);
-    while out.len() < SAMPLE {
-        let mut r = rng.next_u64() % total;
-        let &(key, _) = tables
-            .iter()
-            .find(|&&(_, n)| {
-                let here = r < n;
-                if !here {
-                    r -= n;
-                }
-                here
-            })
-            .expect("r < total");
-        let pos = tb.domain().unrank(key, r);
-        if tb.probe(&pos).is_ok() {
-            out.push(pos);
-        }
-    }
-    out
-}
-
 fn morris_probe(c: &mut Criterion) {
     let (dir, _keep) = tables();
     let tb = Tablebase::open(domain(), &dir).expect("morris tables");
-    let positions = sample(&tb);
+    let positions = common::sample(&tb, SAMPLE, |_, pos| pos);
     let results = Tablebase::open(domain(), &dir)
         .expect("morris tables")
         .results_only();
