@@ -26,10 +26,12 @@ cargo build --release -p perfectplay-cli
 target/release/perfectplay perft checkers --depth 12 --check
 target/release/perfectplay perft nine_mens_morris --depth 4 --up-to --check
 
-echo "== checkers databases: 2-4 pieces from scratch, verified; the index enumerated to 5 pieces"
+echo "== checkers databases: 2-4 pieces from scratch, verified, compressed and verified again; the index enumerated to 5 pieces"
 checkers_db=$(mktemp -d)
 target/release/perfectplay solve checkers --max-pieces 4 --out "$checkers_db" --quiet | tail -n 1
 target/release/perfectplay verify checkers --db "$checkers_db" --quiet | tail -n 1
+target/release/perfectplay compress --db "$checkers_db" --out "$checkers_db/compressed" --quiet | tail -n 1
+target/release/perfectplay verify checkers --db "$checkers_db/compressed" --quiet | tail -n 1
 rm -rf "$checkers_db"
 target/release/perfectplay positions checkers --max-pieces 5
 

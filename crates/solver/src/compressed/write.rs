@@ -28,8 +28,8 @@ const RUNS_PER_BLOCK: u64 = 32;
 const RUNS_PER_DISTANCE_BLOCK: u64 = 64;
 
 impl CompressOptions {
-    /// Blocks sized to the values: about [`RUNS_PER_BLOCK`] runs each for results,
-    /// [`RUNS_PER_DISTANCE_BLOCK`] for distances (a power of two from 64 to 4,096 indices), so
+    /// Blocks sized to the values: about 32 runs each for results, 64 for distances (a power
+    /// of two from 64 to 4,096 indices), so
     /// that a probe walks the same few runs whatever the table (checkers results run about 50
     /// positions long, Nine Men's Morris results about 15, values with distances a few:
     /// BENCHMARKS.md); frames as many blocks as 16-bit offsets allow, at most 256. The choice
