@@ -444,12 +444,6 @@ impl Table {
         }
     }
 
-    /// The memory a reader keeps beside the file's bytes (a compressed table's decoding table).
-    #[must_use]
-    pub fn reader_memory(&self) -> usize {
-        self.compressed.as_ref().map_or(0, |(_, r)| r.memory())
-    }
-
     /// The value at `index`; `None` if the position cannot arise. An index past the end is a
     /// corrupted query and reads as a [`DbError`].
     #[inline]

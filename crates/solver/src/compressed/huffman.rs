@@ -231,11 +231,6 @@ impl Decoder {
             crate::prefetch::prefetch_for(&line[0], crate::prefetch::Reuse::Again);
         }
     }
-
-    /// The decoder's memory.
-    pub(crate) fn bytes(&self) -> usize {
-        std::mem::size_of::<Decoder>() + self.sorted.len() * 2
-    }
 }
 
 #[cfg(test)]

@@ -235,11 +235,6 @@ impl Compressed {
         );
     }
 
-    /// The memory the reader keeps beside the file: its decoding table and frame bits.
-    pub(crate) fn memory(&self) -> usize {
-        self.decoder.bytes() + self.checked.len() * 8
-    }
-
     fn raw_bits(&self) -> u32 {
         match self.encoding {
             Encoding::Distance => 8,
