@@ -577,29 +577,9 @@ impl<D: Domain> Tablebase<D> {
         if let Some(v) = terminal_value(game, pos) {
             return v;
         }
-        let mut best: Option<Value> = None;
-        let mut error = None;
-        game.for_each_move(pos, |mv| {
-            if error.is_some() {
-                return;
-            }
-            match self.probe(&game.play(pos, mv)) {
-                Ok(v) => {
-                    let v = v.before();
-                    if best.is_none_or(|b| v.better_than(b)) {
-                        best = Some(v);
-                    }
-                }
-                Err(e) => error = Some(e),
-            }
-        });
-        match (error, best) {
-            (Some(e), _) => Err(e),
-            (None, Some(v)) => Ok(v),
-            (None, None) => Err(ProbeError::OutOfScope(
-                "a position left out of its table has no move".to_owned(),
-            )),
-        }
+        let mut values = Vec::new();
+        game.for_each_move(pos, |mv| values.push(Some(self.probe(&game.play(pos, mv)))));
+        best_successor(&mut values)
     }
 
     /// Like [`Tablebase::probe`], but `None` when the table is missing.
