@@ -11,6 +11,11 @@
 //! Successors' values are read from their tables, those of finished positions included (as the
 //! solver reads them), so a table is proven right once the tables its successors lie in pass
 //! too: verify a whole set, or a table with what it depends on.
+//!
+//! A compressed subspace has two files: the distance file is recomputed as above, and the
+//! results file beside it is compared with it index by index, so both forms are proven by one
+//! pass. A tablebase reading results only ([`Tablebase::results_only`]) recomputes the results
+//! file itself.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -21,11 +26,12 @@ use perfectplay_core::Game;
 use rayon::prelude::*;
 
 use crate::domain::Domain;
-use crate::error::{ProbeError, SolveError};
+use crate::error::{DbError, ProbeError, SolveError};
+use crate::format::{DISTANCE_EXTENSION, EXTENSION};
 use crate::limits::worker_pool;
 use crate::table::Table;
 use crate::tablebase::{terminal_value, Tablebase};
-use crate::value::Value;
+use crate::value::{Packed, Value};
 
 /// One table's verification.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -167,12 +173,96 @@ fn verify_table<D: Domain>(tb: &Tablebase<D>, key: D::Key) -> Result<VerifiedTab
     for (_, t) in &near {
         t.check_intact()?;
     }
+    let mut mismatches = mismatches.into_inner();
+    let mut example = example.into_inner().expect("lock").map(|(_, t)| t);
+    if let Some((differ, first)) = check_results_file(tb, key, &table)? {
+        mismatches += differ;
+        example = example.or(first);
+    }
     Ok(VerifiedTable {
         subspace: key.to_string(),
         positions,
-        mismatches: mismatches.into_inner(),
-        example: example.into_inner().expect("lock").map(|(_, t)| t),
+        mismatches,
+        example,
     })
+}
+
+/// Where `table` is a compressed distance file (`KEY.ppdd`) with its compressed results file
+/// (`KEY.ppdb`) beside it, checks that the results file holds the result of every value of the
+/// distance file (the one just recomputed), so that a probe of either form gets the same
+/// answer: the number of indices that differ and the first, or `None` without such a pair.
+/// Positions the tables leave out are skipped: each file fills them as compresses best for it.
+fn check_results_file<D: Domain>(
+    tb: &Tablebase<D>,
+    key: D::Key,
+    table: &Table,
+) -> Result<Option<(u64, Option<String>)>, SolveError> {
+    let path = table.path();
+    if path.extension().and_then(|e| e.to_str()) != Some(DISTANCE_EXTENSION) {
+        return Ok(None);
+    }
+    let results_path = path.with_extension(EXTENSION);
+    if !results_path.exists() {
+        return Ok(None);
+    }
+    let results = Table::open(&results_path, Some(&tb.expected(key)))?;
+    if results.has_distances() || results.layout().is_none() {
+        return Err(SolveError::Db(DbError::corrupted(
+            &results_path,
+            "beside a compressed distance file, the results file must be compressed results",
+        )));
+    }
+    let distances = table.stored_values()?;
+    let codes = results.stored_values()?;
+    let omits = table.omitted().is_some();
+    let domain = tb.domain();
+    let (differ, first) = distances
+        .par_chunks(CHUNK as usize)
+        .zip(codes.par_chunks(CHUNK as usize))
+        .enumerate()
+        .map(|(c, (distances, codes))| {
+            let start = c as u64 * CHUNK;
+            let mut differ = 0u64;
+            let mut first = None;
+            let mut compare = |index: u64| {
+                let i = (index - start) as usize;
+                let expected = Packed(distances[i]).wdl_code();
+                if codes[i] != expected {
+                    differ += 1;
+                    first.get_or_insert(index);
+                }
+            };
+            if omits {
+                domain.for_each_position(
+                    key,
+                    start..start + distances.len() as u64,
+                    |index, pos| {
+                        if !domain.omits(pos) {
+                            compare(index);
+                        }
+                    },
+                );
+            } else {
+                (start..start + distances.len() as u64).for_each(compare);
+            }
+            (differ, first)
+        })
+        .reduce(
+            || (0, None),
+            |(a, fa), (b, fb)| (a + b, [fa, fb].into_iter().flatten().min()),
+        );
+    results.check_intact()?;
+    Ok(Some((
+        differ,
+        first.map(|index| {
+            format!(
+                "index {index}: {} holds {}, the distance file {}",
+                results_path.display(),
+                describe(crate::value::wdl_from_code(codes[index as usize])),
+                describe(Packed(distances[index as usize]).value()),
+            )
+        }),
+    )))
 }
 
 fn describe(v: Option<Value>) -> String {

@@ -283,3 +283,57 @@ fn a_flipped_bit_is_refused_or_harmless() {
         assert!(refused > 300, "{refused} refused, {harmless} harmless");
     }
 }
+
+/// A results file that disagrees with the distance file beside it fails `verify`, though each
+/// file is sound on its own: a probe for results must get the result of a probe for distances.
+#[test]
+fn verify_compares_the_results_file_with_the_distance_file() {
+    use perfectplay_solver::compressed::{compress_values, CompressOptions};
+    use perfectplay_solver::format::{encode_compressed_prefix, Encoding};
+
+    let plain = tempfile::tempdir().unwrap();
+    let key = MorrisKey::moving(4, 3);
+    solve(morris(), plain.path(), &[key], &SolveOptions::default()).unwrap();
+    let packed = tempfile::tempdir().unwrap();
+    compress_all(morris(), plain.path(), packed.path(), true);
+    let tb = Tablebase::open(morris(), packed.path()).unwrap();
+    assert!(verify(&tb, None, None, &|_, _| {}).unwrap().passed());
+
+    // The results file rewritten, soundly, with one win turned into a loss.
+    let path = packed.path().join(format!("{key}.ppdb"));
+    let results = Table::open(&path, None).unwrap();
+    let mut codes = results.stored_values().unwrap();
+    let changed = codes.iter().position(|&c| c == 1).unwrap();
+    codes[changed] = 2;
+    let parts = compress_values(
+        &codes,
+        Encoding::Wdl,
+        CompressOptions::for_values(&codes, Encoding::Wdl),
+    );
+    let mut header = results.header().clone();
+    header.payload_checksum = xxhash_rust::xxh3::xxh3_64(&codes);
+    let mut layout = parts.layout;
+    layout.omitted = results.omitted().map(str::to_owned);
+    let prefix = encode_compressed_prefix(&header, &layout).unwrap();
+    drop(results);
+    std::fs::write(&path, [prefix, parts.index, parts.body].concat()).unwrap();
+
+    let tb = Tablebase::open(morris(), packed.path()).unwrap();
+    let report = verify(&tb, None, None, &|_, _| {}).unwrap();
+    let table = report
+        .tables
+        .iter()
+        .find(|t| t.subspace == key.to_string())
+        .unwrap();
+    assert_eq!(table.mismatches, 1, "{table:?}");
+    assert_eq!(report.tables.iter().map(|t| t.mismatches).sum::<u64>(), 1);
+    let example = table.example.as_deref().unwrap();
+    assert!(example.contains(&format!("index {changed}:")), "{example}");
+    // Read for results only, the set is verified from the results file itself, which now fails.
+    let results_only = Tablebase::open(morris(), packed.path())
+        .unwrap()
+        .results_only();
+    assert!(!verify(&results_only, None, None, &|_, _| {})
+        .unwrap()
+        .passed());
+}
