@@ -21,7 +21,7 @@ def main() -> None:
     game = sys.argv[1] if len(sys.argv) > 1 else "nine_mens_morris"
     num_envs = int(sys.argv[2]) if len(sys.argv) > 2 else 1024
     seconds = float(sys.argv[3]) if len(sys.argv) > 3 else 3.0
-    env = pp.VectorEnv(game, num_envs, seed=0)
+    env = pp.VectorEnv(game, num_envs, seed=0, copy=False)
     env.reset(seed=0)
     start = time.perf_counter()
     calls = 0

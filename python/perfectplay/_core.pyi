@@ -1,5 +1,6 @@
 """Type stubs for perfectplay._core, the compiled extension (crates/python)."""
 
+import os
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -75,6 +76,16 @@ class Game:
         """The shape of an observation."""
     def num_players(self) -> int:
         """The number of players: 2."""
+    def action_to_string(self, action: int) -> str:
+        """What `action` names without a position (`d6`, `a1-a4`, `pass`; checkers `11-15`)."""
+    def string_to_action(self, text: str) -> int:
+        """The action `text` names (checkers also reads jumps, `11x18`); IllegalActionError if none."""
+    def point_names(self) -> List[str]:
+        """The names of the board's points (squares `1`-`32` in checkers), in index order."""
+    def mills(self) -> npt.NDArray[np.int64]:
+        """The mills of a morris board: int64 `[mills, 3]` point indices (ValueError for checkers)."""
+    def neighbours(self) -> npt.NDArray[np.bool_]:
+        """bool `[points, points]`: true where a line joins two points (checkers: diagonal neighbours)."""
     def perft(self, state: State, depth: int) -> int:
         """The number of move sequences of `depth` whole moves from `state`'s position."""
     def __reduce__(self) -> Tuple[Any, Tuple[str, List[Tuple[str, str]]]]:
@@ -150,6 +161,13 @@ class State:
         """A copy of the state with `action` applied."""
     def action_to_string(self, action: int) -> str:
         """What `action` means now."""
+    def string_to_action(self, text: str) -> int:
+        """The legal action `text` names; IllegalActionError naming the legal ones if none."""
+    def observation_tensor(self, player: Optional[int] = None) -> npt.NDArray[np.float32]:
+        """The observation flattened (OpenSpiel's name); `player` must be the player to move."""
+    def __eq__(self, other: object) -> bool:
+        """Same game, same history (start, moves, actions of a half-made turn)."""
+    __hash__: None  # type: ignore[assignment]
     def move_actions(self, move: Move) -> List[int]:
         """The actions that play `move` from the start of a turn."""
     def observation(self) -> npt.NDArray[np.float32]:
@@ -173,16 +191,17 @@ class VectorEnv:
         num_envs: int,
         seed: int = 0,
         opponent: Optional[str] = None,
-        ply_limit: Optional[int] = None,
         agent_player: int = 0,
-        copy: bool = False,
-        tablebase: Union[str, Sequence[str], None] = None,
+        copy: bool = True,
+        tablebase: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]], Tablebase, None] = None,
         start: Optional[str] = None,
         packed_mask: bool = False,
         **rules: RuleValue,
     ) -> None: ...
-    def reset(self, seed: Optional[int] = None) -> Tuple[npt.NDArray[np.float32], Dict[str, Any]]:
-        """Restarts every game: (obs, info)."""
+    def reset(
+        self, seed: Union[None, int, Sequence[int]] = None
+    ) -> Tuple[npt.NDArray[np.float32], Dict[str, Any]]:
+        """Restarts every game: (obs, info); `seed` an int for the batch or one per env."""
     def step(
         self, actions: Union[npt.NDArray[np.int64], Sequence[int]]
     ) -> Tuple[
@@ -269,7 +288,8 @@ class Tablebase:
     def probe(self, state: StateOrFen) -> Probe:
         """The value of the position for the side to move."""
     def get(self, state: StateOrFen, default: Any = None) -> Any:
-        """Like `probe`, but `default` when the position's table is missing."""
+        """Like `probe`, but `default` where the tables do not hold the position (a missing
+        table, more pieces than they cover, a half-made turn)."""
     def move_values(self, state: StateOrFen) -> List[Tuple[Move, Probe]]:
         """Every legal move with the value it keeps for its player, best first."""
     def best_moves(self, state: StateOrFen) -> List[Move]:
@@ -281,9 +301,14 @@ class Tablebase:
     def encode(self, states: Sequence[StateOrFen]) -> npt.NDArray[np.uint32]:
         """Rows of four uint32 per position, as `probe_batch` reads them."""
     def probe_batch(
-        self, positions: Union[npt.ArrayLike, Sequence[StateOrFen]]
+        self,
+        positions: Union[npt.ArrayLike, Sequence[StateOrFen]],
+        default: Optional[int] = None,
     ) -> Tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]:
         """(wdl, plies) of many positions, probed in parallel with the GIL released.
+
+        With `default` (an int8 such as -2), positions the tables do not hold get
+        `wdl == default` and plies -1 instead of raising.
 
         Rows are any integer array whose values fit uint32 (others raise TablebaseError naming
         the row and field; float or bool arrays raise TypeError). A table changed on disk

@@ -78,7 +78,7 @@ Opponent = Union[str, Callable[[Any], int]]
 #: a callable ``start(np_random) -> State or position string``.
 Start = Union[None, str, Callable[[np.random.Generator], Any]]
 
-TablebaseLike = Union[None, str, Sequence[str], "pp.Tablebase"]
+TablebaseLike = Union[None, "os.PathLike[str]", str, Sequence[str], "pp.Tablebase"]
 
 
 def _tablebase(game: Any, tablebase: TablebaseLike) -> Optional["pp.Tablebase"]:
@@ -94,9 +94,7 @@ def _table_dirs(tablebase: TablebaseLike) -> Union[None, List[str]]:
         return None
     if isinstance(tablebase, pp.Tablebase):
         return list(tablebase.directories)
-    if isinstance(tablebase, str):
-        return [tablebase]
-    return [str(d) for d in tablebase]
+    return pp.tablebase._directories(tablebase)
 
 _ILLEGAL_ACTION_MODES = ("lose", "raise")
 
@@ -415,17 +413,26 @@ class PerfectPlayVectorEnv(_GymVectorEnv):
     def reset(
         self,
         *,
-        seed: Optional[int] = None,
+        seed: Union[None, int, Sequence[int]] = None,
         options: Optional[Dict[str, Any]] = None,
     ) -> Tuple[np.ndarray, Dict[str, Any]]:
-        """Restarts every game and returns ``(obs, info)``; ``seed`` (an int) reseeds every
-        env's random streams (the opponent's and :meth:`sample_legal_actions`')."""
-        if seed is not None and not isinstance(seed, (int, np.integer)):
+        """Restarts every game and returns ``(obs, info)``. ``seed`` reseeds every env's random
+        streams (the opponent's and :meth:`sample_legal_actions`'): an int seeds the batch, a
+        sequence of one int per env seeds env ``i`` as a one-env batch seeded ``seed[i]``
+        would be (as Gymnasium's vector envs take a list of seeds)."""
+        if seed is None or isinstance(seed, (int, np.integer)):
+            super().reset(seed=None if seed is None else int(seed))
+            obs, info = self.env.reset(seed=None if seed is None else int(seed))
+            return obs, self._info(info)
+        if isinstance(seed, (str, bytes)) or not isinstance(seed, Sequence):
             raise TypeError(
-                f"seed must be an int or None (one seed for the whole batch), not {seed!r}"
+                f"seed must be None, an int or a sequence of ints (one per env), not {seed!r}"
             )
-        super().reset(seed=seed)
-        obs, info = self.env.reset(seed=None if seed is None else int(seed))
+        seeds = [int(s) for s in seed]
+        if len(seeds) != self.num_envs:
+            raise ValueError(f"seed: one per env ({self.num_envs}), got {len(seeds)}")
+        super().reset(seed=seeds[0])
+        obs, info = self.env.reset(seed=seeds)
         return obs, self._info(info)
 
     def step(

@@ -44,6 +44,8 @@ from perfectplay._core import (
     load_game,
 )
 
+# ``open`` is left out: ``from perfectplay.tablebase import *`` must not shadow the builtin.
+# Call it as ``pp.tablebase.open``.
 __all__ = [
     "MissingTableError",
     "OutOfScopeError",
@@ -52,7 +54,6 @@ __all__ = [
     "PolicyScore",
     "TablebaseError",
     "build",
-    "open",
     "score_policy",
 ]
 

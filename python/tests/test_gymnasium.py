@@ -255,8 +255,42 @@ def test_vector_env_rejects_illegal_actions_and_bad_arguments():
         ge.PerfectPlayVectorEnv(num_envs=4, game_id="checkers", opponent="self")
     with pytest.raises(ValueError, match="packed_mask"):
         ge.PerfectPlayVectorEnv(num_envs=4, game_id="checkers", packed_mask=True)
-    with pytest.raises(TypeError):
-        envs.reset(seed=[1, 2, 3, 4])
+    with pytest.raises(TypeError, match="sequence of ints"):
+        envs.reset(seed="1234")
+    with pytest.raises(ValueError, match="one per env"):
+        envs.reset(seed=[1, 2])
+
+
+def test_vector_env_takes_one_seed_per_env():
+    envs = ge.PerfectPlayVectorEnv(num_envs=3, game_id="checkers")
+    envs.reset(seed=[11, 12, 11])
+    one = ge.PerfectPlayVectorEnv(num_envs=1, game_id="checkers")
+    one.reset(seed=12)
+    for _ in range(20):
+        actions = envs.sample_legal_actions()
+        obs, *_ = envs.step(actions)
+        single = one.sample_legal_actions()
+        assert single[0] == actions[1]
+        one_obs, *_ = one.step(single)
+        np.testing.assert_array_equal(obs[1], one_obs[0])
+        np.testing.assert_array_equal(obs[0], obs[2])
+
+
+def test_make_and_make_vec_take_path_objects_and_no_ply_limit(three_tables):
+    import pathlib
+
+    path = pathlib.Path(three_tables)
+    env = gym.make("perfectplay/ThreeMensMorris-v0", opponent="perfect", tablebase=path)
+    env.reset(seed=0)
+    envs = gym.make_vec(
+        "perfectplay/ThreeMensMorris-v0", num_envs=2, opponent="perfect", tablebase=path,
+        ply_limit=None,
+    )
+    envs.reset(seed=0)
+    assert envs.unwrapped.game.rules()["ply_limit"] is None
+    assert env.unwrapped.game.rules()["ply_limit"] == pp.load_game("three_mens_morris").rules()["ply_limit"]
+    single = gym.make("perfectplay/ThreeMensMorris-v0", ply_limit=None)
+    assert single.unwrapped.game.rules()["ply_limit"] is None
 
 
 @pytest.fixture(scope="module")
@@ -306,7 +340,7 @@ def test_perfect_play_arguments_are_checked(tmp_path):
         ge.PerfectPlayEnv("nine_mens_morris", start="4-3")
     with pytest.raises(ValueError, match="no such subspace"):
         ge.PerfectPlayEnv("nine_mens_morris", start="subspace:12-3")
-    with pytest.raises(ValueError, match="needs"):
+    with pytest.raises(pp.MissingTableError, match="needs"):
         ge.PerfectPlayVectorEnv(
             num_envs=2, game_id="nine_mens_morris", opponent="perfect", tablebase=str(tmp_path),
             start="subspace:4-3",

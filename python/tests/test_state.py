@@ -404,3 +404,81 @@ def test_random_games_end(game_id):
     assert state.outcome().reason in {
         "no moves", "no men", "mill", "board full", "repetition", "move rule", "ply limit"
     }
+
+
+def test_states_are_equal_when_their_games_and_histories_are(game_id):
+    game = pp.load_game(game_id)
+    states = list(s.clone() for s in random_states(game, seed=3, plies=12))
+    for state in states:
+        assert state == state.clone() == pickle.loads(pickle.dumps(state))
+    assert all(a != b for i, a in enumerate(states) for b in states[i + 1 :])
+    other_rules = pp.load_game(game_id, ply_limit=17).new_initial_state()
+    assert game.new_initial_state() != other_rules
+    assert game.new_initial_state() != "not a state"
+    with pytest.raises(TypeError):
+        hash(game.new_initial_state())
+
+
+def test_string_to_action_reads_back_every_legal_action(game_id):
+    game = pp.load_game(game_id)
+    for state in random_states(game, seed=5, plies=30):
+        for action in state.legal_actions():
+            text = state.action_to_string(action)
+            assert state.string_to_action(text) == action
+            assert state.string_to_action(f" {text.upper()} ") == action
+        if state.is_terminal():
+            break
+    state = game.new_initial_state()
+    with pytest.raises(pp.IllegalActionError, match="legal"):
+        state.string_to_action("nonsense")
+
+
+def test_observation_tensor_is_the_observation_flattened(game_id):
+    game = pp.load_game(game_id)
+    for state in random_states(game, seed=8, plies=10):
+        if state.is_terminal():
+            break
+        flat = state.observation_tensor()
+        assert flat.dtype == np.float32 and flat.ndim == 1
+        np.testing.assert_array_equal(flat, state.observation().ravel())
+        np.testing.assert_array_equal(flat, state.observation_tensor(state.current_player()))
+    with pytest.raises(ValueError, match="player to move"):
+        game.new_initial_state().observation_tensor(1)
+
+
+def test_game_action_names_agree_with_states(game_id):
+    game = pp.load_game(game_id)
+    n = game.num_distinct_actions()
+    for state in random_states(game, seed=2, plies=25):
+        for action in state.legal_actions():
+            name = game.action_to_string(action)
+            assert game.string_to_action(name) == action
+            # The state's name is the same, or in checkers the jump form of the same action.
+            assert game.string_to_action(state.action_to_string(action)) == action
+    with pytest.raises(pp.IllegalActionError):
+        game.action_to_string(n)
+    with pytest.raises(pp.IllegalActionError):
+        game.string_to_action("nonsense")
+
+
+def test_board_arrays():
+    nine = pp.load_game("nine_mens_morris")
+    names = nine.point_names()
+    assert len(names) == 24 and names[nine.string_to_action("d6")] == "d6"
+    mills = nine.mills()
+    assert mills.shape == (16, 3) and mills.dtype == np.int64
+    d6, d7, a7 = (nine.string_to_action(p) for p in ("d6", "d7", "a7"))
+    assert any(set(row) == {nine.string_to_action(p) for p in ("a7", "d7", "g7")} for row in mills.tolist())
+    adjacent = nine.neighbours()
+    assert adjacent.shape == (24, 24) and (adjacent == adjacent.T).all()
+    assert adjacent[d6, d7] and adjacent[d7, a7] and not adjacent[d6, a7]
+    assert adjacent.sum() == 2 * 32  # the 32 segments of the board
+    assert pp.load_game("twelve_mens_morris").mills().shape == (20, 3)
+    assert pp.load_game("three_mens_morris").mills().shape == (8, 3)
+    checkers = pp.load_game("checkers")
+    assert checkers.point_names()[0] == "1"
+    with pytest.raises(ValueError, match="no mills"):
+        checkers.mills()
+    touching = checkers.neighbours()
+    assert touching.shape == (32, 32) and (touching == touching.T).all()
+    assert touching[10, 14] and not touching[10, 11]  # 11 touches 15, not 12

@@ -147,6 +147,43 @@ def test_half_a_turn_is_out_of_scope(nine_dir):
         pytest.fail("no action closes a mill")
     with pytest.raises(pp.OutOfScopeError, match="half made"):
         tb.probe(half)
+    assert tb.get(half, "n/a") == "n/a"
+
+
+def test_get_and_probe_batch_give_the_default_for_positions_not_held(checkers_dir):
+    tb = pp.tablebase.open(checkers_dir)
+    start = tb.game.new_initial_state()  # 24 pieces: no table holds it
+    with pytest.raises(pp.OutOfScopeError):
+        tb.probe(start)
+    assert tb.get(start) is None and tb.get(start, "n/a") == "n/a"
+    held = tb.game.state_from_fen("B:W18:B14,K2")
+    missing = tb.game.state_from_fen("B:W18,19,20:B14")  # 4 pieces: no such table here
+    with pytest.raises(pp.MissingTableError):
+        tb.probe_batch([held, missing])
+    wdl, plies = tb.probe_batch([held, start, missing], default=-2)
+    probe = tb.probe(held)
+    assert wdl.tolist() == [probe.wdl, -2, -2]
+    assert plies.tolist() == [probe.plies, -1, -1]
+    with pytest.raises(ValueError, match="int8"):
+        tb.probe_batch([held], default=300)
+    # A state of another game is still an error, not a default.
+    with pytest.raises(pp.TablebaseError):
+        tb.get(pp.load_game("three_mens_morris").new_initial_state(), "n/a")
+
+
+def test_a_star_import_leaves_the_builtin_open_alone():
+    scope = {}
+    exec("from perfectplay.tablebase import *", scope)
+    assert "open" not in scope and "Tablebase" in scope and "build" in scope
+
+
+def test_a_vector_env_missing_tables_raises_missing_table_error(tmp_path):
+    with pytest.raises(pp.MissingTableError, match="3-3") as caught:
+        pp.VectorEnv(
+            "nine_mens_morris", 2, opponent="perfect", tablebase=tmp_path, start="subspace:4-3"
+        )
+    assert caught.value.directories == [str(tmp_path)]
+    assert caught.value.subspace in ("3-3", "3-4", "4-3")
 
 
 def test_another_games_state_and_a_closed_tablebase_are_refused(three_dir):
@@ -411,7 +448,7 @@ def test_perfect_play_against_perfect_play_keeps_the_start_value(nine_dir):
 def test_perfect_play_needs_its_tables(nine_dir, tmp_path):
     with pytest.raises(ValueError, match="needs tablebase"):
         pp.VectorEnv("nine_mens_morris", 2, opponent="perfect", start="subspace:3-3")
-    with pytest.raises(ValueError, match="3-4"):
+    with pytest.raises(pp.MissingTableError, match="3-4"):
         pp.VectorEnv(
             "nine_mens_morris", 2, opponent="perfect", tablebase=str(nine_dir),
             start="subspace:4-3",

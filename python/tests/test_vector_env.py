@@ -115,16 +115,66 @@ def test_packed_masks_unpack_to_the_bool_masks(game_id):
         *_, packed_info = packed.step(actions)
 
 
-def test_buffers_are_reused_unless_copy():
+def test_arrays_are_fresh_by_default_and_reused_with_copy_false():
     env = pp.VectorEnv("nine_mens_morris", 3)
+    obs1, _ = env.reset()
+    before = obs1.copy()
+    kept = [env.step(env.sample_legal_actions())[0] for _ in range(3)]
+    assert obs1 is not kept[0] and np.array_equal(obs1, before)
+    assert not any(np.shares_memory(a, b) for a in kept for b in kept if a is not b)
+    env = pp.VectorEnv("nine_mens_morris", 3, copy=False)
     obs1, _ = env.reset()
     obs2, *_ = env.step(env.sample_legal_actions())
     assert obs1 is obs2
-    env = pp.VectorEnv("nine_mens_morris", 3, copy=True)
-    obs1, _ = env.reset()
-    before = obs1.copy()
-    obs2, *_ = env.step(env.sample_legal_actions())
-    assert obs1 is not obs2 and np.array_equal(obs1, before)
+
+
+def test_ply_limit_means_what_the_rules_say():
+    # Plies; None for no limit; left out, the game's own.
+    assert pp.VectorEnv("checkers", 2, ply_limit=None).game.rules()["ply_limit"] is None
+    assert pp.VectorEnv("checkers", 2, ply_limit=7).game.rules()["ply_limit"] == 7
+    default = pp.load_game("checkers").rules()["ply_limit"]
+    assert pp.VectorEnv("checkers", 2).game.rules()["ply_limit"] == default
+    env = pp.VectorEnv("nine_mens_morris", 2, ply_limit=5)
+    env.reset(seed=0)
+    truncated = np.zeros(2, dtype=bool)
+    for ply in range(5):
+        assert not truncated.any()
+        _, _, _, truncated, _ = env.step(env.sample_legal_actions())
+    assert truncated.all()
+
+
+def test_one_seed_per_env_plays_as_one_env_with_that_seed():
+    env = pp.VectorEnv("nine_mens_morris", 3, seed=99)
+    env.reset(seed=[5, 6, 5])
+    alone = [pp.VectorEnv("nine_mens_morris", 1, seed=s) for s in (5, 6)]
+    for _ in range(40):
+        actions = env.sample_legal_actions()
+        env.step(actions)
+        for i, one in zip((0, 1), alone):
+            single = one.sample_legal_actions()
+            assert single[0] == actions[i]
+            one.step(single)
+            assert one.fen(0) == env.fen(i)
+    assert env.fen(0) == env.fen(2)
+    with pytest.raises(ValueError, match="one seed per env"):
+        env.reset(seed=[1, 2])
+    for bad in ("12", [1.5, 2, 3], [-1, 2, 3]):
+        with pytest.raises(TypeError, match="seed"):
+            env.reset(seed=bad)
+
+
+def test_tablebase_takes_a_path_a_list_or_a_tablebase(tmp_path):
+    import pathlib
+
+    pp.tablebase.build("three_mens_morris", tmp_path, whole_game=True, progress=False)
+    tb = pp.tablebase.open(tmp_path)
+    for given in (tmp_path, str(tmp_path), [pathlib.Path(tmp_path)], tb):
+        env = pp.VectorEnv("three_mens_morris", 2, opponent="perfect", tablebase=given)
+        env.step(env.sample_legal_actions())
+    with pytest.raises(TypeError, match="tablebase"):
+        pp.VectorEnv("three_mens_morris", 2, opponent="perfect", tablebase=42)
+    with pytest.raises(ValueError, match="empty"):
+        pp.VectorEnv("three_mens_morris", 2, opponent="perfect", tablebase=[])
 
 
 def test_autoreset_next_step():
@@ -209,7 +259,8 @@ def test_samples_are_legal_however_calls_mix():
 
 
 def test_a_resized_sample_array_is_refused_and_the_env_goes_on():
-    env = pp.VectorEnv("nine_mens_morris", 4, seed=0)
+    # The env's own array, handed out with copy=False.
+    env = pp.VectorEnv("nine_mens_morris", 4, seed=0, copy=False)
     sampled = env.sample_legal_actions()
     sampled.resize(3, refcheck=False)
     with pytest.raises(ValueError, match="sample array"):

@@ -22,7 +22,9 @@ fn self_play(c: &mut Criterion) {
                 .expect("a batch that fits");
             let mut owned = batch.owned_buffers();
             let mut actions = vec![0; num_envs];
-            batch.reset(None, owned.buffers()).expect("sized buffers");
+            batch
+                .reset(perfectplay_env::batch::Reseed::Keep, owned.buffers())
+                .expect("sized buffers");
             group.throughput(Throughput::Elements(num_envs as u64));
             group.bench_function(BenchmarkId::new(id, num_envs), |b| {
                 b.iter(|| {

@@ -432,6 +432,18 @@ impl Buffers<'_> {
     }
 }
 
+/// How [`Batch::reset`] reseeds the envs' random streams.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reseed<'a> {
+    /// The streams go on.
+    Keep,
+    /// Every env from one seed, as a new batch with this seed would be (env `i` on its own
+    /// streams of the seed).
+    All(u64),
+    /// One seed per env: env `i` plays as the only env of a batch seeded `seeds[i]`.
+    Each(&'a [u64]),
+}
+
 /// Many games of one kind.
 #[derive(Clone, Debug)]
 pub struct Batch<F: Tabled> {
@@ -528,10 +540,19 @@ impl<F: Tabled> Batch<F> {
         }
     }
 
-    /// Restarts every game (reseeding every env's streams if `seed` is given) and writes the
+    /// Restarts every game (reseeding every env's streams as `seed` says) and writes the
     /// first observations.
-    pub fn reset(&mut self, seed: Option<u64>, buffers: Buffers<'_>) -> Result<()> {
-        if seed.is_some() {
+    pub fn reset(&mut self, seed: Reseed<'_>, buffers: Buffers<'_>) -> Result<()> {
+        if let Reseed::Each(seeds) = seed {
+            if seeds.len() != self.slots.len() {
+                return Err(Error::BadArgument(format!(
+                    "one seed per env ({}), got {}",
+                    self.slots.len(),
+                    seeds.len()
+                )));
+            }
+        }
+        if !matches!(seed, Reseed::Keep) {
             // As a new env with this seed would, whatever was asked of this one before.
             self.draw_in_passes = false;
         }
@@ -547,8 +568,11 @@ impl<F: Tabled> Batch<F> {
             &mut self.samples,
             lens,
             |i, slot, (), rows| {
-                if let Some(seed) = seed {
-                    slot.seed(seed, i);
+                match seed {
+                    Reseed::Keep => {}
+                    Reseed::All(seed) => slot.seed(seed, i),
+                    // Env `i` then plays as the only env of a batch seeded `seeds[i]` would.
+                    Reseed::Each(seeds) => slot.seed(seeds[i], 0),
                 }
                 slot.reset(agent, start);
                 slot.write(rows.obs, rows.mask, rows.player);
@@ -740,6 +764,41 @@ mod tests {
         }
     }
 
+    /// Seeded one seed per env, env `i` plays exactly as the only env of a batch seeded
+    /// `seeds[i]`: the same samples and positions, step after step.
+    #[test]
+    fn one_seed_per_env_plays_as_a_batch_of_one() {
+        let game = perfectplay_core::morris::Morris::preset("nine_mens_morris").unwrap();
+        let seeds = [7u64, 7, 123, 9_000_000_000];
+        let mut batch = Batch::new(game, seeds.len(), 0, None, Start::Initial);
+        let mut rows = batch.owned_buffers();
+        batch.reset(Reseed::Each(&seeds), rows.buffers()).unwrap();
+        let mut alone: Vec<(Batch<_>, OwnedBuffers)> = seeds
+            .iter()
+            .map(|&seed| {
+                let mut b = Batch::new(game, 1, 99, None, Start::Initial);
+                let mut r = b.owned_buffers();
+                b.reset(Reseed::All(seed), r.buffers()).unwrap();
+                (b, r)
+            })
+            .collect();
+        let mut actions = vec![0; seeds.len()];
+        for _ in 0..200 {
+            batch.sample(&mut actions).unwrap();
+            batch.step(&actions, rows.buffers()).unwrap();
+            for (i, (b, r)) in alone.iter_mut().enumerate() {
+                let mut one = [0];
+                b.sample(&mut one).unwrap();
+                assert_eq!(one[0], actions[i], "env {i}");
+                b.step(&one, r.buffers()).unwrap();
+                assert_eq!(b.fen(0), batch.fen(i), "env {i}");
+            }
+        }
+        assert_eq!(batch.fen(0), batch.fen(1), "the same seed, the same game");
+        let wrong = batch.reset(Reseed::Each(&seeds[..3]), rows.buffers());
+        assert!(matches!(wrong, Err(Error::BadArgument(_))), "{wrong:?}");
+    }
+
     /// Steps a self-play batch of `game` with its own samples, and beside it one [`State`]
     /// per env with the same actions (a new one where a game ended a step before): every row
     /// the batch writes equals what the state says.
@@ -747,7 +806,7 @@ mod tests {
         let num_envs = 40;
         let mut batch = Batch::new(game, num_envs, 3, None, Start::Initial);
         let mut rows = batch.owned_buffers();
-        batch.reset(None, rows.buffers()).unwrap();
+        batch.reset(Reseed::Keep, rows.buffers()).unwrap();
         let mut states: Vec<State<F>> = (0..num_envs).map(|_| State::new(id, game)).collect();
         let mut actions = vec![0; num_envs];
         let (obs_len, count, _) = batch.row_lens();
@@ -821,7 +880,7 @@ mod tests {
             let mut batch = Batch::new(game, 300, 11, agent, Start::Initial);
             let mut rows = batch.owned_buffers();
             let mut actions = vec![0; batch.len()];
-            batch.reset(None, rows.buffers()).unwrap();
+            batch.reset(Reseed::Keep, rows.buffers()).unwrap();
             for _ in 0..200 {
                 batch.sample(&mut actions).unwrap();
                 batch.check(&actions).unwrap();
@@ -851,8 +910,8 @@ mod tests {
         let count = game.action_count();
         let mut packed = vec![0xffu8; 50 * count.div_ceil(8)];
         let mut actions = vec![0; 50];
-        values.reset(None, rows.buffers()).unwrap();
-        bits.reset(None, with_bits(&mut other, &mut packed))
+        values.reset(Reseed::Keep, rows.buffers()).unwrap();
+        bits.reset(Reseed::Keep, with_bits(&mut other, &mut packed))
             .unwrap();
         for _ in 0..200 {
             values.sample(&mut actions).unwrap();

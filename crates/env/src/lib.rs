@@ -34,5 +34,6 @@ pub mod state;
 pub mod steps;
 mod vector;
 
+pub use batch::Reseed;
 pub use error::{Error, Result};
 pub use vector::{AnyBatch, BatchSpec, OpponentKind};

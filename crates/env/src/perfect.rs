@@ -52,18 +52,11 @@ impl<F: Tabled> SharedTables<F> {
         if missing.is_empty() {
             return Ok(());
         }
-        let dirs: Vec<String> = self
-            .tb
-            .directories()
-            .iter()
-            .map(|d| d.display().to_string())
-            .collect();
-        Err(Error::BadArgument(format!(
-            "perfect play from subspace {start} needs the tables of {} subspaces missing from {}: {}",
-            missing.len(),
-            if dirs.is_empty() { "no directory".to_owned() } else { dirs.join(", ") },
-            missing.join(", ")
-        )))
+        Err(Error::MissingTables {
+            start: start.to_string(),
+            missing,
+            dirs: self.tb.directories().to_vec(),
+        })
     }
 
     /// The domain.

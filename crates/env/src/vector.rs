@@ -9,7 +9,7 @@ use perfectplay_core::morris::Morris;
 use perfectplay_core::registry::AnyGame;
 use perfectplay_core::{ActionGame, Player};
 
-use crate::batch::{Batch, Buffers, Opponent, OwnedBuffers};
+use crate::batch::{Batch, Buffers, Opponent, OwnedBuffers, Reseed};
 use crate::error::{Error, Result};
 use crate::perfect::{SharedTables, Start, Tabled};
 use perfectplay_core::with_family;
@@ -149,7 +149,7 @@ impl AnyBatch {
     }
 
     /// Restarts every game; see [`Batch::reset`].
-    pub fn reset(&mut self, seed: Option<u64>, buffers: Buffers<'_>) -> Result<()> {
+    pub fn reset(&mut self, seed: Reseed<'_>, buffers: Buffers<'_>) -> Result<()> {
         with_family!(AnyBatch, self, b => b.reset(seed, buffers))
     }
 

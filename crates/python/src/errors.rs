@@ -118,6 +118,9 @@ pub(crate) enum Error {
     /// A call after `close()`.
     #[error("the tablebase is closed")]
     TablebaseClosed,
+    /// Text that names no action (of the game, or legal in the state).
+    #[error("{0}")]
+    UnknownAction(String),
 }
 
 /// Errors of the layers below that the binding meets with `?`, through the environment's.
@@ -157,6 +160,7 @@ impl From<Error> for PyErr {
                 TablebaseError::new_err(message)
             }
             Error::OptionType { .. } | Error::BadArgument(_) => PyValueError::new_err(message),
+            Error::UnknownAction(_) => IllegalActionError::new_err(message),
         }
     }
 }
@@ -178,6 +182,10 @@ fn env_exception(err: EnvError, message: String) -> PyErr {
         EnvError::NothingToUndo => PyIndexError::new_err(message),
         EnvError::Probe(ProbeError::MissingTable { subspace, dirs }) => {
             missing_table(message, subspace, &dirs)
+        }
+        EnvError::MissingTables { missing, dirs, .. } => {
+            let first = missing.into_iter().next().unwrap_or_default();
+            missing_table(message, first, &dirs)
         }
         EnvError::Probe(ProbeError::OutOfScope(_) | ProbeError::CannotArise) => {
             OutOfScopeError::new_err(message)

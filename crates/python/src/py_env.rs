@@ -9,19 +9,22 @@ use pyo3::types::{PyDict, PyTuple};
 
 use perfectplay_core::registry::AnyGame;
 use perfectplay_core::with_family;
-use perfectplay_env::batch::{Buffers, Mask};
+use perfectplay_env::batch::{Buffers, Mask, Reseed};
 use perfectplay_env::{pool, AnyBatch, BatchSpec, OpponentKind};
 
 use crate::arrays::exact_integers;
 use crate::errors::Error;
 use crate::py_game::{options_from_kwargs, PyGame};
+use crate::py_tablebase::PyTablebase;
 
 /// Many games stepped together in Rust, in parallel, with the Python lock released: the
 /// batched environment for reinforcement learning.
 ///
-/// `VectorEnv(game_id, num_envs, seed=0, opponent=None, ply_limit=None, agent_player=0,
-/// copy=False, tablebase=None, start=None, packed_mask=False, **rules)`. Rule options are those of `load_game`;
-/// `ply_limit` (whole moves, 0 for none) overrides the game's (1000 by default).
+/// `VectorEnv(game_id, num_envs, seed=0, opponent=None, agent_player=0, copy=True,
+/// tablebase=None, start=None, packed_mask=False, **rules)`. Rule options are keywords, as for
+/// `load_game`, with the same meanings: `ply_limit=200` stops games after 200 plies,
+/// `ply_limit=None` plays without a limit, and without `ply_limit` the game's own (1000 plies)
+/// holds.
 ///
 /// - `reset(seed=None) -> (obs, info)` restarts every game; a seed reseeds every env.
 /// - `step(actions) -> (obs, rewards, terminated, truncated, info)` takes one action per env
@@ -75,9 +78,11 @@ use crate::py_game::{options_from_kwargs, PyGame};
 ///   each step and to move to a learner (600 bools per env become 75 bytes on the 24-point
 ///   boards).
 ///
-/// Buffers: the arrays returned by `reset`, `step` and `sample_legal_actions` belong to the env
-/// and are overwritten in place by the next call, so that stepping allocates nothing; copy
-/// what you keep (`obs.copy()`), or pass `copy=True` to get fresh arrays from every call.
+/// Buffers: by default (`copy=True`, as Gymnasium's vector envs) every call returns fresh
+/// arrays, safe to keep. `copy=False` is the fast path: the arrays returned by `reset`, `step`
+/// and `sample_legal_actions` then belong to the env and are overwritten in place by the next
+/// call, so that stepping allocates nothing; copy what you keep (`obs.copy()`), and do not
+/// hold a `torch.from_numpy` view of them across steps.
 #[pyclass(module = "perfectplay", name = "VectorEnv")]
 pub(crate) struct PyVectorEnv {
     game: PyGame,
@@ -113,14 +118,82 @@ impl MaskArray {
     }
 }
 
-/// The directories of a `tablebase=` argument: one path or a list of them.
+/// The directories of a `tablebase=` argument: a `Tablebase` (its directories), one path
+/// (`str`, `bytes` or `os.PathLike`) or an iterable of them.
 fn table_dirs(value: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
-    if let Ok(one) = value.extract::<PathBuf>() {
-        return Ok(vec![one]);
+    if let Ok(tb) = value.cast::<PyTablebase>() {
+        return Ok(tb.borrow().dirs());
     }
-    value.extract::<Vec<PathBuf>>().map_err(|_| {
-        Error::ArgumentType("tablebase takes a directory or a list of directories".into()).into()
-    })
+    let fsdecode = value.py().import("os")?.getattr("fsdecode")?;
+    let path = |v: &Bound<'_, PyAny>| -> PyResult<PathBuf> {
+        Ok(PathBuf::from(fsdecode.call1((v,))?.extract::<String>()?))
+    };
+    let is_path = value.is_instance_of::<pyo3::types::PyString>()
+        || value.is_instance_of::<pyo3::types::PyBytes>()
+        || value.hasattr("__fspath__")?;
+    if is_path {
+        return Ok(vec![path(value)?]);
+    }
+    let refused = || {
+        PyErr::from(Error::ArgumentType(
+            "tablebase takes a Tablebase, a directory (str, bytes or os.PathLike) or an \
+             iterable of directories"
+                .into(),
+        ))
+    };
+    let dirs = value
+        .try_iter()
+        .map_err(|_| refused())?
+        .map(|d| path(&d?))
+        .collect::<PyResult<Vec<_>>>()
+        .map_err(|_| refused())?;
+    if dirs.is_empty() {
+        return Err(Error::BadArgument("tablebase: an empty list of directories".into()).into());
+    }
+    Ok(dirs)
+}
+
+/// The seeds of a `reset(seed=...)`: `None`, one int for the whole batch, or one per env.
+enum SeedArg {
+    Keep,
+    All(u64),
+    Each(Vec<u64>),
+}
+
+impl SeedArg {
+    fn parse(seed: Option<&Bound<'_, PyAny>>) -> PyResult<SeedArg> {
+        let Some(seed) = seed.filter(|s| !s.is_none()) else {
+            return Ok(SeedArg::Keep);
+        };
+        if let Ok(one) = seed.extract::<u64>() {
+            return Ok(SeedArg::All(one));
+        }
+        let refused = || {
+            PyErr::from(Error::ArgumentType(
+                "seed takes None, an int from 0 to 2**64 - 1, or a sequence of them, one per env"
+                    .into(),
+            ))
+        };
+        if seed.is_instance_of::<pyo3::types::PyString>() {
+            return Err(refused());
+        }
+        seed.try_iter()
+            .and_then(|items| {
+                items
+                    .map(|s| s?.extract::<u64>())
+                    .collect::<PyResult<Vec<_>>>()
+            })
+            .map(SeedArg::Each)
+            .map_err(|_| refused())
+    }
+
+    fn reseed(&self) -> Reseed<'_> {
+        match self {
+            SeedArg::Keep => Reseed::Keep,
+            SeedArg::All(seed) => Reseed::All(*seed),
+            SeedArg::Each(seeds) => Reseed::Each(seeds),
+        }
+    }
 }
 
 /// The actions as a contiguous int64 array, converting other arrays and sequences.
@@ -214,8 +287,8 @@ impl PyVectorEnv {
 impl PyVectorEnv {
     #[new]
     #[pyo3(signature = (
-        game_id, num_envs, seed = 0, opponent = None, ply_limit = None, agent_player = 0,
-        copy = false, tablebase = None, start = None, packed_mask = false, **rules
+        game_id, num_envs, seed = 0, opponent = None, agent_player = 0, copy = true,
+        tablebase = None, start = None, packed_mask = false, **rules
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -224,7 +297,6 @@ impl PyVectorEnv {
         num_envs: usize,
         seed: u64,
         opponent: Option<&str>,
-        ply_limit: Option<u32>,
         agent_player: usize,
         copy: bool,
         tablebase: Option<&Bound<'_, PyAny>>,
@@ -232,10 +304,7 @@ impl PyVectorEnv {
         packed_mask: bool,
         rules: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        let mut options = options_from_kwargs(rules)?;
-        if let Some(limit) = ply_limit {
-            options.push(("ply_limit".to_owned(), limit.to_string()));
-        }
+        let options = options_from_kwargs(rules)?;
         let game = PyGame::load(game_id, &options)?;
         let agent = match agent_player {
             0 => Player::First,
@@ -287,16 +356,23 @@ impl PyVectorEnv {
             sampled: PyArray1::zeros(py, num_envs, false).unbind(),
             actions: Vec::with_capacity(num_envs),
         };
-        env.with_buffers(py, |batch, buffers| batch.reset(None, buffers))?
+        env.with_buffers(py, |batch, buffers| batch.reset(Reseed::Keep, buffers))?
             .map_err(Error::from)?;
         Ok(env)
     }
 
-    /// Restarts every game and returns `(obs, info)`; `seed` reseeds every env's random streams
-    /// (as the constructor's seed does), otherwise they go on.
+    /// Restarts every game and returns `(obs, info)`. `seed` reseeds the envs' random streams:
+    /// an int reseeds every env as the constructor's seed does, a sequence of one int per env
+    /// reseeds env `i` as the only env of a `VectorEnv` seeded `seed[i]`; `None` lets them go
+    /// on.
     #[pyo3(signature = (seed = None))]
-    fn reset<'py>(&mut self, py: Python<'py>, seed: Option<u64>) -> PyResult<Bound<'py, PyTuple>> {
-        self.with_buffers(py, |batch, buffers| batch.reset(seed, buffers))?
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let seed = SeedArg::parse(seed)?;
+        self.with_buffers(py, |batch, buffers| batch.reset(seed.reseed(), buffers))?
             .map_err(Error::from)?;
         let obs = self.out(self.obs.bind(py).clone().into_any())?;
         PyTuple::new(py, [obs, self.info(py)?.into_any()])

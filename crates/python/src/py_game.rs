@@ -175,6 +175,110 @@ impl PyGame {
         2
     }
 
+    /// What `action` names without a position: `d6`, `a1-a4` or `pass` in morris (as
+    /// `State.action_to_string` says it), the piece's square and the next square in the
+    /// action's direction in checkers (`11-15`; in a position the same action may be the
+    /// jump `11x18`). `IllegalActionError` for a number outside the action space or a checkers
+    /// step off the board.
+    fn action_to_string(&self, action: i64) -> Result<String> {
+        let name = usize::try_from(action).ok().and_then(|a| match &self.game {
+            AnyGame::Checkers(g) => g.action_name(a),
+            AnyGame::Morris(g) => Some(g.action_to_string(a)).filter(|n| n != "invalid"),
+        });
+        name.ok_or_else(|| {
+            Error::UnknownAction(format!(
+                "{action} names no action of {} (actions are 0 to {})",
+                self.id,
+                self.num_distinct_actions() - 1
+            ))
+        })
+    }
+
+    /// The action that `text` names, as `action_to_string` writes it (checkers also reads the
+    /// jump form, `11x18`, as the action towards 15). `IllegalActionError` for text that
+    /// names no action. `State.string_to_action` also checks the action is legal there.
+    fn string_to_action(&self, text: &str) -> Result<usize> {
+        let action = match &self.game {
+            AnyGame::Checkers(g) => g.parse_action(text),
+            AnyGame::Morris(g) => g.parse_action(text),
+        };
+        action.ok_or_else(|| {
+            let form = match &self.game {
+                AnyGame::Checkers(_) => "a step such as 11-15 or a jump such as 11x18",
+                AnyGame::Morris(_) => "a point such as d6, a move such as a1-a4, or pass",
+            };
+            Error::UnknownAction(format!("{text:?} names no action of {}: {form}", self.id))
+        })
+    }
+
+    /// The names of the board's points (morris) or squares (checkers, `1` to `32`), in index
+    /// order: the point of action `p` in morris, and square index `s` of checkers action
+    /// `4 * s + d`.
+    fn point_names(&self) -> Vec<String> {
+        match &self.game {
+            AnyGame::Checkers(_) => (1..=32).map(|n| n.to_string()).collect(),
+            AnyGame::Morris(g) => {
+                let board = g.board();
+                (0..board.point_count() as u8)
+                    .map(|p| board.name(p).to_owned())
+                    .collect()
+            }
+        }
+    }
+
+    /// The mills of a morris board: an int64 array `[mills, 3]` of point indices, each row in
+    /// ascending order, the rows in ascending order. `ValueError` for checkers.
+    fn mills<'py>(&self, py: Python<'py>) -> Result<Bound<'py, numpy::PyArray2<i64>>> {
+        let AnyGame::Morris(g) = &self.game else {
+            return Err(Error::BadArgument("checkers has no mills".into()));
+        };
+        let mut rows: Vec<Vec<i64>> = g
+            .board()
+            .mills()
+            .iter()
+            .map(|&set| {
+                (0..32)
+                    .filter(|p| set >> p & 1 == 1)
+                    .map(i64::from)
+                    .collect()
+            })
+            .collect();
+        rows.sort();
+        numpy::PyArray2::from_vec2(py, &rows).map_err(|e| Error::BadArgument(e.to_string()))
+    }
+
+    /// Which points a man may slide between: a bool array `[points, points]`, symmetric, true
+    /// where a line joins the two points (morris). For checkers, `[32, 32]`, true where the
+    /// squares touch diagonally.
+    fn neighbours<'py>(&self, py: Python<'py>) -> Result<Bound<'py, numpy::PyArray2<bool>>> {
+        let rows: Vec<Vec<bool>> = match &self.game {
+            AnyGame::Morris(g) => {
+                let board = g.board();
+                let n = board.point_count() as u8;
+                (0..n)
+                    .map(|p| {
+                        (0..n)
+                            .map(|q| board.neighbours(p).contains_index(q))
+                            .collect()
+                    })
+                    .collect()
+            }
+            AnyGame::Checkers(g) => (0..32usize)
+                .map(|s| {
+                    let near: Vec<usize> = (0..4)
+                        .filter_map(|d| g.action_name(4 * s + d))
+                        .filter_map(|name| {
+                            let to: usize = name.split_once('-')?.1.parse().ok()?;
+                            Some(to - 1)
+                        })
+                        .collect();
+                    (0..32).map(|t| near.contains(&t)).collect()
+                })
+                .collect(),
+        };
+        numpy::PyArray2::from_vec2(py, &rows).map_err(|e| Error::BadArgument(e.to_string()))
+    }
+
     /// The number of move sequences of `depth` whole moves from `state`'s position (perft,
     /// counting every capture path in checkers), computed without the Python lock. `state`
     /// must be a state of this game under the same rules (`ValueError` otherwise).

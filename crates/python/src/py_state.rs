@@ -296,6 +296,62 @@ impl PyState {
         with_family!(AnyState, &self.inner, s => s.action_to_string(action))
     }
 
+    /// The legal action that `text` names (`11-15`, `15x24`, `d6`, `a1-a4`, `pass`: what
+    /// `action_to_string` writes; case and spaces do not matter). `IllegalActionError` names
+    /// the legal ones when none matches.
+    fn string_to_action(&mut self, text: &str) -> crate::errors::Result<usize> {
+        let wanted = text.trim().to_ascii_lowercase();
+        with_family!(AnyState, &mut self.inner, s => {
+            let legal: Vec<usize> = s.legal_actions().iter().collect();
+            let names: Vec<String> = legal.iter().map(|&a| s.action_to_string(a)).collect();
+            match names.iter().position(|n| n.eq_ignore_ascii_case(&wanted)) {
+                Some(i) => Ok(legal[i]),
+                None => Err(Error::UnknownAction(format!(
+                    "{text:?} is no legal action here; legal: {}",
+                    if names.is_empty() { "none (the game is over)".to_owned() } else { names.join(" ") }
+                ))),
+            }
+        })
+    }
+
+    /// The observation flattened: a float32 array of `prod(Game.observation_shape())` values
+    /// (OpenSpiel's `observation_tensor`). Observations are seen from the player to move;
+    /// `player`, if given, must be that player (`ValueError` otherwise).
+    #[pyo3(signature = (player = None))]
+    fn observation_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        player: Option<i32>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let mover = self.current_player();
+        if let Some(p) = player.filter(|&p| p != mover) {
+            return Err(Error::BadArgument(format!(
+                "observations are seen from the player to move ({mover}), not player {p}"
+            ))
+            .into());
+        }
+        let len: usize =
+            with_family!(AnyState, &self.inner, s => s.game().observation_shape().iter().product());
+        let array = PyArray1::<f32>::zeros(py, len, false);
+        {
+            let mut view = array.readwrite();
+            let out = view.as_slice_mut()?;
+            with_family!(AnyState, &self.inner, s => s.write_observation(out));
+        }
+        Ok(array)
+    }
+
+    /// States are equal when they are of the same game (rules included) with the same history:
+    /// the same starting position, the same moves since, the same actions of a half-made
+    /// turn. `state == state.clone()`; two move orders reaching one position are different
+    /// states (repetition counts differ). States change as they are played, so they are not
+    /// hashable; hash `fen()` or the history to key a table by them.
+    fn __eq__(&self, other: PyRef<'_, PyState>) -> bool {
+        game_of(&self.inner) == game_of(&other.inner)
+            && with_family!(AnyState, &self.inner, s => s.record())
+                == with_family!(AnyState, &other.inner, s => s.record())
+    }
+
     /// The actions that play `move` from the start of a turn, in order.
     fn move_actions(&self, mv: &PyMove) -> PyResult<Vec<usize>> {
         Ok(

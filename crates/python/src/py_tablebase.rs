@@ -114,6 +114,11 @@ pub(crate) struct PyTablebase {
 }
 
 impl PyTablebase {
+    /// The directories searched, in order.
+    pub(crate) fn dirs(&self) -> Vec<PathBuf> {
+        self.dirs.read().map(|d| d.clone()).unwrap_or_default()
+    }
+
     fn tables(&self) -> Result<Arc<AnyTablebase>> {
         self.inner
             .read()
@@ -281,7 +286,10 @@ impl PyTablebase {
         Ok(value.into())
     }
 
-    /// Like `probe`, but `default` when the position's table is missing.
+    /// Like `probe`, but `default` where the tables do not hold the position: its table is
+    /// missing, or no table holds it (more pieces than the databases cover, a turn half
+    /// made), as python-chess's `get_wdl` answers. A state of another game, a closed
+    /// tablebase or a damaged table still raise.
     #[pyo3(signature = (state, default = None))]
     fn get(
         &self,
@@ -289,7 +297,11 @@ impl PyTablebase {
         state: &Bound<'_, PyAny>,
         default: Option<Py<PyAny>>,
     ) -> Result<Option<Py<PyAny>>> {
-        let pos = self.position_of(state)?;
+        let pos = match self.position_of(state) {
+            Ok(pos) => pos,
+            Err(Error::OutOfScope(_)) => return Ok(default),
+            Err(e) => return Err(e),
+        };
         let tables = self.tables()?;
         match py.detach(|| tables.probe(pos)) {
             Ok(v) => Ok(Some(
@@ -297,7 +309,7 @@ impl PyTablebase {
                     .map_err(|e| Error::Tablebase(e.to_string()))?
                     .into_any(),
             )),
-            Err(ProbeError::MissingTable { .. }) => Ok(default),
+            Err(ProbeError::MissingTable { .. } | ProbeError::OutOfScope(_)) => Ok(default),
             Err(e) => Err(e.into()),
         }
     }
@@ -430,11 +442,27 @@ impl PyTablebase {
     /// to the end (-1 for draws and WDL-only tables). The first position that cannot be
     /// probed raises its error; a table changed on disk while the batch read it raises
     /// `TablebaseError`.
+    ///
+    /// `default` (an int from -128 to 127, such as -2) is the `wdl` of positions the tables do
+    /// not hold (a missing table, more pieces than the databases cover), with plies -1,
+    /// instead of an error: `wdl != default` is then the mask of positions found. Rows that
+    /// are not positions, a closed tablebase and damaged tables still raise.
+    #[pyo3(signature = (positions, default = None))]
     fn probe_batch<'py>(
         &self,
         py: Python<'py>,
         positions: &Bound<'py, PyAny>,
+        default: Option<i64>,
     ) -> Result<WdlAndPlies<'py>> {
+        let missing = default
+            .map(|d| {
+                i8::try_from(d).map_err(|_| {
+                    Error::BadArgument(format!(
+                        "default is an int8 result: -128 to 127 (such as -2), not {d}"
+                    ))
+                })
+            })
+            .transpose()?;
         let (rows, shape) = if positions.hasattr("dtype").unwrap_or(false) {
             // Copied: another Python thread may write to the caller's array while the GIL is
             // released. Any integer dtype whose values fit; nothing wrapped or truncated.
@@ -462,7 +490,9 @@ impl PyTablebase {
         let mut wdl = vec![0i8; n];
         let mut plies = vec![-1i32; n];
         py.detach(|| {
-            perfectplay_env::pool::run(|| tables.probe_rows(&game, &rows, &mut wdl, &mut plies))
+            perfectplay_env::pool::run(|| {
+                tables.probe_rows(&game, &rows, missing, &mut wdl, &mut plies)
+            })
         })
         .map_err(|e| match e {
             RowsError::Probe { source, .. } => Error::from(source),

@@ -120,10 +120,14 @@ impl AnyTablebase {
     /// `wdl` (1 win, 0 draw, -1 loss for the side to move) and `plies` (-1 where there is no
     /// distance), in parallel tasks on rayon's pool. The first failure by row number is the
     /// error; values of rows before it are written.
+    ///
+    /// With `missing` given, a row the tables do not hold (its table is missing, or no table
+    /// holds its position) is no failure: it gets `missing` as its result and -1 plies.
     pub fn probe_rows(
         &self,
         game: &AnyGame,
         rows: &[u32],
+        missing: Option<i8>,
         wdl: &mut [i8],
         plies: &mut [i32],
     ) -> Result<(), RowsError> {
@@ -140,7 +144,7 @@ impl AnyTablebase {
             .zip(plies.par_chunks_mut(ROWS_PER_TASK))
             .enumerate()
             .filter_map(|(task, ((rows, wdl), plies))| {
-                self.probe_task(game, rows, task * ROWS_PER_TASK, wdl, plies)
+                self.probe_task(game, rows, task * ROWS_PER_TASK, missing, wdl, plies)
                     .err()
             })
             .collect();
@@ -156,6 +160,7 @@ impl AnyTablebase {
         game: &AnyGame,
         rows: &[u32],
         first: usize,
+        missing: Option<i8>,
         wdl: &mut [i8],
         plies: &mut [i32],
     ) -> Result<(), RowsError> {
@@ -165,6 +170,7 @@ impl AnyTablebase {
                 |row| rows::decode_checkers(g, row),
                 rows,
                 first,
+                missing,
                 wdl,
                 plies,
             ),
@@ -173,6 +179,7 @@ impl AnyTablebase {
                 |row| rows::decode_morris(g, row),
                 rows,
                 first,
+                missing,
                 wdl,
                 plies,
             ),
@@ -192,6 +199,7 @@ fn probe_task_of<D: Domain>(
     decode: impl Fn(&Row) -> Result<<D::Game as Game>::Position, RowError>,
     rows: &[u32],
     first: usize,
+    missing: Option<i8>,
     wdl: &mut [i8],
     plies: &mut [i32],
 ) -> Result<(), RowsError> {
@@ -209,7 +217,7 @@ fn probe_task_of<D: Domain>(
             }
         }
     }
-    probe_into(tb, &positions, first, wdl, plies)?;
+    probe_into(tb, &positions, first, missing, wdl, plies)?;
     bad_row.map_or(Ok(()), Err)
 }
 
@@ -240,17 +248,23 @@ fn probe_into<D: Domain>(
     tb: &Tablebase<D>,
     positions: &[<D::Game as Game>::Position],
     first: usize,
+    missing: Option<i8>,
     wdl: &mut [i8],
     plies: &mut [i32],
 ) -> Result<(), RowsError> {
     let mut failure = None;
-    let checked = tb.probe_batch_with(positions, |i, v| match v {
-        Ok(v) => {
+    let checked = tb.probe_batch_with(positions, |i, v| match (v, missing) {
+        (Ok(v), _) => {
             wdl[i] = wdl_number(v.wdl);
             plies[i] = v.plies.map_or(-1, |p| i32::try_from(p).unwrap_or(i32::MAX));
             ControlFlow::Continue(())
         }
-        Err(source) => {
+        (Err(ProbeError::MissingTable { .. } | ProbeError::OutOfScope(_)), Some(value)) => {
+            wdl[i] = value;
+            plies[i] = -1;
+            ControlFlow::Continue(())
+        }
+        (Err(source), _) => {
             failure = Some(RowsError::Probe {
                 at: first + i,
                 source,
@@ -295,7 +309,7 @@ mod tests {
             .collect();
         let (mut wdl, mut plies) = (vec![9; positions.len()], vec![9; positions.len()]);
         tables
-            .probe_rows(&game, &rows, &mut wdl, &mut plies)
+            .probe_rows(&game, &rows, None, &mut wdl, &mut plies)
             .unwrap();
         for (i, &pos) in positions.iter().enumerate() {
             let value = tables.probe(pos).unwrap();
@@ -305,11 +319,11 @@ mod tests {
         let mut bad = rows.clone();
         bad[4 * 5 + 3] = 7;
         let err = tables
-            .probe_rows(&game, &bad, &mut wdl, &mut plies)
+            .probe_rows(&game, &bad, None, &mut wdl, &mut plies)
             .unwrap_err();
         assert!(matches!(err, RowsError::Row { at: 5, .. }), "{err}");
         let err = tables
-            .probe_rows(&game, &rows[4..], &mut wdl, &mut plies)
+            .probe_rows(&game, &rows[4..], None, &mut wdl, &mut plies)
             .unwrap_err();
         assert!(matches!(err, RowsError::Lengths { .. }), "{err}");
         let checkers =
@@ -322,7 +336,7 @@ mod tests {
         // Rows of the other family's game are refused, not probed in these tables.
         let (_, other) = AnyGame::load("checkers", &[] as &[(&str, &str)]).unwrap();
         let err = tables
-            .probe_rows(&other, &rows, &mut wdl, &mut plies)
+            .probe_rows(&other, &rows, None, &mut wdl, &mut plies)
             .unwrap_err();
         assert!(
             matches!(
@@ -334,5 +348,32 @@ mod tests {
             ),
             "{err}"
         );
+        // Rows whose tables are missing: a failure, or the value asked for with `missing`.
+        let empty = tempfile::tempdir().unwrap();
+        let none = AnyTablebase::open(&game, &[empty.path()]).unwrap();
+        let err = none
+            .probe_rows(&game, &rows, None, &mut wdl, &mut plies)
+            .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                RowsError::Probe {
+                    source: ProbeError::MissingTable { .. },
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        none.probe_rows(&game, &rows, Some(-2), &mut wdl, &mut plies)
+            .unwrap();
+        for (i, &pos) in positions.iter().enumerate() {
+            // A finished position needs no table.
+            let over = none.probe(pos).ok();
+            assert_eq!(wdl[i], over.map_or(-2, |v| wdl_number(v.wdl)), "row {i}");
+            assert_eq!(
+                plies[i],
+                over.map_or(-1, |v| v.plies.map_or(-1, |p| p as i32))
+            );
+        }
     }
 }

@@ -96,6 +96,39 @@ fn extends(mv: &CheckersMove, from: Square, landings: u64, jumps: u8) -> bool {
             .all(|(i, sq)| u64::from(sq.index()) == (landings >> (5 * i)) & 31)
 }
 
+impl Checkers {
+    /// The name of `action` without a position: the piece's square and the square one step
+    /// in the action's direction (`11-15`); `None` where the step leaves the board or the
+    /// number is past the 128 actions. In a position the same action is a jump (`11x18`)
+    /// where an enemy piece stands on that square.
+    #[must_use]
+    pub fn action_name(&self, action: usize) -> Option<String> {
+        if action >= 128 {
+            return None;
+        }
+        let from = Square::from_bit((action / 4) as u8);
+        let to = DIRS[action % 4].step(from.bitboard().0);
+        let to = Square::new(Bitboard(to).lowest_index()?)?;
+        Some(format!("{from}-{to}"))
+    }
+
+    /// The action a step or a jump names, without a position: `11-15` and `11x18` both name
+    /// the piece on 11 going towards 15. `None` for text that names no action (squares that
+    /// are not one step or one jump apart, numbers off the board, other text).
+    #[must_use]
+    pub fn parse_action(&self, text: &str) -> Option<usize> {
+        let text = text.trim();
+        let (from, to) = text.split_once(['-', 'x', 'X'])?;
+        let square = |t: &str| Square::from_number(t.trim().parse().ok()?);
+        let (from, to) = (square(from)?, square(to)?);
+        let dir = direction(from, to)?;
+        let jump = DIRS[dir].step(DIRS[dir].step(from.bitboard().0)) == to.bitboard().0;
+        // A jump is written with `x`, a step with `-`: `11x15` names nothing.
+        let written_as_jump = text.contains(['x', 'X']);
+        (jump == written_as_jump).then_some(4 * usize::from(from.index()) + dir)
+    }
+}
+
 impl ActionGame for Checkers {
     type Stage = Stage;
 
@@ -248,6 +281,33 @@ mod tests {
     use super::*;
     use crate::checkers::CheckersMoveList;
     use crate::{Color, Game};
+
+    #[test]
+    fn action_names_read_back_and_jumps_name_the_same_action() {
+        let game = Checkers::default();
+        let mut named = 0;
+        for action in 0..130 {
+            let Some(name) = game.action_name(action) else {
+                continue;
+            };
+            named += 1;
+            assert_eq!(game.parse_action(&name), Some(action), "{name}");
+            // The jump in the same direction, where it stays on the board.
+            let from = Square::from_bit((action / 4) as u8);
+            let dir = DIRS[action % 4];
+            if let Some(to) = Bitboard(dir.step(dir.step(from.bitboard().0))).lowest_index() {
+                let jump = format!("{from}x{}", Square::from_bit(to));
+                assert_eq!(game.parse_action(&jump), Some(action), "{jump}");
+                let wrong = format!("{from}-{}", Square::from_bit(to));
+                assert_eq!(game.parse_action(&wrong), None, "{wrong}");
+            }
+        }
+        // Corner and edge squares have fewer than four neighbours.
+        assert_eq!(named, 98);
+        for text in ["", "11", "11-12", "11x15", "0-4", "33-29", "a-b", "11--15"] {
+            assert_eq!(game.parse_action(text), None, "{text:?}");
+        }
+    }
 
     /// Every move reachable by following legal actions from the start of a turn.
     fn moves_by_actions(

@@ -109,6 +109,28 @@ impl Morris {
     }
 }
 
+impl Morris {
+    /// The action `text` names on this board, as [`Morris::action_to_string`] writes it:
+    /// `d6` (a point: a placement, or taking the man there), `a1-a4` (a slide or flight) or
+    /// `pass`; case and surrounding spaces do not matter. `None` for text naming no action.
+    #[must_use]
+    pub fn parse_action(&self, text: &str) -> Option<usize> {
+        let text = text.trim().to_ascii_lowercase();
+        let board = self.board();
+        let n = board.point_count();
+        if text == "pass" {
+            return Some(n);
+        }
+        match text.split_once('-') {
+            None => board.point(&text).map(usize::from),
+            Some((from, to)) => {
+                let (from, to) = (board.point(from.trim())?, board.point(to.trim())?);
+                (from != to).then(|| n + usize::from(from) * n + usize::from(to))
+            }
+        }
+    }
+}
+
 impl ActionGame for Morris {
     type Stage = Stage;
 
@@ -271,6 +293,38 @@ impl ActionGame for Morris {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn action_names_read_back() {
+        for id in [
+            "nine_mens_morris",
+            "twelve_mens_morris",
+            "six_mens_morris",
+            "three_mens_morris",
+        ] {
+            let game = Morris::preset(id).unwrap();
+            let mut named = 0;
+            for action in 0..game.action_count() + 2 {
+                let name = game.action_to_string(action);
+                if name == "invalid" {
+                    assert_eq!(game.parse_action(&name), None);
+                    continue;
+                }
+                named += 1;
+                assert_eq!(game.parse_action(&name), Some(action), "{id} {name}");
+                assert_eq!(
+                    game.parse_action(&format!(" {} ", name.to_uppercase())),
+                    Some(action)
+                );
+            }
+            let n = game.board().point_count();
+            assert_eq!(named, n + n * (n - 1) + 1, "{id}: points, steps, pass");
+        }
+        let game = Morris::preset("nine_mens_morris").unwrap();
+        for text in ["", "z9", "a1-a1", "a1-", "-a4", "a1-a4-a7"] {
+            assert_eq!(game.parse_action(text), None, "{text:?}");
+        }
+    }
 
     #[test]
     fn steps_split_as_by_the_number_of_points() {
