@@ -29,6 +29,8 @@ mod rl;
 mod rng;
 pub mod simd;
 mod state;
+#[cfg(test)]
+mod svg_layout;
 
 pub mod checkers;
 pub mod morris;

@@ -42,9 +42,10 @@ impl Checkers {
             let (x, y) = (u32::from(sq.column()) * CELL, u32::from(sq.row()) * CELL);
             let _ = write!(
                 out,
-                r##"<text x="{}" y="{}" font-size="9" font-family="sans-serif" fill="#f0d9b5">{}</text>"##,
-                x + 2,
-                y + 10,
+                r##"<text x="{}" y="{}" font-size="8" font-family="sans-serif" fill="#f0d9b5">{}</text>"##,
+                // In the square's corner, outside the piece's disc (radius 13).
+                x + 1,
+                y + 7,
                 sq.number()
             );
             let Some(piece) = pos.piece_at(sq) else {
@@ -58,17 +59,38 @@ impl Checkers {
             let kind = if piece.king { "king" } else { "man" };
             let _ = write!(
                 out,
-                r#"<circle class="{kind} {}" cx="{cx}" cy="{cy}" r="15" fill="{fill}" stroke="{stroke}" stroke-width="2"/>"#,
+                r#"<circle class="{kind} {}" cx="{cx}" cy="{cy}" r="13" fill="{fill}" stroke="{stroke}" stroke-width="2"/>"#,
                 piece.color
             );
             if piece.king {
                 let _ = write!(
                     out,
-                    r#"<circle cx="{cx}" cy="{cy}" r="8" fill="none" stroke="{stroke}" stroke-width="2"/>"#
+                    r#"<circle cx="{cx}" cy="{cy}" r="7" fill="none" stroke="{stroke}" stroke-width="2"/>"#
                 );
             }
         }
         out.push_str("</svg>");
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::svg_layout::labels_clear_of_pieces;
+    use crate::Game;
+
+    #[test]
+    fn square_numbers_are_clear_of_the_pieces() {
+        let game = Checkers::default();
+        labels_clear_of_pieces(&game.svg(&game.start_position())).unwrap();
+        // Between them, a piece on every square, kings among them.
+        for fen in [
+            "B:WK1,K2,K3,K4,5,6,7,8,9,10,11,12:B21,22,23,24,25,26,27,28,K29,K30,K31,K32",
+            "B:W13,14,15,16:B17,18,19,20",
+        ] {
+            let pos = super::super::fen::parse(fen).unwrap();
+            labels_clear_of_pieces(&game.svg(&pos)).unwrap();
+        }
     }
 }

@@ -30,9 +30,10 @@ impl Morris {
         };
         let board_width = 2 * MARGIN + span * UNIT;
         // Wide enough for the line of text below the small boards.
-        let width = board_width.max(320);
+        let width = board_width.max(340);
         let left = (width - board_width) / 2 + MARGIN;
-        let height = board_width + 24;
+        // The files' line and the men in hand's line below the board.
+        let height = board_width + 40;
         let place = |point: u8| {
             let name = board.name(point).as_bytes();
             let x = u32::from(name[0] - b'a');
@@ -58,10 +59,11 @@ impl Morris {
             let rank = span + 1 - i;
             let _ = write!(
                 out,
-                r#"<text x="{}" y="{}" font-size="12" font-family="sans-serif" text-anchor="middle">{file}</text><text x="{}" y="{}" font-size="12" font-family="sans-serif">{rank}</text>"#,
+                r#"<text x="{}" y="{}" font-size="12" font-family="sans-serif" text-anchor="middle">{file}</text><text x="{}" y="{}" font-size="12" font-family="sans-serif" text-anchor="end">{rank}</text>"#,
                 left + i * UNIT,
-                MARGIN + span * UNIT + 22,
-                left - 20,
+                // Below and left of the men (radius 16) on the outer points, clear of them.
+                MARGIN + span * UNIT + 30,
+                left - 19,
                 MARGIN + i * UNIT + 4
             );
         }
@@ -93,5 +95,40 @@ impl Morris {
             pos.side_to_move()
         );
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::svg_layout::labels_clear_of_pieces;
+
+    #[test]
+    fn labels_are_clear_of_the_men_on_every_point() {
+        for id in [
+            "nine_mens_morris",
+            "twelve_mens_morris",
+            "six_mens_morris",
+            "three_mens_morris",
+        ] {
+            let game = Morris::preset(id).unwrap();
+            let n = game.board().point_count() as u8;
+            // Every point filled: White on even points, Black on odd ones.
+            let (mut white, mut black) = (0u32, 0u32);
+            for p in 0..n {
+                *(if p % 2 == 0 { &mut white } else { &mut black }) |= 1 << p;
+            }
+            let pos = MorrisPosition::from_parts(
+                crate::Bitboard(white),
+                crate::Bitboard(black),
+                0,
+                0,
+                Color::White,
+            );
+            let full = game.svg(&pos);
+            labels_clear_of_pieces(&full).unwrap_or_else(|e| panic!("{id}: {e}"));
+            let start = game.svg(&crate::Game::start_position(&game));
+            labels_clear_of_pieces(&start).unwrap();
+        }
     }
 }
