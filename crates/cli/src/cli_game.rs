@@ -11,13 +11,14 @@ use std::cmp::Ordering;
 use perfectplay_core::checkers::{Checkers, CheckersMove, CheckersPosition};
 use perfectplay_core::morris::{Morris, MorrisMove};
 use perfectplay_core::registry::GameFamily;
+use perfectplay_solver::Tabled;
 
 use crate::errors::CliError;
 use crate::published::{self, PublishedCounts};
 
 /// A game as the command line uses it. A position string that cannot be read is a command
 /// error as it stands, so the family's error converts into [`CliError`].
-pub(crate) trait CliGame: GameFamily<PositionError: Into<CliError>> {
+pub(crate) trait CliGame: GameFamily<PositionError: Into<CliError>> + Tabled {
     /// What position strings are called in the output: `fen`, `position`.
     const POSITION_NAME: &'static str;
     /// How to type a move, for the console's `help`.

@@ -10,6 +10,9 @@ use crate::choice::{Choice, QuitReason};
 use crate::cli_game::CliGame;
 use crate::moves;
 
+/// What the console's `values` command prints for a position: every move with its value.
+pub(crate) type MoveValues<'a, G> = dyn Fn(&<G as perfectplay_core::Game>::Position) -> String + 'a;
+
 /// Reads moves for the human players, all of whom share standard input.
 ///
 /// The reader thread starts on the first read, so games without a human never touch standard
@@ -43,10 +46,12 @@ impl Console {
 
     /// Asks for a move of `game` in `pos` until a legal one is typed, the time limit passes (a
     /// forfeit), the player types `quit` or the input ends. Prompts and errors go to `talk`.
+    /// With `values` (endgame tables at hand), `values` prints every move's value.
     pub(crate) fn read_move<G: CliGame>(
         &mut self,
         game: &G,
         pos: &G::Position,
+        values: Option<&MoveValues<'_, G>>,
         talk: &mut dyn Write,
     ) -> io::Result<Choice<G::Move>> {
         let move_time = self.move_time;
@@ -60,10 +65,12 @@ impl Console {
             .map(|t| format!(", {} s", t.as_secs_f64()))
             .unwrap_or_default();
         loop {
-            write!(
-                talk,
-                "{side} to move (a move, moves, help or quit{limit}): "
-            )?;
+            let commands = if values.is_some() {
+                "a move, moves, values, help or quit"
+            } else {
+                "a move, moves, help or quit"
+            };
+            write!(talk, "{side} to move ({commands}{limit}): ")?;
             talk.flush()?;
             let received = match deadline {
                 None => lines.recv().ok(),
@@ -91,6 +98,10 @@ impl Console {
                     game.generate_moves(pos, &mut legal);
                     writeln!(talk, "legal moves: {}", moves::join::<G>(&legal))?;
                 }
+                "values" => match values {
+                    Some(values) => writeln!(talk, "{}", values(pos))?,
+                    None => writeln!(talk, "no tables: give them with --db DIR")?,
+                },
                 "quit" => return Ok(Choice::Quit(QuitReason::Quit(side))),
                 text => match game.parse_move(pos, text) {
                     Ok(mv) => return Ok(Choice::Move(mv)),
@@ -138,7 +149,7 @@ mod tests {
         let start = game.start_position();
         let mut talk = Vec::new();
         let mut c = console("\nbogus\n11-14\nmoves\nhelp\n11-15\n");
-        let choice = c.read_move(&game, &start, &mut talk).unwrap();
+        let choice = c.read_move(&game, &start, None, &mut talk).unwrap();
         assert_eq!(choice, Choice::Move(start.parse_move("11-15").unwrap()));
         let talk = String::from_utf8(talk).unwrap();
         assert!(talk.contains("expected a square number"), "{talk}");
@@ -152,12 +163,12 @@ mod tests {
         let game = Checkers::default();
         let start = game.start_position();
         let mut c = console("quit\n");
-        let choice = c.read_move(&game, &start, &mut Vec::new()).unwrap();
+        let choice = c.read_move(&game, &start, None, &mut Vec::new()).unwrap();
         assert_eq!(
             choice,
             Choice::Quit(QuitReason::Quit(perfectplay_core::Color::Black))
         );
-        let choice = c.read_move(&game, &start, &mut Vec::new()).unwrap();
+        let choice = c.read_move(&game, &start, None, &mut Vec::new()).unwrap();
         assert_eq!(choice, Choice::Quit(QuitReason::EndOfInput));
     }
 
@@ -173,14 +184,14 @@ mod tests {
         };
         let mut talk = Vec::new();
         assert_eq!(
-            c.read_move(&game, &start, &mut talk).unwrap(),
+            c.read_move(&game, &start, None, &mut talk).unwrap(),
             Choice::Forfeit
         );
         assert!(String::from_utf8(talk).unwrap().contains("0.05 s"));
         // A line already waiting is taken even with the limit.
         sender.send("9-13".to_owned()).unwrap();
         assert!(matches!(
-            c.read_move(&game, &start, &mut Vec::new()).unwrap(),
+            c.read_move(&game, &start, None, &mut Vec::new()).unwrap(),
             Choice::Move(_)
         ));
     }
@@ -191,7 +202,7 @@ mod tests {
         let start = game.start_position();
         let mut talk = Vec::new();
         let mut c = console("h9\na1-a4\nmoves\nhelp\nD6\n");
-        let choice = c.read_move(&game, &start, &mut talk).unwrap();
+        let choice = c.read_move(&game, &start, None, &mut talk).unwrap();
         assert_eq!(choice, Choice::Move(game.parse_move(&start, "d6").unwrap()));
         let talk = String::from_utf8(talk).unwrap();
         assert!(talk.starts_with("white to move"), "{talk}");

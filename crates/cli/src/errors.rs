@@ -93,6 +93,9 @@ pub(crate) enum CliError {
     /// A subspace argument that names no subspace.
     #[error("{0}")]
     BadSubspace(String),
+    /// A perfect player without the tables it needs.
+    #[error("{0}")]
+    PerfectPlayer(String),
     /// A directory without tables.
     #[error("no tables (*.ppdb) in {}", dir.display())]
     NoTables {
@@ -164,6 +167,7 @@ impl CliError {
             | CliError::NoPlacement
             | CliError::CheckersOnly { .. }
             | CliError::BadSubspace(_)
+            | CliError::PerfectPlayer(_)
             | CliError::Request(_) => 2,
             CliError::PerftMismatch { .. }
             | CliError::PositionCountMismatch { .. }

@@ -1,4 +1,12 @@
-//! `perfectplay play`: plays one game between random and human players and prints it.
+//! `perfectplay play`: plays one game between random, human and perfect players and prints it.
+//!
+//! A perfect player plays from endgame tables (`--db`, repeatable): the game must start in a
+//! position the tables hold, and every subspace play can reach from there must have its
+//! table (checked before the first move, the missing ones named), so that it never meets a
+//! position it cannot value. That rules out the starts of checkers and of the large morris
+//! games, whose placement phase the tables do not hold: start those with `--fen` in an
+//! ending (the small morris games' whole-game builds hold their starts). With tables given, a
+//! human player can type `values` for every legal move's value.
 //!
 //! Standard output carries the game: the board after each ply (unless `--quiet`), one
 //! `ply N color move` line per ply and the result, the number of plies and the final position.
@@ -7,17 +15,20 @@
 
 use std::fmt;
 use std::io::Write;
+use std::path::PathBuf;
+use std::rc::Rc;
 use std::time::Duration;
 
 use clap::Args;
 use perfectplay_core::{ByColor, Color, GameState, Outcome};
+use perfectplay_solver::{plan, Domain};
 
 use crate::choice::{Choice, QuitReason};
 use crate::cli_game::CliGame;
 use crate::console::Console;
 use crate::errors::CliError;
 use crate::games::{self, GameId, GameTask};
-use crate::players::{Player, PlayerKind};
+use crate::players::{Player, PlayerKind, Tables};
 use crate::settings;
 
 /// Arguments of `perfectplay play`.
@@ -31,9 +42,13 @@ pub(crate) struct PlayArgs {
     /// Who plays White.
     #[arg(long, value_enum, value_name = "PLAYER", default_value_t = PlayerKind::Random)]
     pub(crate) white: PlayerKind,
-    /// Seed of the random players.
+    /// Seed of the random players (and of the perfect players' choice among equal moves).
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub(crate) seed: u64,
+    /// Endgame tables for perfect players and the `values` command (repeatable: searched in
+    /// order).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) db: Vec<PathBuf>,
     /// Start from this position instead of the start: a PDN FEN for checkers, a position string
     /// for the morris games.
     #[arg(long, value_name = "FEN")]
@@ -135,7 +150,29 @@ fn play<G: CliGame>(
         }
         None => GameState::new(game),
     };
-    let mut players = ByColor::new_with(|c| Player::new(args.player(c), args.seed, c));
+    let tables: Option<Tables<G>> = if args.db.is_empty() {
+        None
+    } else {
+        Some(Rc::new(game.open_tables(&args.db)?))
+    };
+    let perfect = [Color::Black, Color::White].map(|c| args.player(c) == PlayerKind::Perfect);
+    if let (Some(tables), true) = (&tables, perfect.contains(&true)) {
+        check_covers::<G>(tables, state.position())?;
+    }
+    let mut players = ByColor {
+        black: Player::new(
+            args.player(Color::Black),
+            args.seed,
+            Color::Black,
+            tables.as_ref(),
+        )?,
+        white: Player::new(
+            args.player(Color::White),
+            args.seed,
+            Color::White,
+            tables.as_ref(),
+        )?,
+    };
     let mut console = Console::new(args.move_time);
 
     if !args.quiet {
@@ -166,7 +203,7 @@ fn play<G: CliGame>(
         out.flush()?;
         let side = state.side_to_move();
         let ply = state.ply() + 1;
-        match players[side].choose(&state, &mut console, talk)? {
+        match players[side].choose(&state, &mut console, tables.as_ref(), talk)? {
             Choice::Move(mv) => {
                 state.play(&mv)?;
                 writeln!(out, "ply {ply} {side} {mv}")?;
@@ -195,6 +232,40 @@ fn play<G: CliGame>(
     Ok(())
 }
 
+/// Checks that `tables` hold `pos` and every subspace play can reach from it, so that a
+/// perfect player never meets a position it cannot value.
+fn check_covers<G: CliGame>(tables: &Tables<G>, pos: &G::Position) -> Result<(), CliError> {
+    let domain = tables.domain();
+    let start = domain.locate(pos).map(|(key, _)| key).map_err(|e| {
+        CliError::PerfectPlayer(format!(
+            "a perfect player needs the game's position in the tables, which do not hold it \
+             ({e}); start from an ending with --fen"
+        ))
+    })?;
+    let available: Vec<_> = tables.available().into_iter().map(|(k, _)| k).collect();
+    let missing: Vec<String> = plan(domain, &[start])
+        .into_iter()
+        .flatten()
+        .filter(|k| !available.contains(k))
+        .map(|k| k.to_string())
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(CliError::PerfectPlayer(format!(
+        "a perfect player from subspace {start} needs the tables of {} subspace{} missing from {}: {}",
+        missing.len(),
+        if missing.len() == 1 { "" } else { "s" },
+        tables
+            .directories()
+            .iter()
+            .map(|d| d.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        missing.join(", ")
+    )))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -205,6 +276,7 @@ mod tests {
             black: PlayerKind::Random,
             white: PlayerKind::Random,
             seed: 1,
+            db: Vec::new(),
             fen: None,
             set: Vec::new(),
             move_time: None,
@@ -368,5 +440,82 @@ mod tests {
             "{err}"
         );
         assert_eq!(err.exit_code(), 2);
+    }
+
+    use perfectplay_solver::Tabled;
+
+    /// Three Men's Morris solved whole into a new directory.
+    fn three_tables() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let game = perfectplay_core::morris::Morris::preset("three_mens_morris").unwrap();
+        let domain = game.domain().unwrap();
+        let start = domain.start_key();
+        perfectplay_solver::solve(domain, dir.path(), &[start], &Default::default()).unwrap();
+        dir
+    }
+
+    #[test]
+    fn perfect_players_win_what_the_tables_say() {
+        let dir = three_tables();
+        let perfect = |black, white, seed| PlayArgs {
+            black,
+            white,
+            seed,
+            db: vec![dir.path().to_owned()],
+            ..morris("three_mens_morris")
+        };
+        // The first player (White) wins the start in nine plies, against anyone.
+        let text = output(&perfect(PlayerKind::Perfect, PlayerKind::Perfect, 1)).unwrap();
+        assert!(text.contains("result: white wins"), "{text}");
+        assert!(text.contains("plies: 9\n"), "{text}");
+        for seed in 0..6 {
+            let text = output(&perfect(PlayerKind::Random, PlayerKind::Perfect, seed)).unwrap();
+            assert!(text.contains("result: white wins"), "seed {seed}: {text}");
+        }
+    }
+
+    #[test]
+    fn perfect_players_need_tables_that_hold_the_game() {
+        let err = output(&PlayArgs {
+            white: PlayerKind::Perfect,
+            ..args()
+        })
+        .unwrap_err();
+        assert!(err.to_string().contains("--white perfect"), "{err}");
+        assert_eq!(err.exit_code(), 2);
+        let dir = three_tables();
+        // Checkers from the start: no table holds 24 pieces.
+        let empty = tempfile::tempdir().unwrap();
+        let err = output(&PlayArgs {
+            black: PlayerKind::Perfect,
+            db: vec![empty.path().to_owned()],
+            ..args()
+        })
+        .unwrap_err();
+        assert!(err.to_string().contains("--fen"), "{err}");
+        // A morris ending whose tables are missing, named.
+        let err = output(&PlayArgs {
+            white: PlayerKind::Perfect,
+            db: vec![empty.path().to_owned()],
+            fen: Some("WWW/.../.../B...../B.B/.../... b 0 0".to_owned()),
+            ..morris("nine_mens_morris")
+        })
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("needs the tables of 1 subspace missing from"),
+            "{err}"
+        );
+        assert!(err.to_string().ends_with(": 3-3"), "{err}");
+        // The values a human with tables asks for.
+        let game = perfectplay_core::morris::Morris::preset("three_mens_morris").unwrap();
+        let tables: Tables<perfectplay_core::morris::Morris> =
+            Rc::new(game.open_tables(&[dir.path()]).unwrap());
+        let text = crate::players::move_values::<perfectplay_core::morris::Morris>(
+            &tables,
+            &perfectplay_core::Game::start_position(&game),
+        );
+        assert!(text.starts_with("move values: "), "{text}");
+        assert!(text.contains("win in 9"), "{text}");
     }
 }

@@ -195,6 +195,39 @@ fn human_can_list_moves_and_quit() {
 }
 
 #[test]
+fn a_human_plays_the_perfect_player_and_asks_for_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    let built = run(&["solve", "three_mens_morris", "--out", db, "--quiet"]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    // The human (White, first) asks for values, plays the first placement, then quits.
+    let output = run_with_input(
+        &[
+            "play",
+            "three_mens_morris",
+            "--white",
+            "human",
+            "--black",
+            "perfect",
+            "--db",
+            db,
+            "--quiet",
+        ],
+        "values\nb2\nvalues\nquit\n",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let talk = stderr(&output);
+    assert!(
+        talk.contains("(a move, moves, values, help or quit)"),
+        "{talk}"
+    );
+    assert!(talk.contains("move values: b2 (win in 9)"), "{talk}");
+    let out = stdout(&output);
+    assert!(out.contains("ply 1 white b2\nply 2 black "), "{out}");
+    assert!(out.contains("result: abandoned (white quit)"), "{out}");
+}
+
+#[test]
 fn slow_human_forfeits_the_turn() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
         .args(["play", "checkers", "--black", "human", "--move-time", "0.2"])
