@@ -21,8 +21,11 @@ Perfect play from endgame databases (``perfectplay.tablebase``)::
     tb.probe(state).wdl; tb.best_moves(state); tb.probe_batch(states)
 
 Errors are ``ValueError`` subclasses: ``UnknownGameError``, ``InvalidPositionError``,
-``IllegalMoveError``, ``IllegalActionError``, ``OutOfScopeError`` and ``TablebaseError``;
-``MissingTableError`` is a ``KeyError``.
+``IllegalMoveError``, ``IllegalActionError``, ``OutOfScopeError``, ``TablebaseError`` and
+``RecordError``; ``MissingTableError`` is a ``KeyError``.
+
+Game records (PDN for checkers): ``pp.pdn.read(path)``, ``pp.pdn.loads(text)``,
+``state.to_pdn()``.
 """
 
 from perfectplay._core import (
@@ -36,6 +39,7 @@ from perfectplay._core import (
     OutOfScopeError,
     Outcome,
     Probe,
+    RecordError,
     State,
     Tablebase,
     TablebaseError,
@@ -45,7 +49,7 @@ from perfectplay._core import (
     game_ids,
     load_game,
 )
-from perfectplay import tablebase
+from perfectplay import pdn, tablebase
 
 __all__ = [
     "TERMINAL_PLAYER",
@@ -58,6 +62,7 @@ __all__ = [
     "OutOfScopeError",
     "Outcome",
     "Probe",
+    "RecordError",
     "State",
     "Tablebase",
     "TablebaseError",
@@ -66,5 +71,6 @@ __all__ = [
     "__version__",
     "game_ids",
     "load_game",
+    "pdn",
     "tablebase",
 ]

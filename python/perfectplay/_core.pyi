@@ -35,6 +35,9 @@ class MissingTableError(KeyError):
 class OutOfScopeError(ValueError):
     """A position no table holds: a turn half made, more pieces than the databases cover."""
 
+class RecordError(ValueError):
+    """A game record (PDN) that cannot be read: names the game, the move and the problem."""
+
 class TablebaseError(ValueError):
     """A table that cannot be used, a closed tablebase, another game's state, a failed build."""
 
@@ -139,6 +142,12 @@ class State:
     def __deepcopy__(self, memo: Any) -> State: ...
     def __reduce__(self) -> Tuple[Any, Tuple[Game, str, List[str], List[int]]]:
         """Pickles as the game, the starting position string, the moves and the half-made turn."""
+    def to_pdn(
+        self,
+        tags: Union[Dict[str, str], Sequence[Tuple[str, str]], None] = None,
+        result: Optional[str] = None,
+    ) -> str:
+        """The game as a record (PDN for checkers); `result` 1-0, 0-1, 1/2-1/2 or *."""
     def fen(self) -> str:
         """The position string."""
     def _repr_svg_(self) -> str:
@@ -338,3 +347,6 @@ def _build_tables(
     compress: bool = False,
 ) -> List[Dict[str, Any]]:
     """Builds tables with the GIL released (see `perfectplay.tablebase.build`)."""
+
+def _read_records(game: Game, text: str) -> List[Tuple[List[Tuple[str, str]], State, str]]:
+    """The games of a record as (tags, state, result)."""

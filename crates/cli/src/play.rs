@@ -65,6 +65,10 @@ pub(crate) struct PlayArgs {
     /// Print only the moves and the result.
     #[arg(short, long)]
     pub(crate) quiet: bool,
+    /// Append the game to this file as a game record (PDN for checkers, the same layout for
+    /// morris), readable by `perfectplay.pdn` and other PDN tools.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) save: Option<PathBuf>,
 }
 
 impl PlayArgs {
@@ -219,6 +223,9 @@ fn play<G: CliGame>(
         }
     };
 
+    if let Some(path) = &args.save {
+        save_record(path, &state, args, id)?;
+    }
     let no_progress = state.no_progress_plies();
     writeln!(out, "result: {ending}")?;
     writeln!(out, "plies: {}", state.ply())?;
@@ -230,6 +237,60 @@ fn play<G: CliGame>(
     )?;
     out.flush()?;
     Ok(())
+}
+
+/// Appends `state` to the record file `path`, a blank line after any game already there. A
+/// game abandoned or stopped before its end has the result `*`.
+fn save_record<G: CliGame>(
+    path: &std::path::Path,
+    state: &GameState<G>,
+    args: &PlayArgs,
+    id: GameId,
+) -> Result<(), CliError> {
+    use std::io::Seek;
+    let player = |c: Color| format!("perfectplay {}", args.player(c).name());
+    let tags = vec![
+        (
+            "Event".to_owned(),
+            format!("perfectplay play {}", id.name()),
+        ),
+        ("Date".to_owned(), today()),
+        ("Black".to_owned(), player(Color::Black)),
+        ("White".to_owned(), player(Color::White)),
+    ];
+    let text = perfectplay_core::record::write_record(state, &tags, None);
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    if file.seek(std::io::SeekFrom::End(0))? > 0 {
+        file.write_all(b"\n")?;
+    }
+    file.write_all(text.as_bytes())?;
+    Ok(())
+}
+
+/// Today's date (UTC) as PDN writes dates: `YYYY.MM.DD`.
+fn today() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    civil_date(days)
+}
+
+/// The date `days` after 1970-01-01 (proleptic Gregorian calendar) as `YYYY.MM.DD`.
+fn civil_date(days: i64) -> String {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let mp = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
 }
 
 /// Checks that `tables` hold `pos` and every subspace play can reach from it, so that a
@@ -277,6 +338,7 @@ mod tests {
             white: PlayerKind::Random,
             seed: 1,
             db: Vec::new(),
+            save: None,
             fen: None,
             set: Vec::new(),
             move_time: None,
@@ -517,5 +579,43 @@ mod tests {
         );
         assert!(text.starts_with("move values: "), "{text}");
         assert!(text.contains("win in 9"), "{text}");
+    }
+
+    #[test]
+    fn saved_games_read_back_as_records() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.pdn");
+        for seed in [1, 2] {
+            output(&PlayArgs {
+                seed,
+                save: Some(path.clone()),
+                ..args()
+            })
+            .unwrap();
+        }
+        output(&PlayArgs {
+            max_plies: Some(7),
+            save: Some(path.clone()),
+            ..args()
+        })
+        .unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let game = perfectplay_core::checkers::Checkers::default();
+        let records = perfectplay_core::record::read_records(&game, &text).unwrap();
+        assert_eq!(records.len(), 3);
+        assert_eq!(records[0].tag("Black"), Some("perfectplay random"));
+        assert_eq!(records[2].state.ply(), 7);
+        assert_eq!(
+            records[2].result,
+            perfectplay_core::record::RecordResult::Unknown
+        );
+        let first = output(&PlayArgs { seed: 1, ..args() }).unwrap();
+        let plies = first.lines().filter(|l| l.starts_with("ply ")).count();
+        assert_eq!(records[0].state.ply() as usize, plies);
+        let date = today();
+        assert!(
+            date.len() == 10 && date.starts_with("20") && &date[4..5] == ".",
+            "{date}"
+        );
     }
 }

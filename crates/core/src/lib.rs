@@ -34,6 +34,7 @@ mod svg_layout;
 
 pub mod checkers;
 pub mod morris;
+pub mod record;
 pub mod registry;
 
 pub use bitboard::{Bitboard, Indices};

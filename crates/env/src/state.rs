@@ -2,6 +2,7 @@
 //! and the rules that depend on it, the stage of the turn) and the actions of the turn being
 //! made, for undo.
 
+use perfectplay_core::record::{RecordError, RecordErrorKind, RecordResult, Tags};
 use perfectplay_core::{perft, EndReason, History, Outcome, PlayError};
 
 use crate::actions::ActionSet;
@@ -132,6 +133,49 @@ impl<F: Family> State<F> {
             state.apply_action(action as i64)?;
         }
         Ok(state)
+    }
+
+    /// The game as a game record (PDN for checkers; see [`perfectplay_core::record`]): its
+    /// start, every whole move (a half-made turn is left out) and `result` (`None`: the
+    /// game's own, `*` while it goes on), after `tags`.
+    pub fn write_record(&self, tags: &[(String, String)], result: Option<RecordResult>) -> String {
+        perfectplay_core::record::write_record(self.inner.state(), tags, result)
+    }
+
+    /// The games of a game record `text` (several may follow one another), each replayed from
+    /// its start, with its tags and result. A forfeited turn (`--`) has no place in a state
+    /// made move by move, and is refused.
+    pub fn read_records(
+        id: &'static str,
+        game: F,
+        text: &str,
+    ) -> std::result::Result<Vec<(Tags, Self, RecordResult)>, RecordError> {
+        let records = perfectplay_core::record::read_records(&game, text)?;
+        records
+            .into_iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let (origin, no_progress) = r.state.origin();
+                let mut state = State {
+                    id,
+                    inner: ActionState::new(game, *origin, no_progress, History::Full),
+                    turn: Vec::new(),
+                };
+                for mv in r.state.moves() {
+                    let Some(mv) = mv else {
+                        return Err(RecordError {
+                            game: i + 1,
+                            kind: RecordErrorKind::Stray(
+                                "-- (a forfeited turn, which states made move by move cannot hold)"
+                                    .to_owned(),
+                            ),
+                        });
+                    };
+                    state.inner.play(&mv);
+                }
+                Ok((r.tags, state, r.result))
+            })
+            .collect()
     }
 
     /// The record that rebuilds this game.

@@ -77,6 +77,13 @@ create_exception!(
 );
 create_exception!(
     perfectplay,
+    RecordError,
+    PyValueError,
+    "A game record (PDN) that cannot be read; the message names the game in the text, the move \
+     and the problem."
+);
+create_exception!(
+    perfectplay,
     UnknownGameError,
     PyValueError,
     "A game id that names no game; the message lists the valid ids and aliases."
@@ -121,6 +128,9 @@ pub(crate) enum Error {
     /// Text that names no action (of the game, or legal in the state).
     #[error("{0}")]
     UnknownAction(String),
+    /// A game record that cannot be read.
+    #[error(transparent)]
+    Record(#[from] perfectplay_core::record::RecordError),
 }
 
 /// Errors of the layers below that the binding meets with `?`, through the environment's.
@@ -161,6 +171,7 @@ impl From<Error> for PyErr {
             }
             Error::OptionType { .. } | Error::BadArgument(_) => PyValueError::new_err(message),
             Error::UnknownAction(_) => IllegalActionError::new_err(message),
+            Error::Record(_) => RecordError::new_err(message),
         }
     }
 }

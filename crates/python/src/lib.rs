@@ -41,6 +41,8 @@ mod _core {
     #[pymodule_export]
     use crate::errors::OutOfScopeError;
     #[pymodule_export]
+    use crate::errors::RecordError;
+    #[pymodule_export]
     use crate::errors::TablebaseError;
     #[pymodule_export]
     use crate::errors::UnknownGameError;
@@ -58,6 +60,8 @@ mod _core {
     use crate::py_game::load_game;
     #[pymodule_export]
     use crate::py_game::PyGame;
+    #[pymodule_export]
+    use crate::py_state::_read_records;
     #[pymodule_export]
     use crate::py_state::_restore_state;
     #[pymodule_export]

@@ -5,6 +5,7 @@ use std::fmt;
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 use perfectplay_core::checkers::Checkers;
 use perfectplay_core::morris::Morris;
+use perfectplay_core::record::RecordResult;
 use perfectplay_core::ActionGame;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -209,6 +210,42 @@ impl PyState {
             restore,
             (self.game(), record.origin, record.moves, record.actions),
         ))
+    }
+
+    /// The game as a game record: PDN for checkers, the same layout for morris (see
+    /// `perfectplay.pdn`). `tags` (a dict or a list of pairs) come first; `result` is `1-0`
+    /// (White wins), `0-1`, `1/2-1/2` or `*`, by default the game's own (`*` while it goes
+    /// on). A half-made turn is left out.
+    #[pyo3(signature = (tags = None, result = None))]
+    fn to_pdn(
+        &self,
+        tags: Option<&Bound<'_, PyAny>>,
+        result: Option<&str>,
+    ) -> crate::errors::Result<String> {
+        let tags: Vec<(String, String)> = match tags {
+            None => Vec::new(),
+            Some(t) => {
+                let items = if let Ok(d) = t.cast::<pyo3::types::PyDict>() {
+                    d.items().into_any()
+                } else {
+                    t.clone()
+                };
+                items.extract().map_err(|_| {
+                    Error::ArgumentType(
+                        "tags: a dict of str to str, or a list of (name, value) pairs".into(),
+                    )
+                })?
+            }
+        };
+        let result = match result {
+            None => None,
+            Some(token) => Some(RecordResult::from_token(token).ok_or_else(|| {
+                Error::BadArgument(format!(
+                    "result {token:?}: one of 1-0 (White wins), 0-1, 1/2-1/2 or *"
+                ))
+            })?),
+        };
+        Ok(with_family!(AnyState, &self.inner, s => s.write_record(&tags, result)))
     }
 
     /// The position string: PDN FEN for checkers, the morris position string (which records
@@ -430,6 +467,42 @@ pub(crate) fn _restore_state(
         }
     };
     Ok(PyState { inner })
+}
+
+/// The games of the record `text` read as games of `game`: `(tags, state, result)` each, the
+/// result as its token (`1-0` White wins, `0-1` Black wins, `1/2-1/2`, `*`). `RecordError`
+/// names the game, the move and the problem.
+#[pyfunction]
+pub(crate) fn _read_records(
+    game: PyRef<'_, PyGame>,
+    text: &str,
+) -> crate::errors::Result<Vec<(Vec<(String, String)>, PyState, &'static str)>> {
+    Ok(match game.game {
+        AnyGame::Checkers(g) => State::read_records(game.id, g, text)?
+            .into_iter()
+            .map(|(tags, s, r)| {
+                (
+                    tags,
+                    PyState {
+                        inner: AnyState::Checkers(s),
+                    },
+                    r.token(),
+                )
+            })
+            .collect(),
+        AnyGame::Morris(g) => State::read_records(game.id, g, text)?
+            .into_iter()
+            .map(|(tags, s, r)| {
+                (
+                    tags,
+                    PyState {
+                        inner: AnyState::Morris(s),
+                    },
+                    r.token(),
+                )
+            })
+            .collect(),
+    })
 }
 
 /// Checks `state` against the rules engine: its moves replayed through the engine's

@@ -1,0 +1,457 @@
+//! Game records: PDN (Portable Draughts Notation, the PGN of draughts) for checkers, and the
+//! same layout for the morris games.
+//!
+//! A record is tag pairs (`[Event "..."]`, one per line) then the movetext: move numbers,
+//! moves in the game's notation, and a result. Reading takes what PDN files hold in practice:
+//! `{comments}`, `;` comments to the end of the line, `(variations)` (skipped, nested), `$n`
+//! annotations, `!`/`?` marks after moves, move numbers glued to the move (`1.11-15`), the
+//! short form of multiple jumps (`15x31` where it names one capture), several games in one
+//! text, and the results `1-0`, `0-1`, `1/2-1/2` and `*` (also PDN 3.0's `2-0`, `0-2` and
+//! `1-1`). Every move is checked against the rules as it is replayed: a record is a game that
+//! was played, or an error naming the game, the move number and the move.
+//!
+//! Decisions where the formats leave room:
+//! - Results read as in PGN and the PDN documents: the first number is White's score, so
+//!   `1-0` is a White win and `0-1` a Black win, in checkers (where Black moves first) as in
+//!   morris. Some checkers databases use the opposite; the `Result` tag is kept as written.
+//! - A position other than the game's start is written as `[SetUp "1"]` and `[FEN "..."]`
+//!   (the game's position string: PDN FEN in checkers); reading needs only `FEN`.
+//! - Checkers records carry `[GameType "21"]` (English draughts); another game type is refused.
+//!   Morris records carry `[Game "ID"]` instead, and a record of another morris game is
+//!   refused.
+//! - A forfeited turn (a player out of time) is written `--`, as PGN tools write a null move.
+//! - Move numbers count whole moves from the first player's turn; a record whose first move
+//!   is the second player's starts `1...`.
+
+use std::fmt::Write as _;
+
+use thiserror::Error;
+
+use crate::registry::GameFamily;
+use crate::{Color, GameState, PlayError};
+
+/// How a recorded game ended, as its result says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RecordResult {
+    /// A win for this side.
+    Win(Color),
+    /// A draw.
+    Draw,
+    /// Not known, or the game is not over (`*`).
+    Unknown,
+}
+
+impl RecordResult {
+    /// The result token: `1-0` (White wins), `0-1` (Black wins), `1/2-1/2` or `*`.
+    #[must_use]
+    pub const fn token(self) -> &'static str {
+        match self {
+            RecordResult::Win(Color::White) => "1-0",
+            RecordResult::Win(Color::Black) => "0-1",
+            RecordResult::Draw => "1/2-1/2",
+            RecordResult::Unknown => "*",
+        }
+    }
+
+    /// The result a token names, if it is one.
+    #[must_use]
+    pub fn from_token(token: &str) -> Option<RecordResult> {
+        Some(match token {
+            "1-0" | "2-0" => RecordResult::Win(Color::White),
+            "0-1" | "0-2" => RecordResult::Win(Color::Black),
+            "1/2-1/2" | "1-1" => RecordResult::Draw,
+            "*" => RecordResult::Unknown,
+            _ => return None,
+        })
+    }
+
+    /// The result of `state`: its winner or a draw once it is over (a game cut short by the
+    /// ply limit is a draw), unknown before.
+    #[must_use]
+    pub fn of<G: GameFamily>(state: &GameState<G>) -> RecordResult {
+        match state.outcome() {
+            None => RecordResult::Unknown,
+            Some(outcome) => outcome.winner.map_or(RecordResult::Draw, RecordResult::Win),
+        }
+    }
+}
+
+/// One game read from a record: its tags in order, the game replayed, and its result.
+#[derive(Clone, Debug)]
+pub struct Record<G: GameFamily> {
+    /// Every tag pair as written, in order (`FEN`, `Result` and the game type included).
+    pub tags: Tags,
+    /// The game: the start (the `FEN` tag's position, else the game's start) and every move
+    /// of the movetext played.
+    pub state: GameState<G>,
+    /// The result ending the movetext (`Unknown` where there was none).
+    pub result: RecordResult,
+}
+
+impl<G: GameFamily> Record<G> {
+    /// The value of tag `name`, the first if there are several.
+    #[must_use]
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Why a record cannot be read.
+#[derive(Debug, Error, PartialEq, Eq)]
+#[error("game {game}: {kind}")]
+pub struct RecordError {
+    /// The game of the text, from 1.
+    pub game: usize,
+    /// What is wrong.
+    pub kind: RecordErrorKind,
+}
+
+/// What is wrong with a record.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum RecordErrorKind {
+    /// A tag pair that is not `[Name "value"]`.
+    #[error("a tag pair must read [Name \"value\"], found `{0}`")]
+    BadTag(String),
+    /// A comment or variation that is never closed.
+    #[error("a {0} is never closed")]
+    Unclosed(&'static str),
+    /// The `FEN` tag's position cannot be read.
+    #[error("the FEN tag: {0}")]
+    BadPosition(String),
+    /// A record of another game.
+    #[error("a record of {found}, read as {expected}")]
+    OtherGame {
+        /// What the record's tag says.
+        found: String,
+        /// The game it was read as.
+        expected: String,
+    },
+    /// A move that cannot be read or is not legal where it is played.
+    #[error("move {number} ({side}) `{text}`: {why}")]
+    BadMove {
+        /// The whole-move number, as the record counts.
+        number: u32,
+        /// The side whose move it is.
+        side: Color,
+        /// The move as written.
+        text: String,
+        /// Why it cannot be played.
+        why: String,
+    },
+    /// Text that is no move, number, comment or result.
+    #[error("`{0}` is not part of a movetext")]
+    Stray(String),
+}
+
+/// Every game in `text`, read as records of `game` and replayed.
+pub fn read_records<G: GameFamily + Clone>(
+    game: &G,
+    text: &str,
+) -> Result<Vec<Record<G>>, RecordError> {
+    let mut records = Vec::new();
+    let mut rest = text;
+    loop {
+        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+        if rest.is_empty() {
+            return Ok(records);
+        }
+        let number = records.len() + 1;
+        let fail = |kind| RecordError { game: number, kind };
+        let (tags, after_tags) = read_tags(rest).map_err(fail)?;
+        let mut state = start_state(game, &tags).map_err(fail)?;
+        let (result, after) = play_movetext(game, &mut state, after_tags).map_err(fail)?;
+        records.push(Record {
+            tags,
+            state,
+            result,
+        });
+        if after.len() == rest.len() {
+            // Nothing was consumed: text that starts no game.
+            let word = rest.split_whitespace().next().unwrap_or(rest);
+            return Err(fail(RecordErrorKind::Stray(word.to_owned())));
+        }
+        rest = after;
+    }
+}
+
+/// Tag pairs, name and value, in order.
+pub type Tags = Vec<(String, String)>;
+
+/// The tag pairs at the start of `text`, and the text after them.
+fn read_tags(text: &str) -> Result<(Tags, &str), RecordErrorKind> {
+    let mut tags = Vec::new();
+    let mut rest = text.trim_start();
+    while let Some(body) = rest.strip_prefix('[') {
+        let end = find_tag_end(body)
+            .ok_or_else(|| RecordErrorKind::BadTag(body.lines().next().unwrap_or("").to_owned()))?;
+        let inside = body[..end].trim();
+        let bad = || RecordErrorKind::BadTag(format!("[{inside}]"));
+        let (name, value) = inside.split_once(char::is_whitespace).ok_or_else(bad)?;
+        let value = value.trim();
+        let quoted = value
+            .strip_prefix('"')
+            .and_then(|v| v.strip_suffix('"'))
+            .ok_or_else(bad)?;
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(bad());
+        }
+        tags.push((name.to_owned(), unescape(quoted)));
+        rest = body[end + 1..].trim_start();
+    }
+    Ok((tags, rest))
+}
+
+/// Where the `]` closing a tag pair is in `body` (after its `[`), past `\"` and `\\`.
+fn find_tag_end(body: &str) -> Option<usize> {
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, c) in body.char_indices() {
+        match c {
+            '\n' if !in_string => return None,
+            _ if escaped => escaped = false,
+            '\\' if in_string => escaped = true,
+            '"' => in_string = !in_string,
+            ']' if !in_string => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn unescape(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut chars = value.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(next) = chars.next() {
+                out.push(next);
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn escape(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// The game's state at the record's start: the `FEN` tag's position, else the game's start.
+/// Refuses a record whose tags name another game.
+fn start_state<G: GameFamily + Clone>(
+    game: &G,
+    tags: &[(String, String)],
+) -> Result<GameState<G>, RecordErrorKind> {
+    let tag = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.trim());
+    if G::FAMILY == "checkers" {
+        if let Some(kind) = tag("GameType") {
+            // `21`, optionally followed by board details (`21,W,8,8,N2,0`).
+            if kind.split(',').next().map(str::trim) != Some("21") {
+                return Err(RecordErrorKind::OtherGame {
+                    found: format!("game type {kind}"),
+                    expected: "English checkers (game type 21)".to_owned(),
+                });
+            }
+        }
+    } else if let Some(id) = tag("Game") {
+        if id != game.id() {
+            return Err(RecordErrorKind::OtherGame {
+                found: id.to_owned(),
+                expected: game.id().to_owned(),
+            });
+        }
+    }
+    match tag("FEN") {
+        None => Ok(GameState::new(game.clone())),
+        Some(fen) => {
+            let (pos, no_progress) = game
+                .read_position(fen)
+                .map_err(|e| RecordErrorKind::BadPosition(e.to_string()))?;
+            Ok(GameState::from_position_after(
+                game.clone(),
+                pos,
+                no_progress,
+            ))
+        }
+    }
+}
+
+/// Plays the movetext at the start of `text` on `state`, up to its result, the next game's
+/// tags or the end; returns the result and the text after it.
+fn play_movetext<'t, G: GameFamily>(
+    game: &G,
+    state: &mut GameState<G>,
+    text: &'t str,
+) -> Result<(RecordResult, &'t str), RecordErrorKind> {
+    let first = game.first_to_move();
+    // Whole moves count from the first player's turn: a record starting on the second
+    // player's turn is half a move in.
+    let offset = u32::from(game.side_to_move(state.origin().0) != first);
+    let mut rest = text;
+    loop {
+        rest = rest.trim_start();
+        let Some(c) = rest.chars().next() else {
+            return Ok((RecordResult::Unknown, rest));
+        };
+        match c {
+            '[' => return Ok((RecordResult::Unknown, rest)),
+            '{' => rest = skip_past(rest, '}').ok_or(RecordErrorKind::Unclosed("comment"))?,
+            ';' => rest = rest.find('\n').map_or("", |i| &rest[i + 1..]),
+            '(' => rest = skip_variation(rest)?,
+            '$' => {
+                rest = rest[1..].trim_start_matches(|c: char| c.is_ascii_digit());
+            }
+            _ => {
+                let end = rest
+                    .find(|c: char| c.is_whitespace() || "{(;[".contains(c))
+                    .unwrap_or(rest.len());
+                let (word, after) = rest.split_at(end);
+                rest = after;
+                if let Some(result) = RecordResult::from_token(word) {
+                    return Ok((result, rest));
+                }
+                let word = strip_move_number(word);
+                let word = word.trim_end_matches(['!', '?', '*']);
+                if word.is_empty() {
+                    continue;
+                }
+                // The whole-move number of this move, counted as the record counts.
+                let number = (state.ply() + offset) / 2 + 1;
+                let side = state.side_to_move();
+                let bad = |why: String| RecordErrorKind::BadMove {
+                    number,
+                    side,
+                    text: word.to_owned(),
+                    why,
+                };
+                if let Some(outcome) = state.outcome() {
+                    return Err(bad(format!("the game is over ({outcome})")));
+                }
+                if word == "--" {
+                    state.forfeit_turn().map_err(|e| bad(e.to_string()))?;
+                    continue;
+                }
+                let mv = game
+                    .parse_move(state.position(), word)
+                    .map_err(|e| bad(e.to_string()))?;
+                state.play(&mv).map_err(|e| match e {
+                    PlayError::GameOver(outcome) => bad(format!("the game is over ({outcome})")),
+                    other => bad(other.to_string()),
+                })?;
+            }
+        }
+    }
+}
+
+/// `word` without a leading move number (`12.`, `12...`); a bare number is dropped whole.
+fn strip_move_number(word: &str) -> &str {
+    let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if digits > 0 && word[digits..].starts_with('.') {
+        return word[digits..].trim_start_matches('.');
+    }
+    word
+}
+
+/// The text after the first `close` in `text`.
+fn skip_past(text: &str, close: char) -> Option<&str> {
+    text.find(close).map(|i| &text[i + close.len_utf8()..])
+}
+
+/// The text after the variation `text` starts with, nested variations and comments included.
+fn skip_variation(text: &str) -> Result<&str, RecordErrorKind> {
+    let mut depth = 0usize;
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        match c {
+            '{' => {
+                rest = skip_past(rest, '}').ok_or(RecordErrorKind::Unclosed("comment"))?;
+                continue;
+            }
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Ok(&rest[1..]);
+                }
+            }
+            _ => {}
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    Err(RecordErrorKind::Unclosed("variation"))
+}
+
+/// `state` written as a record: `tags` first (any `Result`, `FEN`, `SetUp`, `GameType` or
+/// `Game` among them is replaced by what the state says), then the game type, the start if it
+/// is not the game's own, and the movetext, ten whole moves to a line, ending with `result`
+/// (`None`: the state's own, [`RecordResult::of`]).
+#[must_use]
+pub fn write_record<G: GameFamily>(
+    state: &GameState<G>,
+    tags: &[(String, String)],
+    result: Option<RecordResult>,
+) -> String {
+    let game = state.game();
+    let result = result.unwrap_or_else(|| RecordResult::of(state));
+    let mut out = String::new();
+    let replaced = ["Result", "FEN", "SetUp", "GameType", "Game"];
+    for (name, value) in tags.iter().filter(|(n, _)| !replaced.contains(&n.as_str())) {
+        let _ = writeln!(out, "[{name} \"{}\"]", escape(value));
+    }
+    let _ = writeln!(out, "[Result \"{}\"]", result.token());
+    if G::FAMILY == "checkers" {
+        out.push_str("[GameType \"21\"]\n");
+    } else {
+        let _ = writeln!(out, "[Game \"{}\"]", game.id());
+    }
+    let (origin, no_progress) = state.origin();
+    let start = game.start_position();
+    if *origin != start || no_progress != 0 {
+        let _ = writeln!(
+            out,
+            "[SetUp \"1\"]\n[FEN \"{}\"]",
+            escape(&game.write_position(origin, no_progress))
+        );
+    }
+    out.push('\n');
+    let first = game.first_to_move();
+    let mut side = game.side_to_move(origin);
+    let mut number = 1;
+    let mut line = String::new();
+    let mut words = 0;
+    for (i, mv) in state.moves().enumerate() {
+        if side == first || i == 0 {
+            if words >= 20 {
+                out.push_str(line.trim_end());
+                out.push('\n');
+                line.clear();
+                words = 0;
+            }
+            let dots = if side == first { "." } else { "..." };
+            let _ = write!(line, "{number}{dots} ");
+        }
+        match mv {
+            Some(mv) => {
+                let _ = write!(line, "{mv} ");
+            }
+            None => line.push_str("-- "),
+        }
+        words += 1;
+        if side != first {
+            number += 1;
+        }
+        // After a forfeit or a move the turn passes (a morris turn is one move).
+        side = !side;
+    }
+    line.push_str(result.token());
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests;

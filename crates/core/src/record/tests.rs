@@ -1,0 +1,204 @@
+use super::*;
+use crate::checkers::Checkers;
+use crate::morris::Morris;
+use crate::SplitMix64;
+
+/// A published game (Jordan v Tesheliet, Double Corner Dyke), as the PDN 3.0 examples give
+/// it: comments, a repeated tag, move numbers padded with spaces, a double jump written in
+/// its short form (`7x23`), and `*` for a game not finished.
+const JORDAN_TESHELIET: &str = r#"[Event "Double Corner Dyke"]
+[Black "Jordan,A"]
+[White "Tesheliet,F"]
+[Event "This is an 8x8 draughts game"]
+[Result "1/2-1/2"]
+[GameType "21"]
+
+1.  9-14 22-17 2. 11-15 25-22 3. 15-19 {Forms the Double Corner Dyke, With
+ black aiming to occupy sqr 19, attacking white's double corner.} 23x16
+4. 12x19 24x15 5. 10x19 17x10 6.  6x15 21-17 7.  5-9 29-25 8.  8-12 25-21
+9.  7-10 17-13 10.  1-6 {It seems unwise to abondon the key back row sqr 1,
+ but it is necessary to prevent 13-9..} 27-24 11.  4-8 32-27 12.  9-14
+27-23 13.  3-7 23x16 14. 12x19 22-17 15.  7-11 26-23 16. 19x26 30x23
+17.  8-12 24-20 18. 15-18 23-19 19. 11-15 20-16 20. 15x24 28x19 21.  2-7
+31-26 22. 18-23 26-22 23. 23-27 16-11 {! a really beautiful escape}
+24.  7x23 22-18 *
+"#;
+
+fn moves<G: GameFamily>(state: &GameState<G>) -> Vec<String> {
+    state
+        .moves()
+        .map(|m| m.map_or("--".to_owned(), |m| m.to_string()))
+        .collect()
+}
+
+#[test]
+fn a_published_game_reads_replays_and_round_trips() {
+    let game = Checkers::default();
+    let records = read_records(&game, JORDAN_TESHELIET).unwrap();
+    assert_eq!(records.len(), 1);
+    let record = &records[0];
+    assert_eq!(record.state.ply(), 48);
+    assert_eq!(record.result, RecordResult::Unknown);
+    assert_eq!(record.tag("Black"), Some("Jordan,A"));
+    assert_eq!(record.tag("Event"), Some("Double Corner Dyke"));
+    assert_eq!(record.tag("Result"), Some("1/2-1/2"));
+    let played = moves(&record.state);
+    assert_eq!(&played[..3], ["9-14", "22-17", "11-15"]);
+    // The short form is the whole double jump once played.
+    assert_eq!(played[46], "7x16x23");
+
+    let written = write_record(&record.state, &record.tags, Some(record.result));
+    assert!(written.starts_with("[Event \"Double Corner Dyke\"]\n[Black \"Jordan,A\"]\n"));
+    assert!(written.contains("[Result \"*\"]\n[GameType \"21\"]\n\n1. 9-14 22-17 2. 11-15"));
+    assert!(!written.contains("FEN"), "{written}");
+    let again = read_records(&game, &written).unwrap();
+    assert_eq!(moves(&again[0].state), played);
+    assert_eq!(again[0].state.position(), record.state.position());
+    // Written again, the text is the same: a fixed point.
+    assert_eq!(
+        write_record(&again[0].state, &again[0].tags, Some(again[0].result)),
+        written
+    );
+}
+
+#[test]
+fn a_setup_with_the_second_player_to_move_numbers_from_one_ellipsis() {
+    let game = Checkers::default();
+    let (pos, _) = game.read_position("W:WK19,27:B12,K10").unwrap();
+    let mut state = GameState::from_position(game, pos);
+    let mut rng = SplitMix64::new(4);
+    while !state.is_over() && state.ply() < 9 {
+        let legal: Vec<_> = state.legal_moves().into_iter().collect();
+        state.play(rng.pick(&legal).unwrap()).unwrap();
+    }
+    let tags = vec![("Event".to_owned(), "a \"quoted\" test".to_owned())];
+    let text = write_record(&state, &tags, None);
+    assert!(text.contains("[Event \"a \\\"quoted\\\" test\"]"), "{text}");
+    assert!(
+        text.contains("[SetUp \"1\"]\n[FEN \"W:W27,K19:B12,K10\"]"),
+        "{text}"
+    );
+    let movetext = text.lines().last().unwrap();
+    assert!(movetext.starts_with("1... "), "{text}");
+    assert!(movetext.contains(" 2. "), "{text}");
+    let back = read_records(&game, &text).unwrap();
+    assert_eq!(back[0].tag("Event"), Some("a \"quoted\" test"));
+    assert_eq!(moves(&back[0].state), moves(&state));
+    assert_eq!(back[0].state.origin(), state.origin());
+    assert_eq!(back[0].result, RecordResult::of(&state));
+}
+
+#[test]
+fn many_games_variations_annotations_and_results() {
+    let game = Checkers::default();
+    let text = "[Event \"one\"]\n1.11-15 23-19 (1... 22-18 {a variation (nested)} 2. 15x22) \
+                2. 8-11! $1 22-17?! ; to the end of the line 24-20\n 3. 4-8 1-0\n\n\
+                [Event \"two\"]\n1. 11-16 2-0\n[Event \"three\"]\n1. 9-13 21-17 1/2-1/2\n\
+                1. 10-14 *";
+    let records = read_records(&game, text).unwrap();
+    let summary: Vec<(usize, RecordResult)> = records
+        .iter()
+        .map(|r| (r.state.ply() as usize, r.result))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (5, RecordResult::Win(Color::White)),
+            (1, RecordResult::Win(Color::White)),
+            (2, RecordResult::Draw),
+            (1, RecordResult::Unknown),
+        ]
+    );
+    assert_eq!(
+        moves(&records[0].state),
+        ["11-15", "23-19", "8-11", "22-17", "4-8"]
+    );
+    assert!(records[3].tags.is_empty());
+}
+
+#[test]
+fn bad_records_name_the_game_the_move_and_the_problem() {
+    let game = Checkers::default();
+    let err = read_records(
+        &game,
+        "1. 11-15 23-19 2. 15-18 *\n[Event \"b\"]\n1. 11-15 22-17 2. 15-19 17-13 3. 19x26 *",
+    )
+    .unwrap_err();
+    // The first game reads; in the second, White must take 23x16 and cannot play 17-13.
+    assert_eq!(err.game, 2);
+    match &err.kind {
+        RecordErrorKind::BadMove {
+            number, side, text, ..
+        } => {
+            assert_eq!((*number, *side, text.as_str()), (2, Color::White, "17-13"));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        err.to_string()
+            .starts_with("game 2: move 2 (white) `17-13`: "),
+        "{err}"
+    );
+    type Expect = fn(&RecordErrorKind) -> bool;
+    let cases: [(&str, Expect); 6] = [
+        ("[GameType \"20\"]\n1. 32-28 *", |k| {
+            matches!(k, RecordErrorKind::OtherGame { .. })
+        }),
+        ("[Event unquoted]\n*", |k| {
+            matches!(k, RecordErrorKind::BadTag(_))
+        }),
+        ("[Event \"x\"\n*", |k| {
+            matches!(k, RecordErrorKind::BadTag(_))
+        }),
+        ("1. 11-15 {never closed", |k| {
+            matches!(k, RecordErrorKind::Unclosed("comment"))
+        }),
+        ("1. 11-15 (22-18 *", |k| {
+            matches!(k, RecordErrorKind::Unclosed("variation"))
+        }),
+        ("[FEN \"B:W33:B1\"]\n*", |k| {
+            matches!(k, RecordErrorKind::BadPosition(_))
+        }),
+    ];
+    for (text, expected) in cases {
+        let err = read_records(&game, text).unwrap_err();
+        assert!(expected(&err.kind), "{text:?}: {err}");
+    }
+    // A finished game takes no more moves.
+    let err = read_records(&game, "[FEN \"B:W18:B\"]\n1. 11-15 *").unwrap_err();
+    assert!(err.to_string().contains("the game is over"), "{err}");
+}
+
+#[test]
+fn morris_games_round_trip_with_forfeits() {
+    for id in [
+        "nine_mens_morris",
+        "twelve_mens_morris",
+        "three_mens_morris",
+    ] {
+        let game = Morris::preset(id).unwrap();
+        let mut state = GameState::new(game);
+        let mut rng = SplitMix64::new(7);
+        while !state.is_over() && state.ply() < 80 {
+            if state.ply() == 5 {
+                state.forfeit_turn().unwrap();
+                continue;
+            }
+            let legal: Vec<_> = state.legal_moves().into_iter().collect();
+            state.play(rng.pick(&legal).unwrap()).unwrap();
+        }
+        let text = write_record(&state, &[], None);
+        assert!(text.contains(&format!("[Game \"{id}\"]")), "{text}");
+        assert!(text.contains(" -- "), "{text}");
+        let back = read_records(&game, &text).unwrap();
+        assert_eq!(moves(&back[0].state), moves(&state), "{id}");
+        assert_eq!(back[0].state.position(), state.position(), "{id}");
+        assert_eq!(back[0].result, RecordResult::of(&state));
+        let other = Morris::preset("six_mens_morris").unwrap();
+        let err = read_records(&other, &text).unwrap_err();
+        assert!(
+            matches!(err.kind, RecordErrorKind::OtherGame { .. }),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,117 @@
+"""Game records: PDN (Portable Draughts Notation) for checkers, the same layout for morris.
+
+Read the games of a file or a string, each replayed into a :class:`perfectplay.State`, and
+write a state back::
+
+    import perfectplay as pp
+
+    for record in pp.pdn.read("games.pdn"):          # a path or an open text file
+        record.tags["Black"], record.result, record.state.history()
+    games = pp.pdn.loads(text)                        # the same from a string
+    text = state.to_pdn({"Event": "club night"})      # one game
+    pp.pdn.write("out.pdn", [state, other_state])     # several, one after another
+
+Reading takes tag pairs, move numbers, ``{comments}``, ``;`` comments, ``(variations)``
+(skipped), ``$n`` annotations, ``!``/``?`` marks, the short form of multiple jumps
+(``15x31``) and the results ``1-0``, ``0-1``, ``1/2-1/2``, ``*`` (and PDN 3.0's ``2-0``,
+``0-2``, ``1-1``). Every move is checked as it is replayed: a bad record raises
+:class:`perfectplay.RecordError` naming the game, the move number and the move. As in PGN and
+the PDN documents, ``1-0`` is a White win. Morris records carry ``[Game "ID"]``; they are read
+as that game (with its preset rules) unless ``game=`` says otherwise. The decisions behind the
+format are in the Rust module ``perfectplay_core::record``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from typing import IO, Any, Dict, Iterable, List, Optional, Tuple, Union
+
+from perfectplay._core import Game, State, _read_records, load_game
+
+__all__ = ["GameRecord", "loads", "read", "write"]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+_GAME_TAG = re.compile(r'^\s*\[Game\s+"([^"]*)"\s*\]', re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game of a record: its tags, the game replayed, and its result."""
+
+    #: Every tag pair, in the order written (a name may repeat).
+    tag_pairs: Tuple[Tuple[str, str], ...]
+    #: The game, replayed from its start (the ``FEN`` tag's position, else the game's start).
+    state: State
+    #: The result ending the movetext: ``1-0`` (White wins), ``0-1``, ``1/2-1/2`` or ``*``.
+    result: str
+
+    @property
+    def tags(self) -> Dict[str, str]:
+        """The tags by name (the first value of a repeated name)."""
+        out: Dict[str, str] = {}
+        for name, value in self.tag_pairs:
+            out.setdefault(name, value)
+        return out
+
+    def to_pdn(self) -> str:
+        """The record written back (tags, start, moves and result)."""
+        return self.state.to_pdn(list(self.tag_pairs), self.result)
+
+
+def _game(text: str, game: Union[Game, str, None], rules: Dict[str, Any]) -> Game:
+    if isinstance(game, Game):
+        if rules:
+            raise ValueError("rule options go with a game id, not with a Game")
+        return game
+    if game is None:
+        found = _GAME_TAG.search(text)
+        game = found.group(1) if found else "checkers"
+    return load_game(game, **rules)
+
+
+def loads(text: str, game: Union[Game, str, None] = None, **rules: Any) -> List[GameRecord]:
+    """The games of the record ``text``. ``game`` is a :class:`perfectplay.Game`, a game id
+    (rule options as keywords) or ``None``: the first ``[Game "ID"]`` tag's game, else
+    checkers."""
+    if not isinstance(text, str):
+        raise TypeError(f"loads takes the record as a str, not {type(text).__name__}")
+    g = _game(text, game, rules)
+    return [GameRecord(tuple(tags), state, result) for tags, state, result in _read_records(g, text)]
+
+
+def read(
+    source: Union[PathLike, IO[str]], game: Union[Game, str, None] = None, **rules: Any
+) -> List[GameRecord]:
+    """The games of a record file: a path or an open text file (UTF-8; a byte-order mark is
+    skipped). See :func:`loads`."""
+    if hasattr(source, "read"):
+        text = source.read()  # type: ignore[union-attr]
+    else:
+        with open(os.fspath(source), encoding="utf-8-sig") as f:  # type: ignore[arg-type]
+            text = f.read()
+    return loads(text, game, **rules)
+
+
+def write(
+    path: PathLike,
+    games: Iterable[Union[State, GameRecord]],
+    tags: Optional[Dict[str, str]] = None,
+    append: bool = False,
+) -> None:
+    """Writes ``games`` (states or records) to ``path``, a blank line between games; ``tags``
+    go before each state's moves (a record keeps its own). ``append=True`` adds to the file."""
+    parts = []
+    for g in games:
+        if isinstance(g, GameRecord):
+            parts.append(g.to_pdn())
+        elif isinstance(g, State):
+            parts.append(g.to_pdn(tags))
+        else:
+            raise TypeError(f"write takes States or GameRecords, not {type(g).__name__}")
+    with open(os.fspath(path), "a" if append else "w", encoding="utf-8") as f:
+        if append and f.tell() > 0:
+            f.write("\n")
+        f.write("\n".join(parts))

@@ -1,0 +1,106 @@
+"""perfectplay.pdn: game records read, replayed and written back."""
+
+import random
+
+import pytest
+
+import perfectplay as pp
+
+#: A published game (Jordan v Tesheliet, Double Corner Dyke) as the PDN 3.0 examples give it.
+JORDAN_TESHELIET = """[Event "Double Corner Dyke"]
+[Black "Jordan,A"]
+[White "Tesheliet,F"]
+[Event "This is an 8x8 draughts game"]
+[Result "1/2-1/2"]
+[GameType "21"]
+
+1.  9-14 22-17 2. 11-15 25-22 3. 15-19 {Forms the Double Corner Dyke, With
+ black aiming to occupy sqr 19, attacking white's double corner.} 23x16
+4. 12x19 24x15 5. 10x19 17x10 6.  6x15 21-17 7.  5-9 29-25 8.  8-12 25-21
+9.  7-10 17-13 10.  1-6 {It seems unwise to abondon the key back row sqr 1,
+ but it is necessary to prevent 13-9..} 27-24 11.  4-8 32-27 12.  9-14
+27-23 13.  3-7 23x16 14. 12x19 22-17 15.  7-11 26-23 16. 19x26 30x23
+17.  8-12 24-20 18. 15-18 23-19 19. 11-15 20-16 20. 15x24 28x19 21.  2-7
+31-26 22. 18-23 26-22 23. 23-27 16-11 {! a really beautiful escape}
+24.  7x23 22-18 *
+"""
+
+
+def test_a_published_game_reads_and_round_trips(tmp_path):
+    path = tmp_path / "dyke.pdn"
+    path.write_text(JORDAN_TESHELIET, encoding="utf-8")
+    (record,) = pp.pdn.read(path)
+    assert record.tags["Black"] == "Jordan,A" and record.tags["Event"] == "Double Corner Dyke"
+    assert record.result == "*" and record.state.ply() == 48
+    moves = [str(m) for m in record.state.history()]
+    assert moves[:2] == ["9-14", "22-17"] and moves[46] == "7x16x23"
+    assert record.state.game.id == "checkers"
+    written = record.to_pdn()
+    (again,) = pp.pdn.loads(written)
+    assert [str(m) for m in again.state.history()] == moves
+    assert again.state == record.state
+    assert again.to_pdn() == written
+    with path.open(encoding="utf-8") as f:  # an open file works too
+        assert pp.pdn.read(f)[0].state == record.state
+
+
+def test_states_write_and_read_back(game_id, tmp_path):
+    game = pp.load_game(game_id)
+    rng = random.Random(3)
+    states = []
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal() and state.ply() < 60:
+            state.apply(rng.choice(state.legal_moves()))
+        states.append(state)
+    path = tmp_path / "games.pdn"
+    pp.pdn.write(path, states[:2], tags={"Event": "test"})
+    pp.pdn.write(path, states[2:], append=True)
+    records = pp.pdn.read(path)
+    assert [r.state for r in records] == states
+    assert [r.tags.get("Event") for r in records] == ["test", "test", None]
+    for record, state in zip(records, states):
+        expected = "*"
+        if state.is_terminal():
+            returns = state.returns()
+            expected = "1/2-1/2" if returns[0] == returns[1] else None
+        if expected is not None:
+            assert record.result == expected
+        assert record.result in ("1-0", "0-1", "1/2-1/2", "*")
+
+
+def test_a_setup_position_and_the_result_given():
+    game = pp.load_game("checkers")
+    state = game.state_from_fen("W:W18,K30:B14,K2")
+    state.apply(state.legal_moves()[0])
+    text = state.to_pdn([("Event", 'say "hi"')], result="0-1")
+    assert '[Event "say \\"hi\\""]' in text and '[Result "0-1"]' in text
+    assert '[SetUp "1"]\n[FEN "W:W18,K30:B14,K2"]' in text
+    assert text.splitlines()[-1].startswith("1... ")
+    (record,) = pp.pdn.loads(text)
+    assert record.state == state and record.result == "0-1"
+    assert record.tags["Event"] == 'say "hi"'
+    with pytest.raises(ValueError, match="result"):
+        state.to_pdn(result="2-1")
+    with pytest.raises(TypeError, match="tags"):
+        state.to_pdn(tags=42)
+
+
+def test_bad_records_raise_record_error_naming_the_move():
+    with pytest.raises(pp.RecordError, match=r"game 1: move 2 \(white\) `17-13`") as caught:
+        pp.pdn.loads("1. 11-15 22-17 2. 15-19 17-13 *")
+    assert isinstance(caught.value, ValueError)
+    with pytest.raises(pp.RecordError, match="game type 20"):
+        pp.pdn.loads('[GameType "20"]\n1. 32-28 *')
+    with pytest.raises(pp.RecordError, match="never closed"):
+        pp.pdn.loads("1. 11-15 {oops")
+    nine = pp.load_game("nine_mens_morris").new_initial_state()
+    nine.apply("d6")
+    text = nine.to_pdn()
+    assert '[Game "nine_mens_morris"]' in text
+    (record,) = pp.pdn.loads(text)  # the game from its tag
+    assert record.state == nine
+    with pytest.raises(pp.RecordError, match="a record of nine_mens_morris"):
+        pp.pdn.loads(text, game="six_mens_morris")
+    with pytest.raises(TypeError):
+        pp.pdn.loads(b"1. 11-15 *")
