@@ -36,8 +36,8 @@ use perfectplay_solver::format::{
 use perfectplay_solver::limits::{available_cpus, check_threads};
 use perfectplay_solver::morris::{MorrisDomain, MorrisKey, PlacementSearch};
 use perfectplay_solver::{
-    solve, verify, BuildProgress, Domain, SolveError, SolveOptions, SolveReport, Tablebase, Tabled,
-    Value, Wdl,
+    solve, verify, verify_against, BuildProgress, Domain, SolveError, SolveOptions, SolveReport,
+    Tablebase, Tabled, Value, Wdl,
 };
 
 use crate::errors::CliError;

@@ -144,16 +144,26 @@ const IN_FLIGHT: usize = 16;
 const SEARCH_CHUNK: usize = 1024;
 
 /// The best of successors' values seen from the mover, or the first error among them.
+///
+/// Its distance is given only where it is exact: where every successor has one (read for
+/// results only, only the rules give some), or for a win in one ply, the quickest there is.
 fn best_successor(values: &mut [Option<Result<Value, ProbeError>>]) -> Result<Value, ProbeError> {
     let mut best: Option<Value> = None;
+    let mut all_distances = true;
     for value in values.iter_mut() {
         let v = value.take().expect("every successor is valued")?.before();
+        all_distances &= v.plies.is_some() || v.wdl == crate::value::Wdl::Draw;
         if best.is_none_or(|b| v.better_than(b)) {
             best = Some(v);
         }
     }
-    best.ok_or_else(|| {
+    let best = best.ok_or_else(|| {
         ProbeError::OutOfScope("a position left out of its table has no move".to_owned())
+    })?;
+    Ok(if all_distances || best.plies == Some(1) {
+        best
+    } else {
+        Value::wdl_only(best.wdl)
     })
 }
 

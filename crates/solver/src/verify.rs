@@ -93,6 +93,152 @@ pub fn verify<D: Domain>(
     })
 }
 
+/// Compares the tables of `keys` in `tb` (every table found, if `None`) value by value with
+/// the tables of the same subspaces in `reference`, with `threads` workers: a fast check that
+/// `tb` answers exactly as a set that passed [`verify`] (a compressed set against the plain
+/// set it came from, or a rebuild against a verified set). Positions a table leaves out are
+/// probed through both tablebases (so searched where left out); a compressed results file
+/// beside its distance file is compared too. Values compare with their distances where both
+/// tables have them, else by result. A table missing from `reference` is
+/// [`SolveError::Verifying`].
+pub fn verify_against<D: Domain>(
+    tb: &Tablebase<D>,
+    reference: &Tablebase<D>,
+    keys: Option<&[D::Key]>,
+    threads: Option<usize>,
+    on_table: &(dyn Fn(&str, u64) + Sync),
+) -> Result<VerifyReport, SolveError> {
+    let keys: Vec<D::Key> = match keys {
+        Some(k) => k.to_vec(),
+        None => tb.available().into_iter().map(|(k, _)| k).collect(),
+    };
+    let (pool, _) = worker_pool(threads)?;
+    let started = Instant::now();
+    let mut tables = Vec::new();
+    for key in keys {
+        on_table(&key.to_string(), tb.domain().size(key));
+        tables.push(pool.install(|| compare_table(tb, reference, key))?);
+    }
+    Ok(VerifyReport {
+        tables,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// The value a stored byte of `table` means: a packed value of a distance table, a result
+/// code of a results table.
+fn stored_value(table: &Table, byte: u8) -> Option<Value> {
+    if table.has_distances() {
+        Packed(byte).value()
+    } else {
+        crate::value::wdl_from_code(byte)
+    }
+}
+
+/// Whether two values agree: exactly where `exact` (both tables hold distances) and both carry
+/// distances, else by result.
+fn agree(a: Option<Value>, b: Option<Value>, exact: bool) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) if !exact || a.plies.is_none() || b.plies.is_none() => a.wdl == b.wdl,
+        (a, b) => a == b,
+    }
+}
+
+fn compare_table<D: Domain>(
+    tb: &Tablebase<D>,
+    reference: &Tablebase<D>,
+    key: D::Key,
+) -> Result<VerifiedTable, SolveError> {
+    let dependency = |e: ProbeError| SolveError::Verifying {
+        subspace: key.to_string(),
+        source: Box::new(e),
+    };
+    let table = tb.table(key).map_err(dependency)?;
+    let other = reference.table(key).map_err(dependency)?;
+    let mine = table.stored_values()?;
+    let theirs = other.stored_values()?;
+    let domain = tb.domain();
+    // Positions left out of either table are valued by a probe, which searches them.
+    let searched = table.omitted().is_some() || other.omitted().is_some();
+    let exact = table.has_distances() && other.has_distances();
+    let (differ, first, error) = mine
+        .par_chunks(CHUNK as usize)
+        .zip(theirs.par_chunks(CHUNK as usize))
+        .enumerate()
+        .map(|(c, (mine, theirs))| {
+            let start = c as u64 * CHUNK;
+            let mut differ = 0u64;
+            let mut first: Option<(u64, String)> = None;
+            let mut error = None;
+            let mut compare = |index: u64, pos: Option<&<D::Game as Game>::Position>| {
+                if error.is_some() {
+                    return;
+                }
+                let i = (index - start) as usize;
+                let (a, b) = match pos.filter(|p| domain.omits(p)) {
+                    Some(pos) => match (tb.probe(pos), reference.probe(pos)) {
+                        (Ok(a), Ok(b)) => (Some(a), Some(b)),
+                        (Err(e), _) | (_, Err(e)) => {
+                            error = Some(e);
+                            return;
+                        }
+                    },
+                    None => (
+                        stored_value(&table, mine[i]),
+                        stored_value(&other, theirs[i]),
+                    ),
+                };
+                if !agree(a, b, exact) {
+                    differ += 1;
+                    first.get_or_insert_with(|| {
+                        (
+                            index,
+                            format!(
+                                "index {index}: {}, the reference {}",
+                                describe(a),
+                                describe(b)
+                            ),
+                        )
+                    });
+                }
+            };
+            let end = start + mine.len() as u64;
+            if searched {
+                domain.for_each_position(key, start..end, |index, pos| compare(index, Some(pos)));
+            } else {
+                (start..end).for_each(|index| compare(index, None));
+            }
+            (differ, first, error)
+        })
+        .reduce(
+            || (0, None, None),
+            |(a, fa, ea), (b, fb, eb)| {
+                let first = match (fa, fb) {
+                    (Some(x), Some(y)) => Some(if x.0 <= y.0 { x } else { y }),
+                    (x, y) => x.or(y),
+                };
+                (a + b, first, ea.or(eb))
+            },
+        );
+    if let Some(e) = error {
+        return Err(dependency(e));
+    }
+    let mut differ = differ;
+    let mut example = first.map(|(_, text)| text);
+    if let Some((more, first)) = check_results_file(tb, key, &table)? {
+        differ += more;
+        example = example.or(first);
+    }
+    table.check_intact()?;
+    other.check_intact()?;
+    Ok(VerifiedTable {
+        subspace: key.to_string(),
+        positions: table.positions(),
+        mismatches: differ,
+        example,
+    })
+}
+
 fn verify_table<D: Domain>(tb: &Tablebase<D>, key: D::Key) -> Result<VerifiedTable, SolveError> {
     let dependency = |e: ProbeError| SolveError::Verifying {
         subspace: key.to_string(),

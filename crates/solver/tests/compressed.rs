@@ -10,7 +10,8 @@ use perfectplay_core::Game;
 use perfectplay_solver::checkers::CheckersDomain;
 use perfectplay_solver::morris::{MorrisDomain, MorrisKey};
 use perfectplay_solver::{
-    compress_table, solve, verify, CompressedTable, Domain, SolveOptions, Table, Tablebase,
+    compress_table, solve, verify, verify_against, CompressedTable, Domain, SolveOptions, Table,
+    Tablebase,
 };
 
 fn checkers() -> CheckersDomain {
@@ -126,6 +127,14 @@ fn checkers_to_four_pieces_compressed_answer_as_plain_and_verify() {
         assert!(
             check.passed(),
             "{:?}",
+            check.tables.iter().find(|t| t.mismatches > 0)
+        );
+        // The same against the plain set, left-out positions searched.
+        let check = verify_against(set, &plain_tb, None, None, &|_, _| {}).unwrap();
+        assert!(
+            check.passed() && check.tables.len() > 100,
+            "{} tables, {:?}",
+            check.tables.len(),
             check.tables.iter().find(|t| t.mismatches > 0)
         );
     }
@@ -319,6 +328,13 @@ fn verify_compares_the_results_file_with_the_distance_file() {
     std::fs::write(&path, [prefix, parts.index, parts.body].concat()).unwrap();
 
     let tb = Tablebase::open(morris(), packed.path()).unwrap();
+    let plain_tb = Tablebase::open(morris(), plain.path()).unwrap();
+    let against = verify_against(&tb, &plain_tb, None, None, &|_, _| {}).unwrap();
+    assert_eq!(
+        against.tables.iter().map(|t| t.mismatches).sum::<u64>(),
+        1,
+        "{against:?}"
+    );
     let report = verify(&tb, None, None, &|_, _| {}).unwrap();
     let table = report
         .tables

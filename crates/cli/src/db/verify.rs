@@ -22,6 +22,11 @@ pub(crate) struct VerifyArgs {
     /// by `perfectplay info --write-checksums`).
     #[arg(long, conflicts_with = "subspace")]
     pub(crate) checksums: bool,
+    /// Compare every value with the tables in this directory instead of recomputing it: a
+    /// fast check that the set answers exactly as a set that passed `verify` (a compressed
+    /// set against the plain one it came from).
+    #[arg(long, value_name = "DIR", conflicts_with = "checksums")]
+    pub(crate) against: Option<PathBuf>,
     /// Set a rule option (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub(crate) set: Vec<String>,
@@ -33,20 +38,34 @@ pub(crate) fn run_verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), C
     if args.checksums {
         return run_checksums(&args.db, out);
     }
-    match databases {
-        Databases::Morris(domain) => {
+    // The reference set of `--against` is read with a scheme of its own.
+    let reference = match &args.against {
+        Some(_) => Some(self::databases(&args.game, &args.set)?),
+        None => None,
+    };
+    match (databases, reference) {
+        (Databases::Morris(domain), reference) => {
             let keys = parse_keys(&domain, &args.subspace)?;
-            verify_tables(domain, &keys, args, out)
+            let reference = reference.and_then(|r| match r {
+                Databases::Morris(d) => Some(d),
+                Databases::Checkers(_) => None,
+            });
+            verify_tables(domain, reference, &keys, args, out)
         }
-        Databases::Checkers(domain) => {
+        (Databases::Checkers(domain), reference) => {
             let keys = parse_checkers_keys(&domain, &args.subspace)?;
-            verify_tables(domain, &keys, args, out)
+            let reference = reference.and_then(|r| match r {
+                Databases::Checkers(d) => Some(d),
+                Databases::Morris(_) => None,
+            });
+            verify_tables(domain, reference, &keys, args, out)
         }
     }
 }
 
 fn verify_tables<D: Domain>(
     domain: D,
+    reference_domain: Option<D>,
     keys: &[D::Key],
     args: &VerifyArgs,
     out: &mut dyn Write,
@@ -59,7 +78,13 @@ fn verify_tables<D: Domain>(
         }
     };
     let keys = (!keys.is_empty()).then_some(keys);
-    let report = verify(&tb, keys, args.threads.checked()?, &progress)?;
+    let report = match (&args.against, reference_domain) {
+        (Some(dir), Some(reference_domain)) => {
+            let reference = Tablebase::open(reference_domain, dir)?;
+            verify_against(&tb, &reference, keys, args.threads.checked()?, &progress)?
+        }
+        _ => verify(&tb, keys, args.threads.checked()?, &progress)?,
+    };
     if report.tables.is_empty() {
         return Err(CliError::NoTables {
             dir: args.db.clone(),
