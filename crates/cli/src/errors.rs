@@ -96,6 +96,9 @@ pub(crate) enum CliError {
     /// A perfect player without the tables it needs.
     #[error("{0}")]
     PerfectPlayer(String),
+    /// A perfect player whose tables miss subspaces play can reach.
+    #[error(transparent)]
+    MissingTables(#[from] perfectplay_solver::MissingTables),
     /// A directory without tables.
     #[error("no tables (*.ppdb) in {}", dir.display())]
     NoTables {
@@ -168,6 +171,7 @@ impl CliError {
             | CliError::CheckersOnly { .. }
             | CliError::BadSubspace(_)
             | CliError::PerfectPlayer(_)
+            | CliError::MissingTables(_)
             | CliError::Request(_) => 2,
             CliError::PerftMismatch { .. }
             | CliError::PositionCountMismatch { .. }

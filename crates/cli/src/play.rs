@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use clap::Args;
 use perfectplay_core::{ByColor, Color, GameState, Outcome};
-use perfectplay_solver::{plan, Domain};
+use perfectplay_solver::Domain;
 
 use crate::choice::{Choice, QuitReason};
 use crate::cli_game::CliGame;
@@ -303,28 +303,7 @@ fn check_covers<G: CliGame>(tables: &Tables<G>, pos: &G::Position) -> Result<(),
              ({e}); start from an ending with --fen"
         ))
     })?;
-    let available: Vec<_> = tables.available().into_iter().map(|(k, _)| k).collect();
-    let missing: Vec<String> = plan(domain, &[start])
-        .into_iter()
-        .flatten()
-        .filter(|k| !available.contains(k))
-        .map(|k| k.to_string())
-        .collect();
-    if missing.is_empty() {
-        return Ok(());
-    }
-    Err(CliError::PerfectPlayer(format!(
-        "a perfect player from subspace {start} needs the tables of {} subspace{} missing from {}: {}",
-        missing.len(),
-        if missing.len() == 1 { "" } else { "s" },
-        tables
-            .directories()
-            .iter()
-            .map(|d| d.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", "),
-        missing.join(", ")
-    )))
+    Ok(tables.check_covers(start)?)
 }
 
 #[cfg(test)]

@@ -100,20 +100,8 @@ pub enum Error {
     #[error("{0}")]
     BadArgument(String),
     /// Perfect play from a start needs tables that the directories lack.
-    #[error(
-        "perfect play from subspace {start} needs the tables of {} subspaces missing from {}: {}",
-        missing.len(),
-        show_dirs(dirs),
-        missing.join(", ")
-    )]
-    MissingTables {
-        /// The subspace games start in.
-        start: String,
-        /// The subspaces without a table, in the order a build would make them.
-        missing: Vec<String>,
-        /// The directories searched.
-        dirs: Vec<std::path::PathBuf>,
-    },
+    #[error(transparent)]
+    MissingTables(#[from] perfectplay_solver::MissingTables),
     /// `undo` with nothing to take back.
     #[error("nothing to undo: the state is at the start of its history")]
     NothingToUndo,
@@ -143,12 +131,3 @@ through_load!(UnknownGameError, RuleOptionError, RulesError);
 
 /// The result type of the environment.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
-
-/// Directories as an error message names them.
-fn show_dirs(dirs: &[std::path::PathBuf]) -> String {
-    if dirs.is_empty() {
-        return "no directory".to_owned();
-    }
-    let shown: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
-    shown.join(", ")
-}

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use perfectplay_core::SplitMix64;
-use perfectplay_solver::{plan, Domain, Tablebase};
+use perfectplay_solver::{Domain, Tablebase};
 
 use crate::error::{Error, Result};
 use crate::games::Family;
@@ -42,21 +42,7 @@ impl<F: Tabled> SharedTables<F> {
 
     /// Checks that every subspace reachable from `start` has a table.
     pub fn check_covers(&self, start: <F::Domain as Domain>::Key) -> Result<()> {
-        let available: Vec<_> = self.tb.available().into_iter().map(|(k, _)| k).collect();
-        let missing: Vec<String> = plan(self.tb.domain(), &[start])
-            .into_iter()
-            .flatten()
-            .filter(|k| !available.contains(k))
-            .map(|k| k.to_string())
-            .collect();
-        if missing.is_empty() {
-            return Ok(());
-        }
-        Err(Error::MissingTables {
-            start: start.to_string(),
-            missing,
-            dirs: self.tb.directories().to_vec(),
-        })
+        Ok(self.tb.check_covers(start)?)
     }
 
     /// The domain.

@@ -194,9 +194,9 @@ fn env_exception(err: EnvError, message: String) -> PyErr {
         EnvError::Probe(ProbeError::MissingTable { subspace, dirs }) => {
             missing_table(message, subspace, &dirs)
         }
-        EnvError::MissingTables { missing, dirs, .. } => {
-            let first = missing.into_iter().next().unwrap_or_default();
-            missing_table(message, first, &dirs)
+        EnvError::MissingTables(tables) => {
+            let first = tables.missing.first().cloned().unwrap_or_default();
+            missing_table(message, first, &tables.dirs)
         }
         EnvError::Probe(ProbeError::OutOfScope(_) | ProbeError::CannotArise) => {
             OutOfScopeError::new_err(message)

@@ -321,3 +321,30 @@ pub enum SolveError {
         detail: String,
     },
 }
+
+/// The tables that play from a subspace can reach and no directory has.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[error(
+    "perfect play from subspace {start} needs the tables of {} subspace{} missing from {}: {}",
+    missing.len(),
+    if missing.len() == 1 { "" } else { "s" },
+    show_dirs(dirs),
+    missing.join(", ")
+)]
+pub struct MissingTables {
+    /// The subspace play starts in.
+    pub start: String,
+    /// The subspaces without a table, in the order a build would make them (never empty).
+    pub missing: Vec<String>,
+    /// The directories searched.
+    pub dirs: Vec<PathBuf>,
+}
+
+/// Directories as a message names them.
+fn show_dirs(dirs: &[PathBuf]) -> String {
+    if dirs.is_empty() {
+        return "no directory".to_owned();
+    }
+    let shown: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+    shown.join(", ")
+}

@@ -107,7 +107,7 @@ mod verify;
 pub use any::{AnyPosition, AnyTablebase, RowsError};
 pub use compress::{compress_table, compress_tables, inflate, CompressedTable};
 pub use domain::Domain;
-pub use error::{DbError, ProbeError, RequestError, SolveError};
+pub use error::{DbError, MissingTables, ProbeError, RequestError, SolveError};
 pub use lock::{BuildLock, LockWait, LOCK_FILE};
 pub use plan::plan;
 pub use solve::{

@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock, RwLock};
 use perfectplay_core::{Color, Game};
 
 use crate::domain::Domain;
-use crate::error::{DbError, ProbeError};
+use crate::error::{DbError, MissingTables, ProbeError};
 use crate::format::{file_name, Expected, DISTANCE_EXTENSION, EXTENSION};
 use crate::table::{Resolved, Table};
 use crate::touched::Touched;
@@ -672,6 +672,28 @@ impl<D: Domain> Tablebase<D> {
         }
         let shared = self.tables.read().expect("table map lock");
         shared.values().try_for_each(|t| t.check_intact())
+    }
+
+    /// Checks that every subspace play from subspace `start` can reach (`start` included)
+    /// has a table in some directory, so that a perfect player from `start` never meets a
+    /// position it cannot value; the missing ones otherwise.
+    pub fn check_covers(&self, start: D::Key) -> Result<(), MissingTables> {
+        let available: std::collections::HashSet<D::Key> =
+            self.available().into_iter().map(|(k, _)| k).collect();
+        let missing: Vec<String> = crate::plan::plan(&self.domain, &[start])
+            .into_iter()
+            .flatten()
+            .filter(|k| !available.contains(k))
+            .map(|k| k.to_string())
+            .collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        Err(MissingTables {
+            start: start.to_string(),
+            missing,
+            dirs: self.dirs.clone(),
+        })
     }
 
     /// The subspaces with a table file in some directory (not checked yet), by key.

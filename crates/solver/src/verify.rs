@@ -75,6 +75,19 @@ pub fn verify<D: Domain>(
     threads: Option<usize>,
     on_table: &(dyn Fn(&str, u64) + Sync),
 ) -> Result<VerifyReport, SolveError> {
+    each_table(tb, keys, threads, on_table, |key| verify_table(tb, key))
+}
+
+/// `check` run on each table of `keys` (every table of `tb`, if `None`) in turn, on a pool of
+/// `threads` workers, `on_table` told before each: the report of [`verify`] and
+/// [`verify_against`].
+fn each_table<D: Domain>(
+    tb: &Tablebase<D>,
+    keys: Option<&[D::Key]>,
+    threads: Option<usize>,
+    on_table: &(dyn Fn(&str, u64) + Sync),
+    check: impl Fn(D::Key) -> Result<VerifiedTable, SolveError> + Sync,
+) -> Result<VerifyReport, SolveError> {
     let keys: Vec<D::Key> = match keys {
         Some(k) => k.to_vec(),
         None => tb.available().into_iter().map(|(k, _)| k).collect(),
@@ -83,9 +96,8 @@ pub fn verify<D: Domain>(
     let started = Instant::now();
     let mut tables = Vec::new();
     for key in keys {
-        let size = tb.domain().size(key);
-        on_table(&key.to_string(), size);
-        tables.push(pool.install(|| verify_table(tb, key))?);
+        on_table(&key.to_string(), tb.domain().size(key));
+        tables.push(pool.install(|| check(key))?);
     }
     Ok(VerifyReport {
         tables,
@@ -108,20 +120,8 @@ pub fn verify_against<D: Domain>(
     threads: Option<usize>,
     on_table: &(dyn Fn(&str, u64) + Sync),
 ) -> Result<VerifyReport, SolveError> {
-    let keys: Vec<D::Key> = match keys {
-        Some(k) => k.to_vec(),
-        None => tb.available().into_iter().map(|(k, _)| k).collect(),
-    };
-    let (pool, _) = worker_pool(threads)?;
-    let started = Instant::now();
-    let mut tables = Vec::new();
-    for key in keys {
-        on_table(&key.to_string(), tb.domain().size(key));
-        tables.push(pool.install(|| compare_table(tb, reference, key))?);
-    }
-    Ok(VerifyReport {
-        tables,
-        seconds: started.elapsed().as_secs_f64(),
+    each_table(tb, keys, threads, on_table, |key| {
+        compare_table(tb, reference, key)
     })
 }
 
