@@ -469,6 +469,9 @@ pub(crate) fn _restore_state(
     Ok(PyState { inner })
 }
 
+/// A game read from a record: its tags, its state and its result token.
+type ReadRecord = (Vec<(String, String)>, PyState, &'static str);
+
 /// The games of the record `text` read as games of `game`: `(tags, state, result)` each, the
 /// result as its token (`1-0` White wins, `0-1` Black wins, `1/2-1/2`, `*`). `RecordError`
 /// names the game, the move and the problem.
@@ -476,7 +479,7 @@ pub(crate) fn _restore_state(
 pub(crate) fn _read_records(
     game: PyRef<'_, PyGame>,
     text: &str,
-) -> crate::errors::Result<Vec<(Vec<(String, String)>, PyState, &'static str)>> {
+) -> crate::errors::Result<Vec<ReadRecord>> {
     Ok(match game.game {
         AnyGame::Checkers(g) => State::read_records(game.id, g, text)?
             .into_iter()
