@@ -367,15 +367,9 @@ impl PyState {
             ))
             .into());
         }
-        let len: usize =
-            with_family!(AnyState, &self.inner, s => s.game().observation_shape().iter().product());
-        let array = PyArray1::<f32>::zeros(py, len, false);
-        {
-            let mut view = array.readwrite();
-            let out = view.as_slice_mut()?;
-            with_family!(AnyState, &self.inner, s => s.write_observation(out));
-        }
-        Ok(array)
+        let observation = self.observation(py)?;
+        let len = numpy::PyUntypedArrayMethods::len(&observation);
+        observation.reshape([len])
     }
 
     /// States are equal when they are of the same game (rules included) with the same history:

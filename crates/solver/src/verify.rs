@@ -33,6 +33,8 @@ use crate::table::Table;
 use crate::tablebase::{terminal_value, Tablebase};
 use crate::value::{Packed, Value};
 
+type Position<D> = <<D as Domain>::Game as Game>::Position;
+
 /// One table's verification.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VerifiedTable {
@@ -161,71 +163,33 @@ fn compare_table<D: Domain>(
     // Positions left out of either table are valued by a probe, which searches them.
     let searched = table.omitted().is_some() || other.omitted().is_some();
     let exact = table.has_distances() && other.has_distances();
-    let (differ, first, error) = mine
-        .par_chunks(CHUNK as usize)
-        .zip(theirs.par_chunks(CHUNK as usize))
-        .enumerate()
-        .map(|(c, (mine, theirs))| {
-            let start = c as u64 * CHUNK;
-            let mut differ = 0u64;
-            let mut first: Option<(u64, String)> = None;
-            let mut error = None;
-            let mut compare = |index: u64, pos: Option<&<D::Game as Game>::Position>| {
-                if error.is_some() {
-                    return;
-                }
-                let i = (index - start) as usize;
-                let (a, b) = match pos.filter(|p| domain.omits(p)) {
-                    Some(pos) => match (tb.probe(pos), reference.probe(pos)) {
-                        (Ok(a), Ok(b)) => (Some(a), Some(b)),
-                        (Err(e), _) | (_, Err(e)) => {
-                            error = Some(e);
-                            return;
-                        }
-                    },
-                    None => (
-                        stored_value(&table, mine[i]),
-                        stored_value(&other, theirs[i]),
-                    ),
-                };
-                if !agree(a, b, exact) {
-                    differ += 1;
-                    first.get_or_insert_with(|| {
-                        (
-                            index,
-                            format!(
-                                "index {index}: {}, the reference {}",
-                                describe(a),
-                                describe(b)
-                            ),
-                        )
-                    });
-                }
-            };
-            let end = start + mine.len() as u64;
-            if searched {
-                domain.for_each_position(key, start..end, |index, pos| compare(index, Some(pos)));
-            } else {
-                (start..end).for_each(|index| compare(index, None));
-            }
-            (differ, first, error)
+    let values = |index: u64, pos: Option<&Position<D>>| -> Result<_, ProbeError> {
+        Ok(match pos.filter(|p| domain.omits(p)) {
+            Some(pos) => (Some(tb.probe(pos)?), Some(reference.probe(pos)?)),
+            None => (
+                stored_value(&table, mine[index as usize]),
+                stored_value(&other, theirs[index as usize]),
+            ),
         })
-        .reduce(
-            || (0, None, None),
-            |(a, fa, ea), (b, fb, eb)| {
-                let first = match (fa, fb) {
-                    (Some(x), Some(y)) => Some(if x.0 <= y.0 { x } else { y }),
-                    (x, y) => x.or(y),
-                };
-                (a + b, first, ea.or(eb))
-            },
-        );
-    if let Some(e) = error {
-        return Err(dependency(e));
-    }
-    let mut differ = differ;
-    let mut example = first.map(|(_, text)| text);
-    if let Some((more, first)) = check_results_file(tb, key, &table)? {
+    };
+    let (mut differ, first) =
+        scan_differences(domain, key, table.positions(), searched, |i, pos| {
+            values(i, pos).map(|(a, b)| !agree(a, b, exact))
+        })
+        .map_err(dependency)?;
+    let mut example = first
+        .map(|index| {
+            let pos = searched.then(|| domain.unrank(key, index));
+            let (a, b) = values(index, pos.as_ref())?;
+            Ok(format!(
+                "index {index}: {}, the reference {}",
+                describe(a),
+                describe(b)
+            ))
+        })
+        .transpose()
+        .map_err(dependency)?;
+    if let Some((more, first)) = check_results_file(tb, key, &table, Some(&mine))? {
         differ += more;
         example = example.or(first);
     }
@@ -237,6 +201,50 @@ fn compare_table<D: Domain>(
         mismatches: differ,
         example,
     })
+}
+
+/// Scans indices `0..len` of `key` in parallel chunks and counts those `differs` says differ,
+/// with the first of them. With `positions`, each index comes with its position (walked, not
+/// unranked), else with `None`. The first error, by chunk, stops the scan.
+fn scan_differences<D: Domain, E: Send>(
+    domain: &D,
+    key: D::Key,
+    len: u64,
+    positions: bool,
+    differs: impl Fn(u64, Option<&Position<D>>) -> Result<bool, E> + Sync,
+) -> Result<(u64, Option<u64>), E> {
+    (0..len.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let range = c * CHUNK..(c * CHUNK + CHUNK).min(len);
+            let (mut count, mut first, mut error) = (0u64, None, None);
+            let mut visit = |index: u64, pos: Option<&Position<D>>| {
+                if error.is_some() {
+                    return;
+                }
+                match differs(index, pos) {
+                    Ok(true) => {
+                        count += 1;
+                        first.get_or_insert(index);
+                    }
+                    Ok(false) => {}
+                    Err(e) => error = Some(e),
+                }
+            };
+            if positions {
+                domain.for_each_position(key, range, |index, pos| visit(index, Some(pos)));
+            } else {
+                range.for_each(|index| visit(index, None));
+            }
+            error.map_or(Ok((count, first)), Err)
+        })
+        .reduce(
+            || Ok((0, None)),
+            |a, b| {
+                let ((x, fx), (y, fy)) = (a?, b?);
+                Ok((x + y, fx.or(fy)))
+            },
+        )
 }
 
 fn verify_table<D: Domain>(tb: &Tablebase<D>, key: D::Key) -> Result<VerifiedTable, SolveError> {
@@ -321,7 +329,7 @@ fn verify_table<D: Domain>(tb: &Tablebase<D>, key: D::Key) -> Result<VerifiedTab
     }
     let mut mismatches = mismatches.into_inner();
     let mut example = example.into_inner().expect("lock").map(|(_, t)| t);
-    if let Some((differ, first)) = check_results_file(tb, key, &table)? {
+    if let Some((differ, first)) = check_results_file(tb, key, &table, None)? {
         mismatches += differ;
         example = example.or(first);
     }
@@ -335,13 +343,15 @@ fn verify_table<D: Domain>(tb: &Tablebase<D>, key: D::Key) -> Result<VerifiedTab
 
 /// Where `table` is a compressed distance file (`KEY.ppdd`) with its compressed results file
 /// (`KEY.ppdb`) beside it, checks that the results file holds the result of every value of the
-/// distance file (the one just recomputed), so that a probe of either form gets the same
-/// answer: the number of indices that differ and the first, or `None` without such a pair.
-/// Positions the tables leave out are skipped: each file fills them as compresses best for it.
+/// distance file (the one just recomputed, whose stored values are `decoded` where the caller
+/// has them), so that a probe of either form gets the same answer: the number of indices that
+/// differ and the first, or `None` without such a pair. Positions the tables leave out are
+/// skipped: each file fills them as compresses best for it.
 fn check_results_file<D: Domain>(
     tb: &Tablebase<D>,
     key: D::Key,
     table: &Table,
+    decoded: Option<&[u8]>,
 ) -> Result<Option<(u64, Option<String>)>, SolveError> {
     let path = table.path();
     if path.extension().and_then(|e| e.to_str()) != Some(DISTANCE_EXTENSION) {
@@ -358,45 +368,19 @@ fn check_results_file<D: Domain>(
             "beside a compressed distance file, the results file must be compressed results",
         )));
     }
-    let distances = table.stored_values()?;
+    let distances = match decoded {
+        Some(values) => std::borrow::Cow::Borrowed(values),
+        None => std::borrow::Cow::Owned(table.stored_values()?),
+    };
     let codes = results.stored_values()?;
-    let omits = table.omitted().is_some();
     let domain = tb.domain();
-    let (differ, first) = distances
-        .par_chunks(CHUNK as usize)
-        .zip(codes.par_chunks(CHUNK as usize))
-        .enumerate()
-        .map(|(c, (distances, codes))| {
-            let start = c as u64 * CHUNK;
-            let mut differ = 0u64;
-            let mut first = None;
-            let mut compare = |index: u64| {
-                let i = (index - start) as usize;
-                let expected = Packed(distances[i]).wdl_code();
-                if codes[i] != expected {
-                    differ += 1;
-                    first.get_or_insert(index);
-                }
-            };
-            if omits {
-                domain.for_each_position(
-                    key,
-                    start..start + distances.len() as u64,
-                    |index, pos| {
-                        if !domain.omits(pos) {
-                            compare(index);
-                        }
-                    },
-                );
-            } else {
-                (start..start + distances.len() as u64).for_each(compare);
-            }
-            (differ, first)
-        })
-        .reduce(
-            || (0, None),
-            |(a, fa), (b, fb)| (a + b, [fa, fb].into_iter().flatten().min()),
-        );
+    let omits = table.omitted().is_some();
+    let Ok((differ, first)) =
+        scan_differences(domain, key, table.positions(), omits, |index, pos| {
+            let i = index as usize;
+            let stored = pos.is_none_or(|p| !domain.omits(p));
+            Ok::<_, std::convert::Infallible>(stored && codes[i] != Packed(distances[i]).wdl_code())
+        });
     results.check_intact()?;
     Ok(Some((
         differ,

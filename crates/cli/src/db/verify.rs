@@ -38,38 +38,27 @@ pub(crate) fn run_verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), C
     if args.checksums {
         return run_checksums(&args.db, out);
     }
-    // The reference set of `--against` is read with a scheme of its own.
-    let reference = match &args.against {
-        Some(_) => Some(self::databases(&args.game, &args.set)?),
-        None => None,
-    };
-    match (databases, reference) {
-        (Databases::Morris(domain), reference) => {
+    match databases {
+        Databases::Morris(domain) => {
             let keys = parse_keys(&domain, &args.subspace)?;
-            let reference = reference.and_then(|r| match r {
-                Databases::Morris(d) => Some(d),
-                Databases::Checkers(_) => None,
-            });
-            verify_tables(domain, reference, &keys, args, out)
+            verify_tables(domain, &keys, args, out)
         }
-        (Databases::Checkers(domain), reference) => {
+        Databases::Checkers(domain) => {
             let keys = parse_checkers_keys(&domain, &args.subspace)?;
-            let reference = reference.and_then(|r| match r {
-                Databases::Checkers(d) => Some(d),
-                Databases::Morris(_) => None,
-            });
-            verify_tables(domain, reference, &keys, args, out)
+            verify_tables(domain, &keys, args, out)
         }
     }
 }
 
 fn verify_tables<D: Domain>(
     domain: D,
-    reference_domain: Option<D>,
     keys: &[D::Key],
     args: &VerifyArgs,
     out: &mut dyn Write,
-) -> Result<(), CliError> {
+) -> Result<(), CliError>
+where
+    D::Game: Tabled<Domain = D>,
+{
     let tb = Tablebase::open(domain, &args.db)?;
     let quiet = args.quiet;
     let progress = move |name: &str, size: u64| {
@@ -78,12 +67,13 @@ fn verify_tables<D: Domain>(
         }
     };
     let keys = (!keys.is_empty()).then_some(keys);
-    let report = match (&args.against, reference_domain) {
-        (Some(dir), Some(reference_domain)) => {
-            let reference = Tablebase::open(reference_domain, dir)?;
+    let report = match &args.against {
+        None => verify(&tb, keys, args.threads.checked()?, &progress)?,
+        Some(dir) => {
+            // The reference set, read under the same game and rules.
+            let reference = tb.domain().game().open_tables(&[dir])?;
             verify_against(&tb, &reference, keys, args.threads.checked()?, &progress)?
         }
-        _ => verify(&tb, keys, args.threads.checked()?, &progress)?,
     };
     if report.tables.is_empty() {
         return Err(CliError::NoTables {
