@@ -159,8 +159,10 @@ fn play<G: CliGame>(
     } else {
         Some(Rc::new(game.open_tables(&args.db)?))
     };
-    let perfect = [Color::Black, Color::White].map(|c| args.player(c) == PlayerKind::Perfect);
-    if let (Some(tables), true) = (&tables, perfect.contains(&true)) {
+    let any_perfect = [Color::Black, Color::White]
+        .into_iter()
+        .any(|c| args.player(c) == PlayerKind::Perfect);
+    if let Some(tables) = tables.as_ref().filter(|_| any_perfect) {
         check_covers::<G>(tables, state.position())?;
     }
     let mut players = ByColor {
