@@ -152,6 +152,8 @@ class State:
         """The position string."""
     def _repr_svg_(self) -> str:
         """The board as an SVG picture."""
+    def render_rgb(self, scale: float = 1.0) -> npt.NDArray[np.uint8]:
+        """The SVG board drawn at ``scale`` over white: a ``(height, width, 3)`` uint8 array."""
     def current_player(self) -> int:
         """0, 1, or -4 (TERMINAL_PLAYER) once the game is over."""
     def is_terminal(self) -> bool:

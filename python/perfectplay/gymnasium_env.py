@@ -133,7 +133,9 @@ class PerfectPlayEnv(gym.Env):
         agent_player: the side the agent plays, 0 or 1.
         opponent: ``"random"``, ``"perfect"`` (needs ``tablebase``) or a callable
             ``opponent(state) -> action``.
-        render_mode: ``None`` or ``"ansi"`` (the ASCII board, ``str(state)``).
+        render_mode: ``None``, ``"ansi"`` (the ASCII board, ``str(state)``) or ``"rgb_array"``
+            (the SVG board as a ``(height, width, 3)`` uint8 array, :meth:`State.render_rgb`:
+            what ``gymnasium.wrappers.RecordVideo`` records).
         illegal_action: ``"lose"`` or ``"raise"``.
         tablebase: a directory of endgame tables, a list of them, or a
             :class:`perfectplay.Tablebase`: what ``opponent="perfect"`` and subspace starts read.
@@ -143,7 +145,7 @@ class PerfectPlayEnv(gym.Env):
             game's own options).
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
     def __init__(
         self,
@@ -307,15 +309,17 @@ class PerfectPlayEnv(gym.Env):
             terminated = not truncated
         return self.state.observation(), reward, terminated, truncated, self._info()
 
-    def render(self) -> Optional[str]:
-        """The board as text (``str(state)``) with ``render_mode="ansi"``; else ``None``."""
+    def render(self) -> Union[str, np.ndarray, None]:
+        """The board as text (``str(state)``) with ``render_mode="ansi"``, as an RGB array with
+        ``"rgb_array"``; else ``None``."""
         if self.render_mode == "ansi":
             return str(self.state)
-        if self.render_mode is None:
-            gym.logger.warn(
-                "render() was called without a render mode; "
-                "make the environment with render_mode='ansi'"
-            )
+        if self.render_mode == "rgb_array":
+            return self.state.render_rgb()
+        gym.logger.warn(
+            "render() was called without a render mode; "
+            "make the environment with render_mode='ansi' or 'rgb_array'"
+        )
         return None
 
 

@@ -25,7 +25,7 @@ Rule options are keywords: ``env("twelve_mens_morris", ply_limit=200)``.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Union
 
 import numpy as np
 
@@ -93,16 +93,17 @@ class raw_env(AECEnv, EzPickle):
     - Rewards: at the end, +1 / -1 / 0 from each agent's point of view.
     - ``infos[agent]`` is ``{}`` while the game goes on, and at the end holds ``"winner"`` (0,
       1 or ``None``) and ``"reason"`` (the outcome's reason).
-    - ``render_mode="ansi"``: :meth:`render` returns the ASCII board; ``"human"`` prints it.
+    - ``render_mode="ansi"``: :meth:`render` returns the ASCII board; ``"human"`` prints it;
+      ``"rgb_array"`` returns the SVG board as a ``(height, width, 3)`` uint8 array.
 
     Args:
         game_id: any id of :func:`perfectplay.game_ids` (aliases too).
-        render_mode: ``None``, ``"ansi"`` or ``"human"``.
+        render_mode: ``None``, ``"ansi"``, ``"human"`` or ``"rgb_array"``.
         **rules: rule options for :func:`perfectplay.load_game`.
     """
 
     metadata = {
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "name": "perfectplay_v0",
         "is_parallelizable": False,
         "render_fps": 2,
@@ -227,8 +228,11 @@ class raw_env(AECEnv, EzPickle):
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> Optional[str]:
-        """The ASCII board (``"ansi"``), or prints it (``"human"``)."""
+    def render(self) -> Union[str, np.ndarray, None]:
+        """The ASCII board (``"ansi"``), prints it (``"human"``), or the board's pixels
+        (``"rgb_array"``)."""
+        if self.render_mode == "rgb_array":
+            return self.state.render_rgb()
         if self.render_mode is None:
             from gymnasium import logger
 

@@ -155,9 +155,50 @@ def test_bad_arguments():
     with pytest.raises(ValueError):
         ge.PerfectPlayEnv("checkers", opponent="perfect-ish")
     with pytest.raises(ValueError):
-        ge.PerfectPlayEnv("checkers", render_mode="rgb_array")
+        ge.PerfectPlayEnv("checkers", render_mode="human")
     with pytest.raises(ValueError):
         ge.PerfectPlayEnv("no_such_game")
+
+
+@pytest.mark.parametrize("env_id", ALL_IDS)
+def test_render_rgb_array_draws_the_board(env_id):
+    env = gym.make(env_id, render_mode="rgb_array")
+    env.reset(seed=1)
+    frame = env.render()
+    assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+    np.testing.assert_array_equal(frame, env.unwrapped.state.render_rgb())
+    # A board has pieces drawn dark or light on it and its own colours: far from one flat fill.
+    assert len(np.unique(frame.reshape(-1, 3), axis=0)) > 10
+    action = env.action_space.sample(mask=env.unwrapped.state.legal_action_mask().astype(np.int8))
+    env.step(action)
+    assert not np.array_equal(env.render(), frame), "the frame follows the game"
+    env.close()
+
+
+def test_render_rgb_scale_and_bad_scale():
+    state = pp.load_game("checkers").new_initial_state()
+    assert state.render_rgb().shape == (320, 320, 3)
+    assert state.render_rgb(scale=0.5).shape == (160, 160, 3)
+    for bad in (0.0, -1.0, float("nan"), 1e6):
+        with pytest.raises(ValueError):
+            state.render_rgb(scale=bad)
+
+
+def test_record_video_writes_a_video(tmp_path):
+    pytest.importorskip("moviepy")
+    from gymnasium.wrappers import RecordVideo
+
+    env = RecordVideo(
+        gym.make("perfectplay/NineMensMorris-v0", render_mode="rgb_array", ply_limit=40),
+        video_folder=str(tmp_path / "videos"),
+        episode_trigger=lambda episode: True,
+        name_prefix="nmm",
+    )
+    play_episode(env, seed=3)
+    env.close()
+    videos = sorted((tmp_path / "videos").glob("nmm*.mp4"))
+    assert videos, list(tmp_path.rglob("*"))
+    assert videos[0].stat().st_size > 1000
 
 
 def test_render_ansi_and_fen_option():

@@ -189,6 +189,15 @@ def test_ply_limit_truncates_and_rules_are_forwarded():
         pz.env("checkers", no_such_option=True)
 
 
+def test_render_rgb_array():
+    env = pz.env("checkers", render_mode="rgb_array")
+    env.reset(seed=0)
+    frame = env.render()
+    assert frame.shape == (320, 320, 3) and frame.dtype == np.uint8
+    np.testing.assert_array_equal(frame, env.unwrapped.state.render_rgb())
+    env.close()
+
+
 def test_render_and_fen_option():
     env = pz.env("six_mens_morris", render_mode="ansi")
     env.reset(seed=0)

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
+use numpy::{PyArray1, PyArray3, PyArrayDyn, PyArrayMethods};
 use perfectplay_core::checkers::Checkers;
 use perfectplay_core::morris::Morris;
 use perfectplay_core::record::RecordResult;
@@ -266,6 +266,19 @@ impl PyState {
     /// The board as an SVG picture (Jupyter shows it).
     fn _repr_svg_(&self) -> String {
         with_family!(AnyState, &self.inner, s => s.svg())
+    }
+
+    /// The board as pixels: a `(height, width, 3)` uint8 RGB array of the SVG picture drawn at
+    /// `scale` times its size over white (Gymnasium's `rgb_array`). Text uses the machine's
+    /// fonts; without any, it is left out and the rest is drawn.
+    #[pyo3(signature = (scale = 1.0))]
+    fn render_rgb<'py>(&self, py: Python<'py>, scale: f32) -> PyResult<Bound<'py, PyArray3<u8>>> {
+        let svg = with_family!(AnyState, &self.inner, s => s.svg());
+        let image = py
+            .detach(|| perfectplay_render::rasterize(&svg, scale))
+            .map_err(|e| Error::BadArgument(e.to_string()))?;
+        let shape = [image.height as usize, image.width as usize, 3];
+        PyArray1::from_vec(py, image.pixels).reshape(shape)
     }
 
     /// The player to act: 0 (the side that moves first), 1, or -4 (`TERMINAL_PLAYER`) once the
