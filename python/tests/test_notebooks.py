@@ -15,11 +15,12 @@ NOTEBOOKS = pathlib.Path(__file__).resolve().parents[2] / "notebooks"
 NAMES = sorted(p.name for p in NOTEBOOKS.glob("*.ipynb"))
 
 
-def test_the_three_notebooks_are_there():
+def test_the_notebooks_are_there():
     assert NAMES == [
         "01_quickstart.ipynb",
         "02_endgame_tables.ipynb",
         "03_reinforcement_learning.ipynb",
+        "04_play_perfect.ipynb",
     ]
 
 

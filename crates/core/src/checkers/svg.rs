@@ -28,18 +28,23 @@ impl Checkers {
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" viewBox="0 0 {size} {size}">"#
         );
         for row in 0..8u32 {
-            for column in 0..8u32 {
-                let dark = (row + column) % 2 == 1;
-                let fill = if dark { "#8b5a2b" } else { "#f0d9b5" };
+            for column in (0..8u32).filter(|column| (row + column) % 2 == 0) {
                 let (x, y) = (column * CELL, row * CELL);
                 let _ = write!(
                     out,
-                    r#"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}"/>"#
+                    r##"<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="#f0d9b5"/>"##
                 );
             }
         }
         for sq in Square::all() {
             let (x, y) = (u32::from(sq.column()) * CELL, u32::from(sq.row()) * CELL);
+            // `data-point` names the square for scripts that find what was clicked (the
+            // notebook board) or where a piece is drawn.
+            let _ = write!(
+                out,
+                r##"<rect class="square" data-point="{}" x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="#8b5a2b"/>"##,
+                sq.number()
+            );
             let _ = write!(
                 out,
                 r##"<text x="{}" y="{}" font-size="8" font-family="sans-serif" fill="#f0d9b5">{}</text>"##,
@@ -59,8 +64,9 @@ impl Checkers {
             let kind = if piece.king { "king" } else { "man" };
             let _ = write!(
                 out,
-                r#"<circle class="{kind} {}" cx="{cx}" cy="{cy}" r="13" fill="{fill}" stroke="{stroke}" stroke-width="2"/>"#,
-                piece.color
+                r#"<circle class="{kind} {}" data-point="{}" cx="{cx}" cy="{cy}" r="13" fill="{fill}" stroke="{stroke}" stroke-width="2"/>"#,
+                piece.color,
+                sq.number()
             );
             if piece.king {
                 let _ = write!(
@@ -79,6 +85,24 @@ mod tests {
     use super::*;
     use crate::svg_layout::labels_clear_of_pieces;
     use crate::Game;
+
+    #[test]
+    fn every_dark_square_and_piece_is_named() {
+        let game = Checkers::default();
+        let svg = game.svg(&game.start_position());
+        for n in 1..=32 {
+            let square = format!(r#"class="square" data-point="{n}" "#);
+            assert_eq!(svg.matches(&square).count(), 1, "square {n}");
+        }
+        // 24 pieces, each named by its square: 1 to 12 and 21 to 32.
+        for n in (1..=12).chain(21..=32) {
+            assert!(
+                svg.contains(&format!(r#"data-point="{n}" cx="#)),
+                "piece on {n}"
+            );
+        }
+        assert_eq!(svg.matches("data-point=").count(), 32 + 24);
+    }
 
     #[test]
     fn square_numbers_are_clear_of_the_pieces() {

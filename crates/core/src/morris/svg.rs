@@ -69,9 +69,12 @@ impl Morris {
         }
         for point in 0..board.point_count() as u8 {
             let (cx, cy) = place(point);
+            // `data-point` names the point for scripts that find what was clicked (the
+            // notebook board) or where a man is drawn.
+            let name = board.name(point);
             let _ = write!(
                 out,
-                r##"<circle class="point" cx="{cx}" cy="{cy}" r="5" fill="#3b2a14"/>"##
+                r##"<circle class="point" data-point="{name}" cx="{cx}" cy="{cy}" r="5" fill="#3b2a14"/>"##
             );
             for (color, fill, stroke) in [
                 (Color::White, "#f4f4f4", "#333333"),
@@ -80,7 +83,7 @@ impl Morris {
                 if pos.men(color).contains_index(point) {
                     let _ = write!(
                         out,
-                        r#"<circle class="man {color}" cx="{cx}" cy="{cy}" r="16" fill="{fill}" stroke="{stroke}" stroke-width="2"/>"#
+                        r#"<circle class="man {color}" data-point="{name}" cx="{cx}" cy="{cy}" r="16" fill="{fill}" stroke="{stroke}" stroke-width="2"/>"#
                     );
                 }
             }
@@ -102,6 +105,30 @@ impl Morris {
 mod tests {
     use super::*;
     use crate::svg_layout::labels_clear_of_pieces;
+
+    #[test]
+    fn every_point_and_man_is_named() {
+        let game = Morris::preset("nine_mens_morris").unwrap();
+        let board = game.board();
+        let pos = MorrisPosition::from_parts(
+            crate::Bitboard(0b101),
+            crate::Bitboard(0b10),
+            0,
+            0,
+            Color::White,
+        );
+        let svg = game.svg(&pos);
+        for point in 0..board.point_count() as u8 {
+            let name = board.name(point);
+            let marker = format!(r#"class="point" data-point="{name}" "#);
+            assert_eq!(svg.matches(&marker).count(), 1, "point {name}");
+        }
+        for (point, color) in [(0, "white"), (1, "black"), (2, "white")] {
+            let name = board.name(point);
+            let man = format!(r#"class="man {color}" data-point="{name}" "#);
+            assert_eq!(svg.matches(&man).count(), 1, "man on {name}");
+        }
+    }
 
     #[test]
     fn labels_are_clear_of_the_men_on_every_point() {
