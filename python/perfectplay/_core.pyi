@@ -79,6 +79,11 @@ class Game:
         """The shape of an observation."""
     def num_players(self) -> int:
         """The number of players: 2."""
+    def get_type(self) -> Any:
+        """OpenSpiel's ``pyspiel.GameType`` of this game (needs ``perfectplay[openspiel]``)."""
+    def max_utility(self) -> float: ...
+    def min_utility(self) -> float: ...
+    def utility_sum(self) -> float: ...
     def action_to_string(self, action: int) -> str:
         """What `action` names without a position (`d6`, `a1-a4`, `pass`; checkers `11-15`)."""
     def string_to_action(self, text: str) -> int:
@@ -158,11 +163,14 @@ class State:
         """0, 1, or -4 (TERMINAL_PLAYER) once the game is over."""
     def is_terminal(self) -> bool:
         """Whether the game is over."""
+    def is_chance_node(self) -> bool: ...
+    def is_simultaneous_node(self) -> bool: ...
+    def is_player_node(self) -> bool: ...
     def returns(self) -> List[float]:
         """[return of player 0, return of player 1]."""
     def outcome(self) -> Optional[Outcome]:
         """How the game ended, or None."""
-    def legal_actions(self) -> List[int]:
+    def legal_actions(self, player: Optional[int] = None) -> List[int]:
         """The legal actions, ascending."""
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
         """A bool array of num_distinct_actions(), true at the legal actions."""

@@ -71,6 +71,7 @@ __all__ = [
     "PerfectBot",
     "PerfectplayGame",
     "PerfectplayState",
+    "game_type",
     "load_game",
     "max_game_length",
     "short_name",
@@ -117,7 +118,8 @@ def max_game_length(game: Game) -> int:
     return int(ply_limit) + 2 * _pieces_a_side(game)
 
 
-def _game_type(game: Game) -> pyspiel.GameType:
+def game_type(game: Game) -> pyspiel.GameType:
+    """OpenSpiel's description of ``game`` (what ``Game.get_type()`` returns)."""
     return pyspiel.GameType(
         short_name=SHORT_NAME_PREFIX + game.id,
         long_name=f"perfectplay {game.id}",
@@ -319,12 +321,12 @@ def _register_games() -> Dict[str, pyspiel.GameType]:
     registered = set(pyspiel.registered_names())
     types = {}
     for game_id in game_ids():
-        game_type = _game_type(_load_perfectplay_game(game_id))
-        if game_type.short_name not in registered:
+        spiel_type = game_type(_load_perfectplay_game(game_id))
+        if spiel_type.short_name not in registered:
             creator = functools.partial(PerfectplayGame, game_id)
             _GAME_CREATORS[game_id] = creator
-            pyspiel.register_game(game_type, creator)
-        types[game_id] = game_type
+            pyspiel.register_game(spiel_type, creator)
+        types[game_id] = spiel_type
     return types
 
 

@@ -269,6 +269,26 @@ def test_mcts_and_random_play_bounded_games(game_id):
     assert len(state.history()) <= game.max_game_length()
 
 
+def test_openspiel_algorithms_take_our_own_game_and_states(three_tables):
+    # The native game answers get_type() through the bridge and its states the node kinds
+    # OpenSpiel asks, so OpenSpiel's algorithms need no wrapping.
+    game = pp.load_game("three_mens_morris")
+    assert game.get_type().short_name == "python_perfectplay_three_mens_morris"
+    assert (game.max_utility(), game.min_utility(), game.utility_sum()) == (1.0, -1.0, 0.0)
+    state = game.new_initial_state()
+    assert not state.is_chance_node() and not state.is_simultaneous_node()
+    assert state.is_player_node()
+    assert state.legal_actions(0) == state.legal_actions() and state.legal_actions(1) == []
+    rng = np.random.RandomState(0)
+    searcher = mcts.MCTSBot(game, 2.0, 30, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    perfect = pps.PerfectBot(three_tables, rng=0)
+    # evaluate_bots informs C++ bots with pyspiel states: it takes the bridged game's (above).
+    bots = [perfect, searcher]
+    while not state.is_terminal():
+        state.apply_action(bots[state.current_player()].step(state))
+    assert state.returns() == [1.0, -1.0]
+
+
 # PerfectBot -------------------------------------------------------------------------------
 
 

@@ -175,6 +175,29 @@ impl PyGame {
         2
     }
 
+    /// OpenSpiel's description of this game (`pyspiel.GameType`, from `perfectplay.openspiel`;
+    /// needs `pip install perfectplay[openspiel]`), so that OpenSpiel's algorithms
+    /// (`MCTSBot`, `evaluate_bots`, ...) take this game and its states as they are.
+    fn get_type<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let bridge = slf.py().import("perfectplay.openspiel")?;
+        bridge.call_method1("game_type", (slf,))
+    }
+
+    /// The winner's return: 1.0.
+    fn max_utility(&self) -> f64 {
+        1.0
+    }
+
+    /// The loser's return: -1.0.
+    fn min_utility(&self) -> f64 {
+        -1.0
+    }
+
+    /// The sum of both players' returns in every game: 0.0 (zero-sum).
+    fn utility_sum(&self) -> f64 {
+        0.0
+    }
+
     /// What `action` names without a position: `d6`, `a1-a4` or `pass` in morris (as
     /// `State.action_to_string` says it), the piece's square and the next square in the
     /// action's direction in checkers (`11-15`; in a position the same action may be the

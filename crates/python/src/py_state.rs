@@ -292,6 +292,21 @@ impl PyState {
         with_family!(AnyState, &self.inner, s => s.is_terminal())
     }
 
+    /// False: no chance (OpenSpiel's state API, which its algorithms ask).
+    fn is_chance_node(&self) -> bool {
+        false
+    }
+
+    /// False: the players take turns (OpenSpiel's state API).
+    fn is_simultaneous_node(&self) -> bool {
+        false
+    }
+
+    /// Whether a player acts now: the game is not over (OpenSpiel's state API).
+    fn is_player_node(&self) -> bool {
+        !self.is_terminal()
+    }
+
     /// `[return of player 0, return of player 1]`: 1.0 for a win, -1.0 for a loss, 0.0 for a
     /// draw, a truncated game, or a game still going on.
     fn returns(&self) -> Vec<f32> {
@@ -303,8 +318,17 @@ impl PyState {
         with_family!(AnyState, &self.inner, s => s.ending()).map(PyOutcome::from)
     }
 
-    /// The legal actions, ascending; none once the game is over.
-    fn legal_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    /// The legal actions, ascending; none once the game is over. With `player` (OpenSpiel's
+    /// form, `state.legal_actions(state.current_player())`), none unless that player acts now.
+    #[pyo3(signature = (player = None))]
+    fn legal_actions<'py>(
+        &mut self,
+        py: Python<'py>,
+        player: Option<i32>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        if player.is_some_and(|p| p != self.current_player()) {
+            return Ok(PyList::empty(py));
+        }
         let legal = with_family!(AnyState, &mut self.inner, s => s.legal_actions());
         let ints = action_ints(py);
         PyList::new(py, legal.iter().map(|a| ints[a].bind(py)))
