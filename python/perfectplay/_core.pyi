@@ -53,6 +53,7 @@ def _restore_game(id: str, options: List[Tuple[str, str]]) -> Game:
 def _restore_state(game: Game, origin: str, moves: List[str], actions: List[int]) -> State:
     """Unpickles a `State` by replaying its moves and half-made turn from `origin`."""
 
+def _cli_main(argv: List[str]) -> int: ...
 def _self_check(state: State) -> None:
     """Checks a state against the rules engine (history rules, action table, observation)."""
 

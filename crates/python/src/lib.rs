@@ -7,6 +7,7 @@
 //! - `py_env`: `VectorEnv`, many games stepped in parallel into numpy buffers;
 //! - `py_tablebase`: `Tablebase` and `Probe`, perfect play from the solver's databases;
 //! - `py_build`: `build_tables`, databases built from Python;
+//! - `py_cli`: `_cli_main`, the command-line tool of `perfectplay-cli` in this process;
 //! - `errors`: where Rust errors become Python exceptions;
 //! - `arrays`: integer arrays from Python converted without loss.
 //!
@@ -18,6 +19,7 @@
 mod arrays;
 mod errors;
 mod py_build;
+mod py_cli;
 mod py_env;
 mod py_game;
 mod py_state;
@@ -50,6 +52,8 @@ mod _core {
     use crate::py_build::build_tables;
     #[pymodule_export]
     use crate::py_build::tables_game;
+    #[pymodule_export]
+    use crate::py_cli::_cli_main;
     #[pymodule_export]
     use crate::py_env::PyVectorEnv;
     #[pymodule_export]

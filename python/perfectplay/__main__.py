@@ -1,0 +1,39 @@
+"""The ``perfectplay`` command-line tool from the Python package: ``python -m perfectplay``
+and the ``perfectplay`` console script run the same Rust program as the binary built by
+cargo (``crates/cli``), in this process.
+
+Ctrl-C: while the tool runs, Python's own handler (which raises ``KeyboardInterrupt`` only
+when Python code runs) is put back to the system's default, so an interrupt ends the process
+at once as it ends the binary; builds write each table under a temporary name and rename it
+when complete, so an interrupted build leaves no half table and a rerun resumes.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from typing import List, Optional
+
+from perfectplay._core import _cli_main
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Runs the tool on ``argv`` (default: the command line's arguments) and exits with its
+    status when called as a script; returns the status otherwise."""
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    # The tool writes to the process's file descriptors: what Python buffered goes first.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    previous = signal.signal(signal.SIGINT, signal.SIG_DFL)
+    try:
+        return int(_cli_main(["perfectplay", *arguments]))
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _console_script() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    _console_script()
