@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
-# The Python package's tests: builds perfectplay into a fresh virtual environment at .venv with
-# pip (maturin, from pyproject.toml, compiles crates/python), then runs pytest on python/tests.
+# The Python package's tests: builds the wheel and sdist (scripts/wheel.sh, which also checks the
+# wheel in a fresh environment without cargo), installs the wheel into a virtual environment at
+# .venv, then runs pytest on python/tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+echo "== the wheel and sdist (scripts/wheel.sh), the wheel checked in a fresh venv without cargo"
+./scripts/wheel.sh
+wheel=$(ls target/wheels/perfectplay-*.whl)
 
 echo "== virtual environment at .venv"
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 
-echo "== pip install .[test] (builds the extension in release mode)"
-.venv/bin/python -m pip install --quiet ".[test]"
+echo "== pip install the wheel with [test]"
+.venv/bin/python -m pip install --quiet --force-reinstall --no-deps "$wheel"
+.venv/bin/python -m pip install --quiet "${wheel}[test]"
 
 echo "== pytest"
 # Run from the tests folder so that `import perfectplay` finds the installed package, not the

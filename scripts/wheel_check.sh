@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Installs a built wheel into a fresh virtual environment, with no cargo or rustc reachable
+# (PATH holds the environment, /usr/bin and /bin only), and runs a smoke check from the
+# installed package: load a game, step a VectorEnv, build and probe a small table, run the
+# command-line tool.
+#
+#   scripts/wheel_check.sh target/wheels/perfectplay-*.whl
+set -euo pipefail
+wheel=$(realpath "$1")
+python=$(python3 -c 'import sys; print(sys.executable)')
+check=$(mktemp -d)
+trap 'rm -rf "$check"' EXIT
+
+"$python" -m venv "$check/venv"
+export PATH="$check/venv/bin:/usr/bin:/bin"
+if command -v cargo >/dev/null || command -v rustc >/dev/null; then
+    echo "wheel check: cargo or rustc is still on PATH ($PATH)" >&2
+    exit 1
+fi
+python -m pip install --quiet --upgrade pip
+# Only the wheel: pip must not find a source tree to build from.
+python -m pip install --quiet --only-binary=:all: "$wheel"
+cd "$check"
+python - <<'PY'
+import tempfile
+
+import numpy as np
+import perfectplay as pp
+
+game = pp.load_game("nine_mens_morris")
+state = game.new_initial_state()
+state.apply_action(state.legal_actions()[0])
+
+env = pp.VectorEnv("checkers", 64, seed=0)
+env.reset()
+for _ in range(20):
+    obs, rewards, terminated, truncated, info = env.step(env.sample_legal_actions())
+assert obs.shape[0] == 64
+
+with tempfile.TemporaryDirectory() as tables:
+    pp.tablebase.build("three_mens_morris", tables, whole_game=True, progress=False)
+    with pp.tablebase.open(tables) as tb:
+        start = pp.load_game("three_mens_morris").new_initial_state()
+        probe = tb.probe(start)
+        assert (probe.wdl, probe.plies) == (1, 9), probe
+print(f"wheel check: perfectplay {pp.__version__} from {pp.__file__}: games, VectorEnv, tables ok")
+PY
+perfectplay --version
+python -m perfectplay perft checkers --depth 6 --check | tail -n 1
