@@ -17,6 +17,11 @@ echo "== pip install the wheel with [test]"
 .venv/bin/python -m pip install --quiet --force-reinstall --no-deps "$wheel"
 .venv/bin/python -m pip install --quiet "${wheel}[test]"
 
+echo "== every optional extra resolves against the wheel (pip install --dry-run)"
+for extra in gym pettingzoo rl video openspiel notebooks; do
+    .venv/bin/python -m pip install --quiet --dry-run "${wheel}[$extra]"
+done
+
 echo "== pytest"
 # Run from the tests folder so that `import perfectplay` finds the installed package, not the
 # source tree (which has no compiled extension).

@@ -121,19 +121,39 @@ def open(
     return Tablebase(game, dirs, distances=distances)
 
 
+def _importable(module: str) -> bool:
+    try:
+        __import__(module)
+    except ImportError:
+        return False
+    return True
+
+
+def _progress_style() -> str:
+    """How to draw progress here: ``"tqdm"`` (a widget in notebooks with ipywidgets, a bar in
+    terminals), ``"notebook-line"`` (a notebook without ipywidgets, where tqdm's text bar would
+    leave one output line per update: one line of text updated in place instead) or
+    ``"stderr-line"`` (no tqdm: one line rewritten on standard error)."""
+    in_notebook = "ipykernel" in sys.modules
+    if in_notebook and not _importable("ipywidgets"):
+        return "notebook-line"
+    return "tqdm" if _importable("tqdm") else "stderr-line"
+
+
 class _Progress:
-    """Draws a build's progress: with tqdm where it is installed (a widget in notebooks, a bar
-    in terminals), else as one line rewritten on standard error."""
+    """Draws a build's progress in the style :func:`_progress_style` picks."""
 
     def __init__(self) -> None:
         self._bar: Any = None
+        self._display: Any = None
         self._last_line = ""
         self._started = time.monotonic()
-        try:
+        self._style = _progress_style()
+        self._tqdm: Any = None
+        if self._style == "tqdm":
             from tqdm.auto import tqdm  # type: ignore[import-not-found]
-        except ImportError:
-            tqdm = None
-        self._tqdm = tqdm
+
+            self._tqdm = tqdm
 
     def __call__(self, figures: Dict[str, Any]) -> None:
         total, finished = figures["total"], figures["finished"]
@@ -163,15 +183,24 @@ class _Progress:
         share = 100.0 * done / total if total else 100.0
         elapsed = time.monotonic() - self._started
         line = f"tables: {share:5.1f}% of {total:,} positions, {elapsed:.0f} s, {what}"
-        if line != self._last_line:
+        if line == self._last_line:
+            return
+        if self._style == "notebook-line":
+            from IPython.display import display  # type: ignore[import-not-found]
+
+            if self._display is None:
+                self._display = display(line, display_id=True)
+            else:
+                self._display.update(line)
+        else:
             sys.stderr.write("\r" + line.ljust(len(self._last_line)))
             sys.stderr.flush()
-            self._last_line = line
+        self._last_line = line
 
     def close(self) -> None:
         if self._bar is not None:
             self._bar.close()
-        elif self._last_line:
+        elif self._last_line and self._style == "stderr-line":
             sys.stderr.write("\n")
             sys.stderr.flush()
 
