@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs a built wheel into a fresh virtual environment, with no cargo or rustc reachable
 # (PATH holds the environment, /usr/bin and /bin only), and runs a smoke check from the
-# installed package: load a game, step a VectorEnv, build and probe a small table, run the
-# command-line tool.
+# installed package: load a game, step a VectorEnv, build and probe a small table from Python,
+# and the command-line tool (perft, solve, probe, verify) as the console script and as
+# `python -m perfectplay`.
 #
 #   scripts/wheel_check.sh target/wheels/perfectplay-*.whl
 set -euo pipefail
@@ -47,3 +48,7 @@ print(f"wheel check: perfectplay {pp.__version__} from {pp.__file__}: games, Vec
 PY
 perfectplay --version
 python -m perfectplay perft checkers --depth 6 --check | tail -n 1
+python -m perfectplay solve three_mens_morris --out "$check/tables" -q | tail -n 1
+perfectplay probe three_mens_morris --db "$check/tables" | grep -q "value: win in 9"
+perfectplay verify three_mens_morris --db "$check/tables" -q | tail -n 1
+echo "wheel check: the perfectplay command solves, probes and verifies"
