@@ -8,6 +8,7 @@
 //! - `py_tablebase`: `Tablebase` and `Probe`, perfect play from the solver's databases;
 //! - `py_build`: `build_tables`, databases built from Python;
 //! - `py_cli`: `_cli_main`, the command-line tool of `perfectplay-cli` in this process;
+//! - `py_cluster`: `_plan_units`, `_build_unit`, `_DirectoryClaim`, for the cluster build;
 //! - `errors`: where Rust errors become Python exceptions;
 //! - `arrays`: integer arrays from Python converted without loss.
 //!
@@ -20,6 +21,7 @@ mod arrays;
 mod errors;
 mod py_build;
 mod py_cli;
+mod py_cluster;
 mod py_env;
 mod py_game;
 mod py_state;
@@ -54,6 +56,12 @@ mod _core {
     use crate::py_build::tables_game;
     #[pymodule_export]
     use crate::py_cli::_cli_main;
+    #[pymodule_export]
+    use crate::py_cluster::_build_unit;
+    #[pymodule_export]
+    use crate::py_cluster::_plan_units;
+    #[pymodule_export]
+    use crate::py_cluster::PyDirectoryClaim;
     #[pymodule_export]
     use crate::py_env::PyVectorEnv;
     #[pymodule_export]

@@ -13,7 +13,10 @@ use perfectplay_env::Error as EnvError;
 use perfectplay_solver::checkers::CheckersDomain;
 use perfectplay_solver::limits::check_threads;
 use perfectplay_solver::morris::MorrisDomain;
-use perfectplay_solver::{game_of_tables, solve, BuildProgress, Domain, SolveOptions, Tabled};
+use perfectplay_solver::{
+    game_of_tables, planned_units, solve, solve_planned_unit, BuildProgress, Domain, PlannedUnit,
+    SolveOptions, Tabled,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -145,7 +148,7 @@ fn snapshot_dict<'py>(py: Python<'py>, figures: &BuildProgress) -> PyResult<Boun
 }
 
 /// A build request, checked before the work starts.
-enum BuildJob {
+pub(crate) enum BuildJob {
     Checkers(
         CheckersDomain,
         Vec<perfectplay_solver::checkers::CheckersKey>,
@@ -154,7 +157,7 @@ enum BuildJob {
 }
 
 impl BuildJob {
-    fn new(
+    pub(crate) fn new(
         game: &AnyGame,
         targets: Option<Vec<String>>,
         max_men: Option<u8>,
@@ -222,6 +225,35 @@ impl BuildJob {
             BuildJob::Morris(domain, keys) => solve(domain, out, &keys, options),
         }?;
         Ok((report.subspaces, report.compressed))
+    }
+}
+
+impl BuildJob {
+    /// The request's plan as data, for a scheduler ([`planned_units`]).
+    pub(crate) fn planned(&self) -> Vec<PlannedUnit> {
+        match self {
+            BuildJob::Checkers(domain, keys) => planned_units(domain, keys),
+            BuildJob::Morris(domain, keys) => planned_units(domain, keys),
+        }
+    }
+
+    /// Builds the unit made of the subspaces `names` on its own ([`solve_planned_unit`]).
+    pub(crate) fn run_unit(
+        self,
+        out: &std::path::Path,
+        names: &[String],
+        options: &SolveOptions,
+    ) -> Result<perfectplay_solver::SolveReport> {
+        Ok(match self {
+            BuildJob::Checkers(domain, _) => {
+                let unit = parse_all(&domain, names)?;
+                solve_planned_unit(domain, out, &unit, options)?
+            }
+            BuildJob::Morris(domain, _) => {
+                let unit = parse_all(&domain, names)?;
+                solve_planned_unit(domain, out, &unit, options)?
+            }
+        })
     }
 }
 

@@ -261,7 +261,12 @@ pub fn write_table(dir: &Path, header: &Header, payload: &[u8]) -> Result<PathBu
 /// complete and synced); returns the final path.
 pub(crate) fn write_file(dir: &Path, name: &str, parts: &[&[u8]]) -> Result<PathBuf, DbError> {
     let path = dir.join(name);
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    // Unique to this writer: the process id alone can repeat on another machine writing to
+    // the same shared directory (a cluster build retrying a unit elsewhere).
+    let nonce = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let tmp = dir.join(format!(".{name}.tmp-{}-{nonce}", std::process::id()));
     let result = (|| -> std::io::Result<()> {
         let mut file = File::create(&tmp)?;
         for part in parts {

@@ -111,7 +111,8 @@ pub use error::{DbError, MissingTables, ProbeError, RequestError, SolveError};
 pub use lock::{BuildLock, LockWait, LOCK_FILE};
 pub use plan::plan;
 pub use solve::{
-    solve, BuildProgress, ProgressSnapshot, SolveOptions, SolveReport, SubspaceReport, UnitStage,
+    claim_directory, planned_units, remove_leftovers, solve, solve_planned_unit, BuildProgress,
+    PlannedUnit, ProgressSnapshot, SolveOptions, SolveReport, SubspaceReport, UnitStage,
 };
 pub use table::{Table, CHECK_INTERVAL};
 pub use tablebase::{MoveValue, Tablebase};

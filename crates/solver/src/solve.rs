@@ -305,18 +305,167 @@ pub fn solve<D: Domain>(
     };
     let mut resident = ResidentTables::new();
     for unit in &units {
-        if let Some(kept) = kept_files(&tb, unit, options.wdl_only) {
-            figures.finish_unit(kept.iter().map(|r| r.positions).sum());
+        let mut work = UnitWork {
+            tb: &tb,
+            out,
+            options,
+            pool: &pool,
+            figures: &figures,
+        };
+        work.build(unit, &mut resident, &mut report)?;
+    }
+    report.seconds = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// Builds one unit of a plan into `out` on its own, for schedulers that hand units out to
+/// workers themselves (the Python package's cluster build): a unit whose files are complete
+/// and valid is kept, else it is solved from the tables of the units it reads, which must be
+/// complete. No lock is taken here: the scheduler holds the directory's
+/// ([`claim_directory`]) for the whole build and runs each unit once at a time, after the
+/// units it reads. Files are written as by [`solve`] (temporary name, renamed when complete),
+/// so a worker killed in the middle leaves no half table.
+pub fn solve_planned_unit<D: Domain>(
+    domain: D,
+    out: &Path,
+    unit: &[D::Key],
+    options: &SolveOptions,
+) -> Result<SolveReport, SolveError> {
+    let figures = options.report_to.clone().unwrap_or_default();
+    figures.begin();
+    let _ends = Ends(&figures);
+    let tb = Tablebase::open(domain, out)?;
+    for &key in unit {
+        tb.domain()
+            .check_key(key)
+            .map_err(|why| SolveError::Unsupported(format!("subspace {key}: {why}")))?;
+    }
+    let (pool, threads) = worker_pool(options.threads)?;
+    let started = Instant::now();
+    figures.total.store(
+        unit.iter().map(|&k| tb.domain().size(k)).sum(),
+        Ordering::Relaxed,
+    );
+    let mut report = SolveReport {
+        subspaces: Vec::new(),
+        seconds: 0.0,
+        threads,
+        peak_working_bytes: 0,
+        solved_positions: 0,
+        compressed: Vec::new(),
+    };
+    let mut work = UnitWork {
+        tb: &tb,
+        out,
+        options,
+        pool: &pool,
+        figures: &figures,
+    };
+    work.build(unit, &mut ResidentTables::new(), &mut report)?;
+    report.seconds = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// Takes `out`'s build lock for a scheduler that builds units with [`solve_planned_unit`]
+/// (created if missing) and removes the temporary files of earlier killed builds: hold the lock
+/// until every unit is done.
+pub fn claim_directory(out: &Path, wait: LockWait<'_>) -> Result<BuildLock, SolveError> {
+    std::fs::create_dir_all(out).map_err(|e| DbError::io(out, e))?;
+    let lock = BuildLock::acquire(out, wait)?;
+    remove_leftovers(out)?;
+    Ok(lock)
+}
+
+/// A unit of a plan as a scheduler sees it ([`planned_units`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlannedUnit {
+    /// Its subspaces, by name.
+    pub subspaces: Vec<String>,
+    /// The units (indices into the plan, all earlier) whose tables its turns lead to: they
+    /// must be complete before it is built.
+    pub reads: Vec<usize>,
+    /// Positions in its tables.
+    pub positions: u64,
+    /// Memory it takes to build, in bytes: its working cells (3 bytes a position) and the
+    /// in-memory copies of the tables it reads (one byte a position).
+    pub working_bytes: u64,
+}
+
+/// The plan for `targets` ([`plan`]) as data for a scheduler: each unit with the units it
+/// reads and its size, in an order where every unit comes after those it reads.
+pub fn planned_units<D: Domain>(domain: &D, targets: &[D::Key]) -> Vec<PlannedUnit> {
+    let units = plan(domain, targets);
+    let unit_of: HashMap<D::Key, usize> = units
+        .iter()
+        .enumerate()
+        .flat_map(|(i, unit)| unit.iter().map(move |&k| (k, i)))
+        .collect();
+    units
+        .iter()
+        .enumerate()
+        .map(|(i, unit)| {
+            let mut reads = Vec::new();
+            let mut exit_positions = 0;
+            for &key in unit {
+                for next in domain.successor_keys(key) {
+                    let Some(&j) = unit_of.get(&next) else {
+                        continue;
+                    };
+                    if j != i && !reads.contains(&j) {
+                        reads.push(j);
+                    }
+                    if j != i {
+                        exit_positions += domain.size(next);
+                    }
+                }
+            }
+            reads.sort_unstable();
+            let positions: u64 = unit.iter().map(|&k| domain.size(k)).sum();
+            PlannedUnit {
+                subspaces: unit.iter().map(ToString::to_string).collect(),
+                reads,
+                positions,
+                working_bytes: positions * UnitSolver::<D>::BYTES_PER_POSITION + exit_positions,
+            }
+        })
+        .collect()
+}
+
+/// What building a unit needs, for [`solve`] and [`solve_planned_unit`] alike.
+struct UnitWork<'a, D: Domain> {
+    tb: &'a Tablebase<D>,
+    out: &'a Path,
+    options: &'a SolveOptions,
+    pool: &'a rayon::ThreadPool,
+    figures: &'a BuildProgress,
+}
+
+impl<D: Domain> UnitWork<'_, D> {
+    /// Keeps `unit`'s complete files or solves it, compresses it if asked, and adds it to
+    /// `report`.
+    fn build(
+        &mut self,
+        unit: &[D::Key],
+        resident: &mut ResidentTables<D::Key>,
+        report: &mut SolveReport,
+    ) -> Result<(), SolveError> {
+        let (tb, options) = (self.tb, self.options);
+        if let Some(kept) = kept_files(tb, unit, options.wdl_only) {
+            self.figures
+                .finish_unit(kept.iter().map(|r| r.positions).sum());
             report.subspaces.extend(kept);
             if options.compress {
-                compress_unit(&tb, unit, out, options, &pool, &mut report)?;
+                compress_unit(tb, unit, self.out, options, self.pool, report)?;
             }
-            continue;
+            return Ok(());
         }
         let positions: u64 = unit.iter().map(|&k| tb.domain().size(k)).sum();
         let unit_started = Instant::now();
-        figures.start_unit(&unit_name(unit), positions);
-        let solved = pool.install(|| solve_unit(&tb, &mut resident, unit, options, &figures))?;
+        self.figures.start_unit(&unit_name(unit), positions);
+        let figures = self.figures;
+        let solved = self
+            .pool
+            .install(|| solve_unit(tb, resident, unit, options, figures))?;
         let seconds = unit_started.elapsed().as_secs_f64();
         for mut r in solved {
             r.seconds = seconds;
@@ -327,17 +476,17 @@ pub fn solve<D: Domain>(
             .peak_working_bytes
             .max(positions * UnitSolver::<D>::BYTES_PER_POSITION);
         if options.compress {
-            compress_unit(&tb, unit, out, options, &pool, &mut report)?;
+            compress_unit(tb, unit, self.out, options, self.pool, report)?;
         }
-        figures.finish_unit(positions);
+        self.figures.finish_unit(positions);
+        Ok(())
     }
-    report.seconds = started.elapsed().as_secs_f64();
-    Ok(report)
 }
 
 /// Removes the temporary files of an earlier build that was killed while writing (the build
 /// lock keeps a concurrent build, whose temporary file would go too, out of the directory).
-fn remove_leftovers(dir: &Path) -> Result<(), DbError> {
+/// A scheduler that holds the lock ([`claim_directory`]) calls it once no worker writes.
+pub fn remove_leftovers(dir: &Path) -> Result<(), DbError> {
     let entries = std::fs::read_dir(dir).map_err(|e| DbError::io(dir, e))?;
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();

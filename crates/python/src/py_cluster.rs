@@ -1,0 +1,111 @@
+//! What the Python package's cluster build (`perfectplay.cluster`, on Ray) asks of the solver:
+//! the plan as data, the directory claimed for the whole build, and one unit built on its own
+//! in whichever worker process a task lands.
+
+use std::path::PathBuf;
+
+use perfectplay_solver::{claim_directory, remove_leftovers, BuildLock, LockWait, SolveOptions};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use crate::errors::{Error, Result};
+use crate::py_build::BuildJob;
+use crate::py_game::PyGame;
+
+/// The units that building `targets` (or `max_men`, `max_pieces`, `whole_game`, as in
+/// `_build_tables`) takes, in an order where each comes after the units it reads: a list of
+/// dicts with `subspaces` (names), `reads` (indices of earlier units), `positions` and
+/// `working_bytes` (memory to build it).
+#[pyfunction]
+#[pyo3(signature = (game, targets = None, max_men = None, max_pieces = None, whole_game = false))]
+pub(crate) fn _plan_units<'py>(
+    py: Python<'py>,
+    game: &Bound<'py, PyGame>,
+    targets: Option<Vec<String>>,
+    max_men: Option<u8>,
+    max_pieces: Option<u8>,
+    whole_game: bool,
+) -> PyResult<Bound<'py, PyList>> {
+    let job = BuildJob::new(&game.get().game, targets, max_men, max_pieces, whole_game)?;
+    let units = py.detach(|| job.planned());
+    let list = PyList::empty(py);
+    for unit in units {
+        let d = PyDict::new(py);
+        d.set_item("subspaces", unit.subspaces)?;
+        d.set_item("reads", unit.reads)?;
+        d.set_item("positions", unit.positions)?;
+        d.set_item("working_bytes", unit.working_bytes)?;
+        list.append(d)?;
+    }
+    Ok(list)
+}
+
+/// Builds the unit made of `subspaces` into `out` on its own (the tables of the units it reads
+/// must be there, complete): kept if its files are complete and valid. No lock is taken: the
+/// driver holds the directory's (`_DirectoryClaim`). Returns `{subspace: positions}`, the
+/// positions solved (0 when kept) and the seconds taken; the GIL is released meanwhile.
+#[pyfunction]
+#[pyo3(signature = (game, out, subspaces, threads = None, wdl_only = false, compress = false))]
+pub(crate) fn _build_unit<'py>(
+    py: Python<'py>,
+    game: &Bound<'py, PyGame>,
+    out: PathBuf,
+    subspaces: Vec<String>,
+    threads: Option<usize>,
+    wdl_only: bool,
+    compress: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let job = BuildJob::new(&game.get().game, Some(subspaces.clone()), None, None, false)?;
+    let options = SolveOptions {
+        threads,
+        wdl_only,
+        compress,
+        ..SolveOptions::default()
+    };
+    let report = py.detach(|| job.run_unit(&out, &subspaces, &options))?;
+    let d = PyDict::new(py);
+    let tables = PyDict::new(py);
+    for row in &report.subspaces {
+        tables.set_item(&row.subspace, row.positions)?;
+    }
+    d.set_item("tables", tables)?;
+    d.set_item("solved_positions", report.solved_positions)?;
+    d.set_item("seconds", report.seconds)?;
+    d.set_item("threads", report.threads)?;
+    Ok(d)
+}
+
+/// A directory claimed by a cluster build's driver: its build lock, held until `release()`
+/// (or the object is dropped), with the temporary files of killed writers removed when taken.
+#[pyclass(name = "_DirectoryClaim", module = "perfectplay._core")]
+pub(crate) struct PyDirectoryClaim {
+    out: PathBuf,
+    lock: Option<BuildLock>,
+}
+
+#[pymethods]
+impl PyDirectoryClaim {
+    /// Claims `out` (created if missing); another build holding it is an error naming it.
+    #[new]
+    fn new(py: Python<'_>, out: PathBuf) -> Result<Self> {
+        let lock = py
+            .detach(|| claim_directory(&out, LockWait::No))
+            .map_err(Error::Solve)?;
+        Ok(PyDirectoryClaim {
+            out,
+            lock: Some(lock),
+        })
+    }
+
+    /// Lets the directory go, first removing the temporary files that killed workers left
+    /// (call it once no task writes there any more).
+    fn release(&mut self, py: Python<'_>) -> Result<()> {
+        if self.lock.is_some() {
+            let out = &self.out;
+            py.detach(|| remove_leftovers(out))
+                .map_err(|e| Error::Solve(e.into()))?;
+        }
+        self.lock = None;
+        Ok(())
+    }
+}

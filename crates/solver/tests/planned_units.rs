@@ -1,0 +1,138 @@
+//! Builds scheduled unit by unit from outside the solver (`planned_units`,
+//! `solve_planned_unit`, `claim_directory`): the same bytes as one `solve`, in any order that
+//! respects the plan.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use perfectplay_core::checkers::Checkers;
+use perfectplay_core::morris::Morris;
+use perfectplay_solver::checkers::CheckersDomain;
+use perfectplay_solver::morris::MorrisDomain;
+use perfectplay_solver::{
+    claim_directory, plan, planned_units, solve, solve_planned_unit, Domain, LockWait, SolveError,
+    SolveOptions,
+};
+
+fn morris() -> MorrisDomain {
+    MorrisDomain::new(Morris::preset("nine_mens_morris").unwrap()).unwrap()
+}
+
+fn checkers() -> CheckersDomain {
+    CheckersDomain::new(Checkers::default())
+}
+
+fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| !name.starts_with('.'))
+        .map(|name| (name.clone(), std::fs::read(dir.join(&name)).unwrap()))
+        .collect()
+}
+
+#[test]
+fn the_plan_as_data_names_units_their_reads_and_sizes() {
+    let d = morris();
+    let targets = d.moving_keys_checked(4).unwrap();
+    let units = planned_units(&d, &targets);
+    let keys = plan(&d, &targets);
+    assert_eq!(units.len(), keys.len());
+    for (i, (unit, keys)) in units.iter().zip(&keys).enumerate() {
+        let names: Vec<String> = keys.iter().map(ToString::to_string).collect();
+        assert_eq!(unit.subspaces, names);
+        assert!(
+            unit.reads.iter().all(|&j| j < i),
+            "a unit reads only earlier ones"
+        );
+        let positions: u64 = keys.iter().map(|&k| d.size(k)).sum();
+        assert_eq!(unit.positions, positions);
+        assert!(unit.working_bytes >= 3 * positions);
+    }
+    // 3-3 reads nothing; 4-4 reads 3-4 (a capture leaves the side to move next with 3 men),
+    // whose unit holds 4-3 too.
+    assert_eq!(units[0].subspaces, ["3-3"]);
+    assert!(units[0].reads.is_empty());
+    let last = units.last().unwrap();
+    assert_eq!(last.subspaces, ["4-4"]);
+    assert_eq!(last.reads.len(), 1);
+    assert_eq!(
+        last.working_bytes,
+        3 * last.positions + d.size("3-4".parse().unwrap())
+    );
+}
+
+#[test]
+fn units_built_one_by_one_equal_one_solve() {
+    let d = morris();
+    let targets = d.moving_keys_checked(4).unwrap();
+    let whole = tempfile::tempdir().unwrap();
+    solve(morris(), whole.path(), &targets, &SolveOptions::default()).unwrap();
+
+    let scheduled = tempfile::tempdir().unwrap();
+    let _lock = claim_directory(scheduled.path(), LockWait::No).unwrap();
+    for unit in plan(&d, &targets) {
+        let report =
+            solve_planned_unit(morris(), scheduled.path(), &unit, &SolveOptions::default())
+                .unwrap();
+        assert!(report.subspaces.iter().all(|s| !s.kept));
+        // Built again, it is kept.
+        let again = solve_planned_unit(morris(), scheduled.path(), &unit, &SolveOptions::default())
+            .unwrap();
+        assert!(again.subspaces.iter().all(|s| s.kept));
+    }
+    assert_eq!(files(whole.path()), files(scheduled.path()));
+}
+
+#[test]
+fn checkers_units_in_another_valid_order_give_the_same_bytes() {
+    let d = checkers();
+    let targets = d.keys_up_to(3);
+    let whole = tempfile::tempdir().unwrap();
+    solve(checkers(), whole.path(), &targets, &SolveOptions::default()).unwrap();
+    // Every unit whose reads are done, taken from the back of the ready list: a different
+    // order from the plan's.
+    let units = planned_units(&d, &targets);
+    let keys = plan(&d, &targets);
+    let scheduled = tempfile::tempdir().unwrap();
+    let mut done = vec![false; units.len()];
+    while let Some(i) = (0..units.len())
+        .rev()
+        .find(|&i| !done[i] && units[i].reads.iter().all(|&j| done[j]))
+    {
+        solve_planned_unit(
+            checkers(),
+            scheduled.path(),
+            &keys[i],
+            &SolveOptions::default(),
+        )
+        .unwrap();
+        done[i] = true;
+    }
+    assert!(done.iter().all(|&d| d));
+    assert_eq!(files(whole.path()), files(scheduled.path()));
+}
+
+#[test]
+fn a_unit_before_what_it_reads_is_an_error_and_the_directory_is_claimed_once() {
+    let d = morris();
+    let dir = tempfile::tempdir().unwrap();
+    let four: Vec<_> = plan(&d, &["4-4".parse().unwrap()]).pop().unwrap();
+    let err = solve_planned_unit(morris(), dir.path(), &four, &SolveOptions::default());
+    assert!(matches!(err, Err(SolveError::Dependency { .. })), "{err:?}");
+    let _held = claim_directory(dir.path(), LockWait::No).unwrap();
+    assert!(matches!(
+        claim_directory(dir.path(), LockWait::No),
+        Err(SolveError::Locked { .. })
+    ));
+}
+
+#[test]
+fn claiming_removes_the_leftovers_of_killed_writers() {
+    let dir = tempfile::tempdir().unwrap();
+    let leftover = dir.path().join(".3-3.ppdb.tmp-12345-678");
+    std::fs::write(&leftover, b"half a table").unwrap();
+    let _lock = claim_directory(dir.path(), LockWait::No).unwrap();
+    assert!(!leftover.exists());
+}

@@ -1,0 +1,396 @@
+"""Endgame tables built on a Ray cluster: each unit of the solver's plan is a Ray task.
+
+``pip install perfectplay[cluster]`` adds Ray; ``import perfectplay`` works without it::
+
+    import perfectplay.cluster as ppc
+    report = ppc.build("checkers", "/shared/tables/checkers", max_pieces=7, address="auto")
+    report.positions_per_second, report.nodes
+
+or from a shell: ``perfectplay-cluster checkers --out /shared/tables/checkers --max-pieces 7``
+(``python -m perfectplay.cluster`` is the same).
+
+How it works. The driver asks the solver for the plan (``_plan_units``: the units, the units
+each reads, positions and working memory), claims the directory (its build lock, held until
+the end, so no other build writes there; temporary files of killed writers are removed when it
+is claimed and when it is let go), and submits one Ray task per unit. A task's arguments
+include the tasks of the units it reads, so Ray starts it only once they are complete; it asks
+for ``cpus_per_task`` CPUs and its working memory (``memory=`` in bytes), and runs the Rust
+solver for its unit with the GIL released (``_build_unit``). Units are submitted critical path
+first: among the units whose inputs are submitted, the one with the most positions on the
+longest chain of units that wait for it goes first, and Ray starts ready tasks in that order.
+
+Storage: the directory must be one that every node mounts at the same path (NFS, Lustre, or
+one node's disk for a single-node cluster), with POSIX rename within the directory (atomic,
+and visible to the other nodes once done), ``flock`` for the driver's lock (NFSv4 has it), and
+the tables of finished units readable by the nodes that run the units after them. Each table
+is written under a temporary name unique to its writer and renamed when complete.
+
+Faults: a worker or node lost in the middle of a unit is Ray's to handle: the task is retried
+(``max_retries``), and the retry finds no half file (only complete tables have their real
+names) and solves the unit again. A task that fails with an error of ours (a damaged table, a
+full disk) is not retried: the build stops with that error. A driver restarted on a half-built
+directory resumes: complete, valid tables are kept by the tasks (a unit whose files are all
+there is reported as kept, not solved again).
+
+The tables are byte-identical to a local ``perfectplay solve`` of the same request: each
+unit's values depend only on the tables it reads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import dataclasses
+import heapq
+import os
+import socket
+import sys
+import time
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Union
+
+try:
+    import ray
+except ImportError as error:  # pragma: no cover - exercised where Ray is missing
+    raise ImportError(
+        "perfectplay.cluster needs Ray: pip install perfectplay[cluster]"
+    ) from error
+
+from perfectplay._core import Game, _build_unit, _DirectoryClaim, _plan_units
+from perfectplay._core import load_game as _load_game
+
+__all__ = ["ClusterReport", "NodeFigures", "build", "main", "plan"]
+
+
+@dataclasses.dataclass(frozen=True)
+class NodeFigures:
+    """What one node did: its units, the positions it solved and its rate."""
+
+    node: str
+    host: str
+    units: int
+    solved_positions: int
+    seconds: float
+
+    @property
+    def positions_per_second(self) -> float:
+        """Positions solved per second of its tasks' time (the sum of their wall times)."""
+        return self.solved_positions / self.seconds if self.seconds > 0 else 0.0
+
+
+@dataclasses.dataclass(frozen=True)
+class ClusterReport:
+    """What a cluster build did: the fields of ``perfectplay solve``'s summary, and per node."""
+
+    #: ``{subspace: positions}`` of every table the request needed.
+    tables: Dict[str, int]
+    positions: int
+    #: Positions solved (not kept) by this run.
+    solved_positions: int
+    #: Wall time of the build, seconds.
+    seconds: float
+    #: The largest working memory of one unit, bytes.
+    peak_working_bytes: int
+    #: Units solved and kept.
+    units_solved: int
+    units_kept: int
+    nodes: List[NodeFigures]
+
+    @property
+    def positions_per_second(self) -> float:
+        """Positions solved per second of wall time."""
+        return self.solved_positions / self.seconds if self.seconds > 0 else 0.0
+
+    def summary(self) -> str:
+        """One line as ``perfectplay solve`` prints it, then a line per node."""
+        lines = [
+            f"{len(self.tables)} tables, {self.positions} positions; solved "
+            f"{self.solved_positions} in {self.seconds:.2f} s on {len(self.nodes)} nodes "
+            f"({self.positions_per_second:.0f} positions/s); peak working memory "
+            f"{self.peak_working_bytes} bytes (one unit)"
+        ]
+        for n in self.nodes:
+            lines.append(
+                f"  node {n.node[:12]} ({n.host}): {n.units} units, {n.solved_positions} "
+                f"positions in {n.seconds:.2f} s of tasks ({n.positions_per_second:.0f}/s)"
+            )
+        return "\n".join(lines)
+
+
+def _game(game: Union[Game, str], rules: Dict[str, Any]) -> Game:
+    if isinstance(game, Game):
+        if rules:
+            raise ValueError("rule options go with a game id, not with a Game")
+        return game
+    return _load_game(game, **rules)
+
+
+def plan(
+    game: Union[Game, str],
+    *,
+    max_men: Optional[int] = None,
+    max_pieces: Optional[int] = None,
+    subspaces: Optional[Sequence[str]] = None,
+    whole_game: bool = False,
+    **rules: Any,
+) -> List[Dict[str, Any]]:
+    """The units a build of this request takes, in an order where each comes after the units
+    it reads: dicts with ``subspaces``, ``reads`` (indices of earlier units), ``positions`` and
+    ``working_bytes``."""
+    return list(
+        _plan_units(
+            _game(game, rules),
+            list(subspaces) if subspaces is not None else None,
+            max_men,
+            max_pieces,
+            whole_game,
+        )
+    )
+
+
+def _critical_path_order(units: List[Dict[str, Any]]) -> List[int]:
+    """A submission order: dependencies first, and among the units ready to submit, the one
+    heading the heaviest remaining chain (positions of it and of the units waiting on it)."""
+    waiting_on: List[List[int]] = [[] for _ in units]
+    for i, unit in enumerate(units):
+        for j in unit["reads"]:
+            waiting_on[j].append(i)
+    weight = [0] * len(units)
+    for i in reversed(range(len(units))):  # the plan lists every unit after those it reads
+        weight[i] = units[i]["positions"] + max((weight[k] for k in waiting_on[i]), default=0)
+    missing = [len(set(unit["reads"])) for unit in units]
+    ready = [(-weight[i], i) for i in range(len(units)) if missing[i] == 0]
+    heapq.heapify(ready)
+    order = []
+    while ready:
+        _, i = heapq.heappop(ready)
+        order.append(i)
+        for k in waiting_on[i]:
+            missing[k] -= 1
+            if missing[k] == 0:
+                heapq.heappush(ready, (-weight[k], k))
+    return order
+
+
+@ray.remote
+def _build_unit_task(
+    game: Game,
+    out: str,
+    subspaces: List[str],
+    threads: int,
+    wdl_only: bool,
+    compress: bool,
+    *inputs: Any,
+) -> Dict[str, Any]:
+    """One unit, in a Ray worker. ``inputs`` are the results of the units it reads: Ray hands
+    them over only once those tasks are done, which is all they are for."""
+    del inputs
+    done = _build_unit(game, out, subspaces, threads, wdl_only, compress)
+    context = ray.get_runtime_context()
+    done["node"] = context.get_node_id()
+    done["host"] = socket.gethostname()
+    done["pid"] = os.getpid()
+    return done
+
+
+def _progress_bar(total: int, enabled: bool) -> Any:
+    if not enabled:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, unit=" positions", unit_scale=True, desc="cluster build")
+
+
+def build(
+    game: Union[Game, str],
+    out: Union[str, os.PathLike],
+    *,
+    max_men: Optional[int] = None,
+    max_pieces: Optional[int] = None,
+    subspaces: Optional[Sequence[str]] = None,
+    whole_game: bool = False,
+    address: Optional[str] = "auto",
+    cpus_per_task: int = 1,
+    wdl_only: bool = False,
+    compress: bool = False,
+    max_retries: int = 3,
+    progress: bool = True,
+    **rules: Any,
+) -> ClusterReport:
+    """Builds the tables of a request on a Ray cluster into ``out`` (a directory every node
+    mounts at the same path) and returns what it did.
+
+    The request is as in :func:`perfectplay.tablebase.build`: ``max_men`` (morris),
+    ``max_pieces`` (checkers), ``subspaces`` or ``whole_game``, with rule options as keywords.
+    ``address`` is handed to ``ray.init`` unless Ray is already initialised in this process
+    (``"auto"``: the running cluster; ``None``: a new local one). Each unit asks for
+    ``cpus_per_task`` CPUs (and solves with as many threads) and its working memory. A task
+    whose worker dies is retried up to ``max_retries`` times. ``progress`` shows one tqdm bar
+    over positions, where tqdm is installed.
+
+    Raises ``TablebaseError`` when another build holds ``out``, and the first error of a unit
+    (a missing or damaged table, a full disk) as Ray raises it (``ray.exceptions.RayTaskError``
+    wrapping ours).
+    """
+    if cpus_per_task < 1:
+        raise ValueError(f"cpus_per_task must be at least 1, not {cpus_per_task}")
+    the_game = _game(game, rules)
+    units = plan(
+        the_game,
+        max_men=max_men,
+        max_pieces=max_pieces,
+        subspaces=subspaces,
+        whole_game=whole_game,
+    )
+    out = str(Path(out).resolve())
+    claim = _DirectoryClaim(out)
+    try:
+        if not ray.is_initialized():
+            ray.init(address=address, log_to_driver=False)
+        return _run(the_game, out, units, cpus_per_task, wdl_only, compress, max_retries, progress)
+    finally:
+        claim.release()
+
+
+def _run(
+    game: Game,
+    out: str,
+    units: List[Dict[str, Any]],
+    cpus_per_task: int,
+    wdl_only: bool,
+    compress: bool,
+    max_retries: int,
+    progress: bool,
+) -> ClusterReport:
+    started = time.monotonic()
+    refs: Dict[int, Any] = {}
+    unit_of_ref: Dict[Any, int] = {}
+    for i in _critical_path_order(units):
+        unit = units[i]
+        task = _build_unit_task.options(
+            num_cpus=cpus_per_task,
+            memory=max(int(unit["working_bytes"]), 1),
+            max_retries=max_retries,
+            retry_exceptions=False,
+            name=f"perfectplay unit {' + '.join(unit['subspaces'])}",
+        )
+        inputs = [refs[j] for j in sorted(set(unit["reads"]))]
+        ref = task.remote(
+            game, out, unit["subspaces"], cpus_per_task, wdl_only, compress, *inputs
+        )
+        refs[i] = ref
+        unit_of_ref[ref] = i
+    total = sum(unit["positions"] for unit in units)
+    bar = _progress_bar(total, progress)
+    results: Dict[int, Dict[str, Any]] = {}
+    pending = list(refs.values())
+    try:
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1, timeout=1.0)
+            for ref in ready:
+                i = unit_of_ref[ref]
+                results[i] = ray.get(ref)
+                if bar is not None:
+                    bar.update(units[i]["positions"])
+    except BaseException:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+    return _report(units, results, time.monotonic() - started)
+
+
+def _report(
+    units: List[Dict[str, Any]], results: Dict[int, Dict[str, Any]], seconds: float
+) -> ClusterReport:
+    tables: Dict[str, int] = {}
+    per_node: Dict[str, Dict[str, Any]] = collections.defaultdict(
+        lambda: {"units": 0, "solved": 0, "seconds": 0.0, "host": ""}
+    )
+    solved_units = [i for i, r in results.items() if r["solved_positions"] > 0]
+    for i in sorted(results):
+        r = results[i]
+        tables.update(r["tables"])
+        node = per_node[r["node"]]
+        node["units"] += 1
+        node["solved"] += r["solved_positions"]
+        node["seconds"] += r["seconds"]
+        node["host"] = r["host"]
+    return ClusterReport(
+        tables=tables,
+        positions=sum(tables.values()),
+        solved_positions=sum(r["solved_positions"] for r in results.values()),
+        seconds=seconds,
+        peak_working_bytes=max(
+            (3 * units[i]["positions"] for i in solved_units), default=0
+        ),
+        units_solved=len(solved_units),
+        units_kept=len(results) - len(solved_units),
+        nodes=[
+            NodeFigures(node, f["host"], f["units"], f["solved"], f["seconds"])
+            for node, f in sorted(per_node.items())
+        ],
+    )
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """``perfectplay-cluster GAME --out DIR [--max-men N | --max-pieces N | --subspace KEY ...]``."""
+    parser = argparse.ArgumentParser(
+        prog="perfectplay-cluster",
+        description="Build endgame tables on a Ray cluster, one task per unit of the plan.",
+    )
+    parser.add_argument("game", help="a game id (perfectplay games lists them)")
+    parser.add_argument("--out", required=True, help="a directory every node mounts")
+    parser.add_argument("--max-men", type=int, help="morris: subspaces up to N men a side")
+    parser.add_argument("--max-pieces", type=int, help="checkers: slices of 2 to N pieces")
+    parser.add_argument("--subspace", action="append", help="one subspace (repeatable)")
+    parser.add_argument("--whole-game", action="store_true", help="placement included")
+    parser.add_argument("--address", default="auto", help="Ray's address (default: auto)")
+    parser.add_argument("--cpus-per-task", type=int, default=1)
+    parser.add_argument("--wdl-only", action="store_true")
+    parser.add_argument("--compress", action="store_true")
+    parser.add_argument("--max-retries", type=int, default=3)
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="NAME=VALUE", help="a rule option"
+    )
+    args = parser.parse_args(argv)
+    rules = {}
+    for setting in args.set:
+        name, sep, value = setting.partition("=")
+        if not sep:
+            parser.error(f"--set takes NAME=VALUE, not {setting!r}")
+        rules[name] = value
+    try:
+        report = build(
+            args.game,
+            args.out,
+            max_men=args.max_men,
+            max_pieces=args.max_pieces,
+            subspaces=args.subspace,
+            whole_game=args.whole_game,
+            address=args.address,
+            cpus_per_task=args.cpus_per_task,
+            wdl_only=args.wdl_only,
+            compress=args.compress,
+            max_retries=args.max_retries,
+            progress=not args.quiet,
+            **rules,
+        )
+    except (ValueError, KeyError) as error:
+        print(f"perfectplay-cluster: error: {error}", file=sys.stderr)
+        return 1
+    print(report.summary())
+    return 0
+
+
+def _console_script() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    _console_script()

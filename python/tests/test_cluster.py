@@ -1,0 +1,175 @@
+"""Builds on a Ray cluster (perfectplay.cluster): a 2-node local cluster, every node bound to
+the loopback address, builds the same bytes as a local build, and survives a worker killed in
+the middle of a unit."""
+
+import hashlib
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+# Every Ray process of these tests on 127.0.0.1: Ray reads this when it starts its processes
+# (set before Ray is imported, and inherited by the processes it starts).
+os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+
+ray = pytest.importorskip("ray")
+cluster_utils = pytest.importorskip("ray.cluster_utils")
+
+import perfectplay as pp  # noqa: E402
+import perfectplay.cluster as ppc  # noqa: E402
+
+
+def checksums(directory):
+    return {
+        p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(pathlib.Path(directory).iterdir())
+        if not p.name.startswith(".")
+    }
+
+
+@pytest.fixture(scope="module")
+def two_nodes():
+    cluster = cluster_utils.Cluster(
+        initialize_head=True,
+        head_node_args={"num_cpus": 1, "node_ip_address": "127.0.0.1"},
+    )
+    cluster.add_node(num_cpus=1, node_ip_address="127.0.0.1")
+    ray.init(address=cluster.address, log_to_driver=False)
+    try:
+        yield cluster
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
+
+
+def test_every_node_is_on_the_loopback_address(two_nodes):
+    addresses = {node["NodeManagerAddress"] for node in ray.nodes() if node["Alive"]}
+    assert addresses == {"127.0.0.1"}
+    assert len([node for node in ray.nodes() if node["Alive"]]) == 2
+
+
+def test_the_plan_reads_only_earlier_units_and_is_submitted_critical_path_first():
+    units = ppc.plan("nine_mens_morris", max_men=5)
+    assert all(j < i for i, unit in enumerate(units) for j in unit["reads"])
+    order = ppc._critical_path_order(units)
+    assert sorted(order) == list(range(len(units)))
+    submitted = set()
+    for i in order:
+        assert set(units[i]["reads"]) <= submitted
+        submitted.add(i)
+    # 3-3 heads the longest chain (every unit waits on it); it goes first.
+    assert units[order[0]]["subspaces"] == ["3-3"]
+
+
+def test_nine_mens_morris_to_4_4_equals_a_local_build(two_nodes, tmp_path):
+    local = tmp_path / "local"
+    pp.tablebase.build("nine_mens_morris", local, max_men=4, progress=False)
+    report = ppc.build("nine_mens_morris", tmp_path / "cluster", max_men=4, progress=False)
+    assert checksums(tmp_path / "cluster") == checksums(local)
+    assert report.tables == {"3-3": 169626, "3-4": 760398, "4-3": 760398, "4-4": 3225597}
+    assert report.solved_positions == report.positions == sum(report.tables.values())
+    assert report.units_solved == 3 and report.units_kept == 0
+    assert sum(n.units for n in report.nodes) == 3
+    assert "4 tables, 4916019 positions" in report.summary()
+
+
+def test_checkers_to_4_pieces_equals_a_local_build_and_a_rerun_keeps_it(two_nodes, tmp_path):
+    local = tmp_path / "local"
+    pp.tablebase.build("checkers", local, max_pieces=4, progress=False)
+    out = tmp_path / "cluster"
+    report = ppc.build("checkers", out, max_pieces=4, progress=False)
+    assert checksums(out) == checksums(local)
+    assert len(report.tables) == 881
+    assert len(report.nodes) == 2, "both nodes took units"
+    again = ppc.build("checkers", out, max_pieces=4, progress=False)
+    assert again.solved_positions == 0 and again.units_kept == again.units_solved + again.units_kept
+
+
+def test_a_directory_in_use_is_refused(two_nodes, tmp_path):
+    with _holding(tmp_path):
+        with pytest.raises(pp.TablebaseError, match="build"):
+            ppc.build("three_mens_morris", tmp_path, whole_game=True, progress=False)
+
+
+class _holding:
+    """Holds a directory's build lock, as another build would."""
+
+    def __init__(self, directory):
+        self.directory = directory
+
+    def __enter__(self):
+        from perfectplay._core import _DirectoryClaim
+
+        self.claim = _DirectoryClaim(str(self.directory))
+        return self
+
+    def __exit__(self, *exc):
+        self.claim.release()
+
+
+def _unit_workers():
+    """PIDs of Ray workers running a unit now (Ray titles a busy worker by its task's name)."""
+    listing = subprocess.run(["ps", "-eo", "pid=,args="], capture_output=True, text=True)
+    return [
+        int(line.split(None, 1)[0])
+        for line in listing.stdout.splitlines()
+        if "ray::perfectplay unit" in line
+    ]
+
+
+def test_a_worker_killed_in_a_unit_leaves_the_build_byte_identical(two_nodes, tmp_path):
+    local = tmp_path / "local"
+    # 5-3 + 3-5, the last unit, takes seconds on one CPU; the units it reads, less.
+    request = {"subspaces": ["5-3"], "progress": False}
+    pp.tablebase.build("nine_mens_morris", local, **request)
+    out = tmp_path / "cluster"
+    outcome = {}
+
+    def run():
+        try:
+            outcome["report"] = ppc.build("nine_mens_morris", out, **request)
+        except BaseException as error:  # reported below
+            outcome["error"] = error
+
+    driver = threading.Thread(target=run)
+    driver.start()
+    killed = None
+    # Once 4-3 is written, the last unit is running: kill its worker.
+    deadline = time.monotonic() + 120
+    while killed is None and time.monotonic() < deadline and driver.is_alive():
+        if (out / "4-3.ppdb").exists():
+            workers = _unit_workers()
+            if workers:
+                killed = workers[0]
+                os.kill(killed, signal.SIGKILL)
+        time.sleep(0.05)
+    driver.join(timeout=300)
+    assert killed is not None, "no worker was found running a unit"
+    assert "error" not in outcome, outcome.get("error")
+    assert checksums(out) == checksums(local)
+    assert not [p for p in out.iterdir() if ".tmp-" in p.name], "no temporary file is left"
+    assert outcome["report"].units_solved == 3
+
+
+def test_the_command_line(two_nodes, tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "perfectplay.cluster", "three_mens_morris"]
+        + ["--out", str(tmp_path), "--whole-game", "-q", "--address", two_nodes.address],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "7 tables, 564 positions" in done.stdout
+    bad = subprocess.run(
+        [sys.executable, "-m", "perfectplay.cluster", "checkers", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bad.returncode == 1 and "max_pieces" in bad.stderr
