@@ -37,3 +37,6 @@ target/release/perfectplay positions checkers --max-pieces 5
 
 echo "== the Python package"
 ./scripts/python_test.sh
+
+echo "== the documentation site (warnings are errors)"
+./scripts/docs.sh
