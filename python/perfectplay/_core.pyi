@@ -82,9 +82,12 @@ class Game:
         """The number of players: 2."""
     def get_type(self) -> Any:
         """OpenSpiel's ``pyspiel.GameType`` of this game (needs ``perfectplay[openspiel]``)."""
-    def max_utility(self) -> float: ...
-    def min_utility(self) -> float: ...
-    def utility_sum(self) -> float: ...
+    def max_utility(self) -> float:
+        """The winner's return: 1.0."""
+    def min_utility(self) -> float:
+        """The loser's return: -1.0."""
+    def utility_sum(self) -> float:
+        """The sum of both players' returns in every game: 0.0 (zero-sum)."""
     def action_to_string(self, action: int) -> str:
         """What `action` names without a position (`d6`, `a1-a4`, `pass`; checkers `11-15`)."""
     def string_to_action(self, text: str) -> int:
@@ -164,9 +167,12 @@ class State:
         """0, 1, or -4 (TERMINAL_PLAYER) once the game is over."""
     def is_terminal(self) -> bool:
         """Whether the game is over."""
-    def is_chance_node(self) -> bool: ...
-    def is_simultaneous_node(self) -> bool: ...
-    def is_player_node(self) -> bool: ...
+    def is_chance_node(self) -> bool:
+        """False: no chance (OpenSpiel's state API)."""
+    def is_simultaneous_node(self) -> bool:
+        """False: the players take turns (OpenSpiel's state API)."""
+    def is_player_node(self) -> bool:
+        """Whether a player acts now: the game is not over (OpenSpiel's state API)."""
     def returns(self) -> List[float]:
         """[return of player 0, return of player 1]."""
     def outcome(self) -> Optional[Outcome]:
