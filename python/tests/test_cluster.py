@@ -156,6 +156,27 @@ def test_a_worker_killed_in_a_unit_leaves_the_build_byte_identical(two_nodes, tm
     assert outcome["report"].units_solved == 3
 
 
+def test_a_driver_killed_and_started_again_resumes_byte_identical(two_nodes, tmp_path):
+    local = tmp_path / "local"
+    request = ["nine_mens_morris", "--subspace", "5-3", "-q"]
+    pp.tablebase.build("nine_mens_morris", local, subspaces=["5-3"], progress=False)
+    out = tmp_path / "cluster"
+    command = [sys.executable, "-m", "perfectplay.cluster", *request]
+    command += ["--out", str(out), "--address", two_nodes.address]
+    first = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while not (out / "4-3.ppdb").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert first.poll() is None, "the driver ended before it was killed"
+    assert not (out / "5-3.ppdb").exists(), "killed before the last unit is written"
+    first.kill()
+    first.wait(timeout=30)
+    again = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert checksums(out) == checksums(local)
+    assert not [p for p in out.iterdir() if ".tmp-" in p.name]
+
+
 def test_the_command_line(two_nodes, tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "perfectplay.cluster", "three_mens_morris"]
