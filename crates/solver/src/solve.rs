@@ -286,36 +286,7 @@ pub fn solve<D: Domain>(
     remove_leftovers(out)?;
     let tb = Tablebase::open(domain, out)?;
     let units = plan(tb.domain(), targets);
-    for &key in units.iter().flatten() {
-        tb.domain()
-            .check_key(key)
-            .map_err(|why| SolveError::Unsupported(format!("subspace {key}: {why}")))?;
-    }
-    let (pool, threads) = worker_pool(options.threads)?;
-    let started = Instant::now();
-    let total: u64 = units.iter().flatten().map(|&k| tb.domain().size(k)).sum();
-    figures.total.store(total, Ordering::Relaxed);
-    let mut report = SolveReport {
-        subspaces: Vec::new(),
-        seconds: 0.0,
-        threads,
-        peak_working_bytes: 0,
-        solved_positions: 0,
-        compressed: Vec::new(),
-    };
-    let mut resident = ResidentTables::new();
-    for unit in &units {
-        let mut work = UnitWork {
-            tb: &tb,
-            out,
-            options,
-            pool: &pool,
-            figures: &figures,
-        };
-        work.build(unit, &mut resident, &mut report)?;
-    }
-    report.seconds = started.elapsed().as_secs_f64();
-    Ok(report)
+    build_units(&tb, out, &units, options, &figures)
 }
 
 /// Builds one unit of a plan into `out` on its own, for schedulers that hand units out to
@@ -335,17 +306,27 @@ pub fn solve_planned_unit<D: Domain>(
     figures.begin();
     let _ends = Ends(&figures);
     let tb = Tablebase::open(domain, out)?;
-    for &key in unit {
+    build_units(&tb, out, &[unit.to_vec()], options, &figures)
+}
+
+/// Builds `units` into `out` in their order, each after the ones before it (see
+/// [`UnitWork::build`]), and reports.
+fn build_units<D: Domain>(
+    tb: &Tablebase<D>,
+    out: &Path,
+    units: &[Vec<D::Key>],
+    options: &SolveOptions,
+    figures: &BuildProgress,
+) -> Result<SolveReport, SolveError> {
+    for &key in units.iter().flatten() {
         tb.domain()
             .check_key(key)
             .map_err(|why| SolveError::Unsupported(format!("subspace {key}: {why}")))?;
     }
     let (pool, threads) = worker_pool(options.threads)?;
     let started = Instant::now();
-    figures.total.store(
-        unit.iter().map(|&k| tb.domain().size(k)).sum(),
-        Ordering::Relaxed,
-    );
+    let total: u64 = units.iter().flatten().map(|&k| tb.domain().size(k)).sum();
+    figures.total.store(total, Ordering::Relaxed);
     let mut report = SolveReport {
         subspaces: Vec::new(),
         seconds: 0.0,
@@ -355,13 +336,16 @@ pub fn solve_planned_unit<D: Domain>(
         compressed: Vec::new(),
     };
     let mut work = UnitWork {
-        tb: &tb,
+        tb,
         out,
         options,
         pool: &pool,
-        figures: &figures,
+        figures,
     };
-    work.build(unit, &mut ResidentTables::new(), &mut report)?;
+    let mut resident = ResidentTables::new();
+    for unit in units {
+        work.build(unit, &mut resident, &mut report)?;
+    }
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
 }
