@@ -4,6 +4,12 @@
   become links to the object they name, looked up from the docstring's own scope outwards
   (method, class, module), then as a full path, then under ``perfectplay``. A name that
   resolves nowhere stays code.
+- Rustdoc's intra-doc links, which the compiled module's docstrings (Rust doc comments, copied
+  into ``_core.pyi`` by scripts/stub_docs.py) may hold: ``[`Tablebase::probe`]``,
+  ``[`crate::load_game`]``, ``[text][`State::apply`]``, ``[`text`](Tablebase::get)``. The Rust
+  path, read as a Python name (``Tablebase.probe``, ``load_game``), becomes a link where it
+  resolves as a role's target does, and code (or the plain text) where it does not, as for a
+  Rust-only item such as ``[`game_of_tables`]``.
 - A paragraph ending in ``::`` introduces a literal block: the block becomes a fenced Python
   code block and the ``::`` a colon.
 - The first paragraph is joined into one line, since summary tables show a docstring's first
@@ -22,6 +28,17 @@ import griffe
 
 _ROLE = re.compile(r":(?:class|func|meth|data|attr|mod|exc|obj):`~?([A-Za-z_][\w.]*)`")
 _PACKAGE = "perfectplay"
+# A Rust path as rustdoc links it: an optional disambiguator (`fn@`), `crate::`-style
+# prefixes, `::`-separated names, and `()` or `!` for functions and macros.
+_RUST_PATH = r"(?:[a-z]+@)?(?:(?:crate|self|super)::)*[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*(?:\(\)|!)?"
+# [`path`] alone, or [text][`path`] / [text](`path`) where the path is in backticks or has
+# `::` (so that autorefs' own [text][perfectplay.x] and ordinary [text](url) stay as they are).
+_RUSTDOC_LINK = re.compile(
+    rf"\[`(?P<short>{_RUST_PATH})`\](?![\[(])"
+    rf"|\[(?P<text>[^\]\n]+)\]"
+    rf"(?:\[(?P<tick1>`?)(?P<ref>{_RUST_PATH})(?P=tick1)\]"
+    rf"|\((?P<tick2>`?)(?P<url>{_RUST_PATH})(?P=tick2)\))"
+)
 
 
 def _objects(obj: griffe.Object) -> Iterator[griffe.Object]:
@@ -52,6 +69,34 @@ def _resolve(obj: griffe.Object, target: str, collection: Any) -> Optional[str]:
         if _found(collection, path):
             return path
     return None
+
+
+def _python_name(rust_path: str) -> str:
+    """``crate::tablebase::Tablebase::probe()`` as ``tablebase.Tablebase.probe``."""
+    path = rust_path.split("@", 1)[-1].rstrip("!")
+    if path.endswith("()"):
+        path = path[:-2]
+    parts = path.split("::")
+    while parts and parts[0] in ("crate", "self", "super"):
+        parts.pop(0)
+    return ".".join(parts)
+
+
+def _rustdoc_links(text: str, obj: griffe.Object, collection: Any) -> str:
+    """``text`` with rustdoc's intra-doc links turned into autorefs links, or into code."""
+
+    def replace(match: re.Match) -> str:
+        if match.group("short"):
+            target = _python_name(match.group("short"))
+            path = _resolve(obj, target, collection)
+            return f"[`{target}`][{path}]" if path else f"`{target}`"
+        path_text = match.group("ref") or match.group("url")
+        if not (match.group("tick1") or match.group("tick2")) and "::" not in path_text:
+            return match.group(0)
+        path = _resolve(obj, _python_name(path_text), collection)
+        return f"[{match.group('text')}][{path}]" if path else match.group("text")
+
+    return _RUSTDOC_LINK.sub(replace, text)
 
 
 def _indent(line: str) -> int:
@@ -154,5 +199,6 @@ class Docstrings(griffe.Extension):
                 path = _resolve(obj, target, collection)
                 return f"[`{target}`][{path}]" if path else f"`{target}`"
 
-            text = _ROLE.sub(link, obj.docstring.value)
+            text = _rustdoc_links(obj.docstring.value, obj, collection)
+            text = _ROLE.sub(link, text)
             obj.docstring.value = _one_line_summary(_literal_blocks(text))

@@ -13,19 +13,25 @@ TERMINAL_PLAYER: int
 RuleValue = Union[bool, int, str, None]
 
 class IllegalMoveError(ValueError):
-    """A move that is not legal in the position, or text that names no legal move."""
+    """A move that is not legal in the position, or text that names no legal move.
+
+    The state is left unchanged."""
 
 class IllegalActionError(ValueError):
-    """An action that is not legal now; the message names it and lists the legal ones."""
+    """An action that is not legal now; the message names it and lists the legal ones.
+
+    In a VectorEnv the message also names the env index; no env is stepped."""
 
 class InvalidPositionError(ValueError):
-    """A position string (FEN) that cannot be read, or a position the rules forbid."""
+    """A position string (FEN) that cannot be read, or describes a position the rules forbid."""
 
 class UnknownGameError(ValueError):
     """A game id that names no game; the message lists the valid ids and aliases."""
 
 class MissingTableError(KeyError):
-    """A probe whose table is in none of the tablebase's directories."""
+    """A probe whose table is in none of the tablebase's directories.
+
+    `subspace` names the missing table and `directories` the directories searched."""
 
     subspace: str
     """The subspace of the missing table (`5-4`, `2110-53`, `3-2-h6-6`)."""
@@ -33,55 +39,79 @@ class MissingTableError(KeyError):
     """The directories searched."""
 
 class OutOfScopeError(ValueError):
-    """A position no table holds: a turn half made, more pieces than the databases cover."""
+    """A position that no table of the tablebase can hold: a turn half made, more pieces than the databases cover, a position that cannot arise in play."""
 
 class RecordError(ValueError):
-    """A game record (PDN) that cannot be read: names the game, the move and the problem."""
+    """A game record (PDN) that cannot be read; the message names the game in the text, the move and the problem."""
 
 class TablebaseError(ValueError):
-    """A table that cannot be used, a closed tablebase, another game's state, a failed build."""
+    """A table that cannot be used (truncated, corrupted, another format version or other rules), a closed tablebase, or a build that failed; the message names the file and the problem."""
 
 def load_game(game_id: str, **rules: RuleValue) -> Game:
-    """Loads a game by id or alias, with rule options as keywords."""
+    """Loads a game by id or alias, with rule options as keywords.
+
+    `load_game("checkers")`, `load_game("twelve_mens_morris", removal="mill_immunity")`,
+    `load_game("cowboy_checkers", ply_limit=200, flying=None)`. Values are bools, ints, strs, or
+    `None` for "no limit"/"never". An unknown id raises `UnknownGameError` and an unknown option,
+    a bad value or a combination the rules cannot play raises `ValueError`, each naming the
+    valid choices. `game_ids()` lists the ids and `Game.rule_options()` the options."""
 
 def game_ids(aliases: bool = False) -> List[str]:
-    """Every game id: `checkers`, then the morris presets (with aliases if asked)."""
+    """Every game id: `checkers`, then the morris presets; with `aliases=True`, each followed by
+    its other names (such as `cowboy_checkers`)."""
 
 def _restore_game(id: str, options: List[Tuple[str, str]]) -> Game:
-    """Unpickles a `Game`: an id and the options that differ from the preset's, as text."""
+    """Unpickles a `Game`: `id` with options written as text."""
 
 def _restore_state(game: Game, origin: str, moves: List[str], actions: List[int]) -> State:
-    """Unpickles a `State` by replaying its moves and half-made turn from `origin`."""
+    """Unpickles a `State` by replaying its record; a record that does not replay raises the error
+    of the first step that fails."""
 
-def _cli_main(argv: List[str]) -> int: ...
+def _cli_main(argv: List[str]) -> int:
+    """Runs the command-line tool on `argv` (the program's name first) with the process's
+    standard streams and returns its exit status. The GIL is released while it runs."""
+
 def _self_check(state: State) -> None:
-    """Checks a state against the rules engine (history rules, action table, observation)."""
+    """Checks `state` against the rules engine: its moves replayed through the engine's
+    `GameState` give the same position, counters and outcome, and the legal actions of the
+    position and stage, what each leads to and the observation are the engine's. Raises
+    `AssertionError` at the first difference; the test suite runs it along random games."""
 
 class Game:
-    """A game with its rules: English checkers or a morris game."""
+    """A game with its rules: English checkers or a morris game, made by `load_game`.
+
+    It makes states (`new_initial_state`, `state_from_fen`) and describes the action space and
+    observation tensor that its states and `VectorEnv` share."""
 
     @property
     def id(self) -> str:
-        """The game id, e.g. `checkers` or `nine_mens_morris`."""
+        """The game id, e.g. `checkers` or `nine_mens_morris` (an alias given to `load_game` is
+        replaced by the id it names)."""
     @property
     def family(self) -> str:
         """The game's family: `checkers` or `morris`."""
     def rules(self) -> Dict[str, RuleValue]:
-        """Every rule option with its value."""
+        """Every rule option with its value: bools, ints, strs, and `None` for "no limit"."""
     def rule_options(self) -> List[Tuple[str, str, str]]:
-        """Every rule option: (name, values taken, what it does)."""
+        """Every rule option `load_game` accepts for this game: `(name, values taken, what it
+        does)`."""
     def new_initial_state(self) -> State:
         """A new game from the starting position."""
     def state_from_fen(self, fen: str) -> State:
-        """A new game from a position string."""
+        """A new game from a position string: PDN FEN for checkers (`B:W21-32:B1-12`), the morris
+        position string otherwise (`.../.../.../....../.../.../... w 9 9 0 - -`). Raises
+        `InvalidPositionError` if it cannot be read."""
     def num_distinct_actions(self) -> int:
-        """The size of the action space."""
+        """The size of the action space: every action is below it (128 for checkers, 600 on the
+        24-point morris board)."""
     def observation_shape(self) -> Tuple[int, ...]:
-        """The shape of an observation."""
+        """The shape of an observation: `(5, 8, 8)` for checkers, `(7, points)` for morris."""
     def num_players(self) -> int:
         """The number of players: 2."""
     def get_type(self) -> Any:
-        """OpenSpiel's ``pyspiel.GameType`` of this game (needs ``perfectplay[openspiel]``)."""
+        """OpenSpiel's description of this game (`pyspiel.GameType`, from `perfectplay.openspiel`;
+        needs `pip install perfectplay[openspiel]`), so that OpenSpiel's algorithms
+        (`MCTSBot`, `evaluate_bots`, ...) take this game and its states as they are."""
     def max_utility(self) -> float:
         """The winner's return: 1.0."""
     def min_utility(self) -> float:
@@ -89,127 +119,252 @@ class Game:
     def utility_sum(self) -> float:
         """The sum of both players' returns in every game: 0.0 (zero-sum)."""
     def action_to_string(self, action: int) -> str:
-        """What `action` names without a position (`d6`, `a1-a4`, `pass`; checkers `11-15`)."""
+        """What `action` names without a position: `d6`, `a1-a4` or `pass` in morris (as
+        `State.action_to_string` says it), the piece's square and the next square in the
+        action's direction in checkers (`11-15`; in a position the same action may be the
+        jump `11x18`). `IllegalActionError` for a number outside the action space or a checkers
+        step off the board."""
     def string_to_action(self, text: str) -> int:
-        """The action `text` names (checkers also reads jumps, `11x18`); IllegalActionError if none."""
+        """The action that `text` names, as `action_to_string` writes it (checkers also reads the
+        jump form, `11x18`, as the action towards 15). `IllegalActionError` for text that
+        names no action. `State.string_to_action` also checks the action is legal there."""
     def point_names(self) -> List[str]:
-        """The names of the board's points (squares `1`-`32` in checkers), in index order."""
+        """The names of the board's points (morris) or squares (checkers, `1` to `32`), in index
+        order: the point of action `p` in morris, and square index `s` of checkers action
+        `4 * s + d`."""
     def mills(self) -> npt.NDArray[np.int64]:
-        """The mills of a morris board: int64 `[mills, 3]` point indices (ValueError for checkers)."""
+        """The mills of a morris board: an int64 array `[mills, 3]` of point indices, each row in
+        ascending order, the rows in ascending order. `ValueError` for checkers."""
     def neighbours(self) -> npt.NDArray[np.bool_]:
-        """bool `[points, points]`: true where a line joins two points (checkers: diagonal neighbours)."""
+        """Which points a man may slide between: a bool array `[points, points]`, symmetric, true
+        where a line joins the two points (morris). For checkers, `[32, 32]`, true where the
+        squares touch diagonally."""
     def perft(self, state: State, depth: int) -> int:
-        """The number of move sequences of `depth` whole moves from `state`'s position."""
+        """The number of move sequences of `depth` whole moves from `state`'s position (perft,
+        counting every capture path in checkers), computed without the Python lock. `state`
+        must be a state of this game under the same rules (`ValueError` otherwise)."""
     def __reduce__(self) -> Tuple[Any, Tuple[str, List[Tuple[str, str]]]]:
-        """Pickles as the id and the changed options."""
+        """Pickles as the id and the options that differ from the preset's."""
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
 class Move:
-    """A move: one whole turn, such as `11-15`, `15x24x31`, `d6` or `a1-a4xd7`."""
+    """A move: one whole turn, such as `11-15`, `15x24x31`, `d6` or `a1-a4xd7`.
+
+    `str(move)` is its standard notation, which `State.apply` reads back. Moves compare equal
+    and hash alike when they are the same turn of the same family."""
 
     @property
     def is_capture(self) -> bool:
         """Whether the move takes one or more of the opponent's pieces."""
     @property
     def family(self) -> str:
-        """`checkers` or `morris`."""
+        """The family the move belongs to: `checkers` or `morris`."""
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
 class Outcome:
-    """How a game ended."""
+    """How a game ended: `winner` (the winning player's index, 0 being the side that moved first,
+    or `None` for a draw or a truncated game), `reason` (one of "no moves", "no men", "mill",
+    "board full", "repetition", "move rule", "adjudication", "ply limit") and `truncated`
+    (whether the ply limit cut the game short without a result)."""
 
     @property
     def winner(self) -> Optional[int]:
-        """The winning player's index (0 moved first), or None for a draw or truncation."""
+        """The winning player's index (0 moved first), or `None` for a draw or truncation."""
     @property
     def winner_color(self) -> Optional[str]:
-        """`"black"`, `"white"` or None."""
+        """The winner's colour, `"black"` or `"white"`, or `None`."""
     @property
     def reason(self) -> str:
-        """no moves, no men, mill, board full, repetition, move rule, adjudication, ply limit."""
+        """Why the game ended: "no moves", "no men", "mill", "board full", "repetition",
+        "move rule", "adjudication" or "ply limit"."""
     @property
     def truncated(self) -> bool:
-        """Whether the ply limit cut the game short without a result."""
+        """Whether the ply limit cut the game short (no result: both returns are 0)."""
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
 class State:
-    """A game in progress."""
+    """A game in progress: the position, its history (for repetition, the move rule, the ply limit
+    and `undo`) and, while a turn is made action by action, how far it has got.
+
+    Two interfaces share it. Whole moves: `legal_moves()` and `apply(move)`, in standard
+    notation. Actions, for reinforcement learning: `legal_actions()`, `legal_action_mask()`,
+    `apply_action(a)` and `observation()`, where a turn may take several actions by the same
+    player (a checkers capture is one action per jump; a morris mill's removal is an action of
+    its own). The observation and action encoding are those of `VectorEnv`.
+
+    `current_player()` is 0 for the side that moves first under the rules (Black in checkers,
+    White in morris), 1 for the other, and -4 (`TERMINAL_PLAYER`, pyspiel's terminal id) once
+    the game is over."""
 
     @property
     def game(self) -> Game:
         """The game this state belongs to."""
     def legal_moves(self) -> List[Move]:
-        """The legal moves (whole turns)."""
+        """The legal moves (whole turns) as `Move` objects; none once the game is over. In the
+        middle of a turn made with `apply_action`, the turns of the position as it stood at the
+        start of the turn."""
     def apply(self, move: Union[Move, str]) -> None:
-        """Plays a move, given as a Move or in standard notation."""
+        """Plays a move, given as a `Move` or in standard notation (`"11-15"`, `"15x31"`, `"d6"`,
+        `"a1-a4xd7"`). An illegal or unreadable move raises `IllegalMoveError` and leaves the
+        state unchanged, as does a move while a turn is half made with `apply_action`."""
     def clone(self) -> State:
         """An independent copy, history included."""
     def __copy__(self) -> State: ...
     def __deepcopy__(self, memo: Any) -> State: ...
     def __reduce__(self) -> Tuple[Any, Tuple[Game, str, List[str], List[int]]]:
-        """Pickles as the game, the starting position string, the moves and the half-made turn."""
+        """Pickles as the game, the position string the game started from, the moves played since
+        and the actions of a half-made turn: unpickling replays them, so history (repetition,
+        undo) survives."""
     def to_pdn(
         self,
         tags: Union[Dict[str, str], Sequence[Tuple[str, str]], None] = None,
         result: Optional[str] = None,
     ) -> str:
-        """The game as a record (PDN for checkers); `result` 1-0, 0-1, 1/2-1/2 or *."""
+        """The game as a game record: PDN for checkers, the same layout for morris (see
+        `perfectplay.pdn`). `tags` (a dict or a list of pairs) come first; `result` is `1-0`
+        (White wins), `0-1`, `1/2-1/2` or `*`, by default the game's own (`*` while it goes
+        on). A half-made turn is left out."""
     def fen(self) -> str:
-        """The position string."""
+        """The position string: PDN FEN for checkers, the morris position string (which records
+        the plies without progress) otherwise. `Game.state_from_fen` reads it back."""
     def _repr_svg_(self) -> str:
-        """The board as an SVG picture."""
+        """The board as an SVG picture (Jupyter shows it)."""
     def render_rgb(self, scale: float = 1.0) -> npt.NDArray[np.uint8]:
-        """The SVG board drawn at ``scale`` over white: a ``(height, width, 3)`` uint8 array."""
+        """The board as pixels: a `(height, width, 3)` uint8 RGB array of the SVG picture drawn at
+        `scale` times its size over white (Gymnasium's `rgb_array`). Text uses the machine's
+        fonts; without any, it is left out and the rest is drawn."""
     def current_player(self) -> int:
-        """0, 1, or -4 (TERMINAL_PLAYER) once the game is over."""
+        """The player to act: 0 (the side that moves first), 1, or -4 (`TERMINAL_PLAYER`) once the
+        game is over."""
     def is_terminal(self) -> bool:
-        """Whether the game is over."""
+        """Whether the game is over: won, drawn, or truncated by the ply limit."""
     def is_chance_node(self) -> bool:
-        """False: no chance (OpenSpiel's state API)."""
+        """False: no chance (OpenSpiel's state API, which its algorithms ask)."""
     def is_simultaneous_node(self) -> bool:
         """False: the players take turns (OpenSpiel's state API)."""
     def is_player_node(self) -> bool:
         """Whether a player acts now: the game is not over (OpenSpiel's state API)."""
     def returns(self) -> List[float]:
-        """[return of player 0, return of player 1]."""
+        """`[return of player 0, return of player 1]`: 1.0 for a win, -1.0 for a loss, 0.0 for a
+        draw, a truncated game, or a game still going on."""
     def outcome(self) -> Optional[Outcome]:
-        """How the game ended, or None."""
+        """How the game ended, or `None` while it goes on."""
     def legal_actions(self, player: Optional[int] = None) -> List[int]:
-        """The legal actions, ascending."""
+        """The legal actions, ascending; none once the game is over. With `player` (OpenSpiel's
+        form, `state.legal_actions(state.current_player())`), none unless that player acts now."""
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
-        """A bool array of num_distinct_actions(), true at the legal actions."""
+        """A bool array of `num_distinct_actions()`, true at the legal actions."""
     def apply_action(self, action: int) -> None:
-        """Applies one action."""
+        """Applies one action. A turn may take several: each jump of a checkers capture, and a
+        morris placement or move and then each man it takes; the same player acts until the
+        turn is complete. An illegal action raises `IllegalActionError` (naming it and the
+        legal ones) and leaves the state unchanged."""
     def child(self, action: int) -> State:
         """A copy of the state with `action` applied."""
     def action_to_string(self, action: int) -> str:
-        """What `action` means now."""
+        """What `action` means now: `11-15` (a step), `15x24` (one jump), `d6` (a placement, or a
+        removal after a mill), `a1-a4`, `pass`, or `invalid`."""
     def string_to_action(self, text: str) -> int:
-        """The legal action `text` names; IllegalActionError naming the legal ones if none."""
+        """The legal action that `text` names (`11-15`, `15x24`, `d6`, `a1-a4`, `pass`: what
+        `action_to_string` writes; case and spaces do not matter). `IllegalActionError` names
+        the legal ones when none matches."""
     def observation_tensor(self, player: Optional[int] = None) -> npt.NDArray[np.float32]:
-        """The observation flattened (OpenSpiel's name); `player` must be the player to move."""
+        """The observation flattened: a float32 array of `prod(Game.observation_shape())` values
+        (OpenSpiel's `observation_tensor`). Observations are seen from the player to move;
+        `player`, if given, must be that player (`ValueError` otherwise)."""
     def __eq__(self, other: object) -> bool:
         """Same game, same history (start, moves, actions of a half-made turn)."""
     __hash__: None  # type: ignore[assignment]
     def move_actions(self, move: Move) -> List[int]:
-        """The actions that play `move` from the start of a turn."""
+        """The actions that play `move` from the start of a turn, in order."""
     def observation(self) -> npt.NDArray[np.float32]:
-        """The observation tensor, seen from the player to move."""
+        """The observation tensor (float32, `Game.observation_shape()`), seen from the player to
+        move. Checkers: planes of own men, own kings, the opponent's men and kings, and the
+        capturing piece mid-capture, on the 8x8 board turned so that the player to move plays
+        up. Morris: planes of own men, the opponent's men, empty points, own and the opponent's
+        men in hand (as a fraction), a plane of ones while choosing men to take, and the point
+        the turn's man arrived on then."""
     def undo(self) -> Optional[Move]:
-        """Takes back the last action of a half-made turn, or else the last move."""
+        """Takes back the last action of a turn being made with `apply_action` (returns `None`),
+        or else the last whole move (returns it). Raises `IndexError` at the start of the
+        history."""
     def history(self) -> List[Move]:
-        """The moves played so far."""
+        """The moves played so far, in order."""
     def ply(self) -> int:
-        """The number of whole moves played so far."""
+        """The number of whole moves (plies) played so far."""
     def is_mid_turn(self) -> bool:
-        """Whether a turn is half made with apply_action."""
+        """Whether a turn is half made with `apply_action` (the same player acts next)."""
 
 class VectorEnv:
-    """Many games stepped together in Rust, in parallel, on `RAYON_NUM_THREADS` threads (one
-    per CPU by default)."""
+    """Many games stepped together in Rust, in parallel, with the Python lock released: the
+    batched environment for reinforcement learning.
+
+    `VectorEnv(game_id, num_envs, seed=0, opponent=None, agent_player=0, copy=True,
+    tablebase=None, start=None, packed_mask=False, **rules)`. Rule options are keywords, as for
+    `load_game`, with the same meanings: `ply_limit=200` stops games after 200 plies,
+    `ply_limit=None` plays without a limit, and without `ply_limit` the game's own (1000 plies)
+    holds.
+
+    - `reset(seed=None) -> (obs, info)` restarts every game; a seed reseeds every env.
+    - `step(actions) -> (obs, rewards, terminated, truncated, info)` takes one action per env
+      (int64 array `[N]`). Observations are float32 `[N, *observation_shape]`, seen from the
+      player to move; `terminated` and `truncated` are bool `[N]` (truncated: the ply limit
+      cut the game short); `info["action_mask"]` is the bool `[N, num_actions]` mask of legal
+      actions and `info["current_player"]` the int32 `[N]` players to act (also
+      `env.current_player` and `env.action_mask`). Actions and observations are those of
+      `State`: a turn may take several actions by the same player.
+    - Self-play (`opponent=None`): each env's player to move acts; `rewards` is float32
+      `[N, 2]`, the returns of players 0 and 1 in the step where a game ends (1 win, -1 loss,
+      0 draw or truncation), else 0.
+    - Single-agent (`opponent="random"`): the agent plays `agent_player` (0 moves first); after
+      its action the opponent's uniformly random actions are applied in the same step until
+      the agent is to move again or the game is over (and after a reset, when the opponent
+      moves first). `rewards` is float32 `[N]`, from the agent's point of view.
+    - Perfect opponent (`opponent="perfect"`, `tablebase=` a directory or a list of them): the
+      opponent plays a best move from the endgame databases, uniformly among the equally good
+      ones (from the env's seeded stream). Every subspace reachable from the starts must have
+      its table (checked here, with the missing ones named); where a probe still fails during
+      a step, the opponent plays a random move and `perfect_misses` counts it.
+    - Endgame starts (`start="subspace:4-3"`): every game starts from a position drawn
+      uniformly from the subspace's indices whose positions are not over, from each env's own
+      stream (as `Tablebase.sample_states` draws them); the side to move there has the first
+      count of men (or pieces): White in morris, Black in checkers. Without `tablebase` only
+      the subspace's index is needed, no table.
+    - Autoreset, Gymnasium's next-step mode: the step in which a game ends returns its final
+      observation with `terminated` or `truncated` set; in the next step that env ignores its
+      action and starts a new game, returning the first observation with zero reward and both
+      flags false. A finished env's `current_player` is -4 and its mask all false.
+    - `sample_legal_actions()` draws a uniformly random legal action per env from each env's
+      own seeded stream, uniformly among the legal actions (taken in ascending order). Results
+      depend on the seed and the calls made, never on the thread count (`RAYON_NUM_THREADS`).
+      For the loop `env.step(env.sample_legal_actions())`: a step whose actions equal the
+      latest sample (no step or reset since) skips the legality check, and after a sample the
+      next step or reset draws the next samples while it has the envs at hand, for the next
+      call to hand out (drawing stops after a pass whose samples went unused, and a seeded
+      reset starts again as a new env does).
+    - Threads: `RAYON_NUM_THREADS` (one per CPU by default). The first Python thread that steps
+      envs steps them itself, with that many less one workers of its own; other threads step
+      theirs on rayon's global pool. Each thread steps about the same envs at every call, in
+      chunks of 32, so that their data stays in its core's caches. After a call the workers
+      wait awake, spinning, for up to 50 µs, so that back-to-back calls find them ready: code
+      run between steps on the same cores (a policy on the CPU) shares them with that spin.
+      With multiprocessing, prefer the `spawn` or `forkserver` start method: a forked child
+      steps its envs on its calling thread alone.
+    - An illegal action raises `IllegalActionError` naming the env index, before any env moves.
+    - `packed_mask=True`: the masks are uint8 `[N, ceil(num_actions / 8)]`, eight actions to a
+      byte, lowest bit first (`np.unpackbits(mask, axis=1, bitorder="little")[:, :num_actions]`
+      is the bool mask), the bits past the last action zero: an eighth of the bytes to write
+      each step and to move to a learner (600 bools per env become 75 bytes on the 24-point
+      boards).
+
+    Buffers: by default (`copy=True`, as Gymnasium's vector envs) every call returns fresh
+    arrays, safe to keep. `copy=False` is the fast path: the arrays returned by `reset`, `step`
+    and `sample_legal_actions` then belong to the env and are overwritten in place by the next
+    call, so that stepping allocates nothing; copy what you keep (`obs.copy()`), and do not
+    hold a `torch.from_numpy` view of them across steps."""
 
     def __init__(
         self,
@@ -227,7 +382,10 @@ class VectorEnv:
     def reset(
         self, seed: Union[None, int, Sequence[int]] = None
     ) -> Tuple[npt.NDArray[np.float32], Dict[str, Any]]:
-        """Restarts every game: (obs, info); `seed` an int for the batch or one per env."""
+        """Restarts every game and returns `(obs, info)`. `seed` reseeds the envs' random streams:
+        an int reseeds every env as the constructor's seed does, a sequence of one int per env
+        reseeds env `i` as the only env of a `VectorEnv` seeded `seed[i]`; `None` lets them go
+        on."""
     def step(
         self, actions: Union[npt.NDArray[np.int64], Sequence[int]]
     ) -> Tuple[
@@ -237,12 +395,12 @@ class VectorEnv:
         npt.NDArray[np.bool_],
         Dict[str, Any],
     ]:
-        """Steps every env: (obs, rewards, terminated, truncated, info)."""
+        """Steps every env with its action (int64 `[num_envs]`) and returns `(obs, rewards,
+        terminated, truncated, info)`; see the class documentation. An illegal action raises
+        `IllegalActionError` naming the env, and no env moves."""
     def sample_legal_actions(self) -> npt.NDArray[np.int64]:
-        """A uniformly random legal action per env, from each env's seeded stream.
-
-        A step whose actions equal this latest sample, with no step or reset since, skips the
-        legality check; see the class documentation for when the draws are made."""
+        """A uniformly random legal action per env (int64 `[num_envs]`), from each env's own
+        seeded stream; 0 for an env whose game just ended (it ignores its next action)."""
     def fen(self, index: int) -> str:
         """The position string of env `index`'s game."""
     @property
@@ -250,50 +408,62 @@ class VectorEnv:
         """The number of envs."""
     @property
     def num_actions(self) -> int:
-        """The size of the action space."""
+        """The size of the action space (`Game.num_distinct_actions()`)."""
     @property
     def observation_shape(self) -> Tuple[int, ...]:
-        """The shape of one env's observation."""
+        """The shape of one env's observation (`Game.observation_shape()`)."""
     @property
     def game(self) -> Game:
         """The game, with its rules."""
     @property
     def opponent(self) -> Optional[str]:
-        """`"random"` or `"perfect"` in single-agent mode, None for self-play."""
+        """The opponent in single-agent mode (`"random"` or `"perfect"`), or `None` for self-play."""
     @property
     def perfect_misses(self) -> int:
-        """Probes of the perfect opponent that failed (each replaced by a random move)."""
+        """How many of the perfect opponent's probes failed so far (each replaced by a random
+        move): 0 unless a table went bad after the env was made."""
     @property
     def agent_player(self) -> int:
-        """The player the agent plays in single-agent mode."""
+        """The player the agent plays in single-agent mode (0 moves first)."""
     @property
     def current_player(self) -> npt.NDArray[np.int32]:
-        """The players to act: 0, 1, or -4 where a game has just ended."""
+        """The players to act, int32 `[num_envs]`: 0 or 1, or -4 where a game has just ended."""
     @property
     def action_mask(self) -> Union[npt.NDArray[np.bool_], npt.NDArray[np.uint8]]:
-        """The legal-action masks: bool [num_envs, num_actions], or with packed_mask=True
-        uint8 [num_envs, ceil(num_actions / 8)], eight actions to a byte, lowest bit first."""
+        """The legal-action masks, bool `[num_envs, num_actions]` (uint8 `[num_envs,
+        ceil(num_actions / 8)]` with `packed_mask=True`)."""
 
 StateOrFen = Union["State", str]
 
 class Probe:
-    """The value of a position for the side to move, read from the tables."""
+    """What a probe found: the value for the side to move.
+
+    `wdl` is 1 (win), 0 (draw) or -1 (loss) for the side to move; `plies` is the number of
+    plies to the end of the game under optimal play (the winner the shortest way, the loser the
+    longest), or `None` for a draw or a table stored without distances (WDL-only)."""
 
     @property
     def wdl(self) -> int:
-        """1 (win), 0 (draw) or -1 (loss) for the side to move."""
+        """1, 0 or -1: win, draw or loss for the side to move."""
     @property
     def plies(self) -> Optional[int]:
-        """Plies to the end under optimal play; None for a draw or a WDL-only table."""
+        """Plies to the end under optimal play; `None` for a draw or a WDL-only table."""
     @property
     def result(self) -> str:
-        """`win`, `draw` or `loss`."""
+        """`"win"`, `"draw"` or `"loss"`."""
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
 class Tablebase:
-    """Endgame tables of one game, read from one or more directories (see
-    `perfectplay.tablebase.open`)."""
+    """Endgame tables of one game, read from one or more directories.
+
+    Made by `perfectplay.tablebase.open(...)`. Probes take a `State` (at the start of a turn) or
+    a position string of the tablebase's game. A position whose table is in none of the
+    directories raises `MissingTableError` (a `KeyError`) naming the subspace and the
+    directories; a position no table can hold (a turn half made, more pieces than the
+    databases cover) raises `OutOfScopeError`; a damaged, truncated or other-version file
+    raises `TablebaseError`. Use it from any number of threads; `close()` (or a `with` block)
+    lets the tables go."""
 
     def __init__(
         self, game: Game, directories: Sequence[str], distances: bool = True
@@ -310,44 +480,62 @@ class Tablebase:
     def add_directory(self, directory: str) -> None:
         """Adds a directory to search after the others."""
     def subspaces(self) -> List[str]:
-        """The subspaces with a table in some directory, sorted."""
+        """The subspaces with a table in some directory, sorted (`5-4`, `2110-53`, ...)."""
     def probe(self, state: StateOrFen) -> Probe:
         """The value of the position for the side to move."""
     def get(self, state: StateOrFen, default: Any = None) -> Any:
-        """Like `probe`, but `default` where the tables do not hold the position (a missing
-        table, more pieces than they cover, a half-made turn)."""
+        """Like `probe`, but `default` where the tables do not hold the position: its table is
+        missing, or no table holds it (more pieces than the databases cover, a turn half
+        made), as python-chess's `get_wdl` answers. A state of another game, a closed
+        tablebase or a damaged table still raise."""
     def move_values(self, state: StateOrFen) -> List[Tuple[Move, Probe]]:
-        """Every legal move with the value it keeps for its player, best first."""
+        """Every legal move with the value it keeps for the side playing it, best first (the
+        quickest win, then draws, then the slowest loss): a list of `(Move, Probe)`."""
     def best_moves(self, state: StateOrFen) -> List[Move]:
-        """The moves that keep the position's value."""
+        """The moves that keep the position's value, best first (all equally good)."""
     def principal_variation(self, state: StateOrFen, max_plies: int = 400) -> List[Move]:
-        """Best moves to the end of the game (or `max_plies` of them)."""
+        """A line of best moves to the end of the game, or of `max_plies` moves for a draw (or a
+        WDL-only table)."""
     def sample_states(self, subspace: str, count: int = 1, seed: int = 0) -> List[State]:
-        """States drawn uniformly from a subspace's positions that are not over."""
+        """`count` states (at most ten million) drawn uniformly, with `seed`, from the indices of
+        subspace `subspace` (`"4-3"`, `"2110-53"`) whose positions are not over: endgame
+        starts for training and testing. An index stands for a position and its symmetric
+        copies, and the state is the copy the index stores; the morris index also holds
+        positions that no game reaches. The side to move has the first count of men (or
+        pieces): White in morris, Black in checkers."""
     def encode(self, states: Sequence[StateOrFen]) -> npt.NDArray[np.uint32]:
-        """Rows of four uint32 per position, as `probe_batch` reads them."""
+        """Encodes states (or position strings) as rows of four `uint32` (see the module docs):
+        what `probe_batch` reads."""
     def probe_batch(
         self,
         positions: Union[npt.ArrayLike, Sequence[StateOrFen]],
         default: Optional[int] = None,
     ) -> Tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]:
-        """(wdl, plies) of many positions, probed in parallel with the GIL released.
+        """Probes many positions at once, in parallel with the GIL released. `positions` is an
+        `[N, 4]` array of encoded positions (see `encode`; any integer dtype whose values fit
+        `uint32`: a value that does not raises `TablebaseError` naming its row and field, and
+        a float or bool array `TypeError`) or an iterable of states or position strings.
+        Returns `(wdl, plies)`: `int8` values 1, 0, -1 for the side to move and `int32` plies
+        to the end (-1 for draws and WDL-only tables). The first position that cannot be
+        probed raises its error; a table changed on disk while the batch read it raises
+        `TablebaseError`.
 
-        With `default` (an int8 such as -2), positions the tables do not hold get
-        `wdl == default` and plies -1 instead of raising.
-
-        Rows are any integer array whose values fit uint32 (others raise TablebaseError naming
-        the row and field; float or bool arrays raise TypeError). A table changed on disk
-        during the batch raises TablebaseError."""
+        `default` (an int from -128 to 127, such as -2) is the `wdl` of positions the tables do
+        not hold (a missing table, more pieces than the databases cover), with plies -1,
+        instead of an error: `wdl != default` is then the mask of positions found. Rows that
+        are not positions, a closed tablebase and damaged tables still raise."""
     def check_tables(self) -> None:
-        """Raises TablebaseError if a table read so far changed on disk since it was opened."""
+        """Checks now that no table read so far changed on disk since it was opened (probes look
+        once a tenth of a second per table); raises `TablebaseError` naming the file if one
+        did."""
     def close(self) -> None:
-        """Lets the tables go; later calls raise TablebaseError."""
+        """Lets the tables go; every later call raises `TablebaseError`."""
     def __enter__(self) -> Tablebase: ...
     def __exit__(self, *exc: Any) -> bool: ...
 
 def _tables_game(directory: str) -> Optional[Game]:
-    """The game of the first table in `directory` (from its header), or None."""
+    """The game whose tables lie in `directory`, from the first table's header
+    ([`game_of_tables`]), or `None` when the directory holds no table."""
 
 def _build_tables(
     game: Game,
@@ -363,7 +551,50 @@ def _build_tables(
     wait: bool = False,
     compress: bool = False,
 ) -> List[Dict[str, Any]]:
-    """Builds tables with the GIL released (see `perfectplay.tablebase.build`)."""
+    """Builds tables of `game` into `out` with the GIL released (see `perfectplay.tablebase.build`).
+    `targets` are subspace names, or `None` with `max_men` (morris), `max_pieces` (checkers)
+    or `whole_game`. `progress`, if given, is called about four times a second with a dict of
+    the build's figures. Ctrl-C stops the build between tasks (the unit in progress is dropped,
+    no half-written file is left) and raises `KeyboardInterrupt`; a rerun resumes. `threads` is
+    checked as on the command line (1 to 4 per CPU unless `force_threads`); another build
+    holding `out`'s build lock is an error naming it, or waited for with `wait`."""
+
+def _plan_units(
+    game: Game,
+    targets: Optional[List[str]] = None,
+    max_men: Optional[int] = None,
+    max_pieces: Optional[int] = None,
+    whole_game: bool = False,
+) -> List[Dict[str, Any]]:
+    """The units that building `targets` (or `max_men`, `max_pieces`, `whole_game`, as in
+    `_build_tables`) takes, in an order where each comes after the units it reads: a list of
+    dicts with `subspaces` (names), `reads` (indices of earlier units), `positions` and
+    `working_bytes` (memory to build it)."""
+
+def _build_unit(
+    game: Game,
+    out: str,
+    subspaces: List[str],
+    threads: Optional[int] = None,
+    wdl_only: bool = False,
+    compress: bool = False,
+) -> Dict[str, Any]:
+    """Builds the unit made of `subspaces` into `out` on its own (the tables of the units it reads
+    must be there, complete): kept if its files are complete and valid. No lock is taken: the
+    driver holds the directory's (`_DirectoryClaim`). Returns a dict: `tables`
+    (`{subspace: positions}`), `solved_positions` (0 when kept), `seconds` and `threads`; the
+    GIL is released meanwhile."""
+
+class _DirectoryClaim:
+    """A directory claimed by a cluster build's driver: its build lock, held until `release()`
+    (or the object is dropped), with the temporary files of killed writers removed when taken."""
+
+    def __init__(self, out: str) -> None: ...
+    def release(self) -> None:
+        """Lets the directory go, first removing the temporary files that killed workers left
+        (call it once no task writes there any more)."""
 
 def _read_records(game: Game, text: str) -> List[Tuple[List[Tuple[str, str]], State, str]]:
-    """The games of a record as (tags, state, result)."""
+    """The games of the record `text` read as games of `game`: `(tags, state, result)` each, the
+    result as its token (`1-0` White wins, `0-1` Black wins, `1/2-1/2`, `*`). `RecordError`
+    names the game, the move and the problem."""

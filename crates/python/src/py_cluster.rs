@@ -42,8 +42,9 @@ pub(crate) fn _plan_units<'py>(
 
 /// Builds the unit made of `subspaces` into `out` on its own (the tables of the units it reads
 /// must be there, complete): kept if its files are complete and valid. No lock is taken: the
-/// driver holds the directory's (`_DirectoryClaim`). Returns `{subspace: positions}`, the
-/// positions solved (0 when kept) and the seconds taken; the GIL is released meanwhile.
+/// driver holds the directory's (`_DirectoryClaim`). Returns a dict: `tables`
+/// (`{subspace: positions}`), `solved_positions` (0 when kept), `seconds` and `threads`; the
+/// GIL is released meanwhile.
 #[pyfunction]
 #[pyo3(signature = (game, out, subspaces, threads = None, wdl_only = false, compress = false))]
 pub(crate) fn _build_unit<'py>(
