@@ -15,6 +15,7 @@ import perfectplay as pp
 COMMANDS = [
     "perft",
     "play",
+    "match",
     "rules",
     "games",
     "solve",

@@ -21,6 +21,8 @@ pub(crate) type MoveValues<'a, G> = dyn Fn(&<G as perfectplay_core::Game>::Posit
 pub(crate) struct Console {
     lines: Option<Receiver<String>>,
     move_time: Option<Duration>,
+    /// The time a chess clock leaves the player of the next read, if shorter.
+    clock_left: Option<Duration>,
 }
 
 impl Console {
@@ -29,6 +31,7 @@ impl Console {
         Console {
             lines: None,
             move_time,
+            clock_left: None,
         }
     }
 
@@ -41,7 +44,15 @@ impl Console {
         Ok(Console {
             lines: Some(spawn_reader(reader)?),
             move_time,
+            clock_left: None,
         })
+    }
+
+    /// Bounds the next read by what a chess clock leaves the player (`None`: no clock). Time
+    /// running out there also ends the read as a forfeit; the game loop, which keeps the
+    /// clock, makes it a loss.
+    pub(crate) fn limit_to(&mut self, clock_left: Option<Duration>) {
+        self.clock_left = clock_left;
     }
 
     /// Asks for a move of `game` in `pos` until a legal one is typed, the time limit passes (a
@@ -54,7 +65,10 @@ impl Console {
         values: Option<&MoveValues<'_, G>>,
         talk: &mut dyn Write,
     ) -> io::Result<Choice<G::Move>> {
-        let move_time = self.move_time;
+        let move_time = match (self.move_time, self.clock_left) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         let lines = match &mut self.lines {
             Some(lines) => lines,
             slot @ None => slot.insert(spawn_reader(BufReader::new(io::stdin()))?),
@@ -181,6 +195,7 @@ mod tests {
         let mut c = Console {
             lines: Some(lines),
             move_time: Some(Duration::from_millis(50)),
+            clock_left: None,
         };
         let mut talk = Vec::new();
         assert_eq!(

@@ -12,6 +12,7 @@ mod db;
 mod errors;
 mod games;
 mod list;
+mod matches;
 mod moves;
 mod perft;
 mod play;
@@ -43,6 +44,9 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Play a game between random, human and perfect (tablebase) players.
     Play(play::PlayArgs),
+    /// Play a match of several games between two players: colours kept, alternated or drawn
+    /// by lot, an optional chess clock, a score table.
+    Match(matches::MatchArgs),
     /// List a game's rule options and their defaults.
     Rules(rules::RulesArgs),
     /// List the games, with their aliases.
@@ -97,6 +101,7 @@ fn run(cli: &Cli) -> Result<(), CliError> {
     match &cli.command {
         Command::Perft(args) => perft::run(args, &mut out),
         Command::Play(args) => play::run(args, &mut out, &mut io::stderr()),
+        Command::Match(args) => matches::run(args, &mut out, &mut io::stderr()),
         Command::Rules(args) => rules::run(args, &mut out),
         Command::Games => list::run(&mut out),
         Command::Solve(args) => db::run_solve(args, &mut out),

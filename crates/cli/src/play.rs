@@ -82,7 +82,7 @@ impl PlayArgs {
 }
 
 /// Reads a positive number of seconds, like `5` or `0.5`.
-fn parse_seconds(text: &str) -> Result<Duration, String> {
+pub(crate) fn parse_seconds(text: &str) -> Result<Duration, String> {
     let secs: f64 = text
         .trim()
         .parse()
@@ -97,13 +97,31 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
 
 /// How the game run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Ending {
+pub(crate) enum Ending {
     /// The rules ended it.
     Over(Outcome),
     /// `--max-plies` stopped it after this many plies.
     Stopped(u32),
     /// A human quit or the input ended.
     Abandoned(QuitReason),
+    /// This side's clock ran out: it loses.
+    Flag(Color),
+}
+
+impl Ending {
+    /// The winner, where the game was decided: by the rules or by a clock.
+    pub(crate) fn winner(self) -> Option<Color> {
+        match self {
+            Ending::Over(outcome) => outcome.winner,
+            Ending::Flag(loser) => Some(!loser),
+            Ending::Stopped(_) | Ending::Abandoned(_) => None,
+        }
+    }
+
+    /// Whether the game reached a result (a win, loss or draw), rather than being cut short.
+    pub(crate) fn is_decided(self) -> bool {
+        matches!(self, Ending::Over(_) | Ending::Flag(_))
+    }
 }
 
 impl fmt::Display for Ending {
@@ -112,8 +130,49 @@ impl fmt::Display for Ending {
             Ending::Over(outcome) => write!(f, "{outcome}"),
             Ending::Stopped(plies) => write!(f, "stopped after {plies} plies (game not over)"),
             Ending::Abandoned(reason) => write!(f, "abandoned ({reason})"),
+            Ending::Flag(loser) => write!(f, "{} wins ({loser}'s clock ran out)", !*loser),
         }
     }
+}
+
+/// A chess clock: the time each side has left for the whole game. A side's thinking time is
+/// charged after each of its turns; a side whose time is gone loses.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Clock {
+    left: ByColor<Duration>,
+}
+
+impl Clock {
+    /// Both sides start with `each`.
+    pub(crate) fn new(each: Duration) -> Clock {
+        Clock {
+            left: ByColor {
+                black: each,
+                white: each,
+            },
+        }
+    }
+
+    /// What `side` has left.
+    pub(crate) fn left(&self, side: Color) -> Duration {
+        self.left[side]
+    }
+
+    /// Charges `spent` to `side`; true if its time ran out.
+    pub(crate) fn charge(&mut self, side: Color, spent: Duration) -> bool {
+        self.left[side] = self.left[side].saturating_sub(spent);
+        self.left[side].is_zero()
+    }
+}
+
+/// How [`play_out`] plays a game.
+pub(crate) struct LoopOptions<'a> {
+    /// Stop after this many plies.
+    pub(crate) max_plies: Option<u32>,
+    /// Print the board after each ply.
+    pub(crate) boards: bool,
+    /// The chess clock, if the game has one.
+    pub(crate) clock: Option<&'a mut Clock>,
 }
 
 /// Plays the game: the record goes to `out`, the conversation with human players to `talk`.
@@ -199,31 +258,20 @@ fn play<G: CliGame>(
         writeln!(out, "{}", state.game().diagram(state.position()))?;
     }
 
-    let ending = loop {
-        if let Some(outcome) = state.outcome() {
-            break Ending::Over(outcome);
-        }
-        if args.max_plies.is_some_and(|max| state.ply() >= max) {
-            break Ending::Stopped(state.ply());
-        }
-        out.flush()?;
-        let side = state.side_to_move();
-        let ply = state.ply() + 1;
-        match players[side].choose(&state, &mut console, tables.as_ref(), talk)? {
-            Choice::Move(mv) => {
-                state.play(&mv)?;
-                writeln!(out, "ply {ply} {side} {mv}")?;
-            }
-            Choice::Forfeit => {
-                state.forfeit_turn()?;
-                writeln!(out, "ply {ply} {side} forfeits the turn (time limit)")?;
-            }
-            Choice::Quit(reason) => break Ending::Abandoned(reason),
-        }
-        if !args.quiet {
-            writeln!(out, "{}", state.game().diagram(state.position()))?;
-        }
+    let options = LoopOptions {
+        max_plies: args.max_plies,
+        boards: !args.quiet,
+        clock: None,
     };
+    let ending = play_out(
+        &mut state,
+        &mut players,
+        &mut console,
+        tables.as_ref(),
+        options,
+        out,
+        talk,
+    )?;
 
     if let Some(path) = &args.save {
         save_record(path, &state, args, id)?;
@@ -239,6 +287,53 @@ fn play<G: CliGame>(
     )?;
     out.flush()?;
     Ok(())
+}
+
+/// Plays `state` on until it ends, `max_plies` stop it, a human quits or a clock runs out:
+/// one `ply N color move` line per ply to `out` (and the board, with `boards`), the
+/// conversation with human players to `talk`.
+pub(crate) fn play_out<G: CliGame>(
+    state: &mut GameState<G>,
+    players: &mut ByColor<Player<G>>,
+    console: &mut Console,
+    tables: Option<&Tables<G>>,
+    mut options: LoopOptions<'_>,
+    out: &mut dyn Write,
+    talk: &mut dyn Write,
+) -> Result<Ending, CliError> {
+    loop {
+        if let Some(outcome) = state.outcome() {
+            return Ok(Ending::Over(outcome));
+        }
+        if options.max_plies.is_some_and(|max| state.ply() >= max) {
+            return Ok(Ending::Stopped(state.ply()));
+        }
+        out.flush()?;
+        let side = state.side_to_move();
+        let ply = state.ply() + 1;
+        console.limit_to(options.clock.as_ref().map(|c| c.left(side)));
+        let thinking = std::time::Instant::now();
+        let choice = players[side].choose(state, console, tables, talk)?;
+        if let Some(clock) = options.clock.as_deref_mut() {
+            if clock.charge(side, thinking.elapsed()) {
+                return Ok(Ending::Flag(side));
+            }
+        }
+        match choice {
+            Choice::Move(mv) => {
+                state.play(&mv)?;
+                writeln!(out, "ply {ply} {side} {mv}")?;
+            }
+            Choice::Forfeit => {
+                state.forfeit_turn()?;
+                writeln!(out, "ply {ply} {side} forfeits the turn (time limit)")?;
+            }
+            Choice::Quit(reason) => return Ok(Ending::Abandoned(reason)),
+        }
+        if options.boards {
+            writeln!(out, "{}", state.game().diagram(state.position()))?;
+        }
+    }
 }
 
 /// Appends `state` to the record file `path`, a blank line after any game already there. A
@@ -297,7 +392,10 @@ fn civil_date(days: i64) -> String {
 
 /// Checks that `tables` hold `pos` and every subspace play can reach from it, so that a
 /// perfect player never meets a position it cannot value.
-fn check_covers<G: CliGame>(tables: &Tables<G>, pos: &G::Position) -> Result<(), CliError> {
+pub(crate) fn check_covers<G: CliGame>(
+    tables: &Tables<G>,
+    pos: &G::Position,
+) -> Result<(), CliError> {
     let domain = tables.domain();
     let start = domain.locate(pos).map(|(key, _)| key).map_err(|e| {
         CliError::PerfectPlayer(format!(

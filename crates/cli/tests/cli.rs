@@ -507,3 +507,85 @@ fn games_lists_every_id() {
     assert!(text.contains("cowboy_checkers"), "{text}");
     assert_eq!(text.lines().count(), 9, "{text}");
 }
+
+#[test]
+fn a_match_of_perfect_play_against_random_never_loses_and_alternates() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    let built = run(&["solve", "three_mens_morris", "--out", db, "-q"]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let output = run(&[
+        "match",
+        "three_mens_morris",
+        "--games",
+        "6",
+        "--black",
+        "perfect",
+        "--white",
+        "random",
+        "--db",
+        db,
+        "--alternate",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("game ")).count(),
+        6,
+        "{text}"
+    );
+    // The first player wins Three Men's Morris: A, perfect, wins every game it begins (White
+    // moves first, so the odd games where A is White), and loses none.
+    let a = text.lines().find(|l| l.starts_with("A ")).expect("A's row");
+    let fields: Vec<&str> = a.split_whitespace().collect();
+    assert_eq!(fields[1], "perfect", "{text}");
+    assert_eq!(fields[5], "0", "A lost no game: {text}");
+    assert_eq!(fields[7], "3", "A began three games: {text}");
+    assert!(fields[3].parse::<u32>().unwrap() >= 3, "{text}");
+}
+
+#[test]
+fn a_player_whose_clock_runs_out_loses_the_game() {
+    // A human who never answers, with a 0.1 s clock (0.1/60 minutes), against random.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args([
+            "match",
+            "checkers",
+            "--games",
+            "1",
+            "--black",
+            "human",
+            "--clock",
+            "0.0016667",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let silent = child.stdin.take();
+    let output = child.wait_with_output().expect("the binary finishes");
+    drop(silent);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("game 1: black A (human), white B (random): white wins (black's clock ran out), 0 plies"),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("A ") && l.ends_with(" 1")),
+        "{text}"
+    );
+}
+
+#[test]
+fn match_arguments_are_checked() {
+    let both = run(&["match", "checkers", "--alternate", "--draw-lots"]);
+    assert_eq!(both.status.code(), Some(2), "{}", stderr(&both));
+    let none = run(&["match", "checkers", "--games", "0"]);
+    assert_eq!(none.status.code(), Some(2), "{}", stderr(&none));
+    let clock = run(&["match", "checkers", "--clock=0"]);
+    assert_eq!(clock.status.code(), Some(2));
+    assert!(stderr(&clock).contains("minutes"), "{}", stderr(&clock));
+}
