@@ -50,6 +50,7 @@ from perfectplay._core import (
     load_game,
 )
 from perfectplay import pdn, tablebase
+from perfectplay.matches import match
 
 __all__ = [
     "TERMINAL_PLAYER",
@@ -71,6 +72,7 @@ __all__ = [
     "__version__",
     "game_ids",
     "load_game",
+    "match",
     "pdn",
     "tablebase",
 ]
