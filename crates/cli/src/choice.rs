@@ -14,6 +14,8 @@ pub(crate) enum Choice<M> {
     Forfeit,
     /// Stops the game.
     Quit(QuitReason),
+    /// Loses the game at once by breaking the touch-move rule.
+    BreaksTouchMove,
 }
 
 /// Why a game was abandoned.

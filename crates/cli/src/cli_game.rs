@@ -37,6 +37,14 @@ pub(crate) trait CliGame: GameFamily<PositionError: Into<CliError>> + Tabled {
 
     /// The published perft counts from `pos` under these rules, if there are any.
     fn published_counts(&self, pos: &Self::Position) -> Option<PublishedCounts>;
+
+    /// The square or point of the piece `mv` moves, as typed (`11`, `a1`): what a player
+    /// touches under the touch-move rule. None for a turn that moves no piece on the board (a
+    /// morris placement, a pass or an opening removal).
+    fn touched(&self, mv: &Self::Move) -> Option<String>;
+
+    /// Whether `text` names a square or point of the board.
+    fn is_point(&self, text: &str) -> bool;
 }
 
 impl CliGame for Checkers {
@@ -55,6 +63,15 @@ impl CliGame for Checkers {
 
     fn published_counts(&self, pos: &CheckersPosition) -> Option<PublishedCounts> {
         published::checkers_counts(pos)
+    }
+
+    fn touched(&self, mv: &CheckersMove) -> Option<String> {
+        Some(mv.from().number().to_string())
+    }
+
+    fn is_point(&self, text: &str) -> bool {
+        text.parse::<u8>()
+            .is_ok_and(|n| perfectplay_core::checkers::Square::from_number(n).is_some())
     }
 }
 
@@ -77,6 +94,15 @@ impl CliGame for Morris {
 
     fn published_counts(&self, pos: &Self::Position) -> Option<PublishedCounts> {
         published::morris_counts(self, pos)
+    }
+
+    fn touched(&self, mv: &MorrisMove) -> Option<String> {
+        mv.from().map(|point| self.board().name(point).to_owned())
+    }
+
+    fn is_point(&self, text: &str) -> bool {
+        let board = self.board();
+        (0..board.point_count() as u8).any(|point| board.name(point) == text)
     }
 }
 

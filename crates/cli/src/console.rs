@@ -6,6 +6,8 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use perfectplay_core::ByColor;
+
 use crate::choice::{Choice, QuitReason};
 use crate::cli_game::CliGame;
 use crate::moves;
@@ -23,6 +25,10 @@ pub(crate) struct Console {
     move_time: Option<Duration>,
     /// The time a chess clock leaves the player of the next read, if shorter.
     clock_left: Option<Duration>,
+    /// Whether the touch-move rule holds ([`Console::touch_move`]).
+    touch_move: bool,
+    /// Pieces named that could not be played, by side: the first is warned, the next loses.
+    adjusted: ByColor<u32>,
 }
 
 impl Console {
@@ -32,6 +38,8 @@ impl Console {
             lines: None,
             move_time,
             clock_left: None,
+            touch_move: false,
+            adjusted: ByColor::default(),
         }
     }
 
@@ -45,7 +53,21 @@ impl Console {
             lines: Some(spawn_reader(reader)?),
             move_time,
             clock_left: None,
+            touch_move: false,
+            adjusted: ByColor::default(),
         })
+    }
+
+    /// The touch-move rule of Construction Checkers ("if the player whose move it is touches a
+    /// piece that can be played, the player must move that piece or forfeit the game"). A
+    /// human names the piece first (its square or point, or `touch` and it), then its move; a
+    /// move typed at once names its own piece. A move of another piece than the one named
+    /// loses the game. Naming a piece that cannot be played (the sheet's adjusting a piece
+    /// without saying so) is warned the first time and loses the game the next; `adjust`
+    /// and a point says so and commits to nothing. Turns that move no piece on the board (a
+    /// morris placement) are typed as usual.
+    pub(crate) fn touch_move(&mut self, on: bool) {
+        self.touch_move = on;
     }
 
     /// Bounds the next read by what a chess clock leaves the player (`None`: no clock). Time
@@ -74,6 +96,8 @@ impl Console {
             slot @ None => slot.insert(spawn_reader(BufReader::new(io::stdin()))?),
         };
         let side = game.side_to_move(pos);
+        // The piece named under the touch-move rule, which this turn must move.
+        let mut touched: Option<String> = None;
         let deadline = move_time.map(|t| Instant::now() + t);
         let limit = move_time
             .map(|t| format!(", {} s", t.as_secs_f64()))
@@ -117,12 +141,88 @@ impl Console {
                     None => writeln!(talk, "no tables: give them with --db DIR")?,
                 },
                 "quit" => return Ok(Choice::Quit(QuitReason::Quit(side))),
+                text if self.touch_move => {
+                    if let Some(choice) =
+                        touch(game, pos, text, &mut touched, &mut self.adjusted, talk)?
+                    {
+                        return Ok(choice);
+                    }
+                }
                 text => match game.parse_move(pos, text) {
                     Ok(mv) => return Ok(Choice::Move(mv)),
                     Err(e) => writeln!(talk, "{e}")?,
                 },
             }
         }
+    }
+}
+
+/// One line of a turn under the touch-move rule: the choice it makes, or `None` to read on
+/// (with what it said in `talk`). `touched` is the piece named this turn, `adjusted` the
+/// pieces each side named that could not be played.
+fn touch<G: CliGame>(
+    game: &G,
+    pos: &G::Position,
+    text: &str,
+    touched: &mut Option<String>,
+    adjusted: &mut ByColor<u32>,
+    talk: &mut dyn Write,
+) -> io::Result<Option<Choice<G::Move>>> {
+    let side = game.side_to_move(pos);
+    let mut legal = G::MoveList::default();
+    game.generate_moves(pos, &mut legal);
+    let playable = |point: &str| {
+        legal
+            .iter()
+            .any(|m| game.touched(m).as_deref() == Some(point))
+    };
+    if let Some(point) = text.strip_prefix("adjust ") {
+        writeln!(talk, "adjusted {} (no move owed)", point.trim())?;
+        return Ok(None);
+    }
+    let named = text.strip_prefix("touch ").unwrap_or(text).trim();
+    // A legal turn as typed (a morris placement is a point's name too) is a move.
+    let parsed = game.parse_move(pos, text);
+    if parsed.is_err() && game.is_point(named) {
+        if let Some(held) = touched.as_deref() {
+            if held != named {
+                writeln!(talk, "you touched {held}: move it")?;
+            }
+            return Ok(None);
+        }
+        if playable(named) {
+            writeln!(talk, "touched {named}: move it")?;
+            *touched = Some(named.to_owned());
+            return Ok(None);
+        }
+        adjusted[side] += 1;
+        if adjusted[side] > 1 {
+            writeln!(
+                talk,
+                "{named} cannot be played: touched without saying `adjust` again"
+            )?;
+            return Ok(Some(Choice::BreaksTouchMove));
+        }
+        writeln!(
+            talk,
+            "{named} cannot be played; say `adjust {named}` to adjust a piece: the next \
+             time loses the game"
+        )?;
+        return Ok(None);
+    }
+    let mv = match parsed {
+        Ok(mv) => mv,
+        Err(e) => {
+            writeln!(talk, "{e}")?;
+            return Ok(None);
+        }
+    };
+    match (touched.as_deref(), game.touched(&mv)) {
+        (Some(held), Some(moved)) if held != moved => {
+            writeln!(talk, "{moved} moved after touching {held}")?;
+            Ok(Some(Choice::BreaksTouchMove))
+        }
+        _ => Ok(Some(Choice::Move(mv))),
     }
 }
 
@@ -172,6 +272,70 @@ mod tests {
         assert!(talk.contains("short form"), "{talk}");
     }
 
+    fn touching(input: &str) -> Console {
+        let mut c = console(input);
+        c.touch_move(true);
+        c
+    }
+
+    #[test]
+    fn a_touched_piece_must_be_moved() {
+        let game = Checkers::default();
+        let start = game.start_position();
+        let mut talk = Vec::new();
+        let choice = touching("11\n11-15\n").read_move(&game, &start, None, &mut talk);
+        assert_eq!(
+            choice.unwrap(),
+            Choice::Move(start.parse_move("11-15").unwrap())
+        );
+        assert!(String::from_utf8(talk)
+            .unwrap()
+            .contains("touched 11: move it"));
+        // Naming another piece afterwards changes nothing; moving it loses.
+        let mut c = touching("touch 11\n12\n12-16\n");
+        let mut talk = Vec::new();
+        let choice = c.read_move(&game, &start, None, &mut talk).unwrap();
+        assert_eq!(choice, Choice::BreaksTouchMove);
+        let talk = String::from_utf8(talk).unwrap();
+        assert!(talk.contains("you touched 11: move it"), "{talk}");
+        assert!(talk.contains("12 moved after touching 11"), "{talk}");
+        // A move typed at once names its own piece.
+        let choice = touching("9-13\n").read_move(&game, &start, None, &mut Vec::new());
+        assert!(matches!(choice.unwrap(), Choice::Move(_)));
+    }
+
+    #[test]
+    fn naming_a_piece_that_cannot_be_played_is_warned_once() {
+        let game = Checkers::default();
+        let start = game.start_position();
+        // 5 is Black's but blocked; `adjust` commits to nothing and costs nothing.
+        let mut talk = Vec::new();
+        let mut c = touching("adjust 5\n5\n9-13\n");
+        assert!(matches!(
+            c.read_move(&game, &start, None, &mut talk).unwrap(),
+            Choice::Move(_)
+        ));
+        let talk = String::from_utf8(talk).unwrap();
+        assert!(talk.contains("adjusted 5 (no move owed)"), "{talk}");
+        assert!(
+            talk.contains("5 cannot be played; say `adjust 5`"),
+            "{talk}"
+        );
+        // The warning was spent: the next such touch loses.
+        let mut c2 = touching("20\n");
+        c2.adjusted = c.adjusted;
+        let choice = c2.read_move(&game, &start, None, &mut Vec::new()).unwrap();
+        assert_eq!(choice, Choice::BreaksTouchMove);
+    }
+
+    #[test]
+    fn placements_are_typed_as_usual_under_touch_move() {
+        let game = Morris::preset("nine_mens_morris").unwrap();
+        let start = game.start_position();
+        let choice = touching("d6\n").read_move(&game, &start, None, &mut Vec::new());
+        assert!(matches!(choice.unwrap(), Choice::Move(_)));
+    }
+
     #[test]
     fn quit_and_end_of_input() {
         let game = Checkers::default();
@@ -196,6 +360,8 @@ mod tests {
             lines: Some(lines),
             move_time: Some(Duration::from_millis(50)),
             clock_left: None,
+            touch_move: false,
+            adjusted: ByColor::default(),
         };
         let mut talk = Vec::new();
         assert_eq!(

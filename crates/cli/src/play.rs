@@ -62,6 +62,11 @@ pub(crate) struct PlayArgs {
     /// Stop after this many plies even if the game goes on.
     #[arg(long, value_name = "N")]
     pub(crate) max_plies: Option<u32>,
+    /// Touch-move for human players (Construction Checkers): name the piece first, then its
+    /// move; a piece named that can be played must be moved, on pain of losing the game, and
+    /// naming a piece that cannot be played is warned once, then loses the game.
+    #[arg(long)]
+    pub(crate) touch_move: bool,
     /// Print only the moves and the result.
     #[arg(short, long)]
     pub(crate) quiet: bool,
@@ -106,6 +111,8 @@ pub(crate) enum Ending {
     Abandoned(QuitReason),
     /// This side's clock ran out: it loses.
     Flag(Color),
+    /// This side broke the touch-move rule: it loses.
+    TouchMove(Color),
 }
 
 impl Ending {
@@ -113,14 +120,17 @@ impl Ending {
     pub(crate) fn winner(self) -> Option<Color> {
         match self {
             Ending::Over(outcome) => outcome.winner,
-            Ending::Flag(loser) => Some(!loser),
+            Ending::Flag(loser) | Ending::TouchMove(loser) => Some(!loser),
             Ending::Stopped(_) | Ending::Abandoned(_) => None,
         }
     }
 
     /// Whether the game reached a result (a win, loss or draw), rather than being cut short.
     pub(crate) fn is_decided(self) -> bool {
-        matches!(self, Ending::Over(_) | Ending::Flag(_))
+        matches!(
+            self,
+            Ending::Over(_) | Ending::Flag(_) | Ending::TouchMove(_)
+        )
     }
 }
 
@@ -131,6 +141,9 @@ impl fmt::Display for Ending {
             Ending::Stopped(plies) => write!(f, "stopped after {plies} plies (game not over)"),
             Ending::Abandoned(reason) => write!(f, "abandoned ({reason})"),
             Ending::Flag(loser) => write!(f, "{} wins ({loser}'s clock ran out)", !*loser),
+            Ending::TouchMove(loser) => {
+                write!(f, "{} wins ({loser} broke the touch-move rule)", !*loser)
+            }
         }
     }
 }
@@ -239,6 +252,7 @@ fn play<G: CliGame>(
         )?,
     };
     let mut console = Console::new(args.move_time);
+    console.touch_move(args.touch_move);
 
     if !args.quiet {
         let limit = args
@@ -329,6 +343,7 @@ pub(crate) fn play_out<G: CliGame>(
                 writeln!(out, "ply {ply} {side} forfeits the turn (time limit)")?;
             }
             Choice::Quit(reason) => return Ok(Ending::Abandoned(reason)),
+            Choice::BreaksTouchMove => return Ok(Ending::TouchMove(side)),
         }
         if options.boards {
             writeln!(out, "{}", state.game().diagram(state.position()))?;
@@ -423,6 +438,7 @@ mod tests {
             move_time: None,
             max_plies: None,
             quiet: true,
+            touch_move: false,
         }
     }
 

@@ -589,3 +589,21 @@ fn match_arguments_are_checked() {
     assert_eq!(clock.status.code(), Some(2));
     assert!(stderr(&clock).contains("minutes"), "{}", stderr(&clock));
 }
+
+#[test]
+fn touch_move_loses_the_game_for_moving_another_piece() {
+    let args = ["play", "checkers", "--black", "human", "--touch-move", "-q"];
+    let output = run_with_input(&args, "11\n12-16\n");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.starts_with("result: white wins (black broke the touch-move rule)\nplies: 0\n"),
+        "{text}"
+    );
+    let kept = run_with_input(&args, "11\n11-15\nquit\n");
+    assert!(
+        stdout(&kept).starts_with("ply 1 black 11-15\n"),
+        "{}",
+        stdout(&kept)
+    );
+}
