@@ -312,6 +312,11 @@ class PlayBoard(anywidget.AnyWidget):
     over = traitlets.Bool(False).tag(sync=True)
     #: The side the person plays (0 moves first).
     player = traitlets.Int(0).tag(sync=True)
+    #: The touch-move rule (Construction Checkers), as ``perfectplay play --touch-move``: a
+    #: piece of the person's clicked that can be played must be moved (clicking another of
+    #: them instead, or taking the touch back, loses the game); clicking one that cannot be
+    #: played is warned once and loses the game the next time.
+    touch_move = traitlets.Bool(False).tag(sync=True)
 
     def __init__(
         self,
@@ -320,11 +325,15 @@ class PlayBoard(anywidget.AnyWidget):
         player: int = 0,
         start: Union[State, str, None] = None,
         seed: Optional[int] = None,
+        touch_move: bool = False,
         **kwargs: Any,
     ) -> None:
         if player not in (0, 1):
             raise ValueError(f"player: 0 (moves first) or 1, not {player!r}")
-        super().__init__(player=player, **kwargs)
+        super().__init__(player=player, touch_move=touch_move, **kwargs)
+        # Touch-move: the person's unplayable touches so far, and why the game was lost.
+        self._adjustments = 0
+        self._forfeit: Optional[str] = None
         self._tb = (
             tablebase if isinstance(tablebase, Tablebase) else _tablebase.open(tablebase)
         )
@@ -354,6 +363,8 @@ class PlayBoard(anywidget.AnyWidget):
         if refusal is not None:
             self._say(refusal, "refused")
             return
+        if self.touch_move and self._breaks_touch_move(point):
+            return
         if self.selection and point == self.selection[-1]:
             self._choose(self.selection[:-1])
             return
@@ -379,10 +390,19 @@ class PlayBoard(anywidget.AnyWidget):
             legal = ", ".join(str(m) for m in self._state.legal_moves())
             self._say(f"{move} is not a legal move; legal: {legal}", "refused")
             return
+        if self.touch_move and self._moves_a_piece():
+            path = _click_path(chosen, self._names) or []
+            if path[:1] != self.selection[:1]:
+                self._lose_by_touch_move(f"you touched {self.selection[0]} and moved another")
+                return
         self._play_move(chosen)
 
     def undo(self) -> None:
         """Takes back the person's last move, and the opponent's reply to it."""
+        if self._forfeit is not None:
+            self._forfeit = None
+            self._refresh(["took back the touch that lost the game"], "info")
+            return
         if not self._past:
             self._say("nothing to undo", "refused")
             return
@@ -412,6 +432,8 @@ class PlayBoard(anywidget.AnyWidget):
     # Turns.
 
     def _begin(self, start: State) -> None:
+        self._forfeit = None
+        self._adjustments = 0
         self._state = start.clone()
         self._past = []
         self._last_reply = []
@@ -454,7 +476,53 @@ class PlayBoard(anywidget.AnyWidget):
         equal = [m for m, p in values if (p.wdl, p.plies) == (best.wdl, best.plies)]
         return self._rng.choice(equal)
 
+    def _breaks_touch_move(self, point: str) -> bool:
+        """Applies the touch-move rule to a click on ``point``; True when the click was taken
+        care of here (refused, warned, or the game lost)."""
+        touched = self.selection[0] if self.selection and self._moves_a_piece() else None
+        own = point in self._own_pieces()
+        if touched is not None:
+            if point == touched and len(self.selection) == 1:
+                self._say(f"touch-move: you touched {touched}; move it", "refused")
+                return True
+            if own and point != touched and not self._continuations(self.selection + [point]):
+                self._lose_by_touch_move(f"you touched {touched} and then {point}")
+                return True
+            return False
+        if own and not self._continuations([point]):
+            self._adjustments += 1
+            if self._adjustments > 1:
+                self._lose_by_touch_move(f"{point} cannot be played, touched again")
+            else:
+                self._say(
+                    f"touch-move: {point} cannot be played; the next such touch loses the game",
+                    "refused",
+                )
+            return True
+        return False
+
+    def _moves_a_piece(self) -> bool:
+        """Whether the selection's first point is one of the person's pieces (a move), not an
+        empty point (a placement)."""
+        return bool(self.selection) and self.selection[0] in self._own_pieces()
+
+    def _own_pieces(self) -> List[str]:
+        """The points where the person's pieces stand, read from the board's picture."""
+        color = self._colors[self.player].lower()
+        root = ElementTree.fromstring(self._state._repr_svg_())
+        return [
+            element.get("data-point", "")
+            for element in root.iter()
+            if element.get("class", "").split()[1:] == [color]
+        ]
+
+    def _lose_by_touch_move(self, why: str) -> None:
+        self._forfeit = why
+        self._refresh([f"touch-move: {why}: you lose the game"], "refused")
+
     def _refusal_before_move(self) -> Optional[str]:
+        if self._forfeit is not None:
+            return "the game is over (touch-move): undo, new game or new position"
         if self._state.is_terminal():
             return "the game is over: undo, new game or new position"
         if self._state.current_player() != self.player:
@@ -520,14 +588,20 @@ class PlayBoard(anywidget.AnyWidget):
             self.status = self._status_text()
             self.history = [str(m) for m in self._state.history()]
             self.can_undo = bool(self._past)
-            self.over = self._state.is_terminal()
+            self.over = self._state.is_terminal() or self._forfeit is not None
             self._set_selection([])
             self._say("; ".join(said), kind)
 
     def _is_persons_turn(self) -> bool:
-        return not self._state.is_terminal() and self._state.current_player() == self.player
+        return (
+            self._forfeit is None
+            and not self._state.is_terminal()
+            and self._state.current_player() == self.player
+        )
 
     def _status_text(self) -> str:
+        if self._forfeit is not None:
+            return f"game over: you lose (touch-move: {self._forfeit})"
         if self._state.is_terminal():
             return self._outcome_text()
         to_move = self._state.current_player()

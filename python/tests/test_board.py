@@ -337,3 +337,49 @@ def test_the_synced_state_follows_each_move(three):
 def test_a_tablebase_may_be_given_as_its_directory(three):
     board = PlayBoard(three.directories[0])
     assert board.tablebase.game == three.game
+
+
+# Touch-move.
+
+
+def test_touch_move_a_touched_piece_must_be_moved(checkers):
+    board = PlayBoard(checkers, start="B:W30:B1,2", seed=0, touch_move=True)
+    board.click("1")
+    board.click("1")
+    assert board.message_kind == "refused" and "you touched 1" in board.message
+    board.click("2")
+    assert board.over and "touch-move" in board.status and "you lose" in board.status
+    board.click("5")
+    assert board.message_kind == "refused"
+    board.undo()
+    assert not board.over and board.selection == []
+    board.click("1")
+    board.click("5")
+    assert board.history[0] == "1-5"
+
+
+def test_touch_move_a_piece_that_cannot_be_played_is_warned_once(checkers):
+    # The capture 1x10 is compulsory: the man on 3 cannot be played.
+    board = PlayBoard(checkers, start="B:W6:B1,3", seed=0, touch_move=True)
+    board.click("3")
+    assert board.message_kind == "refused" and "the next such touch" in board.message
+    assert not board.over
+    board.click("3")
+    assert board.over and "cannot be played" in board.status
+
+
+def test_touch_move_applies_to_the_move_list_too(checkers):
+    board = PlayBoard(checkers, start="B:W30:B1,2", seed=0, touch_move=True)
+    board.click("1")
+    board.play("2-6")
+    assert board.over and "you lose" in board.status
+    free = PlayBoard(checkers, start="B:W30:B1,2", seed=0)
+    free.click("1")
+    free.click("2")
+    assert not free.over and free.selection == ["2"]
+
+
+def test_touch_move_leaves_placements_alone(three):
+    board = PlayBoard(three, seed=0, touch_move=True)
+    board.click("b2")
+    assert board.history[0] == "b2" and not board.over
