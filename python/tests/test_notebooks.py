@@ -31,6 +31,7 @@ def test_notebook_runs(name, tmp_path, monkeypatch):
         "executed outputs are not committed"
     )
     monkeypatch.setenv("PERFECTPLAY_DATA", str(tmp_path))
+    monkeypatch.setenv("PERFECTPLAY_NOTEBOOK_SHORT", "1")  # notebook 3's short training run
     monkeypatch.setenv("MPLBACKEND", "Agg")
     client = nbclient.NotebookClient(
         notebook,
