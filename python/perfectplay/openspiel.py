@@ -49,6 +49,7 @@ Decisions:
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import random
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
@@ -309,11 +310,17 @@ def load_game(game_id: str, **rules: Any) -> PerfectplayGame:
     return PerfectplayGame(game.id, _parameters(game))
 
 
-# The functions OpenSpiel's registry calls to make each game. The registry is a C++ static
-# that lets go of them after the interpreter has shut down, when releasing the last
-# reference to a Python object aborts the process: this module keeps a reference for as
-# long as the interpreter runs.
+# OpenSpiel keeps each registered creator in a C++ registry, which lets go of them after the
+# interpreter has shut down; if that is the last reference, the object is freed without an
+# interpreter and the process aborts ("PyThreadState_Get: ... the GIL is released") on exit.
+# A module-level reference is not enough: finalisation clears module dictionaries first
+# (seen with a Jupyter kernel client's threads still open at exit). Each creator therefore
+# gets one reference that is never released: a few small objects, alive until the process ends.
 _GAME_CREATORS: Dict[str, Any] = {}
+
+
+def _keep_for_the_process(obj: Any) -> None:
+    ctypes.pythonapi.Py_IncRef(ctypes.py_object(obj))
 
 
 def _register_games() -> Dict[str, pyspiel.GameType]:
@@ -325,6 +332,7 @@ def _register_games() -> Dict[str, pyspiel.GameType]:
         if spiel_type.short_name not in registered:
             creator = functools.partial(PerfectplayGame, game_id)
             _GAME_CREATORS[game_id] = creator
+            _keep_for_the_process(creator)
             pyspiel.register_game(spiel_type, creator)
         types[game_id] = spiel_type
     return types
