@@ -89,6 +89,8 @@ import time
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from perfectplay.schedule import critical_path_order
+
 #: Nine Men's Morris, all 28 units, 2 threads on the reference machine (BENCHMARKS.md, "all 28
 #: units in one clean run (2026-11-25)"): unit, positions, seconds, positions/s.
 NMM_UNITS: List[Tuple[str, int, int, float]] = [
@@ -215,26 +217,8 @@ def load_plans(use_cache: bool) -> Dict[str, Tuple[List[dict], float]]:
 
 
 def submission_order(units: List[dict]) -> List[int]:
-    """``perfectplay.cluster._critical_path_order``, repeated here so that Ray is not needed."""
-    waiting_on: List[List[int]] = [[] for _ in units]
-    for i, unit in enumerate(units):
-        for j in unit["reads"]:
-            waiting_on[j].append(i)
-    weight = [0] * len(units)
-    for i in reversed(range(len(units))):
-        weight[i] = units[i]["positions"] + max((weight[k] for k in waiting_on[i]), default=0)
-    missing = [len(set(unit["reads"])) for unit in units]
-    ready = [(-weight[i], i) for i in range(len(units)) if missing[i] == 0]
-    heapq.heapify(ready)
-    order = []
-    while ready:
-        _, i = heapq.heappop(ready)
-        order.append(i)
-        for k in waiting_on[i]:
-            missing[k] -= 1
-            if missing[k] == 0:
-                heapq.heappush(ready, (-weight[k], k))
-    return order
+    """The order ``perfectplay.cluster`` submits units in (``perfectplay.schedule``)."""
+    return critical_path_order(units)
 
 
 def critical_path(units: List[dict], times: List[float]) -> Tuple[float, List[int]]:

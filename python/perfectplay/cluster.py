@@ -41,7 +41,6 @@ from __future__ import annotations
 import argparse
 import collections
 import dataclasses
-import heapq
 import os
 import socket
 import sys
@@ -57,6 +56,7 @@ except ImportError as error:  # pragma: no cover - exercised where Ray is missin
     ) from error
 
 from perfectplay._core import Game, _build_unit, _DirectoryClaim, _plan_units
+from perfectplay.schedule import critical_path_order
 from perfectplay._core import load_game as _load_game
 
 __all__ = ["ClusterReport", "NodeFigures", "build", "main", "plan"]
@@ -146,30 +146,6 @@ def plan(
             whole_game,
         )
     )
-
-
-def _critical_path_order(units: List[Dict[str, Any]]) -> List[int]:
-    """A submission order: dependencies first, and among the units ready to submit, the one
-    heading the heaviest remaining chain (positions of it and of the units waiting on it)."""
-    waiting_on: List[List[int]] = [[] for _ in units]
-    for i, unit in enumerate(units):
-        for j in unit["reads"]:
-            waiting_on[j].append(i)
-    weight = [0] * len(units)
-    for i in reversed(range(len(units))):  # the plan lists every unit after those it reads
-        weight[i] = units[i]["positions"] + max((weight[k] for k in waiting_on[i]), default=0)
-    missing = [len(set(unit["reads"])) for unit in units]
-    ready = [(-weight[i], i) for i in range(len(units)) if missing[i] == 0]
-    heapq.heapify(ready)
-    order = []
-    while ready:
-        _, i = heapq.heappop(ready)
-        order.append(i)
-        for k in waiting_on[i]:
-            missing[k] -= 1
-            if missing[k] == 0:
-                heapq.heappush(ready, (-weight[k], k))
-    return order
 
 
 @ray.remote
@@ -267,7 +243,7 @@ def _run(
     started = time.monotonic()
     refs: Dict[int, Any] = {}
     unit_of_ref: Dict[Any, int] = {}
-    for i in _critical_path_order(units):
+    for i in critical_path_order(units):
         unit = units[i]
         task = _build_unit_task.options(
             num_cpus=cpus_per_task,

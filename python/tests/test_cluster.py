@@ -22,6 +22,7 @@ cluster_utils = pytest.importorskip("ray.cluster_utils")
 
 import perfectplay as pp  # noqa: E402
 import perfectplay.cluster as ppc  # noqa: E402
+from perfectplay.schedule import critical_path_order  # noqa: E402
 
 
 def checksums(directory):
@@ -56,7 +57,7 @@ def test_every_node_is_on_the_loopback_address(two_nodes):
 def test_the_plan_reads_only_earlier_units_and_is_submitted_critical_path_first():
     units = ppc.plan("nine_mens_morris", max_men=5)
     assert all(j < i for i, unit in enumerate(units) for j in unit["reads"])
-    order = ppc._critical_path_order(units)
+    order = critical_path_order(units)
     assert sorted(order) == list(range(len(units)))
     submitted = set()
     for i in order:

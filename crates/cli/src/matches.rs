@@ -18,18 +18,17 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::rc::Rc;
 use std::time::Duration;
 
 use clap::Args;
-use perfectplay_core::{ByColor, Color, GameState, SplitMix64};
+use perfectplay_core::{ByColor, Color, SplitMix64};
 
 use crate::cli_game::CliGame;
 use crate::console::Console;
 use crate::errors::CliError;
 use crate::games::{self, GameId, GameTask};
-use crate::play::{check_covers, play_out, Clock, Ending, LoopOptions};
-use crate::players::{Player, PlayerKind, Tables};
+use crate::play::{open_tables, play_out, starting_state, Clock, Ending, LoopOptions};
+use crate::players::{Player, PlayerKind};
 
 /// Arguments of `perfectplay match`.
 #[derive(Args, Debug)]
@@ -168,23 +167,9 @@ fn play_match<G: CliGame>(
     out: &mut dyn Write,
     talk: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let start = match &args.fen {
-        Some(fen) => {
-            let (pos, plies) = game.read_position(fen).map_err(Into::<CliError>::into)?;
-            GameState::from_position_after(game, pos, plies)
-        }
-        None => GameState::new(game),
-    };
-    let tables: Option<Tables<G>> = if args.db.is_empty() {
-        None
-    } else {
-        Some(Rc::new(game.open_tables(&args.db)?))
-    };
-    if args.black == PlayerKind::Perfect || args.white == PlayerKind::Perfect {
-        if let Some(tables) = &tables {
-            check_covers::<G>(tables, start.position())?;
-        }
-    }
+    let start = starting_state(game, args.fen.as_deref())?;
+    let any_perfect = args.black == PlayerKind::Perfect || args.white == PlayerKind::Perfect;
+    let tables = open_tables(game, &args.db, any_perfect, &start)?;
     let kind = |e: Entrant| match e {
         Entrant::A => args.black,
         Entrant::B => args.white,

@@ -218,25 +218,11 @@ fn play<G: CliGame>(
     talk: &mut dyn Write,
 ) -> Result<(), CliError> {
     let first = game.first_to_move();
-    let mut state = match &args.fen {
-        Some(fen) => {
-            // The move rule goes on counting from what the position string records.
-            let (pos, plies) = game.read_position(fen).map_err(Into::<CliError>::into)?;
-            GameState::from_position_after(game, pos, plies)
-        }
-        None => GameState::new(game),
-    };
-    let tables: Option<Tables<G>> = if args.db.is_empty() {
-        None
-    } else {
-        Some(Rc::new(game.open_tables(&args.db)?))
-    };
+    let mut state = starting_state(game, args.fen.as_deref())?;
     let any_perfect = [Color::Black, Color::White]
         .into_iter()
         .any(|c| args.player(c) == PlayerKind::Perfect);
-    if let Some(tables) = tables.as_ref().filter(|_| any_perfect) {
-        check_covers::<G>(tables, state.position())?;
-    }
+    let tables = open_tables(game, &args.db, any_perfect, &state)?;
     let mut players = ByColor {
         black: Player::new(
             args.player(Color::Black),
@@ -301,6 +287,39 @@ fn play<G: CliGame>(
     )?;
     out.flush()?;
     Ok(())
+}
+
+/// The game from its start, or from the position string `fen` (the move rule going on
+/// counting from what it records).
+pub(crate) fn starting_state<G: CliGame>(
+    game: G,
+    fen: Option<&str>,
+) -> Result<GameState<G>, CliError> {
+    Ok(match fen {
+        Some(fen) => {
+            let (pos, plies) = game.read_position(fen).map_err(Into::<CliError>::into)?;
+            GameState::from_position_after(game, pos, plies)
+        }
+        None => GameState::new(game),
+    })
+}
+
+/// The tables in `db`, if any are given; with a perfect player among the players, checked to
+/// hold `start` and every subspace play can reach from it.
+pub(crate) fn open_tables<G: CliGame>(
+    game: G,
+    db: &[PathBuf],
+    any_perfect: bool,
+    start: &GameState<G>,
+) -> Result<Option<Tables<G>>, CliError> {
+    if db.is_empty() {
+        return Ok(None);
+    }
+    let tables = Rc::new(game.open_tables(db)?);
+    if any_perfect {
+        check_covers::<G>(&tables, start.position())?;
+    }
+    Ok(Some(tables))
 }
 
 /// Plays `state` on until it ends, `max_plies` stop it, a human quits or a clock runs out:
@@ -407,10 +426,7 @@ fn civil_date(days: i64) -> String {
 
 /// Checks that `tables` hold `pos` and every subspace play can reach from it, so that a
 /// perfect player never meets a position it cannot value.
-pub(crate) fn check_covers<G: CliGame>(
-    tables: &Tables<G>,
-    pos: &G::Position,
-) -> Result<(), CliError> {
+fn check_covers<G: CliGame>(tables: &Tables<G>, pos: &G::Position) -> Result<(), CliError> {
     let domain = tables.domain();
     let start = domain.locate(pos).map(|(key, _)| key).map_err(|e| {
         CliError::PerfectPlayer(format!(
