@@ -326,16 +326,9 @@ def simulate(
             del ready_small[bisect.bisect_left(ready_small, r)]
         for r in started_whole:
             del ready_whole[bisect.bisect_left(ready_whole, r)]
-        # The next task to end.
-        end, i, node, used = heapq.heappop(running)
-        now = end
-        free[node] += used
-        done += 1
-        for k in waiting_on[i]:
-            missing[k] -= 1
-            if missing[k] == 0:
-                make_ready(k)
-        while running and running[0][0] <= now:  # others ending at the same time
+        # The next task to end, and any others ending at the same time.
+        now = running[0][0]
+        while running and running[0][0] <= now:
             _, i, node, used = heapq.heappop(running)
             free[node] += used
             done += 1

@@ -272,7 +272,6 @@ pub fn solve<D: Domain>(
     let figures = options.report_to.clone().unwrap_or_default();
     figures.begin();
     let _ends = Ends(&figures);
-    std::fs::create_dir_all(out).map_err(|e| DbError::io(out, e))?;
     let on_wait = |holder: &str| figures.waiting_for(holder);
     let wait = if options.wait {
         LockWait::Yes {
@@ -282,8 +281,7 @@ pub fn solve<D: Domain>(
     } else {
         LockWait::No
     };
-    let _lock = BuildLock::acquire(out, wait)?;
-    remove_leftovers(out)?;
+    let _lock = claim_directory(out, wait)?;
     let tb = Tablebase::open(domain, out)?;
     let units = plan(tb.domain(), targets);
     build_units(&tb, out, &units, options, &figures)
