@@ -61,6 +61,8 @@ def crosscheck(game_id, num_envs, steps, seed=0, **rules):
         ("checkers", {"ply_limit": 60}),
         ("checkers", {"ply_limit": 30, "adjudication": True}),
         ("checkers", {"first_player": "white", "ply_limit": 200}),
+        ("checkers", {"mandatory_capture": False, "complete_jumps": False, "ply_limit": 120}),
+        ("checkers", {"complete_jumps": False, "ply_limit": 120}),
         ("nine_mens_morris", {"ply_limit": 80}),
         ("twelve_mens_morris", {}),
         ("nine_mens_morris_no_flying", {"ply_limit": 150}),

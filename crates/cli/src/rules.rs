@@ -26,7 +26,7 @@ pub(crate) fn run(args: &RulesArgs, out: &mut dyn Write) -> Result<(), CliError>
     writeln!(out, ": {}", id.summary())?;
     writeln!(
         out,
-        "rule options (set with `--set name=value` on play or perft):"
+        "rule options (set with `--set name=value` on play, match, perft, solve, probe, search and verify):"
     )?;
     let options = id.rule_options();
     let name_width = options.iter().map(|o| o.name.len()).max().unwrap_or(0);

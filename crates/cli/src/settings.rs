@@ -94,6 +94,8 @@ mod tests {
             move_rule: None,
             ply_limit: Some(20),
             adjudication: true,
+            mandatory_capture: false,
+            complete_jumps: false,
         };
         let settings: Vec<String> = changed
             .values()
@@ -110,7 +112,7 @@ mod tests {
         assert_eq!(
             summary(&CheckersRules::default()),
             "first_player=black threefold_repetition=true move_rule=40 ply_limit=1000 \
-             adjudication=false"
+             adjudication=false mandatory_capture=true complete_jumps=true"
         );
     }
 

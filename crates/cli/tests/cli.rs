@@ -607,3 +607,56 @@ fn touch_move_loses_the_game_for_moving_another_piece() {
         stdout(&kept)
     );
 }
+
+#[test]
+fn the_basic_game_lets_a_capture_stop_part_way_and_be_declined() {
+    let basic = [
+        "--set",
+        "mandatory_capture=false",
+        "--set",
+        "complete_jumps=false",
+    ];
+    let mut args = vec![
+        "play",
+        "checkers",
+        "--white",
+        "human",
+        "--fen",
+        "W:W27:B23,14",
+        "-q",
+    ];
+    args.extend(basic);
+    let stopped = run_with_input(&args, "27x18\nquit\n");
+    assert!(stopped.status.success(), "{}", stderr(&stopped));
+    assert!(
+        stdout(&stopped).starts_with("ply 1 white 27x18\n"),
+        "{}",
+        stdout(&stopped)
+    );
+    let declined = run_with_input(&args, "27-24\nquit\n");
+    assert!(
+        stdout(&declined).starts_with("ply 1 white 27-24\n"),
+        "{}",
+        stdout(&declined)
+    );
+    // The standard game refuses both, naming the one legal move.
+    let standard = run_with_input(&args[..7], "27x18\n27-24\nquit\n");
+    assert!(!stdout(&standard).contains("ply 1 white 27x18"));
+    assert_eq!(
+        stderr(&standard).matches("legal moves: 27x18x9").count(),
+        2,
+        "{}",
+        stderr(&standard)
+    );
+    let mut perft = vec!["perft", "checkers", "-d", "6"];
+    perft.extend(basic);
+    let counted = run(&perft);
+    assert!(
+        stdout(&counted).contains("perft 6: 190647 leaves"),
+        "{}",
+        stdout(&counted)
+    );
+    let rules = run(&["rules", "checkers"]);
+    assert!(stdout(&rules).contains("mandatory_capture=true"));
+    assert!(stdout(&rules).contains("complete_jumps=true"));
+}

@@ -132,8 +132,8 @@ pub trait ActionGame: Game {
         })
     }
 
-    /// The actions that play `mv` from the start of a turn, in order.
-    fn turn_actions(&self, mv: &Self::Move) -> Vec<usize>;
+    /// The actions that play `mv`, legal in `pos`, from the start of a turn, in order.
+    fn turn_actions(&self, pos: &Self::Position, mv: &Self::Move) -> Vec<usize>;
 
     /// What `action` means in `pos` at `stage`, e.g. `11-15`, `15x24` (one jump) or `d6`.
     fn action_to_string(&self, pos: &Self::Position, stage: &Self::Stage, action: usize) -> String;

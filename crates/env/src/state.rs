@@ -348,7 +348,7 @@ impl<F: Family> State<F> {
     /// The actions that play `mv` from the start of a turn.
     pub fn move_actions(&self, mv: &AnyMove) -> Result<Vec<usize>> {
         match F::unwrap_move(mv) {
-            Some(mv) => Ok(self.game().turn_actions(&mv)),
+            Some(mv) => Ok(self.game().turn_actions(self.inner.position(), &mv)),
             None => Err(Error::WrongFamily {
                 mv: mv.to_string(),
                 family: mv.family(),

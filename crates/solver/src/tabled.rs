@@ -41,8 +41,9 @@ pub enum OpenError {
 }
 
 /// The game whose tables lie in `dir`, from the header of its first table (by file name), or
-/// `None` when it holds no table; with the id it was loaded by. Checkers tables are read under the default rules (the
-/// rules that change no position's value); morris tables under the rules they were built by
+/// `None` when it holds no table; with the id it was loaded by. Checkers tables are read under
+/// the default rules but for the capture options they were built with (the other options
+/// change no position's value); morris tables under the rules they were built by
 /// (a rule set that is no preset is stored as `morris`, and every preset with all the
 /// options set makes it).
 pub fn game_of_tables(dir: &Path) -> Result<Option<(GameId, AnyGame)>, OpenError> {
@@ -57,7 +58,15 @@ pub fn game_of_tables(dir: &Path) -> Result<Option<(GameId, AnyGame)>, OpenError
     };
     let header = read_file_header(first)?;
     let loaded = if header.game_id == Checkers::default().id() {
-        AnyGame::load(&header.game_id, &[] as &[(&str, &str)])
+        // Only the capture options are part of the checkers database game, written as
+        // `name=value` words where they are not the standard game's.
+        let options: Vec<(&str, &str)> = header
+            .rules
+            .split_whitespace()
+            .filter_map(|word| word.split_once('='))
+            .filter(|(name, _)| matches!(*name, "mandatory_capture" | "complete_jumps"))
+            .collect();
+        AnyGame::load(&header.game_id, &options)
     } else {
         let options: Vec<(&str, &str)> = header
             .rules

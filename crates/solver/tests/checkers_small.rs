@@ -166,6 +166,57 @@ fn three_pieces_match_a_reference_solver_and_verify() {
     assert_eq!(line.len() as u32, v.plies.unwrap());
 }
 
+/// Tables for the relaxed capture rules (the basic game of the Construction Checkers sheet and
+/// each of its two options alone) match the reference solver, which follows the same rules'
+/// moves; they verify, and they open only under the rules they were built by.
+#[test]
+fn relaxed_capture_rules_match_a_reference_solver_and_verify() {
+    use perfectplay_core::checkers::CheckersRules;
+    let positions = all_positions(3);
+    let standard = reference(&Checkers::default(), &positions);
+    for (mandatory_capture, complete_jumps) in [(false, false), (false, true), (true, false)] {
+        let game = Checkers::new(CheckersRules {
+            mandatory_capture,
+            complete_jumps,
+            ..CheckersRules::default()
+        });
+        let basic = CheckersDomain::new(game);
+        assert_eq!(basic.omission().is_some(), mandatory_capture);
+        let dir = tempfile::tempdir().unwrap();
+        let targets = basic.keys_up_to(3);
+        solve(basic, dir.path(), &targets, &SolveOptions::default()).unwrap();
+        let tb = Tablebase::open(CheckersDomain::new(game), dir.path()).unwrap();
+        let want = reference(&game, &positions);
+        let mut differ = 0;
+        for ((p, w), s) in positions.iter().zip(&want).zip(&standard) {
+            assert_eq!(tb.probe(p).unwrap(), *w, "{} under {game:?}", p.fen());
+            differ += usize::from(w.wdl != s.wdl);
+        }
+        // Declining a capture changes values with as few as three pieces.
+        if !mandatory_capture {
+            assert!(differ > 0, "{game:?}");
+        }
+        let check = verify(&tb, None, None, &|_, _| {}).unwrap();
+        assert!(check.passed());
+        // The tables name their rules: the standard game refuses them, and the directory
+        // reads back as the game they were built for.
+        let err = match Tablebase::open(domain(), dir.path()) {
+            Err(e) => e.to_string(),
+            Ok(tb) => tb.probe(&positions[0]).unwrap_err().to_string(),
+        };
+        assert!(err.contains("rules"), "{err}");
+        let (_, loaded) = perfectplay_solver::game_of_tables(dir.path())
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            loaded,
+            perfectplay_core::registry::AnyGame::Checkers(game),
+            "{}",
+            dir.path().display()
+        );
+    }
+}
+
 #[test]
 fn builds_do_not_depend_on_the_thread_count() {
     let one = tempfile::tempdir().unwrap();

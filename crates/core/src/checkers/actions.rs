@@ -7,9 +7,20 @@
 //! a jump. A capture of several pieces is one action per jump by the same player, the piece
 //! being fixed after the first; [`Stage`] records the jumps made so far. Actions are absolute
 //! (the same for both colours); observations are seen from the player to move.
+//!
+//! Where a capture may stop part way ([`super::CheckersRules::complete_jumps`] off) there is a
+//! 129th action, [`STOP`] (`stop`): legal after a jump from which the piece could jump on, it ends
+//! the turn there. A jump after which the piece cannot go on (none left to take, or a man
+//! crowned) ends the turn by itself, as in the standard game, so a whole capture takes the same
+//! actions under both rules. Where capturing is optional
+//! ([`super::CheckersRules::mandatory_capture`] off) a turn may begin with a step or a jump, each
+//! the action of its piece and direction (a piece's step and jump one way never coexist: the
+//! square beside it holds an enemy or nothing). The observation needs no more than the standard
+//! game's: the fifth plane shows the piece in the middle of a capture, and the rules are the
+//! game's.
 
 use super::geometry::Dir;
-use super::{Checkers, CheckersMove, CheckersPosition, Square};
+use super::{Checkers, CheckersMove, CheckersPosition, CheckersRules, Square};
 use crate::rl::{ActionGame, ActionStep};
 use crate::Bitboard;
 
@@ -19,6 +30,10 @@ const DIRS: [Dir; 4] = [
     Dir::SouthWest,
     Dir::SouthEast,
 ];
+
+/// The action that ends a capture part way, where the rules allow it
+/// ([`CheckersRules::complete_jumps`] off): one past the 128 moving actions.
+pub const STOP: usize = 128;
 
 /// Where the player to move is within a capture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -97,12 +112,31 @@ fn extends(mv: &CheckersMove, from: Square, landings: u64, jumps: u8) -> bool {
 }
 
 impl Checkers {
+    /// Whether a capture may stop part way: the action space has [`STOP`].
+    #[inline]
+    fn may_stop(&self) -> bool {
+        !self.rules().complete_jumps
+    }
+
+    /// The rules with every capture completed: the moves whose steps are the actions (a capture
+    /// stopped part way is the [`STOP`] action after some of them).
+    #[inline]
+    fn whole_captures(&self) -> CheckersRules {
+        CheckersRules {
+            complete_jumps: true,
+            ..*self.rules()
+        }
+    }
+
     /// The name of `action` without a position: the piece's square and the square one step
-    /// in the action's direction (`11-15`); `None` where the step leaves the board or the
-    /// number is past the 128 actions. In a position the same action is a jump (`11x18`)
-    /// where an enemy piece stands on that square.
+    /// in the action's direction (`11-15`); `stop` for [`STOP`] where the rules have it; `None`
+    /// where the step leaves the board or the number is past the actions. In a position the
+    /// same action is a jump (`11x18`) where an enemy piece stands on that square.
     #[must_use]
     pub fn action_name(&self, action: usize) -> Option<String> {
+        if action == STOP && self.may_stop() {
+            return Some("stop".to_owned());
+        }
         if action >= 128 {
             return None;
         }
@@ -118,6 +152,9 @@ impl Checkers {
     #[must_use]
     pub fn parse_action(&self, text: &str) -> Option<usize> {
         let text = text.trim();
+        if self.may_stop() && text.eq_ignore_ascii_case("stop") {
+            return Some(STOP);
+        }
         let (from, to) = text.split_once(['-', 'x', 'X'])?;
         let square = |t: &str| Square::from_number(t.trim().parse().ok()?);
         let (from, to) = (square(from)?, square(to)?);
@@ -133,7 +170,7 @@ impl ActionGame for Checkers {
     type Stage = Stage;
 
     fn action_count(&self) -> usize {
-        128
+        128 + usize::from(self.may_stop())
     }
 
     fn for_each_action_step<F: FnMut(usize, ActionStep<Stage, CheckersMove>)>(
@@ -148,10 +185,14 @@ impl ActionGame for Checkers {
                 landings, jumps, ..
             } => (landings, jumps),
         };
-        pos.for_each_move(|mv| {
+        let mut stop = None;
+        pos.for_each_move_under(&self.whole_captures(), |mv| {
             if let Stage::Jumping { from, .. } = *stage {
                 if !extends(mv, from, landings, jumps) {
                     return;
+                }
+                if stop.is_none() && self.may_stop() {
+                    stop = Some(mv.prefix(usize::from(jumps)));
                 }
             }
             let mut squares = trail(mv).skip(usize::from(jumps));
@@ -170,6 +211,9 @@ impl ActionGame for Checkers {
             };
             visit(action(here, next), step);
         });
+        if let Some(mv) = stop {
+            visit(STOP, ActionStep::Done(mv));
+        }
     }
 
     /// At the start of a turn, the first steps (or first jumps) in each direction as bit
@@ -184,7 +228,7 @@ impl ActionGame for Checkers {
             self.for_each_action_step(pos, stage, |a, _| visit(a, 1));
             return;
         }
-        let squares = pos.first_steps(DIRS);
+        let squares = pos.first_steps(DIRS, self.rules().mandatory_capture);
         let mut words = [0u64; 2];
         for (dir, &from) in squares.iter().enumerate() {
             // Action 4 * square + direction: the squares spread four bits apart.
@@ -199,30 +243,53 @@ impl ActionGame for Checkers {
         visit(64, words[1]);
     }
 
-    /// At the start of a turn without a capture, the simple move itself; a jump's step (the
-    /// whole capture, or the stage after its first jump) is looked for among the captures.
+    /// At the start of a turn, a step (no capture on, or capturing optional and no enemy piece
+    /// beside) is the simple move itself; a jump's step (the whole capture, or the stage after
+    /// its first jump) is looked for among the captures.
     fn legal_action_step(
         &self,
         pos: &CheckersPosition,
         stage: &Stage,
         action: usize,
     ) -> Option<ActionStep<Stage, CheckersMove>> {
-        if *stage == Stage::Start && !pos.must_capture() {
+        if *stage == Stage::Start && action < 128 {
             let from = Square::new(u8::try_from(action / 4).ok()?)?;
             let to = DIRS.get(action % 4)?.step(from.bitboard().0);
-            let to = Square::new(Bitboard(to).lowest_index()?)?;
-            return Some(ActionStep::Done(CheckersMove::quiet(from, to)));
+            let stepping = !pos.must_capture()
+                || (!self.rules().mandatory_capture
+                    && !pos.pieces(!pos.side_to_move()).intersects(Bitboard(to)));
+            if stepping {
+                let to = Square::new(Bitboard(to).lowest_index()?)?;
+                return Some(ActionStep::Done(CheckersMove::quiet(from, to)));
+            }
         }
         crate::rl::find_step(self, pos, stage, action)
     }
 
-    fn turn_actions(&self, mv: &CheckersMove) -> Vec<usize> {
+    /// One action per step or jump; a capture that stops where the piece could jump on ends
+    /// with [`STOP`].
+    fn turn_actions(&self, pos: &CheckersPosition, mv: &CheckersMove) -> Vec<usize> {
         let squares: Vec<Square> = trail(mv).collect();
-        squares.windows(2).map(|w| action(w[0], w[1])).collect()
+        let mut actions: Vec<usize> = squares.windows(2).map(|w| action(w[0], w[1])).collect();
+        if self.may_stop() && mv.is_capture() {
+            let mut goes_on = false;
+            pos.for_each_move_under(&self.whole_captures(), |whole| {
+                goes_on |=
+                    whole.jump_count() > mv.jump_count() && whole.prefix(mv.jump_count()) == *mv;
+            });
+            if goes_on {
+                actions.push(STOP);
+            }
+        }
+        actions
     }
 
-    /// `11-15` for a step, `15x24` for a jump (over an enemy piece), `invalid` off the board.
+    /// `11-15` for a step, `15x24` for a jump (over an enemy piece), `stop` for [`STOP`],
+    /// `invalid` off the board.
     fn action_to_string(&self, pos: &CheckersPosition, stage: &Stage, action_id: usize) -> String {
+        if action_id == STOP && self.may_stop() {
+            return "stop".to_owned();
+        }
         if action_id >= 128 {
             return "invalid".to_owned();
         }
@@ -328,7 +395,11 @@ mod tests {
     }
 
     fn check(fen: &str) {
-        let game = Checkers::default();
+        check_under(&Checkers::default(), fen);
+    }
+
+    fn check_under(game: &Checkers, fen: &str) {
+        let game = *game;
         let pos: CheckersPosition = fen.parse().unwrap();
         let mut legal = CheckersMoveList::new();
         game.generate_moves(&pos, &mut legal);
@@ -342,15 +413,16 @@ mod tests {
         assert_eq!(names(&reached), names(&legal), "{fen}");
         for mv in &legal {
             let mut stage = Stage::Start;
-            let actions = game.turn_actions(mv);
-            assert_eq!(actions.len(), mv.jump_count().max(1));
+            let actions = game.turn_actions(&pos, mv);
+            let stops = actions.iter().filter(|&&a| a == STOP).count();
+            assert!(stops <= 1 && (stops == 0 || actions.last() == Some(&STOP)));
+            assert_eq!(actions.len(), mv.jump_count().max(1) + stops);
             for (i, &a) in actions.iter().enumerate() {
                 match game.apply_action(&pos, &stage, a).unwrap() {
                     ActionStep::Continue(next) => stage = next,
                     ActionStep::Done(done) => {
                         assert_eq!(i + 1, actions.len());
-                        assert_eq!(done.captured(), mv.captured());
-                        assert_eq!(done.to(), mv.to());
+                        assert_eq!(done, *mv);
                     }
                 }
             }
@@ -379,9 +451,108 @@ mod tests {
         set.into_iter().collect()
     }
 
+    /// The standard game and the three relaxations of its capture rules.
+    fn every_capture_rule() -> Vec<Checkers> {
+        [(true, true), (false, true), (true, false), (false, false)]
+            .into_iter()
+            .map(|(mandatory_capture, complete_jumps)| {
+                Checkers::new(CheckersRules {
+                    mandatory_capture,
+                    complete_jumps,
+                    ..CheckersRules::default()
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn action_paths_reach_exactly_the_legal_moves_under_every_capture_rule() {
+        for game in every_capture_rule() {
+            for fen in [
+                "B:W21-32:B1-12",
+                "B:W14,15,22,23:BK10",
+                "W:W27:B23,14",
+                "B:W6,7,8,14,15,16,22,23,24:BK10",
+                "W:W14,15,22,23,25,27,K2:B5,6,9,10,12,18,19,K30",
+                "W:WK15:B11,18,19,26,27",
+                "B:W18,27,28,K10,K15:B12,16,20,K22,K25,K29",
+            ] {
+                check_under(&game, fen);
+            }
+        }
+    }
+
+    #[test]
+    fn a_capture_stops_part_way_with_the_stop_action() {
+        let basic = Checkers::new(CheckersRules {
+            complete_jumps: false,
+            ..CheckersRules::default()
+        });
+        assert_eq!(basic.action_count(), 129);
+        assert_eq!(Checkers::default().action_count(), 128);
+        assert_eq!(basic.parse_action("stop"), Some(STOP));
+        assert_eq!(Checkers::default().parse_action("stop"), None);
+        assert_eq!(basic.action_name(STOP).as_deref(), Some("stop"));
+        let pos: CheckersPosition = "W:W27:B23,14".parse().unwrap();
+        let first = basic.parse_action("27x18").unwrap();
+        assert_eq!(basic.legal_actions(&pos, &Stage::Start), vec![first]);
+        let ActionStep::Continue(stage) = basic.apply_action(&pos, &Stage::Start, first).unwrap()
+        else {
+            panic!("the man on 18 can jump on")
+        };
+        let on = basic.parse_action("18x9").unwrap();
+        assert_eq!(basic.legal_actions(&pos, &stage), vec![on, STOP]);
+        assert_eq!(basic.action_to_string(&pos, &stage, STOP), "stop");
+        let Ok(ActionStep::Done(stopped)) = basic.apply_action(&pos, &stage, STOP) else {
+            panic!("stop ends the turn")
+        };
+        assert_eq!(stopped.to_string(), "27x18");
+        assert_eq!(basic.turn_actions(&pos, &stopped), vec![first, STOP]);
+        let whole = basic.parse_move(&pos, "27x18x9").unwrap();
+        assert_eq!(basic.turn_actions(&pos, &whole), vec![first, on]);
+        // The standard game has no stop: the capture goes on.
+        let standard = Checkers::default();
+        let ActionStep::Continue(stage) =
+            standard.apply_action(&pos, &Stage::Start, first).unwrap()
+        else {
+            panic!("the capture goes on")
+        };
+        assert_eq!(standard.legal_actions(&pos, &stage), vec![on]);
+        assert!(standard.apply_action(&pos, &stage, STOP).is_err());
+    }
+
+    #[test]
+    fn optional_captures_begin_with_a_step_or_a_jump() {
+        let basic = Checkers::new(CheckersRules {
+            mandatory_capture: false,
+            ..CheckersRules::default()
+        });
+        let pos: CheckersPosition = "W:W27:B23,14".parse().unwrap();
+        let legal = basic.legal_actions(&pos, &Stage::Start);
+        let names: Vec<String> = legal
+            .iter()
+            .map(|&a| basic.action_to_string(&pos, &Stage::Start, a))
+            .collect();
+        assert_eq!(names, ["27x18", "27-24"]);
+        let step = basic.parse_action("27-24").unwrap();
+        assert_eq!(
+            basic.legal_action_step(&pos, &Stage::Start, step),
+            Some(ActionStep::Done(basic.parse_move(&pos, "27-24").unwrap()))
+        );
+        assert!(Checkers::default()
+            .apply_action(&pos, &Stage::Start, step)
+            .is_err());
+    }
+
     #[test]
     fn groups_and_steps_on_demand_agree_with_the_steps_of_every_move() {
-        let game = Checkers::default();
+        for game in every_capture_rule() {
+            groups_and_steps_agree(&game);
+        }
+    }
+
+    fn groups_and_steps_agree(game: &Checkers) {
+        let game = *game;
         let mut rng = crate::SplitMix64::new(9);
         let mut stages_seen = [0; 2];
         for _ in 0..60 {
@@ -413,7 +584,7 @@ mod tests {
             }
         }
         assert!(
-            stages_seen[1] > 50,
+            stages_seen[1] > 20,
             "captures of several jumps: {stages_seen:?}"
         );
         for fen in [

@@ -14,7 +14,8 @@
 //!   piece must go on jumping while it can.
 //! - Capturing is mandatory. When several captures exist the player may choose any of them, a
 //!   single jump instead of a longer sequence included (no majority rule), but the chosen
-//!   sequence must be completed.
+//!   sequence must be completed. (The basic game of the Construction Checkers sheet relaxes
+//!   both: see below.)
 //! - Within one move no piece can be jumped twice; captured pieces stay on the board, blocking
 //!   landing squares, until the move is complete; the moving piece's start square counts as empty
 //!   during its own sequence (a king may circle back to it).
@@ -29,6 +30,12 @@
 //! - The 40-move rule: 40 moves by each side (80 plies) with no capture and no man moved.
 //!   On by default, length configurable.
 //! - A ply limit (1000 by default) ends the game as truncated, for reinforcement learning.
+//! - The basic game of the Construction Checkers sheet, whose *Advanced Rules* are "Required
+//!   Jumps" and "multiple jumps must be completed": `mandatory_capture` off lets a player make a
+//!   simple move when a capture is on; `complete_jumps` off lets a capture stop after any jump
+//!   (every prefix of a capture path is then a move of its own, written with the squares it
+//!   reached, `15x24` beside `15x24x31`; a man that is crowned still stops). Both are on by
+//!   default. Perft under them counts each prefix and each simple move as a move.
 //! - Who moves first (Black by default). Material adjudication (off by default): when the ply
 //!   limit ends the game, more pieces wins, then more kings, else a draw.
 //! - A per-move time limit that forfeits the turn (one rule sheet suggests it) belongs to the
@@ -68,13 +75,15 @@ pub use fen::{CheckersFenError, CheckersFenErrorKind};
 use crate::game::{DrawRules, EndReason, Game, Outcome};
 use crate::Color;
 
-/// Room for every legal move of any legal position.
+/// Room for every legal move of any legal position, under any rules.
 ///
 /// Simple moves are at most 12 pieces x 4 directions = 48. Capture paths of one piece stay on
 /// one of four 8-square jumping lattices; the test `capacity_bounds_every_capture_set` computes
-/// the worst case over every arrangement of enemy pieces and bounds 12 pieces' worth of paths
-/// below this capacity.
-pub const MOVE_CAPACITY: usize = 256;
+/// the worst case over every arrangement of enemy pieces: 12 pieces' worth of complete paths
+/// stays under 256, and where a capture may stop part way (every prefix a move) and simple
+/// moves stand beside captures, 12 pieces' worth of prefixes (51 at most for one piece) plus
+/// 48 simple moves is 660.
+pub const MOVE_CAPACITY: usize = 672;
 
 /// A fixed-capacity list of checkers moves.
 pub type CheckersMoveList = ArrayVec<CheckersMove, MOVE_CAPACITY>;
@@ -105,13 +114,17 @@ impl Checkers {
         &self.rules
     }
 
-    /// Reads a move against `pos`; see [`CheckersPosition::parse_move`].
+    /// Reads a move against `pos` under these rules; see [`CheckersPosition::parse_move`] and,
+    /// for captures that stop part way, [`notation::MoveText::resolve_under`].
     pub fn parse_move(
         &self,
         pos: &CheckersPosition,
         text: &str,
     ) -> Result<CheckersMove, CheckersMoveError> {
-        pos.parse_move(text)
+        if self.rules.standard_captures() {
+            return pos.parse_move(text);
+        }
+        Ok(text.parse::<MoveText>()?.resolve_under(pos, &self.rules)?)
     }
 }
 
@@ -140,17 +153,26 @@ impl Game for Checkers {
     #[inline]
     fn generate_moves(&self, pos: &CheckersPosition, moves: &mut CheckersMoveList) {
         moves.clear();
-        pos.generate_moves_into(moves);
+        if self.rules.standard_captures() {
+            pos.generate_moves_into(moves);
+        } else {
+            pos.for_each_move_under(&self.rules, |mv| moves.push(*mv));
+        }
     }
 
     #[inline]
     fn for_each_move<F: FnMut(&CheckersMove)>(&self, pos: &CheckersPosition, visit: F) {
-        pos.for_each_move(visit);
+        pos.for_each_move_under(&self.rules, visit);
     }
 
     #[inline]
     fn count_moves(&self, pos: &CheckersPosition) -> u64 {
-        pos.count_moves()
+        if self.rules.standard_captures() {
+            return pos.count_moves();
+        }
+        let mut n = 0;
+        pos.for_each_move_under(&self.rules, |_| n += 1);
+        n
     }
 
     #[inline]

@@ -4,9 +4,15 @@
 //! square with a depth-first search over jump sequences; the search writes into a sink, so the
 //! same code fills a move list or only counts (bulk counting for perft). Every capture path is a
 //! separate move.
+//!
+//! The basic game's options ([`CheckersRules::mandatory_capture`] and
+//! [`CheckersRules::complete_jumps`] off) take a separate entry point,
+//! [`CheckersPosition::for_each_move_under`]: simple moves beside captures, and every prefix of a
+//! capture path as a move of its own, reported by the same search with a sink that asks for
+//! them ([`CaptureSink::PREFIXES`]), so the standard game's generation pays nothing for them.
 
 use super::geometry::{Dir, BLACK_CROWN_ROW, WHITE_CROWN_ROW};
-use super::{CheckersMove, CheckersPosition, Square};
+use super::{CheckersMove, CheckersPosition, CheckersRules, Square};
 use crate::game::MoveBuffer;
 use crate::{Bitboard, Color};
 
@@ -80,6 +86,9 @@ fn jumpers<const BLACK: bool>(s: &Sides) -> u32 {
 
 /// Receives each complete capture sequence found by [`jumps_from`].
 trait CaptureSink {
+    /// Whether every prefix of a sequence is reported as well, before the sequences that
+    /// extend it (a capture that may stop after any jump).
+    const PREFIXES: bool = false;
     fn complete(&mut self, from: u8, to: u8, captured: u32, path: u64, jumps: u8);
 }
 
@@ -104,6 +113,18 @@ impl<F: FnMut(&CheckersMove)> CaptureSink for Visitor<'_, F> {
             path,
             jumps,
         ));
+    }
+}
+
+/// A [`Visitor`] that is also told every prefix of a capture sequence.
+struct PrefixVisitor<'a, F>(&'a mut F);
+
+impl<F: FnMut(&CheckersMove)> CaptureSink for PrefixVisitor<'_, F> {
+    const PREFIXES: bool = true;
+
+    #[inline(always)]
+    fn complete(&mut self, from: u8, to: u8, captured: u32, path: u64, jumps: u8) {
+        Visitor(self.0).complete(from, to, captured, path, jumps);
     }
 }
 
@@ -180,6 +201,9 @@ fn jumps_from<const BLACK: bool, const KING: bool, S: CaptureSink>(
         if crowned || !can_jump::<BLACK, KING>(board, index, captured) {
             sink.complete(from, index, captured, path, jumps + 1);
         } else {
+            if S::PREFIXES {
+                sink.complete(from, index, captured, path, jumps + 1);
+            }
             jumps_on::<BLACK, KING, S>(board, from, index, captured, path, jumps + 1, sink);
         }
     };
@@ -270,6 +294,28 @@ fn visit_for<const BLACK: bool, F: FnMut(&CheckersMove)>(pos: &CheckersPosition,
     }
 }
 
+/// [`visit_for`] under any capture options: simple moves beside captures unless capturing is
+/// mandatory, and every prefix of a capture unless sequences must be completed.
+#[inline(always)]
+fn visit_under<const BLACK: bool, F: FnMut(&CheckersMove)>(
+    pos: &CheckersPosition,
+    rules: &CheckersRules,
+    visit: &mut F,
+) {
+    let s = sides::<BLACK>(pos);
+    let jumpers = jumpers::<BLACK>(&s);
+    if jumpers != 0 {
+        if rules.complete_jumps {
+            captures::<BLACK, _>(&s, jumpers, &mut Visitor(visit));
+        } else {
+            captures::<BLACK, _>(&s, jumpers, &mut PrefixVisitor(visit));
+        }
+    }
+    if jumpers == 0 || !rules.mandatory_capture {
+        quiet_moves::<BLACK, F>(&s, visit);
+    }
+}
+
 #[inline(always)]
 fn count_for<const BLACK: bool>(pos: &CheckersPosition) -> u64 {
     let s = sides::<BLACK>(pos);
@@ -284,9 +330,15 @@ fn count_for<const BLACK: bool>(pos: &CheckersPosition) -> u64 {
 }
 
 /// The squares of the side to move's pieces with a legal first step in each direction of
-/// `dirs`: their first jumps if the side must capture, else their simple moves.
+/// `dirs`: their first jumps if the side must capture, else their simple moves; both when
+/// capturing is optional (`mandatory` false: a piece's jump and step in one direction never
+/// coexist, the square beside it being an enemy's or empty).
 #[inline(always)]
-fn first_steps_for<const BLACK: bool>(pos: &CheckersPosition, dirs: [Dir; 4]) -> [u32; 4] {
+fn first_steps_for<const BLACK: bool>(
+    pos: &CheckersPosition,
+    dirs: [Dir; 4],
+    mandatory: bool,
+) -> [u32; 4] {
     let s = sides::<BLACK>(pos);
     let forward = forward(BLACK);
     let movers = dirs.map(|dir| {
@@ -298,10 +350,10 @@ fn first_steps_for<const BLACK: bool>(pos: &CheckersPosition, dirs: [Dir; 4]) ->
     });
     // The first jumps by direction, found once: any of them makes capturing mandatory.
     let jumps: [u32; 4] = std::array::from_fn(|i| jumpers_in(dirs[i], movers[i], &s));
-    if jumps.iter().any(|&j| j != 0) {
+    if mandatory && jumps.iter().any(|&j| j != 0) {
         return jumps;
     }
-    std::array::from_fn(|i| movers[i] & toward(dirs[i], s.empty))
+    std::array::from_fn(|i| jumps[i] | movers[i] & toward(dirs[i], s.empty))
 }
 
 #[inline(always)]
@@ -325,6 +377,34 @@ impl CheckersPosition {
         match self.side {
             Color::Black => visit_for::<true, F>(self, &mut visit),
             Color::White => visit_for::<false, F>(self, &mut visit),
+        }
+    }
+
+    /// Calls `visit` with every legal move under `rules`' capture options: as
+    /// [`CheckersPosition::for_each_move`] in the standard game; simple moves beside captures
+    /// where capturing is not mandatory; every prefix of a capture path too (`15x24` beside
+    /// `15x24x31`, before it) where a capture may stop after any jump.
+    ///
+    /// ```
+    /// use perfectplay_core::checkers::{CheckersPosition, CheckersRules};
+    /// let p: CheckersPosition = "W:W27:B23,14".parse().unwrap();
+    /// let basic = CheckersRules { mandatory_capture: false, complete_jumps: false, ..CheckersRules::default() };
+    /// let mut moves = Vec::new();
+    /// p.for_each_move_under(&basic, |mv| moves.push(mv.to_string()));
+    /// assert_eq!(moves, ["27x18", "27x18x9", "27-24"]);
+    /// ```
+    #[inline]
+    pub fn for_each_move_under<F: FnMut(&CheckersMove)>(
+        &self,
+        rules: &CheckersRules,
+        mut visit: F,
+    ) {
+        if rules.standard_captures() {
+            return self.for_each_move(visit);
+        }
+        match self.side {
+            Color::Black => visit_under::<true, F>(self, rules, &mut visit),
+            Color::White => visit_under::<false, F>(self, rules, &mut visit),
         }
     }
 
@@ -353,10 +433,10 @@ impl CheckersPosition {
     /// actions of every legal move, found with shifts alone.
     #[inline]
     #[must_use]
-    pub(crate) fn first_steps(&self, dirs: [Dir; 4]) -> [u32; 4] {
+    pub(crate) fn first_steps(&self, dirs: [Dir; 4], mandatory: bool) -> [u32; 4] {
         match self.side {
-            Color::Black => first_steps_for::<true>(self, dirs),
-            Color::White => first_steps_for::<false>(self, dirs),
+            Color::Black => first_steps_for::<true>(self, dirs, mandatory),
+            Color::White => first_steps_for::<false>(self, dirs, mandatory),
         }
     }
 

@@ -105,6 +105,38 @@ impl CheckersMove {
             .map(move |i| Square::from_bit((self.path >> (5 * i)) as u8 & 31));
         simple.into_iter().chain(jumps)
     }
+
+    /// The capture's first `jumps` jumps as a move of its own: where the rules let a capture
+    /// stop part way ([`super::CheckersRules::complete_jumps`] off), the move that stops there.
+    /// The whole move when `jumps` is 0 or at least its length.
+    ///
+    /// ```
+    /// use perfectplay_core::checkers::CheckersPosition;
+    /// let p: CheckersPosition = "W:W27:B23,14".parse().unwrap();
+    /// let mv = p.parse_move("27x18x9").unwrap();
+    /// assert_eq!(mv.prefix(1).to_string(), "27x18");
+    /// assert_eq!(mv.prefix(1).captured().count(), 1);
+    /// ```
+    #[must_use]
+    pub fn prefix(&self, jumps: usize) -> CheckersMove {
+        if jumps == 0 || jumps >= self.jump_count() {
+            return *self;
+        }
+        let mut captured = Bitboard::EMPTY;
+        let mut at = self.from;
+        for to in self.landings().take(jumps) {
+            // A jump passes over the square midway between its two ends.
+            let row = (at.row() + to.row()) / 2;
+            let column = (at.column() + to.column()) / 2;
+            let over = Square::all()
+                .find(|s| s.row() == row && s.column() == column)
+                .expect("a jump passes over a square of the board");
+            captured |= over.bitboard();
+            at = to;
+        }
+        let path = self.path & ((1u64 << (5 * jumps)) - 1);
+        CheckersMove::capture(self.from, at, captured, path, jumps as u8)
+    }
 }
 
 impl fmt::Display for CheckersMove {

@@ -22,7 +22,7 @@ use arrayvec::ArrayVec;
 use thiserror::Error;
 
 use super::mv::MAX_JUMPS;
-use super::{CheckersMove, CheckersMoveList, CheckersPosition, Square};
+use super::{CheckersMove, CheckersMoveList, CheckersPosition, CheckersRules, Square};
 
 /// Syntax errors in move text.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -115,6 +115,24 @@ impl MoveText {
     pub fn resolve(&self, pos: &CheckersPosition) -> Result<CheckersMove, IllegalMoveError> {
         let mut legal = CheckersMoveList::new();
         pos.generate_moves_into(&mut legal);
+        self.resolve_among(&legal)
+    }
+
+    /// The move legal in `pos` under `rules`' capture options that this text names: a capture
+    /// that stops part way, where the rules allow it, is written with the squares it reached
+    /// (`15x24` beside `15x24x31`), and two squares name it exactly before they are read as the
+    /// short form of a longer capture.
+    pub fn resolve_under(
+        &self,
+        pos: &CheckersPosition,
+        rules: &CheckersRules,
+    ) -> Result<CheckersMove, IllegalMoveError> {
+        let mut legal = CheckersMoveList::new();
+        pos.for_each_move_under(rules, |mv| legal.push(*mv));
+        self.resolve_among(&legal)
+    }
+
+    fn resolve_among(&self, legal: &[CheckersMove]) -> Result<CheckersMove, IllegalMoveError> {
         let from = self.squares[0];
         let rest = &self.squares[1..];
         // Every landing square as written; two squares are also the short form of a longer

@@ -45,7 +45,8 @@ const fn neighbours() -> [[u8; 4]; 32] {
 impl Checkers {
     /// Calls `visit` with every position from which a quiet move leads to `pos`, once per
     /// such move: a man's step forward or a king's step, by the side that is not to move in
-    /// `pos`, from a position where that side had no capture (capturing is compulsory).
+    /// `pos`, from a position where that side had no capture where capturing is compulsory
+    /// (from any position where it is not: [`super::CheckersRules::mandatory_capture`]).
     /// Captures and crowning change the material and are left out: a retrograde solver
     /// reaches those positions from the smaller material's tables instead.
     ///
@@ -71,6 +72,7 @@ impl Checkers {
         pos: &CheckersPosition,
         mut visit: F,
     ) {
+        let mandatory = self.rules.mandatory_capture;
         let last = !pos.side_to_move();
         let empty = !pos.occupied().0;
         let men = pos.men(last).0;
@@ -105,8 +107,8 @@ impl Checkers {
                 ) else {
                     continue;
                 };
-                // Capturing is compulsory: a quiet turn was only legal with no capture on.
-                if !before.must_capture() {
+                // Where capturing is compulsory a quiet turn was only legal with no capture on.
+                if !mandatory || !before.must_capture() {
                     visit(&before);
                 }
             }
@@ -153,8 +155,7 @@ mod tests {
     }
 
     /// Positions along random games, kings and all, each game until it ends.
-    fn positions_of_random_games(games: usize) -> Vec<CheckersPosition> {
-        let game = Checkers::default();
+    fn positions_of_random_games(game: &Checkers, games: usize) -> Vec<CheckersPosition> {
         let mut rng = SplitMix64::new(5);
         let mut out = Vec::new();
         for _ in 0..games {
@@ -174,9 +175,39 @@ mod tests {
 
     #[test]
     fn quiet_predecessors_are_exactly_the_positions_whose_quiet_moves_lead_here() {
-        let game = Checkers::default();
+        check_quiet_predecessors(&Checkers::default());
+    }
+
+    #[test]
+    fn quiet_predecessors_in_the_basic_game_may_have_had_a_capture() {
+        for (mandatory_capture, complete_jumps) in [(false, false), (false, true), (true, false)] {
+            let game = Checkers::new(crate::checkers::CheckersRules {
+                mandatory_capture,
+                complete_jumps,
+                ..Default::default()
+            });
+            check_quiet_predecessors(&game);
+        }
+        // A quiet unmove into a position with a capture on: legal only in the basic game.
+        let after: CheckersPosition = "W:W18:B14,9".parse().unwrap();
+        let before: CheckersPosition = "B:W18:B14,5".parse().unwrap();
+        assert!(before.must_capture());
+        let found = |game: &Checkers| {
+            let mut n = 0;
+            game.for_each_quiet_predecessor(&after, |q| n += usize::from(*q == before));
+            n
+        };
+        let basic = Checkers::new(crate::checkers::CheckersRules {
+            mandatory_capture: false,
+            ..Default::default()
+        });
+        assert_eq!((found(&Checkers::default()), found(&basic)), (0, 1));
+    }
+
+    fn check_quiet_predecessors(game: &Checkers) {
+        let game = *game;
         let sampled: HashSet<CheckersPosition> =
-            positions_of_random_games(40).into_iter().collect();
+            positions_of_random_games(&game, 40).into_iter().collect();
         let mut forward = HashSet::new();
         let mut backward = HashSet::new();
         for pos in &sampled {

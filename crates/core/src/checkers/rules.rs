@@ -28,6 +28,14 @@ pub struct CheckersRules {
     pub ply_limit: Option<u32>,
     /// At the ply limit, decide by material: more pieces wins, then more kings, else a draw.
     pub adjudication: bool,
+    /// A player who can capture must (the standard game). Off, a capture may be declined for a
+    /// simple move: the basic game of the Construction Checkers sheet, whose "Required Jumps"
+    /// is an advanced rule.
+    pub mandatory_capture: bool,
+    /// A capture, once begun, goes on while the piece can jump (the standard game). Off, the
+    /// player may stop after any jump: the Construction Checkers sheet's basic game, whose
+    /// "multiple jumps must be completed" is an advanced rule.
+    pub complete_jumps: bool,
 }
 
 impl Default for CheckersRules {
@@ -38,6 +46,8 @@ impl Default for CheckersRules {
             move_rule: Some(40),
             ply_limit: Some(CheckersRules::DEFAULT_PLY_LIMIT),
             adjudication: false,
+            mandatory_capture: true,
+            complete_jumps: true,
         }
     }
 }
@@ -73,7 +83,25 @@ impl CheckersRules {
             expected: "true or false",
             help: "at the ply limit, more pieces wins, then more kings (default false)",
         },
+        RuleOption {
+            name: "mandatory_capture",
+            expected: "true or false",
+            help: "a player who can capture must (default true; false: the basic game)",
+        },
+        RuleOption {
+            name: "complete_jumps",
+            expected: "true or false",
+            help: "a capture goes on while the piece can jump (default true; false: it may \
+                   stop after any jump)",
+        },
     ];
+
+    /// Whether captures follow the standard game: mandatory, and every sequence completed.
+    #[inline]
+    #[must_use]
+    pub const fn standard_captures(&self) -> bool {
+        self.mandatory_capture && self.complete_jumps
+    }
 
     /// The options as `name=value` pairs, in the order of [`CheckersRules::OPTIONS`]; each
     /// value reads back with [`CheckersRules::set`].
@@ -89,6 +117,8 @@ impl CheckersRules {
             ("move_rule", limit(self.move_rule)),
             ("ply_limit", limit(self.ply_limit)),
             ("adjudication", self.adjudication.to_string()),
+            ("mandatory_capture", self.mandatory_capture.to_string()),
+            ("complete_jumps", self.complete_jumps.to_string()),
         ]
     }
 
@@ -106,6 +136,8 @@ impl CheckersRules {
             "move_rule" => self.move_rule = parse_limit(name, value)?,
             "ply_limit" => self.ply_limit = parse_limit(name, value)?,
             "adjudication" => self.adjudication = parse_bool(name, value)?,
+            "mandatory_capture" => self.mandatory_capture = parse_bool(name, value)?,
+            "complete_jumps" => self.complete_jumps = parse_bool(name, value)?,
             _ => return Err(unknown(name, Self::OPTIONS)),
         }
         Ok(())
@@ -134,6 +166,8 @@ mod tests {
             first_player: Color::White,
             move_rule: None,
             adjudication: true,
+            mandatory_capture: false,
+            complete_jumps: false,
             ..CheckersRules::default()
         };
         let mut copy = CheckersRules::default();

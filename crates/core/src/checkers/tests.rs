@@ -812,16 +812,38 @@ mod reference {
 
         /// Every legal move: the capture paths if any piece can jump, else the simple moves.
         pub(super) fn moves(&self) -> Vec<RefMove> {
+            self.moves_under(true, true)
+        }
+
+        /// Every legal move under the capture options: simple moves beside captures unless
+        /// `mandatory`, and a capture that stops after any jump unless `complete`.
+        pub(super) fn moves_under(&self, mandatory: bool, complete: bool) -> Vec<RefMove> {
             let mut captures = Vec::new();
             for (at, man) in self.own_pieces() {
                 let mut visits = vec![number_at(at.0, at.1).unwrap()];
                 let mut taken = Vec::new();
                 self.jumps(at, man, at, &mut visits, &mut taken, &mut captures);
             }
-            if !captures.is_empty() {
+            if !complete {
+                // Every prefix of a path is a move; paths sharing one give it once.
+                let mut prefixes: Vec<RefMove> = Vec::new();
+                for path in &captures {
+                    for jumps in 1..=path.captured.len() {
+                        let prefix = RefMove {
+                            visits: path.visits[..=jumps].to_vec(),
+                            captured: path.captured[..jumps].to_vec(),
+                        };
+                        if !prefixes.iter().any(|p| p.visits == prefix.visits) {
+                            prefixes.push(prefix);
+                        }
+                    }
+                }
+                captures = prefixes;
+            }
+            if mandatory && !captures.is_empty() {
                 return captures;
             }
-            let mut quiet = Vec::new();
+            let mut quiet = captures;
             for (at, man) in self.own_pieces() {
                 for (dr, dc) in dirs(man) {
                     if let Some(to) = number_at(at.0 + dr, at.1 + dc) {
@@ -984,6 +1006,133 @@ fn check_moves_against_reference(p: &CheckersPosition) -> Vec<RefMove> {
     reference
 }
 
+/// The three relaxations of the standard game's capture rules: optional captures, captures
+/// that may stop part way, and both (the basic game of the Construction Checkers sheet).
+fn relaxed_capture_rules() -> [CheckersRules; 3] {
+    [(false, true), (true, false), (false, false)].map(|(mandatory_capture, complete_jumps)| {
+        CheckersRules {
+            mandatory_capture,
+            complete_jumps,
+            ..CheckersRules::default()
+        }
+    })
+}
+
+/// Compares the moves of `p` under `rules` (generation, counting, notation read back, the
+/// position after each) with the reference generator's under the same options.
+fn check_rules_against_reference(p: &CheckersPosition, rules: CheckersRules) {
+    let game = Checkers::new(rules);
+    let board = Board::from_position(p);
+    let reference = board.moves_under(rules.mandatory_capture, rules.complete_jumps);
+    let mut want: Vec<String> = reference.iter().map(RefMove::text).collect();
+    want.sort();
+    let mut list = CheckersMoveList::new();
+    game.generate_moves(p, &mut list);
+    let mut got: Vec<String> = list.iter().map(ToString::to_string).collect();
+    got.sort();
+    assert_eq!(got, want, "moves of {} under {rules:?}", p.fen());
+    assert_eq!(game.count_moves(p), want.len() as u64);
+    assert_eq!(game.outcome(p).is_some(), want.is_empty());
+    for mv in &list {
+        let text = mv.to_string();
+        let r = reference.iter().find(|m| m.text() == text).unwrap();
+        assert_eq!(mv.captured(), squares(&r.captured), "{text} in {}", p.fen());
+        assert_eq!(
+            Board::from_position(&game.play(p, mv)),
+            board.apply(r),
+            "{text}"
+        );
+        // Two paths with the same start, end and captures are the same position: the text
+        // reads back as the first of them.
+        let read = game.parse_move(p, &text).unwrap();
+        assert_eq!(
+            (read.from(), read.to(), read.captured()),
+            (mv.from(), mv.to(), mv.captured())
+        );
+    }
+}
+
+/// Perft by the reference generator under the capture options.
+fn reference_perft(board: &Board, depth: u32, mandatory: bool, complete: bool) -> u64 {
+    let moves = board.moves_under(mandatory, complete);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|m| reference_perft(&board.apply(m), depth - 1, mandatory, complete))
+        .sum()
+}
+
+#[test]
+fn perft_under_relaxed_captures_matches_the_reference_generator() {
+    // No counts are published for these rules (nor can OpenSpiel's or pydraughts' English
+    // checkers be set to them): the reference generator is the check.
+    let start = CheckersPosition::start(Color::Black);
+    let board = Board::from_position(&start);
+    let mut figures = Vec::new();
+    for rules in relaxed_capture_rules() {
+        let game = Checkers::new(rules);
+        for depth in 1..=6 {
+            let want =
+                reference_perft(&board, depth, rules.mandatory_capture, rules.complete_jumps);
+            assert_eq!(
+                crate::perft(&game, &start, depth),
+                want,
+                "{rules:?} depth {depth}"
+            );
+            figures.push(want);
+        }
+    }
+    // Every standard move stays a move under each relaxation.
+    let standard = [7, 49, 302, 1469, 7361, 36768];
+    assert_eq!(figures[..2], standard[..2]);
+    assert!(figures[..6].iter().zip(&standard).all(|(a, b)| a >= b));
+    assert_eq!(figures[..6], PERFT_OPTIONAL_CAPTURES);
+    assert_eq!(figures[6..12], PERFT_INCOMPLETE_JUMPS);
+    assert_eq!(figures[12..], PERFT_BASIC_GAME);
+}
+
+/// Perft 1-6 from the start where capturing is optional (found by the reference generator,
+/// README's rules section quotes them).
+const PERFT_OPTIONAL_CAPTURES: [u64; 6] = [7, 49, 379, 2_872, 23_582, 189_143];
+/// Perft 1-6 from the start where a capture may stop part way.
+const PERFT_INCOMPLETE_JUMPS: [u64; 6] = [7, 49, 302, 1_469, 7_361, 37_205];
+/// Perft 1-6 from the start of the basic game (both).
+const PERFT_BASIC_GAME: [u64; 6] = [7, 49, 379, 2_872, 23_582, 190_647];
+
+#[test]
+fn the_basic_game_writes_a_stopped_capture_with_the_squares_it_reached() {
+    let [optional, stops, basic] = relaxed_capture_rules().map(Checkers::new);
+    // White's man on 27 can take 23 and then 14.
+    let p = pos("W:W27:B23,14");
+    assert_eq!(names_under(&basic, &p), ["27-24", "27x18", "27x18x9"]);
+    assert_eq!(names_under(&stops, &p), ["27x18", "27x18x9"]);
+    assert_eq!(names_under(&optional, &p), ["27-24", "27x18x9"]);
+    assert_eq!(basic.parse_move(&p, "27x18").unwrap().to_string(), "27x18");
+    assert_eq!(basic.parse_move(&p, "27x9").unwrap().to_string(), "27x18x9");
+    assert!(Checkers::default().parse_move(&p, "27x18").is_err());
+    assert!(Checkers::default().parse_move(&p, "27-24").is_err());
+    assert_eq!(
+        optional.parse_move(&p, "27-24").unwrap().to_string(),
+        "27-24"
+    );
+    // Stopping part way leaves the rest on the board and passes the turn.
+    let after = basic.play(&p, &basic.parse_move(&p, "27x18").unwrap());
+    assert_eq!(after.fen(), "B:W18:B14");
+    // A man crowned stops even where capturing on is allowed: the move is whole.
+    let crowning = pos("B:W27,31:B23");
+    assert_eq!(names_under(&basic, &crowning), ["23-26", "23x32"]);
+}
+
+fn names_under(game: &Checkers, p: &CheckersPosition) -> Vec<String> {
+    let mut list = CheckersMoveList::new();
+    game.generate_moves(p, &mut list);
+    let mut names: Vec<String> = list.iter().map(ToString::to_string).collect();
+    names.sort();
+    names
+}
+
 /// A random legal position: 0-12 pieces a side on distinct squares, about one in four a king,
 /// men never on their crowning row, either side to move.
 fn arb_position() -> impl Strategy<Value = CheckersPosition> {
@@ -1120,6 +1269,24 @@ proptest! {
     #[test]
     fn movegen_matches_reference_on_capture_positions(p in arb_capture_position()) {
         check_against_reference(&p);
+    }
+}
+
+proptest! {
+    #![proptest_config(config(600))]
+
+    #[test]
+    fn relaxed_capture_rules_match_the_reference(p in arb_position()) {
+        for rules in relaxed_capture_rules() {
+            check_rules_against_reference(&p, rules);
+        }
+    }
+
+    #[test]
+    fn relaxed_capture_rules_match_the_reference_on_capture_positions(p in arb_capture_position()) {
+        for rules in relaxed_capture_rules() {
+            check_rules_against_reference(&p, rules);
+        }
     }
 }
 
@@ -1313,6 +1480,11 @@ proptest! {
 fn capacity_bounds_every_capture_set() {
     let mut worst = 0u64;
     let mut worst_case = String::new();
+    let stops = Checkers::new(CheckersRules {
+        complete_jumps: false,
+        ..CheckersRules::default()
+    });
+    let mut worst_prefixes = 0u64;
     for king in Square::all() {
         let (lattice, midpoints) = jump_lattice(king.number());
         assert!(lattice.contains(&king.number()));
@@ -1353,6 +1525,12 @@ fn capacity_bounds_every_capture_set() {
                 worst = paths;
                 worst_case = p.fen();
             }
+            let prefixes = if p.must_capture() {
+                stops.count_moves(&p)
+            } else {
+                0
+            };
+            worst_prefixes = worst_prefixes.max(prefixes);
         }
     }
     let bound = (12 * worst).max(48);
@@ -1360,5 +1538,13 @@ fn capacity_bounds_every_capture_set() {
         bound <= MOVE_CAPACITY as u64,
         "12 * {worst} = {bound} moves (most capture paths of one piece: {worst_case}) may not \
          fit MOVE_CAPACITY = {MOVE_CAPACITY}"
+    );
+    // Where a capture may stop part way every prefix of a path is a move (a man's prefixes are
+    // a king's too, and other pieces only block), and where capturing is optional the 48
+    // simple moves come beside them.
+    let bound = 12 * worst_prefixes + 48;
+    assert!(
+        bound <= MOVE_CAPACITY as u64,
+        "12 * {worst_prefixes} + 48 = {bound} moves may not fit MOVE_CAPACITY = {MOVE_CAPACITY}"
     );
 }

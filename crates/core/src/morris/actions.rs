@@ -273,7 +273,7 @@ impl ActionGame for Morris {
         })
     }
 
-    fn turn_actions(&self, mv: &MorrisMove) -> Vec<usize> {
+    fn turn_actions(&self, _: &MorrisPosition, mv: &MorrisMove) -> Vec<usize> {
         Morris::turn_actions(self, mv)
     }
 

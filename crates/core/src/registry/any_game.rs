@@ -187,7 +187,8 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "unknown rule option `flying_kings`; valid options: first_player, \
-             threefold_repetition, move_rule, ply_limit, adjudication"
+             threefold_repetition, move_rule, ply_limit, adjudication, mandatory_capture, \
+             complete_jumps"
         );
         let err = AnyGame::load("checkers", &[("ply_limit", "soon")]).unwrap_err();
         assert!(matches!(

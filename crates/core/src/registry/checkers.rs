@@ -27,7 +27,8 @@ impl GameFamily for Checkers {
         pos: &CheckersPosition,
         text: &str,
     ) -> Result<CheckersMove, CheckersMoveError> {
-        pos.parse_move(text)
+        // The game's own reading: under its capture options, a capture stopped part way too.
+        Checkers::parse_move(self, pos, text)
     }
 
     fn read_position(&self, text: &str) -> Result<(CheckersPosition, u32), CheckersFenError> {

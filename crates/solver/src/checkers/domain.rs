@@ -55,7 +55,11 @@ const KEY_SLOTS: usize = COUNT_CODES * RANKS * RANKS;
 /// The databases value positions by the pieces alone: the history rules of
 /// [`perfectplay_core::GameState`] (threefold repetition, the 40-move rule, the ply limit) are
 /// not part of the database game, and a position from which neither side can force a win is a
-/// draw. Any [`perfectplay_core::checkers::CheckersRules`] give the same tables.
+/// draw. The capture options
+/// ([`perfectplay_core::checkers::CheckersRules::mandatory_capture`] and `complete_jumps`) do change the game: their tables record them in the
+/// header's rules and open only under the same options. Where capturing is optional, positions
+/// with a capture on have simple moves too and are stored, not left out
+/// ([`Domain::omission`]).
 pub struct CheckersDomain {
     game: Checkers,
 }
@@ -313,10 +317,21 @@ impl Domain for CheckersDomain {
     }
 
     fn rules_text(&self) -> String {
-        // Only the history rules are options, and the database game has none of them.
-        "english checkers: 8x8, short kings, men capture forward only, capture mandatory (any \
-         sequence), crowning ends the move; no repetition, move rule or ply limit"
-            .to_owned()
+        // The history rules are not part of the database game; the capture options are, named
+        // as `name=value` words (which `game_of_tables` reads back) where they differ from the
+        // standard game, whose text stays as its tables were first built with.
+        let rules = self.game.rules();
+        if rules.standard_captures() {
+            return "english checkers: 8x8, short kings, men capture forward only, capture \
+                    mandatory (any sequence), crowning ends the move; no repetition, move rule \
+                    or ply limit"
+                .to_owned();
+        }
+        format!(
+            "english checkers: 8x8, short kings, men capture forward only, crowning ends the \
+             move; no repetition, move rule or ply limit; mandatory_capture={} complete_jumps={}",
+            rules.mandatory_capture, rules.complete_jumps
+        )
     }
 
     fn index_scheme(&self) -> &'static str {
@@ -357,13 +372,19 @@ impl Domain for CheckersDomain {
     /// Positions where the side to move must capture, as checkers databases have long left
     /// them out (Chinook, Cake, KingsRow): every turn there is a capture, into a subspace of
     /// fewer pieces, and a quarter of all positions are such (BENCHMARKS.md).
+    ///
+    /// Where capturing is optional such positions have simple moves too, within the slice:
+    /// nothing is left out.
     fn omission(&self) -> Option<&'static str> {
-        Some("checkers-captures-1")
+        self.game
+            .rules()
+            .mandatory_capture
+            .then_some("checkers-captures-1")
     }
 
     #[inline]
     fn omits(&self, pos: &CheckersPosition) -> bool {
-        pos.must_capture()
+        self.game.rules().mandatory_capture && pos.must_capture()
     }
 
     fn quiet_turns_are_distinct(&self, _pos: &CheckersPosition) -> bool {
@@ -609,6 +630,20 @@ mod tests {
         for text in [
             "0101-00", "1010-33", "1010-66", "1001-50", "0201-00", "1101-20", "2010-41", "1011-06",
             "1110-55", "2020-33",
+        ] {
+            check_unit(&d, text.parse().unwrap());
+        }
+    }
+
+    #[test]
+    fn quiet_turns_unmove_exactly_where_captures_may_be_declined() {
+        let d = CheckersDomain::new(Checkers::new(perfectplay_core::checkers::CheckersRules {
+            mandatory_capture: false,
+            complete_jumps: false,
+            ..Default::default()
+        }));
+        for text in [
+            "1010-33", "1001-50", "1101-20", "2010-41", "1110-55", "2020-33",
         ] {
             check_unit(&d, text.parse().unwrap());
         }
