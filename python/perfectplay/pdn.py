@@ -35,6 +35,7 @@ __all__ = ["GameRecord", "loads", "read", "write"]
 PathLike = Union[str, "os.PathLike[str]"]
 
 _GAME_TAG = re.compile(r'^\s*\[Game\s+"([^"]*)"\s*\]', re.MULTILINE)
+_RULES_TAG = re.compile(r'^\s*\[Rules\s+"([^"]*)"\s*\]', re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -69,13 +70,24 @@ def _game(text: str, game: Union[Game, str, None], rules: Dict[str, Any]) -> Gam
     if game is None:
         found = _GAME_TAG.search(text)
         game = found.group(1) if found else "checkers"
-    return load_game(game, **rules)
+    # The first record's [Rules "name=value ..."] tag (a variant's options), under the keywords.
+    tagged = _RULES_TAG.search(text)
+    options: Dict[str, Any] = {}
+    if tagged:
+        for word in tagged.group(1).split():
+            name, _, value = word.partition("=")
+            options[name] = value
+    options.update(rules)
+    return load_game(game, **options)
 
 
 def loads(text: str, game: Union[Game, str, None] = None, **rules: Any) -> List[GameRecord]:
     """The games of the record ``text``. ``game`` is a :class:`perfectplay.Game`, a game id
     (rule options as keywords) or ``None``: the first ``[Game "ID"]`` tag's game, else
-    checkers."""
+    checkers. A game id (or ``None``) takes the options of the first ``[Rules "..."]`` tag
+    (written for a variant: ``[Rules "mandatory_capture=false complete_jumps=false"]``),
+    keywords overriding them; a record whose ``Rules`` tag disagrees with the game's rules is
+    refused (``RecordError``)."""
     if not isinstance(text, str):
         raise TypeError(f"loads takes the record as a str, not {type(text).__name__}")
     g = _game(text, game, rules)

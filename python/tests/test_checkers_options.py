@@ -85,3 +85,16 @@ def test_basic_game_tables_open_only_under_their_rules(tmp_path):
     with pytest.raises(pp.TablebaseError, match="rules"):
         with pp.tablebase.open(out, "checkers") as tb:
             tb.probe(pp.load_game("checkers").state_from_fen("W:W27:B23,14"))
+
+
+def test_a_basic_game_record_reads_back_with_its_rules():
+    game = pp.load_game("checkers", **BASIC)
+    state = game.state_from_fen("W:W27:B23,14")
+    state.apply("27x18")
+    text = state.to_pdn()
+    assert '[Rules "mandatory_capture=false complete_jumps=false"]' in text
+    (record,) = pp.pdn.loads(text)
+    assert record.state.game == game
+    assert [str(m) for m in record.state.history()] == ["27x18"]
+    with pytest.raises(pp.RecordError, match="mandatory_capture=false"):
+        pp.pdn.loads(text, pp.load_game("checkers"))

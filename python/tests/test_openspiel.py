@@ -246,6 +246,17 @@ def test_openspiel_consistency_checks(game_id):
     pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
 
 
+def test_the_basic_checkers_game_is_a_pyspiel_game_with_a_stop_action():
+    game = pyspiel.load_game(
+        "python_perfectplay_checkers(mandatory_capture=False,complete_jumps=False,ply_limit=80)"
+    )
+    assert game.num_distinct_actions() == 129
+    assert game.get_parameters()["complete_jumps"] is False
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    assert state.action_to_string(state.current_player(), 128) == "stop"
+
+
 # OpenSpiel's algorithms -------------------------------------------------------------------
 
 

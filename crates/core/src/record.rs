@@ -19,6 +19,10 @@
 //! - Checkers records carry `[GameType "21"]` (English draughts); another game type is refused.
 //!   Morris records carry `[Game "ID"]` instead, and a record of another morris game is
 //!   refused.
+//! - Rule options that differ from the game's defaults are written in a `[Rules "..."]` tag as
+//!   `name=value` words (`[Rules "mandatory_capture=false complete_jumps=false"]`), so that a
+//!   record of a variant says which; reading refuses a record whose `Rules` tag names a value
+//!   other than the game's, naming the option (Python's reader loads the game the tag names).
 //! - A forfeited turn (a player out of time) is written `--`, as PGN tools write a null move.
 //! - Move numbers count whole moves from the first player's turn; a record whose first move
 //!   is the second player's starts `1...`.
@@ -265,6 +269,22 @@ fn start_state<G: GameFamily + Clone>(
             });
         }
     }
+    if let Some(rules) = tag("Rules") {
+        let settings = game.settings();
+        for word in rules.split_whitespace() {
+            let (name, value) = word.split_once('=').unwrap_or((word, ""));
+            let ours = settings.iter().find(|(n, _)| *n == name).map(|(_, v)| v);
+            if ours.is_none_or(|v| !v.eq_ignore_ascii_case(value)) {
+                return Err(RecordErrorKind::OtherGame {
+                    found: format!("{} with {name}={value}", game.id()),
+                    expected: match ours {
+                        Some(v) => format!("{name}={v}: load the game with {name}={value}"),
+                        None => format!("{}, which has no option {name}", game.id()),
+                    },
+                });
+            }
+        }
+    }
     match tag("FEN") {
         None => Ok(GameState::new(game.clone())),
         Some(fen) => {
@@ -385,7 +405,20 @@ fn skip_variation(text: &str) -> Result<&str, RecordErrorKind> {
     Err(RecordErrorKind::Unclosed("variation"))
 }
 
-/// `state` written as a record: `tags` first (any `Result`, `FEN`, `SetUp`, `GameType` or
+/// The rule options of `game` that differ from its id's defaults, as `name=value` words.
+fn changed_rules<G: GameFamily>(game: &G) -> String {
+    let defaults = crate::registry::AnyGame::load(game.id(), &[] as &[(&str, &str)])
+        .map(|(_, g)| g.settings())
+        .unwrap_or_default();
+    game.settings()
+        .into_iter()
+        .filter(|(name, value)| !defaults.iter().any(|(n, v)| n == name && v == value))
+        .map(|(name, value)| format!("{name}={value}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `state` written as a record: `tags` first (any `Result`, `FEN`, `SetUp`, `GameType`, `Rules` or
 /// `Game` among them is replaced by what the state says), then the game type, the start if it
 /// is not the game's own, and the movetext, ten whole moves to a line, ending with `result`
 /// (`None`: the state's own, [`RecordResult::of`]).
@@ -398,7 +431,7 @@ pub fn write_record<G: GameFamily>(
     let game = state.game();
     let result = result.unwrap_or_else(|| RecordResult::of(state));
     let mut out = String::new();
-    let replaced = ["Result", "FEN", "SetUp", "GameType", "Game"];
+    let replaced = ["Result", "FEN", "SetUp", "GameType", "Game", "Rules"];
     for (name, value) in tags.iter().filter(|(n, _)| !replaced.contains(&n.as_str())) {
         let _ = writeln!(out, "[{name} \"{}\"]", escape(value));
     }
@@ -407,6 +440,10 @@ pub fn write_record<G: GameFamily>(
         out.push_str("[GameType \"21\"]\n");
     } else {
         let _ = writeln!(out, "[Game \"{}\"]", game.id());
+    }
+    let changed = changed_rules(game);
+    if !changed.is_empty() {
+        let _ = writeln!(out, "[Rules \"{}\"]", escape(&changed));
     }
     let (origin, no_progress) = state.origin();
     let start = game.start_position();

@@ -186,3 +186,33 @@ fn morris_games_round_trip_with_forfeits() {
         );
     }
 }
+
+#[test]
+fn a_variant_records_its_rules_and_is_read_only_under_them() {
+    use crate::checkers::{Checkers, CheckersRules};
+    let basic = Checkers::new(CheckersRules {
+        mandatory_capture: false,
+        complete_jumps: false,
+        ..CheckersRules::default()
+    });
+    let (pos, _) = basic.read_position("W:W27:B23,14").unwrap();
+    let mut state = GameState::from_position(basic, pos);
+    let stopped = basic.parse_move(&pos, "27x18").unwrap();
+    state.play(&stopped).unwrap();
+    let text = write_record(&state, &[], None);
+    assert!(
+        text.contains("[Rules \"mandatory_capture=false complete_jumps=false\"]"),
+        "{text}"
+    );
+    let read = read_records(&basic, &text).unwrap();
+    assert_eq!(moves(&read[0].state), ["27x18"]);
+    let err = read_records(&Checkers::default(), &text).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("load the game with mandatory_capture=false"),
+        "{err}"
+    );
+    // The standard game writes no Rules tag.
+    let standard = write_record(&GameState::new(Checkers::default()), &[], None);
+    assert!(!standard.contains("[Rules"), "{standard}");
+}
