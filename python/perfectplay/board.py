@@ -358,7 +358,9 @@ class PlayBoard(anywidget.AnyWidget):
     def click(self, point: str) -> None:
         """A click on ``point``: chooses it as the next step of a move, plays the move once
         its last step is chosen, takes the last step back when it is clicked again, and
-        otherwise is refused with a message."""
+        otherwise is refused with a message. Where a checkers capture may stop part way
+        (``complete_jumps=False``), a landing it may stop on is chosen, and a second click on
+        it stops the capture there."""
         refusal = self._refusal_before_move()
         if refusal is not None:
             self._say(refusal, "refused")
@@ -366,15 +368,24 @@ class PlayBoard(anywidget.AnyWidget):
         if self.touch_move and self._breaks_touch_move(point):
             return
         if self.selection and point == self.selection[-1]:
-            self._choose(self.selection[:-1])
+            # A capture that may stop here (checkers with complete_jumps off): the second
+            # click on its landing stops it; otherwise the click takes the step back.
+            stopped = self._complete_move(self.selection) if len(self.selection) > 1 else None
+            if stopped is not None:
+                self._play_move(stopped)
+            else:
+                self._choose(self.selection[:-1])
             return
         for candidate in (self.selection + [point], [point]):
             move = self._complete_move(candidate)
-            if move is not None:
+            going_on = self._continuations(candidate)
+            if move is not None and not going_on:
                 self._play_move(move)
                 return
-            if self._continuations(candidate):
+            if going_on:
                 self._choose(candidate)
+                if move is not None:
+                    self._say(f"{move}: click {point} again to stop here, or jump on", "info")
                 return
         self._say(self._illegal_click_message(point), "refused")
 

@@ -220,6 +220,31 @@ def test_a_checkers_double_jump_goes_through_its_landing_square(checkers):
     assert board.status.startswith("game over: Black wins")
 
 
+@pytest.fixture(scope="module")
+def basic_checkers(tmp_path_factory):
+    out = tmp_path_factory.mktemp("basic_checkers")
+    pp.tablebase.build(
+        "checkers", out, max_pieces=3, progress=False, mandatory_capture=False, complete_jumps=False
+    )
+    with pp.tablebase.open(out) as tb:
+        yield tb
+
+
+def test_a_capture_that_may_stop_stops_at_a_second_click_on_its_landing(basic_checkers):
+    board = PlayBoard(basic_checkers, start=CHECKERS_DOUBLE_JUMP, seed=0)
+    board.click("30")
+    assert "23" in board.targets and len(board.targets) > 1  # Steps too: capturing is optional.
+    board.click("23")
+    assert board.selection == ["30", "23"] and board.targets == ["16"]
+    assert "click 23 again to stop" in board.message
+    board.click("23")
+    assert board.history[0] == "30x23"
+    whole = PlayBoard(basic_checkers, start=CHECKERS_DOUBLE_JUMP, seed=0)
+    for point in ["30", "23", "16"]:
+        whole.click(point)
+    assert whole.history[0] == "30x23x16"
+
+
 def test_a_move_from_the_list(three):
     board = PlayBoard(three, seed=0)
     board.play("a3")
