@@ -7,6 +7,7 @@ use perfectplay_core::{Bitboard, Color};
 
 use super::index::{MorrisIndexer, MoverPart, SubspaceIndex};
 use super::key::MorrisKey;
+use super::memories::MemoryIndex;
 use crate::domain::Domain;
 use crate::error::{ProbeError, RequestError, SolveError};
 
@@ -88,8 +89,8 @@ pub struct MorrisDomain {
     pub(super) indexer: MorrisIndexer,
     /// Subspace indices by (mover men, other men), built on first use.
     indices: Vec<std::sync::OnceLock<Arc<SubspaceIndex>>>,
-    /// The most neighbours of any point: the targets of a memory of a side that slides.
-    pub(super) max_neighbours: u8,
+    /// The indices of subspaces with memories, by key slot, built on first use.
+    memory_indices: Vec<std::sync::OnceLock<Arc<MemoryIndex>>>,
 }
 
 impl MorrisDomain {
@@ -98,16 +99,19 @@ impl MorrisDomain {
     pub fn new(game: Morris) -> Result<MorrisDomain, SolveError> {
         let board = game.board();
         let points = board.point_count();
-        let max_neighbours = (0..points as u8)
-            .map(|p| board.neighbours(p).count())
-            .max()
-            .unwrap_or(0) as u8;
+        let memory_slots = if game.rules().no_reforming {
+            KEY_SLOTS
+        } else {
+            0
+        };
         Ok(MorrisDomain {
             indexer: MorrisIndexer::new(board),
             indices: (0..(points + 1) * (points + 1))
                 .map(|_| std::sync::OnceLock::new())
                 .collect(),
-            max_neighbours,
+            memory_indices: (0..memory_slots)
+                .map(|_| std::sync::OnceLock::new())
+                .collect(),
             game,
         })
     }
@@ -159,6 +163,12 @@ impl MorrisDomain {
             return Err(Unlocated::NoSubspace(key));
         }
         Ok((key, mover, other))
+    }
+
+    /// The index of `key`, a valid subspace with memories.
+    pub(super) fn memory_index(&self, key: MorrisKey) -> &MemoryIndex {
+        let slot = self.key_slot(key).expect("a valid key has a slot");
+        self.memory_indices[slot].get_or_init(|| Arc::new(MemoryIndex::new(self, key)))
     }
 
     pub(crate) fn index(&self, mover: u8, other: u8) -> &SubspaceIndex {
@@ -282,7 +292,7 @@ impl Domain for MorrisDomain {
 
     fn index_scheme(&self) -> &'static str {
         if self.memory() {
-            "morris-symmetry-classes-memory-slots-v1"
+            "morris-symmetry-classes-memory-witnesses-v2"
         } else {
             "morris-symmetry-classes-v1"
         }
@@ -308,21 +318,18 @@ impl Domain for MorrisDomain {
         if !self.is_valid_key(key) {
             return 0;
         }
-        self.index(key.mover, key.other).size() * self.slots_per_board(key)
+        if key.has_barriers() {
+            return self.memory_index(key).size();
+        }
+        self.index(key.mover, key.other).size()
     }
 
     fn unrank(&self, key: MorrisKey, index: u64) -> MorrisPosition {
-        if !key.has_barriers() {
-            let board = self.index(key.mover, key.other).unrank(index);
-            return Self::board_position(key, board);
-        }
-        let slots = self.slots_per_board(key);
-        let board = self.index(key.mover, key.other).unrank(index / slots);
-        let mut pos = Self::board_position(key, board);
         if key.has_barriers() {
-            self.set_barriers(key, &mut pos, index % slots);
+            return self.unrank_with_memories(key, index);
         }
-        pos
+        let board = self.index(key.mover, key.other).unrank(index);
+        Self::board_position(key, board)
     }
 
     fn for_each_position<F: FnMut(u64, &MorrisPosition)>(
@@ -331,33 +338,21 @@ impl Domain for MorrisDomain {
         range: std::ops::Range<u64>,
         mut visit: F,
     ) {
+        if key.has_barriers() {
+            for i in range {
+                visit(i, &self.unrank_with_memories(key, i));
+            }
+            return;
+        }
+        let start = range.start;
         let index = self.index(key.mover, key.other);
-        if !key.has_barriers() {
-            let start = range.start;
-            for (i, board) in index.boards(range).enumerate() {
-                visit(start + i as u64, &Self::board_position(key, board));
-            }
-            return;
-        }
-        if range.is_empty() {
-            return;
-        }
-        let slots = self.slots_per_board(key);
-        let first = range.start / slots;
-        let boards = first..range.end.div_ceil(slots);
-        for (b, board) in boards.clone().zip(index.boards(boards)) {
-            let base = Self::board_position(key, board);
-            let at = b * slots;
-            for i in range.start.max(at)..range.end.min(at + slots) {
-                let mut pos = base;
-                self.set_barriers(key, &mut pos, i - at);
-                visit(i, &pos);
-            }
+        for (i, board) in index.boards(range).enumerate() {
+            visit(start + i as u64, &Self::board_position(key, board));
         }
     }
 
     /// An index of a subspace with memories is a hole unless its memories are effective and
-    /// the position locates back to it (the least of its symmetric forms).
+    /// the position locates back to it (its least index over witnesses and symmetries).
     fn is_hole(&self, key: MorrisKey, index: u64, pos: &MorrisPosition) -> bool {
         if !key.has_barriers() {
             return false;
@@ -421,6 +416,10 @@ impl Domain for MorrisDomain {
         let (key, mover, other) = self.key_of(pos).map_err(Unlocated::into_error)?;
         let us = pos.side_to_move();
         let (ours, theirs) = (pos.men(us), pos.men(!us));
+        if mover.is_some() || other.is_some() {
+            let memories = self.memory_index(key);
+            return Ok((key, memories.locate(self, (ours, theirs), mover, other)));
+        }
         // The counts again rather than the key's fields: see `key_of`.
         let index = self.index(ours.count() as u8, theirs.count() as u8);
         // The class of the mover's men depends on their count and points alone, whatever
@@ -429,20 +428,9 @@ impl Domain for MorrisDomain {
             Some(part) if part.men() == ours => *part,
             _ => *memo.insert(index.mover_part(ours)),
         };
-        let board = index.rank_with(&part, theirs);
-        if mover.is_none() && other.is_none() {
-            return Ok((key, board));
-        }
-        let symmetries = index.canonical_symmetries(ours, theirs);
-        let group = self.indexer.symmetries();
-        let s = symmetries.trailing_zeros() as usize;
-        let canonical = (
-            Bitboard(group.apply(s, ours.0)),
-            Bitboard(group.apply(s, theirs.0)),
-        );
-        let slot = self.least_slot(key, symmetries, canonical, mover, other);
-        Ok((key, board * self.slots_per_board(key) + slot))
+        Ok((key, index.rank_with(&part, theirs)))
     }
+
     fn successor_keys(&self, key: MorrisKey) -> Vec<MorrisKey> {
         self.subspaces_after(key)
     }

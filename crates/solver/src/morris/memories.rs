@@ -1,129 +1,418 @@
-//! The memory slots of subspaces with no-re-forming memories: how a side's memory is numbered
-//! below its board's index and read back, and the least numbering over a board's symmetries
-//! (the scheme is described in [`super`]).
+//! The index of subspaces with no-re-forming memories: only the memories that can matter are
+//! ranked (the scheme is described in [`super`]).
+//!
+//! A side's memory is *witnessed* by a line: `(point, man, line)` with `point` empty, `man` one
+//! of the side's men that can reach it (a neighbour, or any man of a side that flies), and
+//! `line` a line through `point`, not through `man`, whose two other points hold the side's
+//! men. Every effective memory has a witness, most exactly one. A subspace numbers the
+//! *configurations* (one witnessed memory per side that remembers) and takes one
+//! representative of each class of configurations under the board's symmetries; a class fixes
+//! its men and empty points, and the rest of the board is two combinations over the free
+//! points (the side to move's men, then the other side's among the points left). So the index
+//! is `offset[class] + rank(mover's free men) * C(free - a', b') + rank(other's free men)`.
+//!
+//! A position is located through each of its witnesses and each symmetry taking its
+//! configuration to the class representative, keeping the least index: a position with two
+//! witnesses, or whose configuration some symmetry fixes, has other indices that are holes
+//! ([`crate::Domain::is_hole`]: they locate elsewhere).
 
 use perfectplay_core::morris::{Barrier, MorrisPosition};
 use perfectplay_core::{Bitboard, Color};
 
 use super::domain::MorrisDomain;
 use super::key::MorrisKey;
+use crate::combin::{choose, colex_rank_within, colex_unrank_within};
 
-/// How a subspace with memories numbers one side's memory: targets per man, and whether the
-/// side flies (targets are then the points, else the man's neighbours).
-#[derive(Clone, Copy, Debug)]
-struct Slot {
-    /// Targets per man: the points when flying, else the most neighbours of a point.
-    targets: u64,
-    fly: bool,
+/// Most lines through one point (the centre of the 3x3 grid).
+const LINES_PER_POINT: usize = 4;
+
+/// No configuration, or a configuration whose fixed points clash.
+const NONE: u32 = u32::MAX;
+
+/// One side's memory with a line that witnesses it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Witnessed {
+    /// The point the man left (empty).
+    point: u8,
+    /// Where the man stands.
+    man: u8,
+    /// The line through `point` that the man's return would complete, as its three points.
+    line: u32,
 }
 
-impl MorrisDomain {
-    /// The memory slot of a side with `on_board` men and `hand` in hand.
-    fn slot(&self, on_board: u8, hand: u8) -> Slot {
-        let fly = self
-            .game
-            .rules()
-            .flying
-            .is_some_and(|n| u32::from(on_board) + u32::from(hand) <= u32::from(n));
-        let targets = if fly {
-            self.points()
-        } else {
-            self.max_neighbours
-        };
-        Slot {
-            targets: u64::from(targets),
-            fly,
+impl Witnessed {
+    /// The side's men this memory fixes: the man and the line's two other points.
+    fn men(self) -> u32 {
+        (self.line & !(1 << self.point)) | 1 << self.man
+    }
+}
+
+/// The witnessed memories of one side, numbered, with the number of each.
+#[derive(Debug)]
+struct SideConfigs {
+    all: Vec<Witnessed>,
+    /// `number[(point * points + man) * LINES_PER_POINT + k]`: the number of the memory
+    /// witnessed by the `k`-th line through `point` (in the board's order), or [`NONE`].
+    number: Vec<u32>,
+}
+
+impl SideConfigs {
+    fn new(domain: &MorrisDomain, fly: bool) -> SideConfigs {
+        let board = domain.game.board();
+        let points = board.point_count();
+        let mut all = Vec::new();
+        let mut number = vec![NONE; points * points * LINES_PER_POINT];
+        for point in 0..points as u8 {
+            let targets = if fly {
+                board.all_points()
+            } else {
+                board.neighbours(point)
+            };
+            for man in targets.indices().filter(|&m| m != point) {
+                for (k, &line) in board.mills_at(point).iter().enumerate() {
+                    if line != 0 && line & 1 << man == 0 {
+                        number[(usize::from(point) * points + usize::from(man))
+                            * LINES_PER_POINT
+                            + k] = all.len() as u32;
+                        all.push(Witnessed { point, man, line });
+                    }
+                }
+            }
         }
+        SideConfigs { all, number }
     }
 
-    /// The memory slots of `key`: the mover's and the other side's, `None` where absent.
-    fn slots(&self, key: MorrisKey) -> (Option<Slot>, Option<Slot>) {
+    fn number_of(&self, domain: &MorrisDomain, w: Witnessed) -> u32 {
+        let board = domain.game.board();
+        let points = board.point_count();
+        board
+            .mills_at(w.point)
+            .iter()
+            .position(|&l| l == w.line)
+            .map_or(NONE, |k| {
+                self.number
+                    [(usize::from(w.point) * points + usize::from(w.man)) * LINES_PER_POINT + k]
+            })
+    }
+
+    /// The witnesses of `barrier` for a side with `men`: the lines through its point, not
+    /// through the man, that its other men complete.
+    fn witnesses(
+        &self,
+        domain: &MorrisDomain,
+        men: u32,
+        barrier: Barrier,
+    ) -> [u32; LINES_PER_POINT] {
+        let board = domain.game.board();
+        let points = board.point_count();
+        let base =
+            (usize::from(barrier.point) * points + usize::from(barrier.man)) * LINES_PER_POINT;
+        let others = men & !(1 << barrier.man);
+        std::array::from_fn(|k| {
+            let line = board.mills_at(barrier.point)[k];
+            let rest = line & !(1 << barrier.point);
+            if line != 0 && rest & others == rest {
+                self.number[base + k]
+            } else {
+                NONE
+            }
+        })
+    }
+}
+
+/// A class of configurations: what its representative fixes, and the rest of the board.
+#[derive(Clone, Copy, Debug)]
+struct Class {
+    mover_fixed: u32,
+    other_fixed: u32,
+    /// The points neither fixed as men nor as the memories' empty points.
+    free: u32,
+    /// `C(free - a', b')`: the other side's placements per placement of the mover's.
+    other_ways: u64,
+    mover: Option<Barrier>,
+    other: Option<Barrier>,
+}
+
+/// The index of one subspace with memories.
+#[derive(Debug)]
+pub(super) struct MemoryIndex {
+    mover: Option<SideConfigs>,
+    other: Option<SideConfigs>,
+    /// Configurations of the other side per configuration of the mover (1 without a memory).
+    other_count: usize,
+    /// For each configuration (`mover * other_count + other`): its class and the symmetries
+    /// (a bitmask) that take it to the class representative; [`NONE`] for a clash.
+    configurations: Vec<(u32, u32)>,
+    classes: Vec<Class>,
+    /// `offsets[c]`: the first index of class `c`; one more entry, the size.
+    offsets: Vec<u64>,
+    /// Free men of the mover and of the other side.
+    rest: (u32, u32),
+}
+
+impl MemoryIndex {
+    pub(super) fn new(domain: &MorrisDomain, key: MorrisKey) -> MemoryIndex {
+        let fly = |men: u8, hand: u8| {
+            domain
+                .game
+                .rules()
+                .flying
+                .is_some_and(|n| u32::from(men) + u32::from(hand) <= u32::from(n))
+        };
+        let mover = key
+            .mover_barrier
+            .then(|| SideConfigs::new(domain, fly(key.mover, key.mover_hand)));
+        let other = key
+            .other_barrier
+            .then(|| SideConfigs::new(domain, fly(key.other, key.other_hand)));
+        let mover_count = mover.as_ref().map_or(1, |s| s.all.len());
+        let other_count = other.as_ref().map_or(1, |s| s.all.len());
+        let rest = (
+            u32::from(key.mover) - if mover.is_some() { 3 } else { 0 },
+            u32::from(key.other) - if other.is_some() { 3 } else { 0 },
+        );
+        let mut index = MemoryIndex {
+            mover,
+            other,
+            other_count,
+            configurations: vec![(NONE, 0); mover_count * other_count],
+            classes: Vec::new(),
+            offsets: vec![0],
+            rest,
+        };
+        let group = domain.indexer.symmetries();
+        for c in 0..index.configurations.len() {
+            let Some(class) = index.class_of(domain, c) else {
+                continue;
+            };
+            let mut least = c;
+            let mut symmetries = 0u32;
+            for s in 0..group.len() {
+                let image = index.image(domain, c, s);
+                if image < least {
+                    least = image;
+                    symmetries = 0;
+                }
+                if image == least {
+                    symmetries |= 1 << s;
+                }
+            }
+            let number = if least == c {
+                let size = class.size(rest);
+                index.classes.push(class);
+                let last = *index.offsets.last().expect("offsets start with 0");
+                index.offsets.push(last + size);
+                (index.classes.len() - 1) as u32
+            } else {
+                index.configurations[least].0
+            };
+            index.configurations[c] = (number, symmetries);
+        }
+        index
+    }
+
+    /// The witnessed memories of configuration `c`.
+    fn parts(&self, c: usize) -> (Option<Witnessed>, Option<Witnessed>) {
         (
-            key.mover_barrier
-                .then(|| self.slot(key.mover, key.mover_hand)),
-            key.other_barrier
-                .then(|| self.slot(key.other, key.other_hand)),
+            self.mover.as_ref().map(|s| s.all[c / self.other_count]),
+            self.other.as_ref().map(|s| s.all[c % self.other_count]),
         )
     }
 
-    /// Indices per board: the number of ways to fill the memory slots of `key` (1 without).
-    pub(super) fn slots_per_board(&self, key: MorrisKey) -> u64 {
-        let (m, o) = self.slots(key);
-        m.map_or(1, |s| u64::from(key.mover) * s.targets)
-            * o.map_or(1, |s| u64::from(key.other) * s.targets)
-    }
-
-    /// The number of `barrier` (a memory of the side with `men`) in its side's slot.
-    fn encode(&self, slot: Slot, men: Bitboard, barrier: Barrier) -> u64 {
-        let below = |set: Bitboard, p: u8| u64::from((set.0 & ((1u32 << p) - 1)).count_ones());
-        let target = if slot.fly {
-            u64::from(barrier.point)
-        } else {
-            below(self.game.board().neighbours(barrier.man), barrier.point)
-        };
-        below(men, barrier.man) * slot.targets + target
-    }
-
-    /// The memory numbered `number` in the slot of the side with `men`, if it names one: a man
-    /// and a point it can reach (not necessarily an effective memory).
-    fn decode(&self, slot: Slot, men: Bitboard, number: u64) -> Option<Barrier> {
-        let nth = |set: Bitboard, n: u64| set.indices().nth(usize::try_from(n).ok()?);
-        let man = nth(men, number / slot.targets)?;
-        let target = number % slot.targets;
-        let point = if slot.fly {
-            u8::try_from(target).ok()?
-        } else {
-            nth(self.game.board().neighbours(man), target)?
-        };
-        Some(Barrier { man, point })
-    }
-
-    /// Sets the memories of `pos` (a board of `key`, White to move) from `slot`, the part of an
-    /// index below the board's.
-    pub(super) fn set_barriers(&self, key: MorrisKey, pos: &mut MorrisPosition, slot: u64) {
-        let (m, o) = self.slots(key);
-        let other_count = o.map_or(1, |s| u64::from(key.other) * s.targets);
-        if let Some(s) = m {
-            let barrier = self.decode(s, pos.men(Color::White), slot / other_count);
-            pos.set_barrier(Color::White, barrier);
+    /// What configuration `c` fixes, or `None` where its points clash.
+    fn class_of(&self, domain: &MorrisDomain, c: usize) -> Option<Class> {
+        let (m, o) = self.parts(c);
+        let mover_fixed = m.map_or(0, Witnessed::men);
+        let other_fixed = o.map_or(0, Witnessed::men);
+        let empty = m.map_or(0, |w| 1 << w.point) | o.map_or(0, |w| 1 << w.point);
+        if mover_fixed & other_fixed != 0 || (mover_fixed | other_fixed) & empty != 0 {
+            return None;
         }
-        if let Some(s) = o {
-            let barrier = self.decode(s, pos.men(Color::Black), slot % other_count);
-            pos.set_barrier(Color::Black, barrier);
-        }
+        let free = domain.game.board().all_points().0 & !(mover_fixed | other_fixed | empty);
+        let left = free.count_ones().checked_sub(self.rest.0)?;
+        let barrier = |w: Witnessed| Barrier {
+            man: w.man,
+            point: w.point,
+        };
+        Some(Class {
+            mover_fixed,
+            other_fixed,
+            free,
+            other_ways: if self.rest.1 <= left {
+                choose(left, self.rest.1)
+            } else {
+                0
+            },
+            mover: m.map(barrier),
+            other: o.map(barrier),
+        })
     }
 
-    /// The least slot over the symmetries `symmetries` (a bitmask, each taking the board of
-    /// `key` to `(ours, theirs)`) of the memories `mover` and `other`.
-    pub(super) fn least_slot(
+    /// The number of configuration `c`'s image under symmetry `s` (a clash maps to a clash).
+    fn image(&self, domain: &MorrisDomain, c: usize, s: usize) -> usize {
+        let group = domain.indexer.symmetries();
+        let map = |w: Witnessed| Witnessed {
+            point: group.point_image(s, w.point),
+            man: group.point_image(s, w.man),
+            line: group.apply(s, w.line),
+        };
+        let (m, o) = self.parts(c);
+        let mover = match (&self.mover, m) {
+            (Some(side), Some(w)) => side.number_of(domain, map(w)) as usize,
+            _ => 0,
+        };
+        let other = match (&self.other, o) {
+            (Some(side), Some(w)) => side.number_of(domain, map(w)) as usize,
+            _ => 0,
+        };
+        mover * self.other_count + other
+    }
+
+    /// The number of indices.
+    pub(super) fn size(&self) -> u64 {
+        *self.offsets.last().expect("offsets start with 0")
+    }
+
+    /// The least index of the board `(ours, theirs)` with memories `mover` and `other` (each
+    /// effective, present exactly where the subspace has a memory).
+    pub(super) fn locate(
         &self,
-        key: MorrisKey,
-        symmetries: u32,
+        domain: &MorrisDomain,
         (ours, theirs): (Bitboard, Bitboard),
         mover: Option<Barrier>,
         other: Option<Barrier>,
     ) -> u64 {
-        let group = self.indexer.symmetries();
-        let image = |s: usize, b: Barrier| Barrier {
-            man: group.point_image(s, b.man),
-            point: group.point_image(s, b.point),
+        let none = [0, NONE, NONE, NONE];
+        let witnesses = |side: &Option<SideConfigs>, men: Bitboard, barrier: Option<Barrier>| match (
+            side, barrier,
+        ) {
+            (Some(s), Some(b)) => s.witnesses(domain, men.0, b),
+            _ => none,
         };
-        let (m, o) = self.slots(key);
-        let other_count = o.map_or(1, |s| u64::from(key.other) * s.targets);
+        let ms = witnesses(&self.mover, ours, mover);
+        let os = witnesses(&self.other, theirs, other);
+        let group = domain.indexer.symmetries();
         let mut least = u64::MAX;
-        let mut rest = symmetries;
-        while rest != 0 {
-            let s = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let mut slot = 0;
-            if let (Some(slot_m), Some(b)) = (m, mover) {
-                slot += self.encode(slot_m, ours, image(s, b)) * other_count;
+        for &m in ms.iter().filter(|&&m| m != NONE) {
+            for &o in os.iter().filter(|&&o| o != NONE) {
+                let c = m as usize * self.other_count + o as usize;
+                let (number, symmetries) = self.configurations[c];
+                let class = &self.classes[number as usize];
+                let mut rest = symmetries;
+                while rest != 0 {
+                    let s = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    let a = group.apply(s, ours.0) & !class.mover_fixed;
+                    let b = group.apply(s, theirs.0) & !class.other_fixed;
+                    let local = colex_rank_within(a, class.free) * class.other_ways
+                        + colex_rank_within(b, class.free & !a);
+                    least = least.min(self.offsets[number as usize] + local);
+                }
             }
-            if let (Some(slot_o), Some(b)) = (o, other) {
-                slot += self.encode(slot_o, theirs, image(s, b));
-            }
-            least = least.min(slot);
         }
+        debug_assert!(least != u64::MAX, "an effective memory has a witness");
         least
+    }
+
+    /// The board and memories at `index`: (mover's men, other's men, their memories).
+    pub(super) fn unrank(
+        &self,
+        index: u64,
+    ) -> (Bitboard, Bitboard, Option<Barrier>, Option<Barrier>) {
+        let number = self.offsets.partition_point(|&o| o <= index) - 1;
+        let class = &self.classes[number];
+        let local = index - self.offsets[number];
+        let a = colex_unrank_within(local / class.other_ways, self.rest.0, class.free);
+        let b = colex_unrank_within(local % class.other_ways, self.rest.1, class.free & !a);
+        (
+            Bitboard(a | class.mover_fixed),
+            Bitboard(b | class.other_fixed),
+            class.mover,
+            class.other,
+        )
+    }
+}
+
+impl Class {
+    fn size(&self, (a, _): (u32, u32)) -> u64 {
+        let free = self.free.count_ones();
+        if a > free {
+            return 0;
+        }
+        choose(free, a) * self.other_ways
+    }
+}
+
+impl MorrisDomain {
+    /// The position at `index` of `key`, a subspace with memories (White to move).
+    pub(super) fn unrank_with_memories(&self, key: MorrisKey, index: u64) -> MorrisPosition {
+        let (ours, theirs, mover, other) = self.memory_index(key).unrank(index);
+        let mut pos =
+            MorrisPosition::from_parts(ours, theirs, key.mover_hand, key.other_hand, Color::White);
+        pos.set_barrier(Color::White, mover);
+        pos.set_barrier(Color::Black, other);
+        pos
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use perfectplay_core::morris::{Morris, MorrisRules};
+
+    use super::*;
+    use crate::Domain;
+
+    fn domain(id: &str) -> MorrisDomain {
+        let mut rules = MorrisRules::preset(id).unwrap().rules;
+        rules.set("no_reforming", "true").unwrap();
+        MorrisDomain::new(Morris::new(rules).unwrap()).unwrap()
+    }
+
+    /// Every index unranks to a position with effective memories that locates to an index
+    /// of the same subspace, itself unless a hole; the indices that are no holes are as many
+    /// as the positions counted up to symmetry.
+    fn check(d: &MorrisDomain, key: MorrisKey) -> (u64, u64) {
+        let size = d.size(key);
+        let mut kept = 0;
+        for i in 0..size {
+            let pos = d.unrank(key, i);
+            let (k, j) = d.locate(&pos).unwrap();
+            assert_eq!(k, key, "{i}");
+            assert!(j <= i, "{key} {i} locates after itself: {j}");
+            if j == i {
+                kept += 1;
+                assert!(!d.is_hole(key, i, &pos));
+            } else {
+                assert!(d.is_hole(key, i, &pos));
+                assert_eq!(d.locate(&d.unrank(key, j)).unwrap(), (key, j));
+            }
+        }
+        (size, kept)
+    }
+
+    #[test]
+    fn every_index_unranks_and_locates_back_on_small_boards() {
+        for (id, a, b) in [
+            ("three_mens_morris", 3, 3),
+            ("six_mens_morris", 3, 3),
+            ("six_mens_morris", 4, 3),
+            ("twelve_mens_morris", 3, 3),
+        ] {
+            let d = domain(id);
+            for (m, o) in [(true, false), (false, true), (true, true)] {
+                let key = MorrisKey {
+                    mover: a,
+                    other: b,
+                    mover_hand: 0,
+                    other_hand: 0,
+                    mover_barrier: m,
+                    other_barrier: o,
+                };
+                if d.is_valid_key(key) {
+                    let (size, kept) = check(&d, key);
+                    assert!(kept > 0 && kept <= size, "{id} {key}: {kept} of {size}");
+                }
+            }
+        }
     }
 }

@@ -36,26 +36,30 @@
 //! Subspaces without memories keep the names and the perfect index of rules without
 //! `no_reforming`.
 //!
-//! A subspace with memories indexes `board × slots`: `board` the perfect index of the men, and
-//! a slot per memory present (the mover's the more significant): the man (its rank among its
-//! side's men, lowest point first) times the number of targets, plus the target: the point
-//! itself (`0..points`) when that side flies (by the counts of the subspace and the rules'
-//! `flying`), else the number of the point among the man's neighbours (lowest first, `0..` the
-//! most neighbours of any point: 4 on the 24-point boards, 3 on the 16-point one). A board that
-//! symmetries of the board fix carries symmetric memories in several slots; [`Domain::locate`](crate::Domain::locate)
-//! picks the least index over the symmetries taking the board to its canonical form
-//! ([`SubspaceIndex::canonical_symmetries`](index::SubspaceIndex::canonical_symmetries)). The other slots, and the slots that name no
-//! effective memory, are holes ([`Domain::is_hole`](crate::Domain::is_hole)). Subspaces without memories have none.
+//! A subspace with memories ranks only the memories that can matter (module `memories`). An
+//! effective memory `(m, p)` of side `c` is *witnessed* by a line through `p`, not through `m`,
+//! whose two other points hold men of `c`; a *configuration* is one witnessed memory for each
+//! side that remembers, and it fixes up to four points of each side (the man, the line's two
+//! other points, the empty point). The subspace takes one configuration of each class under the
+//! board's symmetries and, under it, the rest of the board as two combinations over the points
+//! left free: the index is `offset[class] + rank(mover's other men) * C(free - a', b') +
+//! rank(other side's other men)`. [`Domain::locate`](crate::Domain::locate) tries each witness
+//! and each symmetry taking its configuration to the representative and keeps the least index;
+//! the others, and the indices of positions with two witnesses, are holes
+//! ([`Domain::is_hole`](crate::Domain::is_hole)). Subspaces without memories have none.
 //!
-//! The slots are simple to compute but mostly holes: a side sliding with `a` men multiplies
-//! the boards by `4a` on 24 points, and few boards have an effective memory at all. Twelve Men's
-//! Morris `3-3-bmo` has 24,426,144 indices for 524 positions, `3-3-bo` 2,035,512 for 8,666.
-//! That suits the small subspaces; the large ones would want a denser index of the memories.
+//! Holes are few: none in Twelve Men's Morris `3-3-bmo` (524 indices for 524 positions up to
+//! symmetry; a slot per man and neighbour, the scheme before, gave 24,426,144), 3-4% with both
+//! memories, and a quarter with one (`4-4-bo`: 775,200 indices for 582,288 positions), where
+//! half the configurations are fixed by a reflection (the point and the man on its axis, the
+//! line across it) and so half of their boards appear twice. Counted over the whole moving
+//! phase of Twelve Men's Morris (`bench/memory_sizes.py`, BENCHMARKS.md) the memories bring
+//! 16.5 billion boards to about 82 billion positions, about 98 billion indices.
 //!
 //! # Layout
 //!
 //! [`MorrisKey`] and its name are in `key`, the scheme ([`MorrisDomain`]) in `domain`, the
-//! numbering of memories in `memories`, the subspaces a subspace leads to in `successors`, the
+//! index of subspaces with memories in `memories`, the subspaces a subspace leads to in `successors`, the
 //! board index in [`index`] with the symmetries in [`symmetry`], and the placement search in
 //! `placement`.
 
