@@ -339,9 +339,13 @@ impl Domain for MorrisDomain {
         mut visit: F,
     ) {
         if key.has_barriers() {
-            for i in range {
-                visit(i, &self.unrank_with_memories(key, i));
-            }
+            self.memory_index(key)
+                .for_each(range, |(i, ours, theirs, mover, other)| {
+                    visit(
+                        i,
+                        &Self::position_with_memories(key, ours, theirs, mover, other),
+                    );
+                });
             return;
         }
         let start = range.start;

@@ -21,7 +21,7 @@ use perfectplay_core::{Bitboard, Color};
 
 use super::domain::MorrisDomain;
 use super::key::MorrisKey;
-use crate::combin::{choose, colex_rank_within, colex_unrank_within};
+use crate::combin::{choose, colex_rank_within, colex_unrank_within, subsets_of_from};
 
 /// Most lines through one point (the centre of the 3x3 grid).
 const LINES_PER_POINT: usize = 4;
@@ -333,6 +333,44 @@ impl MemoryIndex {
     }
 }
 
+/// What [`MemoryIndex::for_each`] visits: an index, the mover's men, the other side's men, and
+/// their memories.
+pub(super) type Indexed = (u64, Bitboard, Bitboard, Option<Barrier>, Option<Barrier>);
+
+impl MemoryIndex {
+    /// Calls `visit` with every index of `range` in order and what [`MemoryIndex::unrank`]
+    /// gives for it, stepping through the combinations instead of unranking each index.
+    pub(super) fn for_each(&self, range: std::ops::Range<u64>, mut visit: impl FnMut(Indexed)) {
+        let mut i = range.start;
+        while i < range.end {
+            let number = self.offsets.partition_point(|&o| o <= i) - 1;
+            let class = &self.classes[number];
+            let end = self.offsets[number + 1].min(range.end);
+            let local = i - self.offsets[number];
+            let first = colex_unrank_within(local / class.other_ways, self.rest.0, class.free);
+            let mut skip = local % class.other_ways;
+            'class: for a in subsets_of_from(class.free, self.rest.0, first) {
+                let space = class.free & !a;
+                let from = colex_unrank_within(skip, self.rest.1, space);
+                skip = 0;
+                for b in subsets_of_from(space, self.rest.1, from) {
+                    visit((
+                        i,
+                        Bitboard(a | class.mover_fixed),
+                        Bitboard(b | class.other_fixed),
+                        class.mover,
+                        class.other,
+                    ));
+                    i += 1;
+                    if i == end {
+                        break 'class;
+                    }
+                }
+            }
+        }
+    }
+}
+
 impl Class {
     fn size(&self, (a, _): (u32, u32)) -> u64 {
         let free = self.free.count_ones();
@@ -347,6 +385,17 @@ impl MorrisDomain {
     /// The position at `index` of `key`, a subspace with memories (White to move).
     pub(super) fn unrank_with_memories(&self, key: MorrisKey, index: u64) -> MorrisPosition {
         let (ours, theirs, mover, other) = self.memory_index(key).unrank(index);
+        Self::position_with_memories(key, ours, theirs, mover, other)
+    }
+
+    /// The position of `key` with these men and memories (White to move).
+    pub(super) fn position_with_memories(
+        key: MorrisKey,
+        ours: Bitboard,
+        theirs: Bitboard,
+        mover: Option<Barrier>,
+        other: Option<Barrier>,
+    ) -> MorrisPosition {
         let mut pos =
             MorrisPosition::from_parts(ours, theirs, key.mover_hand, key.other_hand, Color::White);
         pos.set_barrier(Color::White, mover);
@@ -388,6 +437,37 @@ mod tests {
             }
         }
         (size, kept)
+    }
+
+    #[test]
+    fn stepping_through_a_range_gives_what_unranking_gives() {
+        let d = domain("twelve_mens_morris");
+        for (m, o) in [(true, false), (false, true), (true, true)] {
+            let key = MorrisKey {
+                mover: 4,
+                other: 3,
+                mover_hand: 0,
+                other_hand: 0,
+                mover_barrier: m,
+                other_barrier: o,
+            };
+            let index = d.memory_index(key);
+            let size = index.size();
+            for range in [
+                0..size,
+                1..size.min(700),
+                size / 3..size / 3 + 999,
+                size - 5..size,
+            ] {
+                let mut next = range.start;
+                index.for_each(range.clone(), |(i, ours, theirs, mover, other)| {
+                    assert_eq!(i, next);
+                    assert_eq!((ours, theirs, mover, other), index.unrank(i), "{key} {i}");
+                    next += 1;
+                });
+                assert_eq!(next, range.end, "{key} {range:?}");
+            }
+        }
     }
 
     #[test]
