@@ -99,16 +99,25 @@ impl Morris {
         }
         let empty = self.board.all_points().without(pos.occupied());
         let fly = self.can_fly(ours, hand);
-        for man in ours.indices() {
-            let mut targets = if fly {
-                empty
-            } else {
-                self.board.neighbours(man) & empty
-            };
-            if let Some(p) = point {
-                targets &= Bitboard::from_index(p);
+        // The points a return could be to: empty, completing a line of two of `color`'s men.
+        // Found line by line, they are few, and only the men that can reach them are tried.
+        let mut completing = 0u32;
+        for &mill in self.board.mills() {
+            let own = mill & ours.0;
+            if own.count_ones() == 2 {
+                completing |= mill & !own & empty.0;
             }
-            for p in targets.indices() {
+        }
+        if let Some(p) = point {
+            completing &= 1 << p;
+        }
+        for p in Bitboard(completing).indices() {
+            let men = if fly {
+                ours
+            } else {
+                self.board.neighbours(p) & ours
+            };
+            for man in men.indices() {
                 if self.reforms_mill(ours, man, p) {
                     found.push(Barrier { man, point: p });
                 }
