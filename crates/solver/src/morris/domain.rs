@@ -264,7 +264,10 @@ impl MorrisDomain {
         }
     }
 
-    fn board_position(key: MorrisKey, (mover, other): (Bitboard, Bitboard)) -> MorrisPosition {
+    pub(super) fn board_position(
+        key: MorrisKey,
+        (mover, other): (Bitboard, Bitboard),
+    ) -> MorrisPosition {
         MorrisPosition::from_parts(mover, other, key.mover_hand, key.other_hand, Color::White)
     }
 }

@@ -396,8 +396,7 @@ impl MorrisDomain {
         mover: Option<Barrier>,
         other: Option<Barrier>,
     ) -> MorrisPosition {
-        let mut pos =
-            MorrisPosition::from_parts(ours, theirs, key.mover_hand, key.other_hand, Color::White);
+        let mut pos = Self::board_position(key, (ours, theirs));
         pos.set_barrier(Color::White, mover);
         pos.set_barrier(Color::Black, other);
         pos
