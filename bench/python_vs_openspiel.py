@@ -78,10 +78,17 @@ SIMD_VARIABLE = "PERFECTPLAY_SIMD"
 
 
 def vector_steps(
-    game_id: str, num_envs: int, seconds: float, seed: int, packed_mask: bool = False
+    game_id: str,
+    num_envs: int,
+    seconds: float,
+    seed: int,
+    packed_mask: bool = False,
+    obs_dtype: str = "float32",
 ) -> float:
     """Steps per second of ``pp.VectorEnv`` self-play with sampled legal actions."""
-    options = {"packed_mask": True} if packed_mask else {}
+    options: Dict[str, Any] = {"packed_mask": True} if packed_mask else {}
+    if obs_dtype != "float32":
+        options["obs_dtype"] = obs_dtype
     # copy=False: the fast path a training loop that copies what it keeps would take.
     env = pp.VectorEnv(game_id, num_envs, seed=seed, copy=False, **options)
     env.reset(seed=seed)
@@ -147,6 +154,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         action="store_true",
         help="VectorEnv(packed_mask=True): masks as bits, eight actions to a byte",
     )
+    parser.add_argument(
+        "--obs-dtype",
+        choices=["float32", "uint8"],
+        default="float32",
+        help="VectorEnv(obs_dtype=...): uint8 observations are a quarter of the bytes",
+    )
     args = parser.parse_args(argv)
 
     spiel = None if args.no_openspiel else pyspiel
@@ -157,6 +170,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         f"{os.cpu_count()} CPUs, {platform.machine()}, RAYON_NUM_THREADS={threads}; "
         f"best of {args.repeats} x {args.seconds:g} s per figure"
         + (", packed masks" if args.packed_mask else "")
+        + (f", {args.obs_dtype} observations" if args.obs_dtype != "float32" else "")
         + (f", {SIMD_VARIABLE}={os.environ[SIMD_VARIABLE]}" if SIMD_VARIABLE in os.environ else "")
     )
     print()
@@ -174,7 +188,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         for n in args.batch:
             measures[f"vec_{n}"] = (
                 vector_steps,
-                (game_id, n, args.seconds, args.seed, args.packed_mask),
+                (game_id, n, args.seconds, args.seed, args.packed_mask, args.obs_dtype),
             )
         row: Dict[str, Any] = {"game": game_id, "os_loop": None}
         row.update(best_of_rounds(args.repeats, measures))

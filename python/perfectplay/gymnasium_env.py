@@ -99,10 +99,11 @@ def _table_dirs(tablebase: TablebaseLike) -> Union[None, List[str]]:
 _ILLEGAL_ACTION_MODES = ("lose", "raise")
 
 
-def _observation_space(game: Any) -> spaces.Box:
-    """The Box every observation of ``game`` lies in: float32 in [0, 1]."""
+def _observation_space(game: Any, dtype: str = "float32", high: float = 1.0) -> spaces.Box:
+    """The Box every observation of ``game`` lies in: float32 in [0, 1], or ``dtype`` up to
+    ``high``."""
     shape = tuple(int(n) for n in game.observation_shape())
-    return spaces.Box(low=0.0, high=1.0, shape=shape, dtype=np.float32)
+    return spaces.Box(low=0, high=high, shape=shape, dtype=np.dtype(dtype))
 
 
 class PerfectPlayEnv(gym.Env):
@@ -353,6 +354,9 @@ class PerfectPlayVectorEnv(_GymVectorEnv):
         start: ``None`` or ``"subspace:KEY"`` (a callable start needs :class:`PerfectPlayEnv`).
         copy: ``True`` (default) returns fresh arrays from every call; ``False`` returns the
             env's own buffers, overwritten by the next call (faster; copy what you keep).
+        obs_dtype: ``"float32"`` (default) or ``"uint8"``, a quarter of the bytes (the
+            morris planes of men in hand then count them: ``Box(0, men per side)``); see
+            :class:`perfectplay.VectorEnv`.
         render_mode: must be ``None``.
         **rules: rule options for :func:`perfectplay.load_game`.
     """
@@ -370,6 +374,7 @@ class PerfectPlayVectorEnv(_GymVectorEnv):
         render_mode: Optional[str] = None,
         tablebase: TablebaseLike = None,
         start: Optional[str] = None,
+        obs_dtype: Any = "float32",
         **rules: Any,
     ) -> None:
         if opponent not in ("random", "perfect"):
@@ -395,6 +400,7 @@ class PerfectPlayVectorEnv(_GymVectorEnv):
             copy=bool(copy),
             tablebase=_table_dirs(tablebase),
             start=start,
+            obs_dtype=obs_dtype,
             **rules,
         )
         self.game = self.env.game
@@ -402,7 +408,9 @@ class PerfectPlayVectorEnv(_GymVectorEnv):
         self.agent_player = int(agent_player)
         self.num_envs = int(num_envs)
         self.render_mode = None
-        self.single_observation_space = _observation_space(self.game)
+        self.single_observation_space = _observation_space(
+            self.game, self.env.obs_dtype, self.env.observation_high
+        )
         self.single_action_space = spaces.Discrete(int(self.game.num_distinct_actions()))
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)

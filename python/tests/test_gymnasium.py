@@ -245,6 +245,20 @@ def test_make_vec_uses_the_vector_entry_point():
     envs.close()
 
 
+def test_vector_env_observations_in_uint8_have_their_space():
+    envs = gym.make_vec(
+        "perfectplay/NineMensMorris-v0", num_envs=8, vectorization_mode="vector_entry_point",
+        obs_dtype="uint8",
+    )
+    space = envs.single_observation_space
+    assert space.dtype == np.uint8 and space.shape == (7, 24) and space.high.max() == 9
+    obs, _ = envs.reset(seed=3)
+    for _ in range(40):
+        assert obs.dtype == np.uint8 and envs.observation_space.contains(obs)
+        obs, *_ = envs.step(envs.unwrapped.env.sample_legal_actions())
+    envs.close()
+
+
 def test_vector_env_steps_and_autoresets():
     envs = gym.make_vec("perfectplay/ThreeMensMorris-v0", num_envs=32, agent_player=1)
     obs, info = envs.reset(seed=1)

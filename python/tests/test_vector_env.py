@@ -117,6 +117,43 @@ def test_packed_masks_unpack_to_the_bool_masks(game_id):
         *_, packed_info = packed.step(actions)
 
 
+@pytest.mark.parametrize(
+    "game_id", ["checkers", "nine_mens_morris", "twelve_mens_morris", "three_mens_morris"]
+)
+def test_uint8_observations_are_the_float_ones_with_hands_counted(game_id):
+    floats = pp.VectorEnv(game_id, 13, seed=2)
+    small = pp.VectorEnv(game_id, 13, seed=2, obs_dtype="uint8", packed_mask=True)
+    assert (floats.obs_dtype, small.obs_dtype) == ("float32", "uint8")
+    game = floats.game
+    morris = game.family == "morris"
+    men = game.rules()["men"] if morris else 1
+    assert floats.observation_high == 1.0 and small.observation_high == men
+    # The planes of men in hand (morris planes 3 and 4) count the men; the rest are equal.
+    scale = np.ones(floats.observation_shape, dtype=np.float64)
+    if morris:
+        scale[3:5] = men
+    want_obs, _ = floats.reset()
+    obs, _ = small.reset()
+    for _ in range(200):
+        assert obs.dtype == np.uint8 and obs.shape == want_obs.shape
+        assert np.array_equal(obs, np.rint(want_obs * scale).astype(np.uint8))
+        assert obs.max() <= small.observation_high
+        actions = floats.sample_legal_actions()
+        assert np.array_equal(actions, small.sample_legal_actions())
+        want_obs, *_ = floats.step(actions)
+        obs, *_ = small.step(actions)
+
+
+def test_obs_dtype_takes_names_and_numpy_dtypes_only():
+    for value in ("uint8", np.uint8, np.dtype("uint8")):
+        assert pp.VectorEnv("checkers", 2, obs_dtype=value).obs_dtype == "uint8"
+    for value in (None, "float32", np.float32):
+        assert pp.VectorEnv("checkers", 2, obs_dtype=value).obs_dtype == "float32"
+    for value in ("float64", np.int16, "bogus", 5):
+        with pytest.raises(ValueError, match="obs_dtype"):
+            pp.VectorEnv("checkers", 2, obs_dtype=value)
+
+
 def test_arrays_are_fresh_by_default_and_reused_with_copy_false():
     env = pp.VectorEnv("nine_mens_morris", 3)
     obs1, _ = env.reset()

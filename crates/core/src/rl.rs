@@ -144,4 +144,14 @@ pub trait ActionGame: Game {
     /// Writes the observation of `pos` at `stage`, seen from the player to move, into `out`
     /// (whose length is the product of [`ActionGame::observation_shape`]).
     fn write_observation(&self, pos: &Self::Position, stage: &Self::Stage, out: &mut [f32]);
+
+    /// Writes the observation of `pos` at `stage` as bytes, a quarter of the size (what a
+    /// batch of many envs writes and moves at every step): the same tensor with 0 and 1 for
+    /// 0.0 and 1.0; a game whose float observation holds other values says what its bytes
+    /// hold there (morris: the men in hand as counts), all at most
+    /// [`ActionGame::observation_byte_max`].
+    fn write_observation_bytes(&self, pos: &Self::Position, stage: &Self::Stage, out: &mut [u8]);
+
+    /// The largest value [`ActionGame::write_observation_bytes`] writes.
+    fn observation_byte_max(&self) -> u8;
 }

@@ -223,6 +223,17 @@ impl ActionSet {
     /// left out). The words' bytes, little-endian, copied.
     #[inline]
     pub fn write_mask_bits(&self, mask: &mut [u8]) {
+        // The 24-point morris boards' 75 bytes in stores of known size (a copy of a length
+        // known only at run time is a call to `memmove`, at every step of every env).
+        if let Ok(mask) = <&mut [u8; 75]>::try_from(&mut *mask) {
+            let (words, tail) = mask.as_chunks_mut::<8>();
+            for (out, word) in words.iter_mut().zip(&self.0) {
+                *out = word.to_le_bytes();
+            }
+            let last = self.0[words.len()].to_le_bytes();
+            tail.copy_from_slice(&last[..tail.len()]);
+            return;
+        }
         let mut bytes = [0u8; 8 * WORDS];
         for (out, word) in bytes.as_chunks_mut::<8>().0.iter_mut().zip(&self.0) {
             *out = word.to_le_bytes();

@@ -144,9 +144,12 @@ impl<F: Tabled> Slot<F> {
     }
 
     /// Writes the observation, the mask and the player to move.
-    fn write(&self, obs: &mut [f32], mask: MaskRow<'_>, player: &mut i32) {
-        let (game, pos) = (self.state.game(), self.state.position());
-        game.write_observation(pos, self.state.stage(), obs);
+    fn write(&self, obs: ObsRow<'_>, mask: MaskRow<'_>, player: &mut i32) {
+        let (game, pos, stage) = (self.state.game(), self.state.position(), self.state.stage());
+        match obs {
+            ObsRow::Floats(obs) => game.write_observation(pos, stage, obs),
+            ObsRow::Bytes(obs) => game.write_observation_bytes(pos, stage, obs),
+        }
         let set = self.state.fresh_steps().set();
         match mask {
             MaskRow::Bools(mask) => set.write_mask(mask),
@@ -163,7 +166,7 @@ impl<F: Tabled> Slot<F> {
 /// The buffers a step writes, one row per env.
 pub struct Buffers<'a> {
     /// Observations, `observation_len` values per env.
-    pub obs: &'a mut [f32],
+    pub obs: Observations<'a>,
     /// Legal-action masks.
     pub mask: Mask<'a>,
     /// The players to move.
@@ -174,6 +177,25 @@ pub struct Buffers<'a> {
     pub terminated: &'a mut [bool],
     /// Whether each env's game was cut short by the ply limit this step.
     pub truncated: &'a mut [bool],
+}
+
+/// Where a step writes the observations.
+#[derive(Debug)]
+pub enum Observations<'a> {
+    /// float32 values ([`perfectplay_core::ActionGame::write_observation`]).
+    Floats(&'a mut [f32]),
+    /// Bytes ([`perfectplay_core::ActionGame::write_observation_bytes`]): a quarter of the
+    /// bytes to write and to move.
+    Bytes(&'a mut [u8]),
+}
+
+impl Observations<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Observations::Floats(obs) => obs.len(),
+            Observations::Bytes(obs) => obs.len(),
+        }
+    }
 }
 
 /// Where a step writes the legal-action masks.
@@ -241,7 +263,7 @@ impl OwnedBuffers {
     /// The buffers, borrowed for a step or a reset.
     pub fn buffers(&mut self) -> Buffers<'_> {
         Buffers {
-            obs: &mut self.obs,
+            obs: Observations::Floats(&mut self.obs),
             mask: Mask::Bools(&mut self.mask),
             players: &mut self.players,
             rewards: &mut self.rewards,
@@ -249,6 +271,19 @@ impl OwnedBuffers {
             truncated: &mut self.truncated,
         }
     }
+}
+
+/// One env's observation row.
+enum ObsRow<'a> {
+    Floats(&'a mut [f32]),
+    Bytes(&'a mut [u8]),
+}
+
+/// The start of the observation buffer, as a [`SharedRows`] keeps it.
+#[derive(Clone, Copy)]
+enum ObsStart {
+    Floats(*mut f32),
+    Bytes(*mut u8),
 }
 
 /// One env's mask row.
@@ -266,7 +301,7 @@ enum MaskStart {
 
 /// One env's rows of the [`Buffers`].
 struct Rows<'a> {
-    obs: &'a mut [f32],
+    obs: ObsRow<'a>,
     mask: MaskRow<'a>,
     player: &'a mut i32,
     reward: &'a mut [f32],
@@ -284,7 +319,7 @@ type Borrows<'a, F> = (&'a mut [Slot<F>], Buffers<'a>, &'a mut [i64]);
 struct SharedRows<'a, F: Family, A> {
     slots: *mut Slot<F>,
     actions: &'a [A],
-    obs: *mut f32,
+    obs: ObsStart,
     mask: MaskStart,
     /// Mask entries per env.
     mask_len: usize,
@@ -331,7 +366,10 @@ impl<'a, F: Family, A> SharedRows<'a, F, A> {
         fits.then_some(SharedRows {
             slots: slots.as_mut_ptr(),
             actions,
-            obs: buffers.obs.as_mut_ptr(),
+            obs: match buffers.obs {
+                Observations::Floats(obs) => ObsStart::Floats(obs.as_mut_ptr()),
+                Observations::Bytes(obs) => ObsStart::Bytes(obs.as_mut_ptr()),
+            },
             mask: match buffers.mask {
                 Mask::Bools(mask) => MaskStart::Bools(mask.as_mut_ptr()),
                 Mask::Bits(mask) => MaskStart::Bits(mask.as_mut_ptr()),
@@ -368,7 +406,14 @@ impl<'a, F: Family, A> SharedRows<'a, F, A> {
         // made here is unique while it lives.
         unsafe {
             let rows = Rows {
-                obs: slice::from_raw_parts_mut(self.obs.add(i * obs_len), obs_len),
+                obs: match self.obs {
+                    ObsStart::Floats(obs) => {
+                        ObsRow::Floats(slice::from_raw_parts_mut(obs.add(i * obs_len), obs_len))
+                    }
+                    ObsStart::Bytes(obs) => {
+                        ObsRow::Bytes(slice::from_raw_parts_mut(obs.add(i * obs_len), obs_len))
+                    }
+                },
                 mask: match self.mask {
                     MaskStart::Bools(mask) => {
                         MaskRow::Bools(slice::from_raw_parts_mut(mask.add(i * count), count))
@@ -755,7 +800,7 @@ mod tests {
     /// The buffers of `rows`, with the masks packed into `packed`.
     fn with_bits<'a>(rows: &'a mut OwnedBuffers, packed: &'a mut [u8]) -> Buffers<'a> {
         Buffers {
-            obs: &mut rows.obs,
+            obs: Observations::Floats(&mut rows.obs),
             mask: Mask::Bits(packed),
             players: &mut rows.players,
             rewards: &mut rows.rewards,
@@ -931,6 +976,61 @@ mod tests {
         assert!(bits
             .step(&actions, with_bits(&mut other, &mut short))
             .is_err());
+    }
+
+    /// `rows`'s buffers with the observations written as bytes into `bytes`.
+    fn with_bytes<'a>(rows: &'a mut OwnedBuffers, bytes: &'a mut [u8]) -> Buffers<'a> {
+        Buffers {
+            obs: Observations::Bytes(bytes),
+            mask: Mask::Bools(&mut rows.mask),
+            players: &mut rows.players,
+            rewards: &mut rows.rewards,
+            terminated: &mut rows.terminated,
+            truncated: &mut rows.truncated,
+        }
+    }
+
+    /// A batch writing byte observations steps as one writing floats, and its rows are the
+    /// game's byte observations of the same positions.
+    fn byte_observations_follow_the_floats<F: Tabled>(game: F) {
+        let mut floats = Batch::new(game, 40, 9, None, Start::Initial);
+        let mut bytes = floats.clone();
+        let (mut rows, mut other) = (floats.owned_buffers(), bytes.owned_buffers());
+        let len = floats.observation_len();
+        let mut obs = vec![0xffu8; 40 * len];
+        let mut actions = vec![0; 40];
+        floats.reset(Reseed::Keep, rows.buffers()).unwrap();
+        bytes
+            .reset(Reseed::Keep, with_bytes(&mut other, &mut obs))
+            .unwrap();
+        for _ in 0..150 {
+            floats.sample(&mut actions).unwrap();
+            floats.step(&actions, rows.buffers()).unwrap();
+            bytes
+                .step(&actions, with_bytes(&mut other, &mut obs))
+                .unwrap();
+            assert_eq!(rows.mask, other.mask);
+            assert_eq!(rows.rewards, other.rewards);
+            for (env, row) in obs.chunks(len).enumerate() {
+                let slot = &bytes.slots[env];
+                let mut want = vec![0u8; len];
+                game.write_observation_bytes(slot.state.position(), slot.state.stage(), &mut want);
+                assert_eq!(row, want.as_slice(), "env {env}");
+            }
+        }
+        // A buffer of the wrong size for byte observations is refused, not written past.
+        let mut short = vec![0u8; 10];
+        assert!(bytes
+            .step(&actions, with_bytes(&mut other, &mut short))
+            .is_err());
+    }
+
+    #[test]
+    fn byte_observations_are_the_games_bytes() {
+        for id in ["checkers", "nine_mens_morris", "six_mens_morris"] {
+            let (_, game) = AnyGame::load(id, &[] as &[(&str, &str)]).unwrap();
+            with_family!(AnyGame, game, g => byte_observations_follow_the_floats(g));
+        }
     }
 
     #[test]

@@ -319,27 +319,42 @@ impl ActionGame for Checkers {
     }
 
     fn write_observation(&self, pos: &CheckersPosition, stage: &Stage, out: &mut [f32]) {
-        let out = &mut out[..5 * 64];
-        out.fill(0.0);
-        let us = pos.side_to_move();
-        // White already plays up the standard diagram; Black sees it turned half a turn.
-        let cell = |sq: Square| {
-            let (r, c) = (usize::from(sq.row()), usize::from(sq.column()));
-            if us == crate::Color::White {
-                8 * r + c
-            } else {
-                8 * (7 - r) + (7 - c)
-            }
-        };
-        let planes = [pos.men(us), pos.kings(us), pos.men(!us), pos.kings(!us)];
-        for (plane, set) in planes.iter().enumerate() {
-            for index in set.indices() {
-                out[64 * plane + cell(Square::from_bit(index))] = 1.0;
-            }
+        write_planes(pos, stage, out, 1.0);
+    }
+
+    /// Every value is 0 or 1, as in the float observation.
+    fn write_observation_bytes(&self, pos: &CheckersPosition, stage: &Stage, out: &mut [u8]) {
+        write_planes(pos, stage, out, 1);
+    }
+
+    fn observation_byte_max(&self) -> u8 {
+        1
+    }
+}
+
+/// Writes the observation planes of `pos` at `stage` into `out`: `one` where a plane holds
+/// the square, zero elsewhere.
+fn write_planes<V: Copy + Default>(pos: &CheckersPosition, stage: &Stage, out: &mut [V], one: V) {
+    let out = &mut out[..5 * 64];
+    out.fill(V::default());
+    let us = pos.side_to_move();
+    // White already plays up the standard diagram; Black sees it turned half a turn.
+    let cell = |sq: Square| {
+        let (r, c) = (usize::from(sq.row()), usize::from(sq.column()));
+        if us == crate::Color::White {
+            8 * r + c
+        } else {
+            8 * (7 - r) + (7 - c)
         }
-        if let Some(sq) = stage.current_square() {
-            out[64 * 4 + cell(sq)] = 1.0;
+    };
+    let planes = [pos.men(us), pos.kings(us), pos.men(!us), pos.kings(!us)];
+    for (plane, set) in planes.iter().enumerate() {
+        for index in set.indices() {
+            out[64 * plane + cell(Square::from_bit(index))] = one;
         }
+    }
+    if let Some(sq) = stage.current_square() {
+        out[64 * 4 + cell(sq)] = one;
     }
 }
 
@@ -437,6 +452,31 @@ mod tests {
         check("W:W27:B23,14");
         check("B:W6,7,8,14,15,16,22,23,24:BK10");
         check("W:W14,15,22,23,25,27,K2:B5,6,9,10,12,18,19,K30");
+    }
+
+    #[test]
+    fn byte_observations_are_the_float_ones() {
+        let game = Checkers::default();
+        for fen in [
+            "B:W21-32:B1-12",
+            "W:W27:B23,14",
+            "W:W14,15,22,23,25,27,K2:B5,6,9,10,12,18,19,K30",
+        ] {
+            let pos: CheckersPosition = fen.parse().unwrap();
+            let mut stages = vec![Stage::Start];
+            game.for_each_action_step(&pos, &Stage::Start, |_, step| {
+                if let ActionStep::Continue(next) = step {
+                    stages.push(next);
+                }
+            });
+            for stage in stages {
+                let (mut floats, mut bytes) = ([7.0; 320], [7; 320]);
+                game.write_observation(&pos, &stage, &mut floats);
+                game.write_observation_bytes(&pos, &stage, &mut bytes);
+                assert_eq!(bytes.map(f32::from), floats, "{fen} {stage:?}");
+                assert!(bytes.iter().any(|&b| b == game.observation_byte_max()));
+            }
+        }
     }
 
     /// Every action of the groups at `stage`, ascending, once.

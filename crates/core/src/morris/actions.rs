@@ -288,6 +288,16 @@ impl ActionGame for Morris {
     fn write_observation(&self, pos: &MorrisPosition, stage: &Stage, out: &mut [f32]) {
         self.observe(pos, stage, out);
     }
+
+    /// Planes 3 and 4 hold the men in hand, 0 to the men per side, where the float observation
+    /// holds their fraction of the men per side.
+    fn write_observation_bytes(&self, pos: &MorrisPosition, stage: &Stage, out: &mut [u8]) {
+        self.observe_bytes(pos, stage, out);
+    }
+
+    fn observation_byte_max(&self) -> u8 {
+        self.rules().men.max(1)
+    }
 }
 
 #[cfg(test)]

@@ -72,6 +72,44 @@ fn write_bits(plane: &mut [f32], bits: u32) {
     }
 }
 
+/// Each byte's eight bits as eight bytes 0 or 1, lowest bit first, read as a little-endian word.
+const SPREAD_BYTES: [u64; 256] = {
+    let mut table = [0; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut bit = 0;
+        while bit < 8 {
+            if byte & (1 << bit) != 0 {
+                table[byte] |= 1 << (8 * bit);
+            }
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
+/// The 24 bits of `bits` as 24 bytes 0 or 1, lowest bit first, in three little-endian words.
+#[inline(always)]
+fn spread_24(bits: u32) -> [u64; 3] {
+    [0, 8, 16].map(|shift| SPREAD_BYTES[((bits >> shift) & 0xff) as usize])
+}
+
+/// Writes bit `i` of `bits` as 0 or 1 into `plane[i]`, eight at a time.
+#[inline]
+fn write_bit_bytes(plane: &mut [u8], bits: u32) {
+    let mut rest = u64::from(bits);
+    let mut octets = plane.chunks_exact_mut(8);
+    for octet in &mut octets {
+        octet.copy_from_slice(&SPREAD_BYTES[(rest & 0xff) as usize].to_le_bytes());
+        rest >>= 8;
+    }
+    let tail = SPREAD_BYTES[(rest & 0xff) as usize].to_le_bytes();
+    let remainder = octets.into_remainder();
+    let len = remainder.len();
+    remainder.copy_from_slice(&tail[..len]);
+}
+
 impl Morris {
     /// The observation, shape `[7, n]` for a board of `n` points: planes, one value per point,
     /// from the point of view of the player to move: 0 own men, 1 the opponent's men, 2 empty
@@ -86,7 +124,7 @@ impl Morris {
             if self.board().point_count() == 24 {
                 #[cfg(target_arch = "x86_64")]
                 if simd::has_avx512f() {
-                    let (bits, fills, arrived) = self.plane_values(pos, stage);
+                    let (bits, fills, arrived) = self.plane_floats(pos, stage);
                     // SAFETY: the CPU has AVX-512F, checked just now.
                     return unsafe { simd::write_planes_24_avx512(planes, bits, fills, arrived) };
                 }
@@ -94,6 +132,46 @@ impl Morris {
             }
         }
         self.observe_planes_of(pos, stage, out, self.board().point_count());
+    }
+
+    /// [`Morris::observe`] in bytes, a quarter of the size: the same planes with 0 and 1 for
+    /// 0.0 and 1.0, except planes 3 and 4, the men in hand, which hold their number (0 to the
+    /// men per side) rather than its fraction of the men per side.
+    pub(crate) fn observe_bytes(&self, pos: &MorrisPosition, stage: &Stage, out: &mut [u8]) {
+        let (bits, counts, arrived) = self.plane_values(pos, stage);
+        let n = self.board().point_count();
+        // The 24-point boards: the 168 bytes as 21 words made in registers, so that they go
+        // out in a few wide stores (envs write an observation at every step).
+        if let (24, Some(out)) = (n, out.first_chunk_mut::<{ PLANES * 24 }>()) {
+            let fill = |count: u8| u64::from(count) * 0x0101_0101_0101_0101;
+            let [own, theirs, empty] = bits.map(spread_24);
+            let [own_hand, their_hand, removing] = counts.map(|c| [fill(c); 3]);
+            let arrived = if arrived == 0 {
+                [0; 3]
+            } else {
+                spread_24(arrived)
+            };
+            let words = [own, theirs, empty, own_hand, their_hand, removing, arrived];
+            for (out, word) in out
+                .as_chunks_mut::<8>()
+                .0
+                .iter_mut()
+                .zip(words.as_flattened())
+            {
+                *out = word.to_le_bytes();
+            }
+            return;
+        }
+        let mut planes = out[..PLANES * n].chunks_exact_mut(n);
+        for (bits, plane) in bits.into_iter().zip(planes.by_ref()) {
+            write_bit_bytes(plane, bits);
+        }
+        for (count, plane) in counts.into_iter().zip(planes.by_ref()) {
+            plane.fill(count);
+        }
+        if let Some(plane) = planes.next() {
+            write_bit_bytes(plane, arrived);
+        }
     }
 
     #[inline(always)]
@@ -106,31 +184,43 @@ impl Morris {
         self.observe_planes_of(pos, stage, planes.as_flattened_mut(), N);
     }
 
-    /// What the planes show: the bits of planes 0 to 2, the values of planes 3 to 5 and the
-    /// bits of plane 6.
+    /// What the planes show: the bits of planes 0 to 2, the counts behind planes 3 to 5 (the
+    /// men in hand of each side, and 1 while choosing men to take) and the bits of plane 6.
     #[inline(always)]
-    fn plane_values(&self, pos: &MorrisPosition, stage: &Stage) -> ([u32; 3], [f32; 3], u32) {
+    fn plane_values(&self, pos: &MorrisPosition, stage: &Stage) -> ([u32; 3], [u8; 3], u32) {
         let us = pos.side_to_move();
         let empty = self.board().all_points().without(pos.occupied());
-        let men = self.rules().men;
         let (removing, arrived) = match stage {
             Stage::Removing { base, .. } => (true, base.to()),
             Stage::Start => (pos.opening_removal_pending(), None),
         };
         (
             [pos.men(us).0, pos.men(!us).0, empty.0],
-            [
-                hand_fraction(pos.in_hand(us), men),
-                hand_fraction(pos.in_hand(!us), men),
-                f32::from(u8::from(removing)),
-            ],
+            [pos.in_hand(us), pos.in_hand(!us), u8::from(removing)],
             arrived.map_or(0, |point| 1 << point),
+        )
+    }
+
+    /// [`Morris::plane_values`] with the values of planes 3 to 5 as the float observation
+    /// shows them: the men in hand as fractions of the men per side.
+    #[inline(always)]
+    fn plane_floats(&self, pos: &MorrisPosition, stage: &Stage) -> ([u32; 3], [f32; 3], u32) {
+        let (bits, [own, theirs, removing], arrived) = self.plane_values(pos, stage);
+        let men = self.rules().men;
+        (
+            bits,
+            [
+                hand_fraction(own, men),
+                hand_fraction(theirs, men),
+                f32::from(removing),
+            ],
+            arrived,
         )
     }
 
     #[inline(always)]
     fn observe_planes_of(&self, pos: &MorrisPosition, stage: &Stage, out: &mut [f32], n: usize) {
-        let (bits, fills, arrived) = self.plane_values(pos, stage);
+        let (bits, fills, arrived) = self.plane_floats(pos, stage);
         let mut planes = out[..PLANES * n].chunks_exact_mut(n);
         // The values first: a zip takes its first iterator's next item before it finds the
         // second one ended.
@@ -204,13 +294,56 @@ mod tests {
                         #[cfg(target_arch = "x86_64")]
                         if simd::cpu_has_avx512f() {
                             let mut planes = [[3.0; 24]; PLANES];
-                            let (bits, fills, arrived) = game.plane_values(&pos, &stage);
+                            let (bits, fills, arrived) = game.plane_floats(&pos, &stage);
                             // SAFETY: the CPU has the features, checked just above.
                             unsafe {
                                 simd::write_planes_24_avx512(&mut planes, bits, fills, arrived)
                             };
                             assert_eq!(planes.as_flattened(), general.as_slice(), "AVX-512");
                         }
+                    }
+                    let moves = state.legal_moves();
+                    let pick = rng.below(moves.len()).unwrap();
+                    state.play(&moves[pick]).unwrap();
+                }
+            }
+        }
+    }
+
+    /// The byte observation is the float one with the men in hand counted, on every board
+    /// (the 24-point boards take their own path).
+    #[test]
+    fn byte_observations_are_the_float_ones_with_hands_counted() {
+        for id in [
+            "three_mens_morris",
+            "six_mens_morris",
+            "nine_mens_morris",
+            "twelve_mens_morris",
+            "lasker_morris",
+            "morabaraba",
+        ] {
+            let game = Morris::preset(id).unwrap();
+            let n = game.board().point_count();
+            let men = f32::from(game.rules().men);
+            let mut rng = SplitMix64::new(0x6279_7465);
+            for _ in 0..6 {
+                let mut state = GameState::new(game);
+                while !state.is_over() && state.ply() < 120 {
+                    let pos = *state.position();
+                    for stage in stages(&game, &pos) {
+                        let (mut floats, mut bytes) = (vec![9.0; PLANES * n], vec![9; PLANES * n]);
+                        game.observe(&pos, &stage, &mut floats);
+                        game.observe_bytes(&pos, &stage, &mut bytes);
+                        let want: Vec<u8> = floats
+                            .iter()
+                            .enumerate()
+                            .map(|(i, &v)| match i / n {
+                                3 | 4 => (v * men).round() as u8,
+                                _ => v as u8,
+                            })
+                            .collect();
+                        assert_eq!(bytes, want, "{id} {stage:?} {}", game.fen(&pos, 0));
+                        assert!(bytes.iter().all(|&b| b <= game.rules().men));
                     }
                     let moves = state.legal_moves();
                     let pick = rng.below(moves.len()).unwrap();
