@@ -3,6 +3,24 @@
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
+/// For each byte, its eight bits spread `stride` apart: bit `j` of the byte becomes bit
+/// `stride * j` (`stride` at most 8), for writing a set's bits into wider lanes by table.
+pub(crate) const fn spread_bytes(stride: u32) -> [u64; 256] {
+    let mut table = [0; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut bit = 0;
+        while bit < 8 {
+            if byte & (1 << bit) != 0 {
+                table[byte] |= 1 << (stride * bit);
+            }
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+}
+
 /// A set of board points, one bit per point.
 ///
 /// Both families fit: checkers uses the 32 dark squares, the morris boards at most 24 points.

@@ -68,21 +68,7 @@ impl Stage {
 }
 
 /// Each byte's bits spread four apart: bit `j` of the byte becomes bit `4 * j`.
-const SPREAD_BY_FOUR: [u32; 256] = {
-    let mut table = [0; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let mut bit = 0;
-        while bit < 8 {
-            if byte & (1 << bit) != 0 {
-                table[byte] |= 1 << (4 * bit);
-            }
-            bit += 1;
-        }
-        byte += 1;
-    }
-    table
-};
+const SPREAD_BY_FOUR: [u64; 256] = crate::bitboard::spread_bytes(4);
 
 /// The direction of the step (one square) or jump (two) from `a` to `b`.
 fn direction(a: Square, b: Square) -> Option<usize> {
@@ -234,8 +220,8 @@ impl ActionGame for Checkers {
             // Action 4 * square + direction: the squares spread four bits apart.
             for (k, word) in words.iter_mut().enumerate() {
                 let half = from >> (16 * k);
-                let spread = u64::from(SPREAD_BY_FOUR[(half & 0xff) as usize])
-                    | u64::from(SPREAD_BY_FOUR[(half >> 8 & 0xff) as usize]) << 32;
+                let spread = SPREAD_BY_FOUR[(half & 0xff) as usize]
+                    | SPREAD_BY_FOUR[(half >> 8 & 0xff) as usize] << 32;
                 *word |= spread << dir;
             }
         }

@@ -73,21 +73,7 @@ fn write_bits(plane: &mut [f32], bits: u32) {
 }
 
 /// Each byte's eight bits as eight bytes 0 or 1, lowest bit first, read as a little-endian word.
-const SPREAD_BYTES: [u64; 256] = {
-    let mut table = [0; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let mut bit = 0;
-        while bit < 8 {
-            if byte & (1 << bit) != 0 {
-                table[byte] |= 1 << (8 * bit);
-            }
-            bit += 1;
-        }
-        byte += 1;
-    }
-    table
-};
+const SPREAD_BYTES: [u64; 256] = crate::bitboard::spread_bytes(8);
 
 /// The 24 bits of `bits` as 24 bytes 0 or 1, lowest bit first, in three little-endian words.
 #[inline(always)]
@@ -162,16 +148,12 @@ impl Morris {
             }
             return;
         }
-        let mut planes = out[..PLANES * n].chunks_exact_mut(n);
-        for (bits, plane) in bits.into_iter().zip(planes.by_ref()) {
-            write_bit_bytes(plane, bits);
-        }
-        for (count, plane) in counts.into_iter().zip(planes.by_ref()) {
-            plane.fill(count);
-        }
-        if let Some(plane) = planes.next() {
-            write_bit_bytes(plane, arrived);
-        }
+        write_planes(
+            &mut out[..PLANES * n],
+            n,
+            (bits, counts, arrived),
+            write_bit_bytes,
+        );
     }
 
     #[inline(always)]
@@ -220,23 +202,35 @@ impl Morris {
 
     #[inline(always)]
     fn observe_planes_of(&self, pos: &MorrisPosition, stage: &Stage, out: &mut [f32], n: usize) {
-        let (bits, fills, arrived) = self.plane_floats(pos, stage);
-        let mut planes = out[..PLANES * n].chunks_exact_mut(n);
-        // The values first: a zip takes its first iterator's next item before it finds the
-        // second one ended.
-        for (bits, plane) in bits.into_iter().zip(planes.by_ref()) {
-            write_bits(plane, bits);
-        }
-        for (fill, plane) in fills.into_iter().zip(planes.by_ref()) {
-            plane.fill(fill);
-        }
-        if let Some(plane) = planes.next() {
-            // Outside a removal (nearly always), no table look-ups.
-            if arrived == 0 {
-                plane.fill(0.0);
-            } else {
-                write_bits(plane, arrived);
-            }
+        let values = self.plane_floats(pos, stage);
+        write_planes(&mut out[..PLANES * n], n, values, write_bits);
+    }
+}
+
+/// Writes the planes of `n` values each into `out`: the bits of planes 0 to 2 and 6 by
+/// `write_bits`, the values of planes 3 to 5 on every point.
+#[inline(always)]
+fn write_planes<V: Copy + Default>(
+    out: &mut [V],
+    n: usize,
+    (bits, fills, arrived): ([u32; 3], [V; 3], u32),
+    write_bits: fn(&mut [V], u32),
+) {
+    let mut planes = out.chunks_exact_mut(n);
+    // The values first: a zip takes its first iterator's next item before it finds the
+    // second one ended.
+    for (bits, plane) in bits.into_iter().zip(planes.by_ref()) {
+        write_bits(plane, bits);
+    }
+    for (fill, plane) in fills.into_iter().zip(planes.by_ref()) {
+        plane.fill(fill);
+    }
+    if let Some(plane) = planes.next() {
+        // Outside a removal (nearly always), no table look-ups.
+        if arrived == 0 {
+            plane.fill(V::default());
+        } else {
+            write_bits(plane, arrived);
         }
     }
 }
