@@ -7,6 +7,7 @@ use perfectplay_core::with_family;
 use crate::cli_game::CliGame;
 use crate::errors::CliError;
 use crate::settings;
+use std::io::Write;
 
 pub(crate) use perfectplay_core::registry::GameId;
 
@@ -15,6 +16,37 @@ pub(crate) use perfectplay_core::registry::GameId;
 pub(crate) trait GameTask {
     /// Runs the command on `game`, the game `id` with the rule settings applied.
     fn run<G: CliGame>(self, id: GameId, game: G) -> Result<(), CliError>;
+}
+
+/// Where a command that plays with people writes: its results to `out`, its conversation with
+/// human players to `talk`.
+pub(crate) struct Streams<'a> {
+    pub(crate) out: &'a mut dyn Write,
+    pub(crate) talk: &'a mut dyn Write,
+}
+
+/// A command that plays a game with people, by its arguments.
+pub(crate) trait Conversation {
+    /// Runs the command on `game`, the game `id` with the rule settings applied.
+    fn run<G: CliGame>(&self, id: GameId, game: G, io: Streams<'_>) -> Result<(), CliError>;
+}
+
+/// Runs the conversation `args` on the game named `game` with the `name=value` rule
+/// `settings`.
+pub(crate) fn converse<'a, A: Conversation>(
+    game: &str,
+    settings: &[String],
+    args: &'a A,
+    io: Streams<'a>,
+) -> Result<(), CliError> {
+    /// A [`Conversation`] with its streams, as a [`GameTask`].
+    struct Talk<'a, A>(&'a A, Streams<'a>);
+    impl<A: Conversation> GameTask for Talk<'_, A> {
+        fn run<G: CliGame>(self, id: GameId, game: G) -> Result<(), CliError> {
+            self.0.run(id, game, self.1)
+        }
+    }
+    run(game, settings, Talk(args, io))
 }
 
 /// Builds the game named `game` with the `name=value` rule settings applied and validated, then

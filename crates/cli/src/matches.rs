@@ -26,7 +26,7 @@ use perfectplay_core::{ByColor, Color, SplitMix64};
 use crate::cli_game::CliGame;
 use crate::console::Console;
 use crate::errors::CliError;
-use crate::games::{self, GameId, GameTask};
+use crate::games::{self, Conversation, GameId, Streams};
 use crate::play::{open_tables, play_out, starting_state, Clock, Ending, LoopOptions};
 use crate::players::{Player, PlayerKind};
 
@@ -145,18 +145,12 @@ pub(crate) fn run(
     out: &mut dyn Write,
     talk: &mut dyn Write,
 ) -> Result<(), CliError> {
-    games::run(&args.game, &args.set, Match { args, out, talk })
+    games::converse(&args.game, &args.set, args, Streams { out, talk })
 }
 
-struct Match<'a> {
-    args: &'a MatchArgs,
-    out: &'a mut dyn Write,
-    talk: &'a mut dyn Write,
-}
-
-impl GameTask for Match<'_> {
-    fn run<G: CliGame>(self, id: GameId, game: G) -> Result<(), CliError> {
-        play_match(id, game, self.args, self.out, self.talk)
+impl Conversation for MatchArgs {
+    fn run<G: CliGame>(&self, id: GameId, game: G, io: Streams<'_>) -> Result<(), CliError> {
+        play_match(id, game, self, io.out, io.talk)
     }
 }
 

@@ -27,7 +27,7 @@ use crate::choice::{Choice, QuitReason};
 use crate::cli_game::CliGame;
 use crate::console::Console;
 use crate::errors::CliError;
-use crate::games::{self, GameId, GameTask};
+use crate::games::{self, Conversation, GameId, Streams};
 use crate::players::{Player, PlayerKind, Tables};
 use crate::settings;
 
@@ -194,19 +194,12 @@ pub(crate) fn run(
     out: &mut dyn Write,
     talk: &mut dyn Write,
 ) -> Result<(), CliError> {
-    games::run(&args.game, &args.set, Play { args, out, talk })
+    games::converse(&args.game, &args.set, args, Streams { out, talk })
 }
 
-/// The game as a [`GameTask`].
-struct Play<'a> {
-    args: &'a PlayArgs,
-    out: &'a mut dyn Write,
-    talk: &'a mut dyn Write,
-}
-
-impl GameTask for Play<'_> {
-    fn run<G: CliGame>(self, id: GameId, game: G) -> Result<(), CliError> {
-        play(id, game, self.args, self.out, self.talk)
+impl Conversation for PlayArgs {
+    fn run<G: CliGame>(&self, id: GameId, game: G, io: Streams<'_>) -> Result<(), CliError> {
+        play(id, game, self, io.out, io.talk)
     }
 }
 

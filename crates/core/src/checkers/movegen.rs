@@ -16,6 +16,20 @@ use super::{CheckersMove, CheckersPosition, CheckersRules, Square};
 use crate::game::MoveBuffer;
 use crate::{Bitboard, Color};
 
+/// Calls `f::<BLACK, ...>(args)` for the side to move `side`: the generators are compiled once
+/// for each side, with its directions known at compile time.
+macro_rules! by_side {
+    ($side:expr, $f:ident($($arg:expr),*)) => {
+        by_side!($side, $f::<>($($arg),*))
+    };
+    ($side:expr, $f:ident::<$($generic:ty),*>($($arg:expr),*)) => {
+        match $side {
+            Color::Black => $f::<true, $($generic),*>($($arg),*),
+            Color::White => $f::<false, $($generic),*>($($arg),*),
+        }
+    };
+}
+
 const BLACK_FORWARD: [Dir; 2] = [Dir::SouthWest, Dir::SouthEast];
 const WHITE_FORWARD: [Dir; 2] = [Dir::NorthWest, Dir::NorthEast];
 
@@ -374,10 +388,7 @@ impl CheckersPosition {
     /// [`CheckersPosition::generate_moves_into`], without building a list.
     #[inline]
     pub fn for_each_move<F: FnMut(&CheckersMove)>(&self, mut visit: F) {
-        match self.side {
-            Color::Black => visit_for::<true, F>(self, &mut visit),
-            Color::White => visit_for::<false, F>(self, &mut visit),
-        }
+        by_side!(self.side, visit_for::<F>(self, &mut visit))
     }
 
     /// Calls `visit` with every legal move under `rules`' capture options: as
@@ -402,30 +413,21 @@ impl CheckersPosition {
         if rules.standard_captures() {
             return self.for_each_move(visit);
         }
-        match self.side {
-            Color::Black => visit_under::<true, F>(self, rules, &mut visit),
-            Color::White => visit_under::<false, F>(self, rules, &mut visit),
-        }
+        by_side!(self.side, visit_under::<F>(self, rules, &mut visit))
     }
 
     /// The number of legal moves, every capture path counted separately, without building them.
     #[inline]
     #[must_use]
     pub fn count_moves(&self) -> u64 {
-        match self.side {
-            Color::Black => count_for::<true>(self),
-            Color::White => count_for::<false>(self),
-        }
+        by_side!(self.side, count_for(self))
     }
 
     /// Whether the side to move has a legal move.
     #[inline]
     #[must_use]
     pub fn has_legal_move(&self) -> bool {
-        match self.side {
-            Color::Black => has_move_for::<true>(self),
-            Color::White => has_move_for::<false>(self),
-        }
+        by_side!(self.side, has_move_for(self))
     }
 
     /// For each direction of `dirs`, the squares of the side to move's pieces whose legal
@@ -434,10 +436,7 @@ impl CheckersPosition {
     #[inline]
     #[must_use]
     pub(crate) fn first_steps(&self, dirs: [Dir; 4], mandatory: bool) -> [u32; 4] {
-        match self.side {
-            Color::Black => first_steps_for::<true>(self, dirs, mandatory),
-            Color::White => first_steps_for::<false>(self, dirs, mandatory),
-        }
+        by_side!(self.side, first_steps_for(self, dirs, mandatory))
     }
 
     /// Whether the side to move must capture.

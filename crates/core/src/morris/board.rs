@@ -214,6 +214,25 @@ impl Board {
         self.names[usize::from(index)]
     }
 
+    /// The steps between the outer square's corners on the board's grid (files `a` to `g` on
+    /// the 24-point boards: 6; 4 on the 16-point board, 2 on the 9-point one): what drawings
+    /// of the board scale by.
+    #[must_use]
+    pub fn grid_span(&self) -> u8 {
+        match self.point_count() {
+            24 => 6,
+            16 => 4,
+            _ => 2,
+        }
+    }
+
+    /// Where point `index` is on the board's grid: its file and rank counted from `a` and `1`.
+    #[must_use]
+    pub fn grid_position(&self, index: u8) -> (u8, u8) {
+        let name = self.name(index).as_bytes();
+        (name[0] - b'a', name[1] - b'1')
+    }
+
     /// The index of the point called `name`.
     #[must_use]
     pub fn point(&self, name: &str) -> Option<u8> {

@@ -15,19 +15,13 @@ impl Morris {
     #[must_use]
     pub fn diagram(&self, pos: &MorrisPosition) -> String {
         let board = self.board();
-        let size = match board.point_count() {
-            24 => 7,
-            16 => 5,
-            _ => 3,
-        };
+        let size = usize::from(board.grid_span()) + 1;
         let rows = 2 * (size - 1) + 1;
         let cols = 4 * (size - 1) + 1;
         let mut canvas = vec![vec![' '; cols]; rows];
         let place = |point: u8| {
-            let name = board.name(point).as_bytes();
-            let x = usize::from(name[0] - b'a');
-            let y = usize::from(name[1] - b'1');
-            (2 * (size - 1 - y), 4 * x)
+            let (x, y) = board.grid_position(point);
+            (2 * (size - 1 - usize::from(y)), 4 * usize::from(x))
         };
         for a in 0..board.point_count() as u8 {
             for b in board.neighbours(a).indices().filter(|&b| b > a) {

@@ -23,11 +23,7 @@ impl Morris {
     #[must_use]
     pub fn svg(&self, pos: &MorrisPosition) -> String {
         let board = self.board();
-        let span = match board.point_count() {
-            24 => 6,
-            16 => 4,
-            _ => 2,
-        };
+        let span = u32::from(board.grid_span());
         let board_width = 2 * MARGIN + span * UNIT;
         // Wide enough for the line of text below the small boards.
         let width = board_width.max(340);
@@ -35,10 +31,11 @@ impl Morris {
         // The files' line and the men in hand's line below the board.
         let height = board_width + 40;
         let place = |point: u8| {
-            let name = board.name(point).as_bytes();
-            let x = u32::from(name[0] - b'a');
-            let y = u32::from(name[1] - b'1');
-            (left + x * UNIT, MARGIN + (span - y) * UNIT)
+            let (x, y) = board.grid_position(point);
+            (
+                left + u32::from(x) * UNIT,
+                MARGIN + (span - u32::from(y)) * UNIT,
+            )
         };
         let mut out = String::new();
         let _ = write!(
