@@ -49,6 +49,23 @@ pub(crate) fn converse<'a, A: Conversation>(
     run(game, settings, Talk(args, io))
 }
 
+/// What `args` writes to its results stream when it runs on the game named `game` with rule
+/// `settings` (its conversation dropped): for tests.
+#[cfg(test)]
+pub(crate) fn converse_quietly<A: Conversation>(
+    game: &str,
+    settings: &[String],
+    args: &A,
+) -> Result<String, CliError> {
+    let (mut out, mut talk) = (Vec::new(), Vec::new());
+    let io = Streams {
+        out: &mut out,
+        talk: &mut talk,
+    };
+    converse(game, settings, args, io)?;
+    Ok(String::from_utf8(out).expect("the commands write text"))
+}
+
 /// Builds the game named `game` with the `name=value` rule settings applied and validated, then
 /// runs `task` on it.
 pub(crate) fn run<T: GameTask>(game: &str, settings: &[String], task: T) -> Result<(), CliError> {

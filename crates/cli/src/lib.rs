@@ -27,6 +27,7 @@ use std::io::{self, Write};
 use clap::{Parser, Subcommand};
 
 use crate::errors::CliError;
+use crate::games::{Conversation, Streams};
 
 /// Perfect play for English checkers and the morris family: move-path counts and games on the
 /// command line.
@@ -94,14 +95,26 @@ where
     }
 }
 
+/// [`games::converse`] with results to `out` and the conversation on standard error.
+fn converse<A: Conversation>(
+    game: &str,
+    settings: &[String],
+    args: &A,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let talk = &mut io::stderr();
+    games::converse(game, settings, args, Streams { out, talk })
+}
+
 /// Runs the chosen subcommand with standard output and standard error.
 fn run(cli: &Cli) -> Result<(), CliError> {
     let stdout = io::stdout();
     let mut out = stdout.lock();
     match &cli.command {
         Command::Perft(args) => perft::run(args, &mut out),
-        Command::Play(args) => play::run(args, &mut out, &mut io::stderr()),
-        Command::Match(args) => matches::run(args, &mut out, &mut io::stderr()),
+        // Play and match talk with human players on standard error.
+        Command::Play(args) => converse(&args.game, &args.set, args, &mut out),
+        Command::Match(args) => converse(&args.game, &args.set, args, &mut out),
         Command::Rules(args) => rules::run(args, &mut out),
         Command::Games => list::run(&mut out),
         Command::Solve(args) => db::run_solve(args, &mut out),

@@ -138,16 +138,6 @@ impl Score {
     }
 }
 
-/// Plays the match: a line per game and the score table to `out`, the conversation with
-/// human players to `talk`.
-pub(crate) fn run(
-    args: &MatchArgs,
-    out: &mut dyn Write,
-    talk: &mut dyn Write,
-) -> Result<(), CliError> {
-    games::converse(&args.game, &args.set, args, Streams { out, talk })
-}
-
 impl Conversation for MatchArgs {
     fn run<G: CliGame>(&self, id: GameId, game: G, io: Streams<'_>) -> Result<(), CliError> {
         play_match(id, game, self, io.out, io.talk)
@@ -309,9 +299,7 @@ mod tests {
     }
 
     fn output(args: &MatchArgs) -> String {
-        let mut out = Vec::new();
-        run(args, &mut out, &mut Vec::new()).unwrap();
-        String::from_utf8(out).unwrap()
+        games::converse_quietly(&args.game, &args.set, args).unwrap()
     }
 
     fn colours(args: &MatchArgs) -> Vec<Entrant> {

@@ -188,15 +188,6 @@ pub(crate) struct LoopOptions<'a> {
     pub(crate) clock: Option<&'a mut Clock>,
 }
 
-/// Plays the game: the record goes to `out`, the conversation with human players to `talk`.
-pub(crate) fn run(
-    args: &PlayArgs,
-    out: &mut dyn Write,
-    talk: &mut dyn Write,
-) -> Result<(), CliError> {
-    games::converse(&args.game, &args.set, args, Streams { out, talk })
-}
-
 impl Conversation for PlayArgs {
     fn run<G: CliGame>(&self, id: GameId, game: G, io: Streams<'_>) -> Result<(), CliError> {
         play(id, game, self, io.out, io.talk)
@@ -452,9 +443,7 @@ mod tests {
     }
 
     fn output(args: &PlayArgs) -> Result<String, CliError> {
-        let mut out = Vec::new();
-        run(args, &mut out, &mut Vec::new())?;
-        Ok(String::from_utf8(out).unwrap())
+        games::converse_quietly(&args.game, &args.set, args)
     }
 
     #[test]
