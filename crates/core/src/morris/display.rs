@@ -84,14 +84,19 @@ impl Morris {
             }
         }
         out.push('\n');
-        out.push_str(&format!(
-            "in hand: white {}, black {}; {} to move",
-            pos.in_hand(Color::White),
-            pos.in_hand(Color::Black),
-            pos.side_to_move()
-        ));
+        out.push_str(&hands_and_turn(pos));
         out
     }
+}
+
+/// The line under a picture of `pos`: the men in hand and the side to move.
+pub(super) fn hands_and_turn(pos: &MorrisPosition) -> String {
+    format!(
+        "in hand: white {}, black {}; {} to move",
+        pos.in_hand(Color::White),
+        pos.in_hand(Color::Black),
+        pos.side_to_move()
+    )
 }
 
 #[cfg(test)]

@@ -87,12 +87,10 @@ impl Morris {
         }
         let _ = write!(
             out,
-            r#"<text x="{}" y="{}" font-size="13" font-family="sans-serif" text-anchor="middle">in hand: white {}, black {}; {} to move</text></svg>"#,
+            r#"<text x="{}" y="{}" font-size="13" font-family="sans-serif" text-anchor="middle">{}</text></svg>"#,
             width / 2,
             height - 6,
-            pos.in_hand(Color::White),
-            pos.in_hand(Color::Black),
-            pos.side_to_move()
+            super::display::hands_and_turn(pos)
         );
         out
     }
