@@ -91,16 +91,22 @@ impl Morris {
         color: Color,
         point: Option<u8>,
     ) -> Barriers {
-        let mut found = Barriers::new();
         let ours = pos.men(color);
         let hand = pos.in_hand(color);
         if !self.rules.no_reforming || !self.moves_men(hand) {
-            return found;
+            return Barriers::new();
         }
         let empty = self.board.all_points().without(pos.occupied());
-        let fly = self.can_fly(ours, hand);
-        // The points a return could be to: empty, completing a line of two of `color`'s men.
-        // Found line by line, they are few, and only the men that can reach them are tried.
+        let mut completing = self.completing_points(ours, empty);
+        if let Some(p) = point {
+            completing &= 1 << p;
+        }
+        self.barriers_at(ours, self.can_fly(ours, hand), completing)
+    }
+
+    /// The points a return could be to: empty, completing a line of two of `ours`. Found line
+    /// by line; they are few.
+    fn completing_points(&self, ours: Bitboard, empty: Bitboard) -> u32 {
         let mut completing = 0u32;
         for &mill in self.board.mills() {
             let own = mill & ours.0;
@@ -108,9 +114,35 @@ impl Morris {
                 completing |= mill & !own & empty.0;
             }
         }
-        if let Some(p) = point {
-            completing &= 1 << p;
+        completing
+    }
+
+    /// [`Morris::completing_points`] of `rest` plus a man on `from` (empty in `empty`), from
+    /// `rest_completing`, those of `rest` alone: only the lines through `from` change.
+    fn completing_points_with(
+        &self,
+        rest: Bitboard,
+        rest_completing: u32,
+        from: u8,
+        empty: Bitboard,
+    ) -> u32 {
+        let at = 1u32 << from;
+        // A line of two of `rest` through `from` is closed now: `from` completes nothing.
+        let mut completing = rest_completing & !at;
+        for &mill in self.board.mills_at(from).iter().filter(|&&m| m != 0) {
+            let own = mill & rest.0;
+            if own.count_ones() == 1 {
+                completing |= mill & !own & !at & empty.0;
+            }
         }
+        completing
+    }
+
+    /// The effective barriers of a side with `ours` (flying or not) whose points are among
+    /// `completing`: the men that can reach such a point and would re-form a mill there.
+    fn barriers_at(&self, ours: Bitboard, fly: bool, completing: u32) -> Barriers {
+        let mut found = Barriers::new();
+        // Only the men that can reach a completing point are tried.
         for p in Bitboard(completing).indices() {
             let men = if fly {
                 ours
@@ -244,6 +276,25 @@ impl Morris {
                 sources = sources.without(Bitboard::from_index(b.point));
             }
             let rest = after.without(Bitboard::from_index(to));
+            // The waiting side's possible memories of `q` point at `to`, empty in every `q` of
+            // this `to`: they depend on the waiting side's men alone, not on where the mover
+            // came from.
+            let waiting_options = match (self.rules.no_reforming, kept) {
+                (false, _) => Barriers::new(),
+                (true, Some(b)) => Barriers::from_iter([b]),
+                (true, None) => {
+                    let mut q = q;
+                    q.men[mover.index()] = rest;
+                    self.effective_barriers(&q, waiting, Some(to))
+                }
+            };
+            // The points that complete a line of the mover's men other than the one on `to`,
+            // with `to` empty: those of each `q` follow from them and `from`.
+            let rest_completing = if self.rules.no_reforming {
+                self.completing_points(rest, empty | Bitboard::from_index(to))
+            } else {
+                0
+            };
             for from in sources.indices() {
                 let before = rest | Bitboard::from_index(from);
                 let breaks =
@@ -266,11 +317,12 @@ impl Morris {
                     visit(&q, &base);
                     continue;
                 }
-                let waiting_options = match kept {
-                    Some(b) => Barriers::from_iter([b]),
-                    None => self.effective_barriers(&q, waiting, Some(to)),
-                };
-                let mover_options = self.effective_barriers(&q, mover, None);
+                let q_empty =
+                    (empty | Bitboard::from_index(to)).without(Bitboard::from_index(from));
+                let completing = self.completing_points_with(rest, rest_completing, from, q_empty);
+                debug_assert_eq!(completing, self.completing_points(before, q_empty));
+                let mover_options = self.barriers_at(before, fly, completing);
+                debug_assert_eq!(mover_options, self.effective_barriers(&q, mover, None));
                 let forbidden = Barrier {
                     man: from,
                     point: to,
