@@ -147,13 +147,13 @@ impl<F: Tabled> Slot<F> {
     fn write(&self, obs: ObsRow<'_>, mask: MaskRow<'_>, player: &mut i32) {
         let (game, pos, stage) = (self.state.game(), self.state.position(), self.state.stage());
         match obs {
-            ObsRow::Floats(obs) => game.write_observation(pos, stage, obs),
-            ObsRow::Bytes(obs) => game.write_observation_bytes(pos, stage, obs),
+            Row::Full(obs) => game.write_observation(pos, stage, obs),
+            Row::Compact(obs) => game.write_observation_bytes(pos, stage, obs),
         }
         let set = self.state.fresh_steps().set();
         match mask {
-            MaskRow::Bools(mask) => set.write_mask(mask),
-            MaskRow::Bits(mask) => set.write_mask_bits(mask),
+            Row::Full(mask) => set.write_mask(mask),
+            Row::Compact(mask) => set.write_mask_bits(mask),
         }
         *player = if self.state.outcome().is_some() {
             TERMINAL_PLAYER
@@ -273,31 +273,53 @@ impl OwnedBuffers {
     }
 }
 
-/// One env's observation row.
-enum ObsRow<'a> {
-    Floats(&'a mut [f32]),
-    Bytes(&'a mut [u8]),
+/// One env's row of a buffer that holds either its full values (float observations, a bool
+/// per action) or their compact form (bytes, bits).
+enum Row<'a, Full, Compact> {
+    Full(&'a mut [Full]),
+    Compact(&'a mut [Compact]),
 }
 
-/// The start of the observation buffer, as a [`SharedRows`] keeps it.
-#[derive(Clone, Copy)]
-enum ObsStart {
-    Floats(*mut f32),
-    Bytes(*mut u8),
+/// The start of such a buffer, as a [`SharedRows`] keeps it.
+enum RowStart<Full, Compact> {
+    Full(*mut Full),
+    Compact(*mut Compact),
 }
 
-/// One env's mask row.
-enum MaskRow<'a> {
-    Bools(&'a mut [bool]),
-    Bits(&'a mut [u8]),
+// Not derived: a derive would ask the element types to be `Copy` too.
+impl<Full, Compact> Clone for RowStart<Full, Compact> {
+    fn clone(&self) -> Self {
+        *self
+    }
 }
 
-/// The start of the mask buffer, as a [`SharedRows`] keeps it.
-#[derive(Clone, Copy)]
-enum MaskStart {
-    Bools(*mut bool),
-    Bits(*mut u8),
+impl<Full, Compact> Copy for RowStart<Full, Compact> {}
+
+impl<Full, Compact> RowStart<Full, Compact> {
+    /// Row `i` of rows `len` long.
+    ///
+    /// # Safety
+    ///
+    /// Row `i` lies within the buffer the start came from, which outlives `'a`, and no other
+    /// reference to that row is alive.
+    unsafe fn row<'a>(self, i: usize, len: usize) -> Row<'a, Full, Compact> {
+        // SAFETY: the caller's promise.
+        unsafe {
+            match self {
+                RowStart::Full(p) => Row::Full(slice::from_raw_parts_mut(p.add(i * len), len)),
+                RowStart::Compact(p) => {
+                    Row::Compact(slice::from_raw_parts_mut(p.add(i * len), len))
+                }
+            }
+        }
+    }
 }
+
+/// One env's observation row: floats, or bytes.
+type ObsRow<'a> = Row<'a, f32, u8>;
+
+/// One env's mask row: a bool per action, or a bit.
+type MaskRow<'a> = Row<'a, bool, u8>;
 
 /// One env's rows of the [`Buffers`].
 struct Rows<'a> {
@@ -319,8 +341,8 @@ type Borrows<'a, F> = (&'a mut [Slot<F>], Buffers<'a>, &'a mut [i64]);
 struct SharedRows<'a, F: Family, A> {
     slots: *mut Slot<F>,
     actions: &'a [A],
-    obs: ObsStart,
-    mask: MaskStart,
+    obs: RowStart<f32, u8>,
+    mask: RowStart<bool, u8>,
     /// Mask entries per env.
     mask_len: usize,
     players: *mut i32,
@@ -367,12 +389,12 @@ impl<'a, F: Family, A> SharedRows<'a, F, A> {
             slots: slots.as_mut_ptr(),
             actions,
             obs: match buffers.obs {
-                Observations::Floats(obs) => ObsStart::Floats(obs.as_mut_ptr()),
-                Observations::Bytes(obs) => ObsStart::Bytes(obs.as_mut_ptr()),
+                Observations::Floats(obs) => RowStart::Full(obs.as_mut_ptr()),
+                Observations::Bytes(obs) => RowStart::Compact(obs.as_mut_ptr()),
             },
             mask: match buffers.mask {
-                Mask::Bools(mask) => MaskStart::Bools(mask.as_mut_ptr()),
-                Mask::Bits(mask) => MaskStart::Bits(mask.as_mut_ptr()),
+                Mask::Bools(mask) => RowStart::Full(mask.as_mut_ptr()),
+                Mask::Bits(mask) => RowStart::Compact(mask.as_mut_ptr()),
             },
             mask_len,
             players: buffers.players.as_mut_ptr(),
@@ -406,22 +428,8 @@ impl<'a, F: Family, A> SharedRows<'a, F, A> {
         // made here is unique while it lives.
         unsafe {
             let rows = Rows {
-                obs: match self.obs {
-                    ObsStart::Floats(obs) => {
-                        ObsRow::Floats(slice::from_raw_parts_mut(obs.add(i * obs_len), obs_len))
-                    }
-                    ObsStart::Bytes(obs) => {
-                        ObsRow::Bytes(slice::from_raw_parts_mut(obs.add(i * obs_len), obs_len))
-                    }
-                },
-                mask: match self.mask {
-                    MaskStart::Bools(mask) => {
-                        MaskRow::Bools(slice::from_raw_parts_mut(mask.add(i * count), count))
-                    }
-                    MaskStart::Bits(mask) => {
-                        MaskRow::Bits(slice::from_raw_parts_mut(mask.add(i * count), count))
-                    }
-                },
+                obs: self.obs.row(i, obs_len),
+                mask: self.mask.row(i, count),
                 player: &mut *self.players.add(i),
                 reward: slice::from_raw_parts_mut(self.rewards.add(i * per_env), per_env),
                 terminated: &mut *self.terminated.add(i),
