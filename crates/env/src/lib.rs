@@ -4,7 +4,8 @@
 //!   [`BatchSpec`]): many games
 //!   stepped together, in parallel on a thread pool ([`pool`]), each env with its own seeded
 //!   random streams, writing observations, legal-action masks, players, rewards and end flags
-//!   into buffers the caller owns ([`batch::Buffers`]), so that a step allocates nothing;
+//!   into buffers the caller owns ([`batch::Buffers`]: float or byte observations, a bool or
+//!   a bit per action in the masks), so that a step allocates nothing;
 //!   opponents (random, or perfect play from the solver's tables) and endgame starts drawn
 //!   from a table's subspace ([`perfect`]).
 //! - [`state::State`]: one game in progress, with the actions of the turn being made, undo
