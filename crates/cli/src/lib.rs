@@ -113,8 +113,8 @@ fn run(cli: &Cli) -> Result<(), CliError> {
     match &cli.command {
         Command::Perft(args) => perft::run(args, &mut out),
         // Play and match talk with human players on standard error.
-        Command::Play(args) => converse(&args.game, &args.set, args, &mut out),
-        Command::Match(args) => converse(&args.game, &args.set, args, &mut out),
+        Command::Play(args) => converse(&args.game, &args.setup.set, args, &mut out),
+        Command::Match(args) => converse(&args.game, &args.setup.set, args, &mut out),
         Command::Rules(args) => rules::run(args, &mut out),
         Command::Games => list::run(&mut out),
         Command::Solve(args) => db::run_solve(args, &mut out),
@@ -211,9 +211,12 @@ mod tests {
             (args.black, args.white),
             (PlayerKind::Human, PlayerKind::Random)
         );
-        assert_eq!(args.seed, 9);
-        assert_eq!(args.set, ["ply_limit=10", "adjudication=true"]);
-        assert_eq!(args.move_time, Some(std::time::Duration::from_millis(1500)));
+        assert_eq!(args.setup.seed, 9);
+        assert_eq!(args.setup.set, ["ply_limit=10", "adjudication=true"]);
+        assert_eq!(
+            args.setup.move_time,
+            Some(std::time::Duration::from_millis(1500))
+        );
         assert_eq!(args.max_plies, Some(20));
         assert!(args.quiet);
     }
@@ -224,10 +227,10 @@ mod tests {
             panic!("not play")
         };
         assert_eq!(
-            (args.black, args.white, args.seed),
+            (args.black, args.white, args.setup.seed),
             (PlayerKind::Random, PlayerKind::Random, 1)
         );
-        assert!(!args.quiet && args.set.is_empty() && args.move_time.is_none());
+        assert!(!args.quiet && args.setup.set.is_empty() && args.setup.move_time.is_none());
         assert!(parse(&["play", "checkers", "--white", "genius"]).is_err());
         assert!(parse(&["play", "checkers", "--move-time", "0"]).is_err());
     }

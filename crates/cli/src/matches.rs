@@ -17,7 +17,6 @@
 //! the score table (a win 1 point, a draw 1/2); with `--moves` each game's plies too.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
@@ -27,7 +26,7 @@ use crate::cli_game::CliGame;
 use crate::console::Console;
 use crate::errors::CliError;
 use crate::games::{self, Conversation, GameId, Streams};
-use crate::play::{open_tables, play_out, starting_state, Clock, Ending, LoopOptions};
+use crate::play::{open_tables, play_out, starting_state, Clock, Ending, GameSetup, LoopOptions};
 use crate::players::{Player, PlayerKind};
 
 /// Arguments of `perfectplay match`.
@@ -55,21 +54,8 @@ pub(crate) struct MatchArgs {
     /// runs out loses the game.
     #[arg(long, value_name = "MINUTES", value_parser = parse_minutes)]
     pub(crate) clock: Option<Duration>,
-    /// Per-move time limit for human players: a late player forfeits the turn.
-    #[arg(long, value_name = "SECS", value_parser = crate::play::parse_seconds)]
-    pub(crate) move_time: Option<Duration>,
-    /// Seed of the random players, the perfect players' choice among equal moves and the lots.
-    #[arg(long, value_name = "S", default_value_t = 1)]
-    pub(crate) seed: u64,
-    /// Endgame tables for perfect players (repeatable: searched in order).
-    #[arg(long, value_name = "DIR")]
-    pub(crate) db: Vec<PathBuf>,
-    /// Start every game from this position instead of the start.
-    #[arg(long, value_name = "FEN")]
-    pub(crate) fen: Option<String>,
-    /// Set a rule option (repeatable); `perfectplay rules GAME` lists them.
-    #[arg(long = "set", value_name = "NAME=VALUE")]
-    pub(crate) set: Vec<String>,
+    #[command(flatten)]
+    pub(crate) setup: GameSetup,
     /// Stop each game after this many plies (an unfinished game scores nothing).
     #[arg(long, value_name = "N")]
     pub(crate) max_plies: Option<u32>,
@@ -151,9 +137,9 @@ fn play_match<G: CliGame>(
     out: &mut dyn Write,
     talk: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let start = starting_state(game, args.fen.as_deref())?;
+    let start = starting_state(game, args.setup.fen.as_deref())?;
     let any_perfect = args.black == PlayerKind::Perfect || args.white == PlayerKind::Perfect;
-    let tables = open_tables(game, &args.db, any_perfect, &start)?;
+    let tables = open_tables(game, &args.setup.db, any_perfect, &start)?;
     let kind = |e: Entrant| match e {
         Entrant::A => args.black,
         Entrant::B => args.white,
@@ -177,10 +163,10 @@ fn play_match<G: CliGame>(
         args.games,
         kind(Entrant::A).name(),
         kind(Entrant::B).name(),
-        args.seed
+        args.setup.seed
     )?;
-    let mut console = Console::new(args.move_time);
-    let mut lots = SplitMix64::stream(args.seed, 2);
+    let mut console = Console::new(args.setup.move_time);
+    let mut lots = SplitMix64::stream(args.setup.seed, 2);
     let mut scores = [Score::default(), Score::default()];
     for index in 0..args.games {
         let black = black_in(args, index, &mut lots);
@@ -190,7 +176,7 @@ fn play_match<G: CliGame>(
             Entrant::A
         };
         let entrant = |c: Color| if c == Color::Black { black } else { white };
-        let seed = args.seed.wrapping_add(u64::from(index));
+        let seed = args.setup.seed.wrapping_add(u64::from(index));
         let mut players = ByColor {
             black: Player::new(kind(black), seed, Color::Black, tables.as_ref())?,
             white: Player::new(kind(white), seed, Color::White, tables.as_ref())?,
@@ -288,22 +274,18 @@ mod tests {
             alternate: false,
             draw_lots: false,
             clock: None,
-            move_time: None,
-            seed: 1,
-            db: Vec::new(),
-            fen: None,
-            set: Vec::new(),
+            setup: GameSetup::default(),
             max_plies: None,
             moves: false,
         }
     }
 
     fn output(args: &MatchArgs) -> String {
-        games::converse_quietly(&args.game, &args.set, args).unwrap()
+        games::converse_quietly(&args.game, &args.setup.set, args).unwrap()
     }
 
     fn colours(args: &MatchArgs) -> Vec<Entrant> {
-        let mut lots = SplitMix64::stream(args.seed, 2);
+        let mut lots = SplitMix64::stream(args.setup.seed, 2);
         (0..args.games)
             .map(|i| black_in(args, i, &mut lots))
             .collect()

@@ -42,23 +42,8 @@ pub(crate) struct PlayArgs {
     /// Who plays White.
     #[arg(long, value_enum, value_name = "PLAYER", default_value_t = PlayerKind::Random)]
     pub(crate) white: PlayerKind,
-    /// Seed of the random players (and of the perfect players' choice among equal moves).
-    #[arg(long, value_name = "S", default_value_t = 1)]
-    pub(crate) seed: u64,
-    /// Endgame tables for perfect players and the `values` command (repeatable: searched in
-    /// order).
-    #[arg(long, value_name = "DIR")]
-    pub(crate) db: Vec<PathBuf>,
-    /// Start from this position instead of the start: a PDN FEN for checkers, a position string
-    /// for the morris games.
-    #[arg(long, value_name = "FEN")]
-    pub(crate) fen: Option<String>,
-    /// Set a rule option (repeatable); `perfectplay rules GAME` lists them.
-    #[arg(long = "set", value_name = "NAME=VALUE")]
-    pub(crate) set: Vec<String>,
-    /// Per-move time limit for human players: a late player forfeits the turn.
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
-    pub(crate) move_time: Option<Duration>,
+    #[command(flatten)]
+    pub(crate) setup: GameSetup,
     /// Stop after this many plies even if the game goes on.
     #[arg(long, value_name = "N")]
     pub(crate) max_plies: Option<u32>,
@@ -74,6 +59,44 @@ pub(crate) struct PlayArgs {
     /// morris), readable by `perfectplay.pdn` and other PDN tools.
     #[arg(long, value_name = "FILE")]
     pub(crate) save: Option<PathBuf>,
+}
+
+/// The options `play` and `match` share: the rules, the starting position, the tables, the seed
+/// and the human players' time per move.
+#[derive(Args, Debug)]
+pub(crate) struct GameSetup {
+    /// Seed of the random players and of the perfect players' choice among equal moves (and of
+    /// a match's lots).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub(crate) seed: u64,
+    /// Endgame tables for perfect players and the `values` command (repeatable: searched in
+    /// order).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) db: Vec<PathBuf>,
+    /// Start from this position instead of the start (every game of a match): a PDN FEN for
+    /// checkers, a position string for the morris games.
+    #[arg(long, value_name = "FEN")]
+    pub(crate) fen: Option<String>,
+    /// Set a rule option (repeatable); `perfectplay rules GAME` lists them.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub(crate) set: Vec<String>,
+    /// Per-move time limit for human players: a late player forfeits the turn.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub(crate) move_time: Option<Duration>,
+}
+
+impl Default for GameSetup {
+    /// The standard rules from the start, no tables, seed 1, no time limit: what the command
+    /// line gives when none of these options is named.
+    fn default() -> Self {
+        Self {
+            seed: 1,
+            db: Vec::new(),
+            fen: None,
+            set: Vec::new(),
+            move_time: None,
+        }
+    }
 }
 
 impl PlayArgs {
@@ -202,30 +225,31 @@ fn play<G: CliGame>(
     talk: &mut dyn Write,
 ) -> Result<(), CliError> {
     let first = game.first_to_move();
-    let mut state = starting_state(game, args.fen.as_deref())?;
+    let mut state = starting_state(game, args.setup.fen.as_deref())?;
     let any_perfect = [Color::Black, Color::White]
         .into_iter()
         .any(|c| args.player(c) == PlayerKind::Perfect);
-    let tables = open_tables(game, &args.db, any_perfect, &state)?;
+    let tables = open_tables(game, &args.setup.db, any_perfect, &state)?;
     let mut players = ByColor {
         black: Player::new(
             args.player(Color::Black),
-            args.seed,
+            args.setup.seed,
             Color::Black,
             tables.as_ref(),
         )?,
         white: Player::new(
             args.player(Color::White),
-            args.seed,
+            args.setup.seed,
             Color::White,
             tables.as_ref(),
         )?,
     };
-    let mut console = Console::new(args.move_time);
+    let mut console = Console::new(args.setup.move_time);
     console.touch_move(args.touch_move);
 
     if !args.quiet {
         let limit = args
+            .setup
             .move_time
             .map(|t| format!(", move time {} s", t.as_secs_f64()));
         writeln!(
@@ -235,7 +259,7 @@ fn play<G: CliGame>(
             args.player(first).name(),
             !first,
             args.player(!first).name(),
-            args.seed,
+            args.setup.seed,
             limit.unwrap_or_default()
         )?;
         writeln!(out, "rules: {}", settings::summary(state.game().rule_set()))?;
@@ -430,12 +454,8 @@ mod tests {
             game: "checkers".into(),
             black: PlayerKind::Random,
             white: PlayerKind::Random,
-            seed: 1,
-            db: Vec::new(),
+            setup: GameSetup::default(),
             save: None,
-            fen: None,
-            set: Vec::new(),
-            move_time: None,
             max_plies: None,
             quiet: true,
             touch_move: false,
@@ -443,7 +463,7 @@ mod tests {
     }
 
     fn output(args: &PlayArgs) -> Result<String, CliError> {
-        games::converse_quietly(&args.game, &args.set, args)
+        games::converse_quietly(&args.game, &args.setup.set, args)
     }
 
     #[test]
@@ -458,17 +478,51 @@ mod tests {
 
     #[test]
     fn random_games_repeat_with_the_seed() {
-        let first = output(&PlayArgs { seed: 11, ..args() }).unwrap();
-        assert_eq!(first, output(&PlayArgs { seed: 11, ..args() }).unwrap());
+        let first = output(&PlayArgs {
+            setup: GameSetup {
+                seed: 11,
+                ..GameSetup::default()
+            },
+            ..args()
+        })
+        .unwrap();
+        assert_eq!(
+            first,
+            output(&PlayArgs {
+                setup: GameSetup {
+                    seed: 11,
+                    ..GameSetup::default()
+                },
+                ..args()
+            })
+            .unwrap()
+        );
         assert!(first.starts_with("ply 1 black "), "{first}");
         assert!(first.contains("\nresult: "), "{first}");
-        assert_ne!(first, output(&PlayArgs { seed: 12, ..args() }).unwrap());
+        assert_ne!(
+            first,
+            output(&PlayArgs {
+                setup: GameSetup {
+                    seed: 12,
+                    ..GameSetup::default()
+                },
+                ..args()
+            })
+            .unwrap()
+        );
     }
 
     #[test]
     fn ply_limit_with_adjudication() {
         let set = vec!["ply_limit=10".to_owned(), "adjudication=true".to_owned()];
-        let text = output(&PlayArgs { set, ..args() }).unwrap();
+        let text = output(&PlayArgs {
+            setup: GameSetup {
+                set,
+                ..GameSetup::default()
+            },
+            ..args()
+        })
+        .unwrap();
         assert!(text.contains("(adjudication)\nplies: 10\n"), "{text}");
     }
 
@@ -489,13 +543,27 @@ mod tests {
     #[test]
     fn a_finished_position_ends_at_once() {
         let fen = Some("B:W27:B".to_owned());
-        let text = output(&PlayArgs { fen, ..args() }).unwrap();
+        let text = output(&PlayArgs {
+            setup: GameSetup {
+                fen,
+                ..GameSetup::default()
+            },
+            ..args()
+        })
+        .unwrap();
         assert_eq!(
             text,
             "result: white wins (too few men left)\nplies: 0\nfinal fen: B:W27:B\n"
         );
         let fen = Some("W:W33:B1".to_owned());
-        let err = output(&PlayArgs { fen, ..args() }).unwrap_err();
+        let err = output(&PlayArgs {
+            setup: GameSetup {
+                fen,
+                ..GameSetup::default()
+            },
+            ..args()
+        })
+        .unwrap_err();
         assert_eq!(err.exit_code(), 2);
     }
 
@@ -541,7 +609,10 @@ mod tests {
         let text = output(&PlayArgs {
             quiet: false,
             max_plies: Some(2),
-            seed: 4,
+            setup: GameSetup {
+                seed: 4,
+                ..GameSetup::default()
+            },
             ..morris("cowboy_checkers")
         })
         .unwrap();
@@ -564,29 +635,41 @@ mod tests {
     fn morris_start_position_and_counter() {
         // A placement is progress: the counter starts again.
         let text = output(&PlayArgs {
-            fen: Some("WW./.../BB. w 1 1 4".to_owned()),
             max_plies: Some(1),
+            setup: GameSetup {
+                fen: Some("WW./.../BB. w 1 1 4".to_owned()),
+                ..GameSetup::default()
+            },
             ..morris("three_mens_morris")
         })
         .unwrap();
         assert!(text.contains(" b 0 1 0 - -\n"), "{text}");
         // A slide is not: the counter runs on from the position string's.
         let text = output(&PlayArgs {
-            fen: Some("WWB/B.W/B.. w 0 0 5".to_owned()),
             max_plies: Some(1),
+            setup: GameSetup {
+                fen: Some("WWB/B.W/B.. w 0 0 5".to_owned()),
+                ..GameSetup::default()
+            },
             ..morris("three_mens_morris")
         })
         .unwrap();
         assert!(text.contains(" b 0 0 6 - -\n"), "{text}");
         let text = output(&PlayArgs {
-            fen: Some(".../.../.../....../.../.../... w 9 9 7".to_owned()),
             max_plies: Some(0),
+            setup: GameSetup {
+                fen: Some(".../.../.../....../.../.../... w 9 9 7".to_owned()),
+                ..GameSetup::default()
+            },
             ..morris("nine_mens_morris")
         })
         .unwrap();
         assert!(text.ends_with(" w 9 9 7 - -\n"), "{text}");
         let err = output(&PlayArgs {
-            fen: Some("WWW/.../... w 9 9".to_owned()),
+            setup: GameSetup {
+                fen: Some("WWW/.../... w 9 9".to_owned()),
+                ..GameSetup::default()
+            },
             ..morris("nine_mens_morris")
         })
         .unwrap_err();
@@ -615,8 +698,11 @@ mod tests {
         let perfect = |black, white, seed| PlayArgs {
             black,
             white,
-            seed,
-            db: vec![dir.path().to_owned()],
+            setup: GameSetup {
+                seed,
+                db: vec![dir.path().to_owned()],
+                ..GameSetup::default()
+            },
             ..morris("three_mens_morris")
         };
         // The first player (White) wins the start in nine plies, against anyone.
@@ -643,7 +729,10 @@ mod tests {
         let empty = tempfile::tempdir().unwrap();
         let err = output(&PlayArgs {
             black: PlayerKind::Perfect,
-            db: vec![empty.path().to_owned()],
+            setup: GameSetup {
+                db: vec![empty.path().to_owned()],
+                ..GameSetup::default()
+            },
             ..args()
         })
         .unwrap_err();
@@ -651,8 +740,11 @@ mod tests {
         // A morris ending whose tables are missing, named.
         let err = output(&PlayArgs {
             white: PlayerKind::Perfect,
-            db: vec![empty.path().to_owned()],
-            fen: Some("WWW/.../.../B...../B.B/.../... b 0 0".to_owned()),
+            setup: GameSetup {
+                db: vec![empty.path().to_owned()],
+                fen: Some("WWW/.../.../B...../B.B/.../... b 0 0".to_owned()),
+                ..GameSetup::default()
+            },
             ..morris("nine_mens_morris")
         })
         .unwrap_err();
@@ -680,8 +772,11 @@ mod tests {
         let path = dir.path().join("games.pdn");
         for seed in [1, 2] {
             output(&PlayArgs {
-                seed,
                 save: Some(path.clone()),
+                setup: GameSetup {
+                    seed,
+                    ..GameSetup::default()
+                },
                 ..args()
             })
             .unwrap();
@@ -702,7 +797,14 @@ mod tests {
             records[2].result,
             perfectplay_core::record::RecordResult::Unknown
         );
-        let first = output(&PlayArgs { seed: 1, ..args() }).unwrap();
+        let first = output(&PlayArgs {
+            setup: GameSetup {
+                seed: 1,
+                ..GameSetup::default()
+            },
+            ..args()
+        })
+        .unwrap();
         let plies = first.lines().filter(|l| l.starts_with("ply ")).count();
         assert_eq!(records[0].state.ply() as usize, plies);
         let date = today();

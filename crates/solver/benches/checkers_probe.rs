@@ -67,16 +67,7 @@ fn checkers_probe(c: &mut Criterion) {
     let mut group = c.benchmark_group("checkers_probe");
     group.throughput(Throughput::Elements(SAMPLE as u64));
     group.sample_size(10);
-    group.bench_function("random_positions", |b| {
-        b.iter(|| {
-            for pos in &positions {
-                black_box(tb.probe(black_box(pos)).ok());
-            }
-        });
-    });
-    group.bench_function("random_positions_batched", |b| {
-        b.iter(|| black_box(tb.probe_batch(black_box(&positions))));
-    });
+    common::bench_probes(&mut group, "random_positions", &tb, &positions);
     // The values written into a buffer reused from one batch to the next, as a caller probing
     // many batches would: no vector of results is made.
     let mut values = vec![Value::DRAW; SAMPLE];
@@ -97,16 +88,7 @@ fn checkers_probe(c: &mut Criterion) {
     let results = Tablebase::open(domain(), &dir)
         .expect("checkers tables")
         .results_only();
-    group.bench_function("results_only", |b| {
-        b.iter(|| {
-            for pos in &positions {
-                black_box(results.probe(black_box(pos)).ok());
-            }
-        });
-    });
-    group.bench_function("results_only_batched", |b| {
-        b.iter(|| black_box(results.probe_batch(black_box(&positions))));
-    });
+    common::bench_probes(&mut group, "results_only", &results, &positions);
     // Only positions a compressed set stores (the side to move has no capture): the read
     // alone, without the searches of the positions it leaves out.
     let stored: Vec<CheckersPosition> = positions
@@ -127,16 +109,12 @@ fn checkers_probe(c: &mut Criterion) {
     drop(resident_results);
     let resident = Tablebase::open(domain(), &dir).expect("checkers tables");
     resident.preload().expect("tables read into memory");
-    group.bench_function("random_positions_preloaded", |b| {
-        b.iter(|| {
-            for pos in &positions {
-                black_box(resident.probe(black_box(pos)).ok());
-            }
-        });
-    });
-    group.bench_function("random_positions_preloaded_batched", |b| {
-        b.iter(|| black_box(resident.probe_batch(black_box(&positions))));
-    });
+    common::bench_probes(
+        &mut group,
+        "random_positions_preloaded",
+        &resident,
+        &positions,
+    );
     group.bench_function("random_positions_preloaded_batched_into_buffer", |b| {
         b.iter(|| into_buffer(&resident));
     });

@@ -9,7 +9,6 @@
 // criterion's macros generate public functions without docs.
 #![allow(missing_docs)]
 
-use std::hint::black_box;
 use std::path::PathBuf;
 
 mod common;
@@ -45,26 +44,8 @@ fn morris_probe(c: &mut Criterion) {
     let mut group = c.benchmark_group("morris_probe");
     group.throughput(Throughput::Elements(SAMPLE as u64));
     group.sample_size(10);
-    group.bench_function("random_positions", |b| {
-        b.iter(|| {
-            for pos in &positions {
-                black_box(tb.probe(black_box(pos)).ok());
-            }
-        });
-    });
-    group.bench_function("random_positions_batched", |b| {
-        b.iter(|| black_box(tb.probe_batch(black_box(&positions))));
-    });
-    group.bench_function("results_only", |b| {
-        b.iter(|| {
-            for pos in &positions {
-                black_box(results.probe(black_box(pos)).ok());
-            }
-        });
-    });
-    group.bench_function("results_only_batched", |b| {
-        b.iter(|| black_box(results.probe_batch(black_box(&positions))));
-    });
+    common::bench_probes(&mut group, "random_positions", &tb, &positions);
+    common::bench_probes(&mut group, "results_only", &results, &positions);
     group.finish();
 }
 

@@ -306,12 +306,7 @@ mod tests {
 
     #[test]
     fn action_names_read_back() {
-        for id in [
-            "nine_mens_morris",
-            "twelve_mens_morris",
-            "six_mens_morris",
-            "three_mens_morris",
-        ] {
+        for id in crate::morris::ONE_PRESET_PER_BOARD {
             let game = Morris::preset(id).unwrap();
             let mut named = 0;
             for action in 0..game.action_count() + 2 {

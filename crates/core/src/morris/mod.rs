@@ -264,3 +264,12 @@ impl Game for Morris {
 
 #[cfg(test)]
 mod tests;
+
+/// A preset of each board: the 24 points without and with diagonals, 16 and 9 points.
+#[cfg(test)]
+pub(crate) const ONE_PRESET_PER_BOARD: [&str; 4] = [
+    "nine_mens_morris",
+    "twelve_mens_morris",
+    "six_mens_morris",
+    "three_mens_morris",
+];

@@ -127,12 +127,7 @@ mod tests {
 
     #[test]
     fn labels_are_clear_of_the_men_on_every_point() {
-        for id in [
-            "nine_mens_morris",
-            "twelve_mens_morris",
-            "six_mens_morris",
-            "three_mens_morris",
-        ] {
+        for id in crate::morris::ONE_PRESET_PER_BOARD {
             let game = Morris::preset(id).unwrap();
             let n = game.board().point_count() as u8;
             // Every point filled: White on even points, Black on odd ones.

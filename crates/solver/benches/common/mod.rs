@@ -1,5 +1,10 @@
-//! What the probe benches share: positions drawn uniformly over the indices of every table.
+//! What the probe benches share: positions drawn uniformly over the indices of every table, and
+//! the pair of benches (one probe at a time, one batch) run over them.
 
+use std::hint::black_box;
+
+use criterion::measurement::WallTime;
+use criterion::BenchmarkGroup;
 use perfectplay_core::{Game, SplitMix64};
 use perfectplay_solver::{Domain, Tablebase};
 
@@ -38,4 +43,24 @@ pub(crate) fn sample<D: Domain>(
         }
     }
     out
+}
+
+/// Benches `name`, probing `positions` in `tb` one at a time, and `name_batched`, probing them
+/// in one batch.
+pub(crate) fn bench_probes<D: Domain>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    tb: &Tablebase<D>,
+    positions: &[Position<D>],
+) {
+    group.bench_function(name, |b| {
+        b.iter(|| {
+            for pos in positions {
+                black_box(tb.probe(black_box(pos)).ok());
+            }
+        });
+    });
+    group.bench_function(format!("{name}_batched"), |b| {
+        b.iter(|| black_box(tb.probe_batch(black_box(positions))));
+    });
 }
