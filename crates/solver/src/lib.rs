@@ -21,10 +21,12 @@
 //! placements to fewer men in hand, so those are solved first, and a subspace is solved together
 //! with its colour-swapped partner when quiet moves alternate between them (a *unit*). Each unit
 //! is solved by retrograde analysis in parallel over index ranges (rayon): the method and its
-//! determinism are described in [`retro`]. Working memory at peak is **3 bytes
-//! per position of the largest unit**: a 2-byte cell per position while it is solved (its value
-//! and a successor counter), and the 1-byte payload taken out of the cells at the end;
-//! [`SolveReport::peak_working_bytes`] reports it and a test checks it. To that add the index
+//! determinism are described in [`retro`]. Working memory at peak is **2 bytes
+//! per position of a unit and 1 per position of its largest subspace**: a 2-byte cell per
+//! position while it is solved (its value and a successor counter), then, beside the cells, the
+//! 1-byte payload of one subspace at a time as each is written (and its 2-bit form with
+//! `wdl_only`, a quarter byte more); [`SolveReport::peak_working_bytes`] reports it and a test
+//! checks it. To that add the index
 //! tables (under 40 MB for the largest Nine Men's Morris subspace) and a copy of each table the
 //! unit's exits lead to, held in huge pages for its random reads; copies are kept for later
 //! units up to 2 GiB in all (beyond what the current unit reads). Files are

@@ -63,9 +63,21 @@ pub(crate) trait Observer: Sync {
     fn layer(&self, d: u32, max: u32);
 }
 
-/// The solved payloads (distance form) of a unit's subspaces, in the unit's order.
+/// A solved unit: its cells, from which each subspace's payload (distance form) is taken when
+/// it is written, one at a time, so that beside the cells only one subspace's payload is in
+/// memory (the largest units hold several large subspaces: Twelve Men's Morris's memories).
 pub(crate) struct Solved {
-    pub(crate) payloads: Vec<Vec<u8>>,
+    cells: Cells,
+    /// Start of each member in the unit's combined index space, and the total at the end.
+    offsets: Vec<u64>,
+}
+
+impl Solved {
+    /// The payload of the unit's `member`-th subspace (in the unit's order).
+    pub(crate) fn payload(&self, member: usize) -> Vec<u8> {
+        self.cells
+            .payload(self.offsets[member]..self.offsets[member + 1])
+    }
 }
 
 /// One unit being solved.
@@ -161,9 +173,13 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         })
     }
 
-    /// The bytes of memory per position at peak: the cell while solving, and the payload byte
-    /// taken out of it at the end.
-    pub(crate) const BYTES_PER_POSITION: u64 = 3;
+    /// The bytes of memory a unit of `positions` positions whose largest subspace has `largest`
+    /// takes at peak: a 2-byte cell per position while solving, then beside the cells the
+    /// payload of one subspace at a time (a byte per position, and a quarter more for its
+    /// 2-bit form with `--wdl-only`).
+    pub(crate) fn working_bytes(positions: u64, largest: u64, wdl_only: bool) -> u64 {
+        2 * positions + largest + if wdl_only { largest.div_ceil(4) } else { 0 }
+    }
 
     fn total(&self) -> u64 {
         *self.offsets.last().unwrap_or(&0)
@@ -274,12 +290,8 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             d += 1;
         }
 
-        let payloads = self
-            .offsets
-            .windows(2)
-            .map(|w| self.cells.payload(w[0]..w[1]))
-            .collect();
-        Ok(Solved { payloads })
+        let UnitSolver { cells, offsets, .. } = self;
+        Ok(Solved { cells, offsets })
     }
 
     fn check(&self) -> Result<(), SolveError> {

@@ -242,8 +242,8 @@ pub struct SolveReport {
     pub seconds: f64,
     /// Threads used.
     pub threads: usize,
-    /// The largest working memory of one unit, in bytes: its cells (value and counter) and, at
-    /// the end, its payloads.
+    /// The largest working memory of one unit, in bytes: its cells (value and counter) and, as
+    /// each subspace is written, that subspace's payload.
     pub peak_working_bytes: u64,
     /// Positions solved (not kept) in this run.
     pub solved_positions: u64,
@@ -387,7 +387,7 @@ pub fn planned_units<D: Domain>(domain: &D, targets: &[D::Key]) -> Vec<PlannedUn
         .enumerate()
         .map(|(i, unit)| {
             let mut reads = Vec::new();
-            let mut exit_positions = 0;
+            let mut exits = Vec::new();
             for &key in unit {
                 for next in domain.successor_keys(key) {
                     let Some(&j) = unit_of.get(&next) else {
@@ -396,18 +396,23 @@ pub fn planned_units<D: Domain>(domain: &D, targets: &[D::Key]) -> Vec<PlannedUn
                     if j != i && !reads.contains(&j) {
                         reads.push(j);
                     }
-                    if j != i {
-                        exit_positions += domain.size(next);
+                    if j != i && !exits.contains(&next) {
+                        exits.push(next);
                     }
                 }
             }
             reads.sort_unstable();
             let positions: u64 = unit.iter().map(|&k| domain.size(k)).sum();
+            let largest = unit.iter().map(|&k| domain.size(k)).max().unwrap_or(0);
+            // The exits' copies at a byte per position: their distance form, an upper bound
+            // for WDL-only builds (2 bits).
+            let exit_positions: u64 = exits.iter().map(|&k| domain.size(k)).sum();
             PlannedUnit {
                 subspaces: unit.iter().map(ToString::to_string).collect(),
                 reads,
                 positions,
-                working_bytes: positions * UnitSolver::<D>::BYTES_PER_POSITION + exit_positions,
+                working_bytes: UnitSolver::<D>::working_bytes(positions, largest, true)
+                    + exit_positions,
             }
         })
         .collect()
@@ -454,9 +459,14 @@ impl<D: Domain> UnitWork<'_, D> {
             report.subspaces.push(r);
         }
         report.solved_positions += positions;
+        let largest = unit.iter().map(|&k| tb.domain().size(k)).max().unwrap_or(0);
         report.peak_working_bytes = report
             .peak_working_bytes
-            .max(positions * UnitSolver::<D>::BYTES_PER_POSITION);
+            .max(UnitSolver::<D>::working_bytes(
+                positions,
+                largest,
+                options.wdl_only,
+            ));
         if options.compress {
             compress_unit(tb, unit, self.out, options, self.pool, report)?;
         }
@@ -639,7 +649,8 @@ fn solve_unit<D: Domain>(
     figures.writing();
     let mut reports = Vec::new();
     let dir = &tb.directories()[0];
-    for (&key, payload) in unit.iter().zip(solved.payloads) {
+    for (member, &key) in unit.iter().enumerate() {
+        let payload = solved.payload(member);
         let mut stats = Stats::of_bytes(&payload);
         let positions = payload.len() as u64;
         let (encoding, bytes) = if options.wdl_only {

@@ -133,6 +133,35 @@ fn nine_mens_morris_three_against_three_verifies_and_is_deterministic() {
     verified("nine_mens_morris", one.path());
 }
 
+/// A unit of two subspaces holds the cells of both and the payload of one at a time; the
+/// 2-bit form of a WDL-only build adds a quarter byte per position of that one.
+#[test]
+fn working_memory_is_the_cells_and_one_subspace_payload() {
+    let sizes = |r: &perfectplay_solver::SolveReport, key: &str| {
+        r.subspaces
+            .iter()
+            .find(|s| s.subspace == key)
+            .map(|s| s.positions)
+            .unwrap()
+    };
+    for wdl_only in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut options = quiet();
+        options.wdl_only = wdl_only;
+        let keys = [MorrisKey::moving(3, 4)];
+        let report = solve(domain("nine_mens_morris"), dir.path(), &keys, &options).unwrap();
+        // The largest unit is 3-4 + 4-3 (the other, 3-3, is a tenth of it).
+        let (a, b) = (sizes(&report, "3-4"), sizes(&report, "4-3"));
+        let largest = a.max(b);
+        let quarter = if wdl_only { largest.div_ceil(4) } else { 0 };
+        assert_eq!(
+            report.peak_working_bytes,
+            2 * (a + b) + largest + quarter,
+            "wdl_only {wdl_only}"
+        );
+    }
+}
+
 #[test]
 fn a_rerun_keeps_complete_tables_and_rebuilds_damaged_ones() {
     let dir = tempfile::tempdir().unwrap();
