@@ -13,6 +13,8 @@
 # SCALING_SKIP_ONE=checkers5 (a space-separated list) leaves the one-thread run of those builds
 # out where it would take too long.
 set -euo pipefail
+# File names in byte order, so that the digest of the list is the same on every machine.
+export LC_ALL=C
 
 binary=${1:-target/release/perfectplay}
 work=${2:-$(mktemp -d)}
