@@ -462,6 +462,17 @@ mod tests {
         }
     }
 
+    /// The default arguments with the random players seeded by `seed`.
+    fn seeded(seed: u64) -> PlayArgs {
+        PlayArgs {
+            setup: GameSetup {
+                seed,
+                ..GameSetup::default()
+            },
+            ..args()
+        }
+    }
+
     fn output(args: &PlayArgs) -> Result<String, CliError> {
         games::converse_quietly(&args.game, &args.setup.set, args)
     }
@@ -478,38 +489,11 @@ mod tests {
 
     #[test]
     fn random_games_repeat_with_the_seed() {
-        let first = output(&PlayArgs {
-            setup: GameSetup {
-                seed: 11,
-                ..GameSetup::default()
-            },
-            ..args()
-        })
-        .unwrap();
-        assert_eq!(
-            first,
-            output(&PlayArgs {
-                setup: GameSetup {
-                    seed: 11,
-                    ..GameSetup::default()
-                },
-                ..args()
-            })
-            .unwrap()
-        );
+        let first = output(&seeded(11)).unwrap();
+        assert_eq!(first, output(&seeded(11)).unwrap());
         assert!(first.starts_with("ply 1 black "), "{first}");
         assert!(first.contains("\nresult: "), "{first}");
-        assert_ne!(
-            first,
-            output(&PlayArgs {
-                setup: GameSetup {
-                    seed: 12,
-                    ..GameSetup::default()
-                },
-                ..args()
-            })
-            .unwrap()
-        );
+        assert_ne!(first, output(&seeded(12)).unwrap());
     }
 
     #[test]
@@ -797,14 +781,7 @@ mod tests {
             records[2].result,
             perfectplay_core::record::RecordResult::Unknown
         );
-        let first = output(&PlayArgs {
-            setup: GameSetup {
-                seed: 1,
-                ..GameSetup::default()
-            },
-            ..args()
-        })
-        .unwrap();
+        let first = output(&seeded(1)).unwrap();
         let plies = first.lines().filter(|l| l.starts_with("ply ")).count();
         assert_eq!(records[0].state.ply() as usize, plies);
         let date = today();
