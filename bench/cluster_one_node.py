@@ -10,10 +10,14 @@ last::
     python bench/cluster_one_node.py --binary target/release/perfectplay \
         --build checkers:max_pieces=5:4x4,8x2,16x1 --build nine_mens_morris:max_men=6:4x4
 
-A build is ``GAME:KEY=N:SHAPES``; KEY is ``max_men`` or ``max_pieces``. ``--work`` keeps the
-tables in a given directory (a fresh temporary one by default). Ray binds to 127.0.0.1
-(``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` is set before it is imported), with no dashboard.
-The Ray cluster's start is timed apart and not counted in the builds.
+A build is ``GAME:KEY=N:SHAPES``; KEY is ``max_men`` or ``max_pieces``; in each shape W x T
+is the machine's cores, and with ``--nodes K`` (a cluster of K nodes started here, each with
+an equal share of the cores) T is at most a node's share. Every run starts from an empty
+directory. ``--work`` keeps the tables in a given directory (a temporary one by default,
+removed at the end). Ray binds to 127.0.0.1 (``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` is set
+before it is imported), with no dashboard. The Ray cluster's start is timed apart and not
+counted in the builds. The table files of the solver binary and of the installed package are
+compared, so both must come from the same source; their versions are printed.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -70,13 +75,42 @@ def main() -> int:
     )
     args = parser.parse_args()
 
+    cores = len(os.sched_getaffinity(0))
+    if args.nodes < 1 or cores % args.nodes:
+        parser.error(f"--nodes must divide the {cores} cores, not {args.nodes}")
+    share = cores // args.nodes
+    for game, key, value, shapes in args.build:
+        for workers, threads in shapes:
+            if workers * threads != cores or threads > share:
+                parser.error(
+                    f"{game}: shape {workers}x{threads} must use the {cores} cores with at "
+                    f"most {share} threads a unit (a node's share)"
+                )
+
     import ray
 
+    import perfectplay
     import perfectplay.cluster as cluster
 
-    cores = os.cpu_count() or 1
+    binary = subprocess.run([args.binary, "--version"], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    temporary = args.work is None
     work = Path(args.work or tempfile.mkdtemp(prefix="cluster-one-node-"))
-    print(f"cores: {cores}; work: {work}; ray {ray.__version__}", flush=True)
+    print(f"cores: {cores}; work: {work}; ray {ray.__version__}; {binary}; package "
+          f"{perfectplay.__version__} at {Path(perfectplay.__file__).parent}", flush=True)
+    try:
+        return _run(args, cores, share, work, ray, cluster)
+    finally:
+        if temporary:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def _fresh(directory: Path) -> Path:
+    shutil.rmtree(directory, ignore_errors=True)
+    return directory
+
+
+def _run(args, cores, share, work, ray, cluster) -> int:
     started = time.monotonic()
     head = None
     if args.nodes == 1:
@@ -84,7 +118,6 @@ def main() -> int:
     else:
         from ray import cluster_utils
 
-        share = cores // args.nodes
         head = cluster_utils.Cluster(
             initialize_head=True,
             head_node_args={"num_cpus": share, "node_ip_address": "127.0.0.1",
@@ -93,16 +126,24 @@ def main() -> int:
         for _ in range(args.nodes - 1):
             head.add_node(num_cpus=share, node_ip_address="127.0.0.1")
         ray.init(address=head.address, log_to_driver=False)
-    alive = [n for n in ray.nodes() if n["Alive"]]
-    print(f"ray: {len(alive)} nodes, {ray.cluster_resources().get('CPU', 0):.0f} CPUs, "
-          f"started in {time.monotonic() - started:.1f} s", flush=True)
+    try:
+        alive = [n for n in ray.nodes() if n["Alive"]]
+        print(f"ray: {len(alive)} nodes, {ray.cluster_resources().get('CPU', 0):.0f} CPUs, "
+              f"started in {time.monotonic() - started:.1f} s", flush=True)
+        return _builds(args, cores, work, cluster)
+    finally:
+        ray.shutdown()
+        if head is not None:
+            head.shutdown()
 
+
+def _builds(args, cores, work, cluster) -> int:
     rows = []
     failed = False
     for game, key, value, shapes in args.build:
         flag = "--" + key.replace("_", "-")
         name = f"{game} {key}={value}"
-        local = work / f"{game}-{value}-local"
+        local = _fresh(work / f"{game}-{value}-local")
         started = time.monotonic()
         subprocess.run(
             [args.binary, "solve", game, flag, str(value), "--out", str(local), "-q",
@@ -111,12 +152,14 @@ def main() -> int:
         )
         local_seconds = time.monotonic() - started
         reference = _checksums(local)
+        if not reference:
+            raise SystemExit(f"{name}: the local build wrote no table into {local}")
         positions = None
         print(f"{name}: local, {cores} threads: {local_seconds:.2f} s, "
               f"{len(reference)} tables", flush=True)
         rows.append((name, f"local 1x{cores}", local_seconds, "reference", len(reference)))
         for workers, threads in shapes:
-            out = work / f"{game}-{value}-ray-{workers}x{threads}"
+            out = _fresh(work / f"{game}-{value}-ray-{workers}x{threads}")
             started = time.monotonic()
             report = cluster.build(
                 game, out, cpus_per_task=threads, progress=False, **{key: value}
@@ -129,7 +172,7 @@ def main() -> int:
             unit_seconds = sum(n.seconds for n in report.nodes)
             print(f"{name}: ray {workers}x{threads}: {seconds:.2f} s, "
                   f"{report.units_solved} units, unit-seconds {unit_seconds:.1f} "
-                  f"({unit_seconds / seconds:.2f} units busy on average), "
+                  f"({unit_seconds / seconds:.2f} units running at once on average), "
                   f"{'identical' if same else 'DIFFERENT'}", flush=True)
             for node in report.nodes:
                 print(f"    node {node.node[:8]}: {node.units} units, "
@@ -145,9 +188,6 @@ def main() -> int:
     print("|---|---|---:|---:|---|")
     for name, run, seconds, verdict, tables in rows:
         print(f"| {name} | {run} | {seconds:.2f} | {tables} | {verdict} |")
-    ray.shutdown()
-    if head is not None:
-        head.shutdown()
     return 1 if failed else 0
 
 

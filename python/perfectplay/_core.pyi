@@ -579,11 +579,12 @@ def _plan_units(
     max_men: Optional[int] = None,
     max_pieces: Optional[int] = None,
     whole_game: bool = False,
+    wdl_only: bool = False,
 ) -> List[Dict[str, Any]]:
     """The units that building `targets` (or `max_men`, `max_pieces`, `whole_game`, as in
     `_build_tables`) takes, in an order where each comes after the units it reads: a list of
     dicts with `subspaces` (names), `reads` (indices of earlier units), `positions` and
-    `working_bytes` (memory to build it)."""
+    `working_bytes` (memory to build it; that of WDL-only tables with `wdl_only`)."""
 
 def _build_unit(
     game: Game,
@@ -596,8 +597,8 @@ def _build_unit(
     """Builds the unit made of `subspaces` into `out` on its own (the tables of the units it reads
     must be there, complete): kept if its files are complete and valid. No lock is taken: the
     driver holds the directory's (`_DirectoryClaim`). Returns a dict: `tables`
-    (`{subspace: positions}`), `solved_positions` (0 when kept), `seconds` and `threads`; the
-    GIL is released meanwhile."""
+    (`{subspace: positions}`), `solved_positions` (0 when kept), `seconds`, `threads` and
+    `peak_working_bytes` (0 when kept); the GIL is released meanwhile."""
 
 class _DirectoryClaim:
     """A directory claimed by a cluster build's driver: its build lock, held until `release()`

@@ -132,11 +132,12 @@ def plan(
     max_pieces: Optional[int] = None,
     subspaces: Optional[Sequence[str]] = None,
     whole_game: bool = False,
+    wdl_only: bool = False,
     **rules: Any,
 ) -> List[Dict[str, Any]]:
     """The units a build of this request takes, in an order where each comes after the units
     it reads: dicts with ``subspaces``, ``reads`` (indices of earlier units), ``positions`` and
-    ``working_bytes``."""
+    ``working_bytes`` (the memory to build it; that of WDL-only tables with ``wdl_only``)."""
     return list(
         _plan_units(
             _game(game, rules),
@@ -144,6 +145,7 @@ def plan(
             max_men,
             max_pieces,
             whole_game,
+            wdl_only,
         )
     )
 
@@ -219,6 +221,7 @@ def build(
         max_pieces=max_pieces,
         subspaces=subspaces,
         whole_game=whole_game,
+        wdl_only=wdl_only,
     )
     out = str(Path(out).resolve())
     claim = _DirectoryClaim(out)
@@ -302,7 +305,7 @@ def _report(
         solved_positions=sum(r["solved_positions"] for r in results.values()),
         seconds=seconds,
         peak_working_bytes=max(
-            (3 * units[i]["positions"] for i in solved_units), default=0
+            (results[i]["peak_working_bytes"] for i in solved_units), default=0
         ),
         units_solved=len(solved_units),
         units_kept=len(results) - len(solved_units),

@@ -65,6 +65,10 @@ def test_the_plan_reads_only_earlier_units_and_is_submitted_critical_path_first(
         submitted.add(i)
     # 3-3 heads the longest chain (every unit waits on it); it goes first.
     assert units[order[0]]["subspaces"] == ["3-3"]
+    # A WDL-only build holds 2-bit payloads and copies: less memory for every unit.
+    wdl = ppc.plan("nine_mens_morris", max_men=5, wdl_only=True)
+    assert [u["subspaces"] for u in wdl] == [u["subspaces"] for u in units]
+    assert all(w["working_bytes"] < u["working_bytes"] for w, u in zip(wdl, units))
 
 
 def test_nine_mens_morris_to_4_4_equals_a_local_build(two_nodes, tmp_path):
@@ -77,6 +81,8 @@ def test_nine_mens_morris_to_4_4_equals_a_local_build(two_nodes, tmp_path):
     assert report.units_solved == 3 and report.units_kept == 0
     assert sum(n.units for n in report.nodes) == 3
     assert "4 tables, 4916019 positions" in report.summary()
+    # The solver's own figure: the largest unit is 4-4 alone, its cells and its payload.
+    assert report.peak_working_bytes == 3 * 3225597
 
 
 def test_checkers_to_4_pieces_equals_a_local_build_and_a_rerun_keeps_it(two_nodes, tmp_path):

@@ -229,11 +229,12 @@ impl BuildJob {
 }
 
 impl BuildJob {
-    /// The request's plan as data, for a scheduler ([`planned_units`]).
-    pub(crate) fn planned(&self) -> Vec<PlannedUnit> {
+    /// The request's plan as data, for a scheduler ([`planned_units`]), its memory that of a
+    /// WDL-only build if `wdl_only`.
+    pub(crate) fn planned(&self, wdl_only: bool) -> Vec<PlannedUnit> {
         match self {
-            BuildJob::Checkers(domain, keys) => planned_units(domain, keys),
-            BuildJob::Morris(domain, keys) => planned_units(domain, keys),
+            BuildJob::Checkers(domain, keys) => planned_units(domain, keys, wdl_only),
+            BuildJob::Morris(domain, keys) => planned_units(domain, keys, wdl_only),
         }
     }
 

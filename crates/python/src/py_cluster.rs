@@ -15,9 +15,9 @@ use crate::py_game::PyGame;
 /// The units that building `targets` (or `max_men`, `max_pieces`, `whole_game`, as in
 /// `_build_tables`) takes, in an order where each comes after the units it reads: a list of
 /// dicts with `subspaces` (names), `reads` (indices of earlier units), `positions` and
-/// `working_bytes` (memory to build it).
+/// `working_bytes` (memory to build it; that of WDL-only tables with `wdl_only`).
 #[pyfunction]
-#[pyo3(signature = (game, targets = None, max_men = None, max_pieces = None, whole_game = false))]
+#[pyo3(signature = (game, targets = None, max_men = None, max_pieces = None, whole_game = false, wdl_only = false))]
 pub(crate) fn _plan_units<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyGame>,
@@ -25,9 +25,10 @@ pub(crate) fn _plan_units<'py>(
     max_men: Option<u8>,
     max_pieces: Option<u8>,
     whole_game: bool,
+    wdl_only: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let job = BuildJob::new(&game.get().game, targets, max_men, max_pieces, whole_game)?;
-    let units = py.detach(|| job.planned());
+    let units = py.detach(|| job.planned(wdl_only));
     let list = PyList::empty(py);
     for unit in units {
         let d = PyDict::new(py);
@@ -43,8 +44,8 @@ pub(crate) fn _plan_units<'py>(
 /// Builds the unit made of `subspaces` into `out` on its own (the tables of the units it reads
 /// must be there, complete): kept if its files are complete and valid. No lock is taken: the
 /// driver holds the directory's (`_DirectoryClaim`). Returns a dict: `tables`
-/// (`{subspace: positions}`), `solved_positions` (0 when kept), `seconds` and `threads`; the
-/// GIL is released meanwhile.
+/// (`{subspace: positions}`), `solved_positions` (0 when kept), `seconds`, `threads` and
+/// `peak_working_bytes` (0 when kept); the GIL is released meanwhile.
 #[pyfunction]
 #[pyo3(signature = (game, out, subspaces, threads = None, wdl_only = false, compress = false))]
 pub(crate) fn _build_unit<'py>(
@@ -73,6 +74,7 @@ pub(crate) fn _build_unit<'py>(
     d.set_item("solved_positions", report.solved_positions)?;
     d.set_item("seconds", report.seconds)?;
     d.set_item("threads", report.threads)?;
+    d.set_item("peak_working_bytes", report.peak_working_bytes)?;
     Ok(d)
 }
 

@@ -232,6 +232,42 @@ impl Cells {
             });
         out
     }
+
+    /// The 2-bit (WDL) payload of positions `range`, four to a byte as
+    /// [`crate::format::to_wdl_payload`] packs a byte payload, with the histogram of their byte
+    /// payload (for the table's counts): without the byte payload itself, a quarter of its
+    /// memory.
+    pub(crate) fn wdl_payload(&self, range: std::ops::Range<u64>) -> ([u64; 256], Vec<u8>) {
+        const CHUNK: usize = 1 << 14;
+        let positions = range.end - range.start;
+        let mut out = vec![0u8; positions.div_ceil(4) as usize];
+        let histogram = out
+            .par_chunks_mut(CHUNK)
+            .enumerate()
+            .map(|(c, bytes)| {
+                let mut histogram = [0u64; 256];
+                let first = range.start + 4 * (c * CHUNK) as u64;
+                for (k, b) in bytes.iter_mut().enumerate() {
+                    let at = first + 4 * k as u64;
+                    for i in 0..(range.end - at).min(4) {
+                        let payload = self.get(at + i).payload();
+                        histogram[usize::from(payload)] += 1;
+                        *b |= crate::value::Packed(payload).wdl_code() << (2 * i);
+                    }
+                }
+                histogram
+            })
+            .reduce(
+                || [0u64; 256],
+                |mut a, b| {
+                    for (x, y) in a.iter_mut().zip(b) {
+                        *x += y;
+                    }
+                    a
+                },
+            );
+        (histogram, out)
+    }
 }
 
 #[cfg(test)]
@@ -324,6 +360,36 @@ mod tests {
         );
         assert_eq!(cells.payload(0..5), vec![7, 0, 0, 255, 2]);
         assert_eq!(cells.payload(1..4), vec![0, 0, 255]);
+    }
+
+    /// The 2-bit form made from the cells is the byte payload's, packed as files pack it, and
+    /// the histogram is the byte payload's, over ranges that start and end anywhere in a byte
+    /// and span several of the pass's chunks.
+    #[test]
+    fn wdl_payload_is_the_byte_payload_packed() {
+        let n = 4 * (1 << 14) * 2 + 23;
+        let cells = Cells::new(n).unwrap();
+        let kinds = [
+            Cell::decided(7),
+            Cell::counting(2, 6),
+            Cell::CANNOT_LOSE,
+            Cell::CANNOT_ARISE,
+            Cell::decided(2),
+            Cell::decided(1),
+            Cell::decided(40),
+        ];
+        let run: Vec<Cell> = (0..n).map(|i| kinds[(i * i % 7) as usize]).collect();
+        cells.store_run(0, &run);
+        for range in [0..n, 1..n - 2, 5..9, 3..4, 70_000..n] {
+            let bytes = cells.payload(range.clone());
+            let (histogram, wdl) = cells.wdl_payload(range.clone());
+            assert_eq!(wdl, crate::format::to_wdl_payload(&bytes), "{range:?}");
+            let mut expected = [0u64; 256];
+            for &b in &bytes {
+                expected[usize::from(b)] += 1;
+            }
+            assert_eq!(histogram, expected, "{range:?}");
+        }
     }
 
     #[test]

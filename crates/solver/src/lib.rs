@@ -24,8 +24,8 @@
 //! determinism are described in [`retro`]. Working memory at peak is **2 bytes
 //! per position of a unit and 1 per position of its largest subspace**: a 2-byte cell per
 //! position while it is solved (its value and a successor counter), then, beside the cells, the
-//! 1-byte payload of one subspace at a time as each is written (and its 2-bit form with
-//! `wdl_only`, a quarter byte more); [`SolveReport::peak_working_bytes`] reports it and a test
+//! 1-byte payload of one subspace at a time as each is written (with `wdl_only`, only its
+//! 2-bit form, a quarter byte); [`SolveReport::peak_working_bytes`] reports it and a test
 //! checks it. To that add the index
 //! tables (under 40 MB for the largest Nine Men's Morris subspace) and a copy of each table the
 //! unit's exits lead to, held in huge pages for its random reads; copies are kept for later

@@ -73,10 +73,19 @@ pub(crate) struct Solved {
 }
 
 impl Solved {
+    fn range(&self, member: usize) -> std::ops::Range<u64> {
+        self.offsets[member]..self.offsets[member + 1]
+    }
+
     /// The payload of the unit's `member`-th subspace (in the unit's order).
     pub(crate) fn payload(&self, member: usize) -> Vec<u8> {
-        self.cells
-            .payload(self.offsets[member]..self.offsets[member + 1])
+        self.cells.payload(self.range(member))
+    }
+
+    /// The 2-bit (WDL) payload of the unit's `member`-th subspace, with the histogram of its
+    /// byte payload, made without the byte payload.
+    pub(crate) fn wdl_payload(&self, member: usize) -> ([u64; 256], Vec<u8>) {
+        self.cells.wdl_payload(self.range(member))
     }
 }
 
@@ -175,10 +184,15 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
 
     /// The bytes of memory a unit of `positions` positions whose largest subspace has `largest`
     /// takes at peak: a 2-byte cell per position while solving, then beside the cells the
-    /// payload of one subspace at a time (a byte per position, and a quarter more for its
-    /// 2-bit form with `--wdl-only`).
+    /// payload of one subspace at a time (a byte per position, or its 2-bit form alone with
+    /// `wdl_only`).
     pub(crate) fn working_bytes(positions: u64, largest: u64, wdl_only: bool) -> u64 {
-        2 * positions + largest + if wdl_only { largest.div_ceil(4) } else { 0 }
+        2 * positions
+            + if wdl_only {
+                largest.div_ceil(4)
+            } else {
+                largest
+            }
     }
 
     fn total(&self) -> u64 {

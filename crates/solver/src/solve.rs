@@ -11,9 +11,7 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use crate::domain::Domain;
 use crate::error::{DbError, SolveError};
-use crate::format::{
-    to_wdl_payload, write_table, Encoding, Header, Stats, DISTANCE_EXTENSION, EXTENSION,
-};
+use crate::format::{write_table, Encoding, Header, Stats, DISTANCE_EXTENSION, EXTENSION};
 use crate::limits::worker_pool;
 use crate::lock::{BuildLock, LockWait};
 use crate::plan::plan;
@@ -368,14 +366,21 @@ pub struct PlannedUnit {
     pub reads: Vec<usize>,
     /// Positions in its tables.
     pub positions: u64,
-    /// Memory it takes to build, in bytes: its working cells (3 bytes a position) and the
-    /// in-memory copies of the tables it reads (one byte a position).
+    /// Memory it takes to build, in bytes: its working cells (2 bytes a position), the
+    /// payload of its largest subspace (a byte a position, a quarter byte WDL-only) and the
+    /// in-memory copies of the tables it reads, each once (a byte a position, a quarter byte
+    /// WDL-only).
     pub working_bytes: u64,
 }
 
 /// The plan for `targets` ([`plan`]) as data for a scheduler: each unit with the units it
-/// reads and its size, in an order where every unit comes after those it reads.
-pub fn planned_units<D: Domain>(domain: &D, targets: &[D::Key]) -> Vec<PlannedUnit> {
+/// reads and its size, in an order where every unit comes after those it reads; the memory of a
+/// build of WDL-only tables if `wdl_only`.
+pub fn planned_units<D: Domain>(
+    domain: &D,
+    targets: &[D::Key],
+    wdl_only: bool,
+) -> Vec<PlannedUnit> {
     let units = plan(domain, targets);
     let unit_of: HashMap<D::Key, usize> = units
         .iter()
@@ -404,15 +409,18 @@ pub fn planned_units<D: Domain>(domain: &D, targets: &[D::Key]) -> Vec<PlannedUn
             reads.sort_unstable();
             let positions: u64 = unit.iter().map(|&k| domain.size(k)).sum();
             let largest = unit.iter().map(|&k| domain.size(k)).max().unwrap_or(0);
-            // The exits' copies at a byte per position: their distance form, an upper bound
-            // for WDL-only builds (2 bits).
             let exit_positions: u64 = exits.iter().map(|&k| domain.size(k)).sum();
+            let exit_bytes = if wdl_only {
+                exit_positions.div_ceil(4)
+            } else {
+                exit_positions
+            };
             PlannedUnit {
                 subspaces: unit.iter().map(ToString::to_string).collect(),
                 reads,
                 positions,
-                working_bytes: UnitSolver::<D>::working_bytes(positions, largest, true)
-                    + exit_positions,
+                working_bytes: UnitSolver::<D>::working_bytes(positions, largest, wdl_only)
+                    + exit_bytes,
             }
         })
         .collect()
@@ -650,15 +658,16 @@ fn solve_unit<D: Domain>(
     let mut reports = Vec::new();
     let dir = &tb.directories()[0];
     for (member, &key) in unit.iter().enumerate() {
-        let payload = solved.payload(member);
-        let mut stats = Stats::of_bytes(&payload);
-        let positions = payload.len() as u64;
-        let (encoding, bytes) = if options.wdl_only {
+        let positions = domain.size(key);
+        let (encoding, stats, bytes) = if options.wdl_only {
+            let (histogram, bytes) = solved.wdl_payload(member);
+            let mut stats = Stats::of_histogram(&histogram);
             stats.longest_win = 0;
             stats.longest_loss = 0;
-            (Encoding::Wdl, to_wdl_payload(&payload))
+            (Encoding::Wdl, stats, bytes)
         } else {
-            (Encoding::Distance, payload)
+            let payload = solved.payload(member);
+            (Encoding::Distance, Stats::of_bytes(&payload), payload)
         };
         let expected = expected_for(domain, key);
         let header = Header {

@@ -36,7 +36,7 @@ fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 fn the_plan_as_data_names_units_their_reads_and_sizes() {
     let d = morris();
     let targets = d.moving_keys_checked(4).unwrap();
-    let units = planned_units(&d, &targets);
+    let units = planned_units(&d, &targets, false);
     let keys = plan(&d, &targets);
     assert_eq!(units.len(), keys.len());
     for (i, (unit, keys)) in units.iter().zip(&keys).enumerate() {
@@ -58,11 +58,14 @@ fn the_plan_as_data_names_units_their_reads_and_sizes() {
     let last = units.last().unwrap();
     assert_eq!(last.subspaces, ["4-4"]);
     assert_eq!(last.reads.len(), 1);
-    // Its cells (2 bytes a position), its payload with its 2-bit form (the plan does not know
-    // whether the build is WDL-only), and the copy of 3-4 it reads.
+    // Its cells (2 bytes a position), its payload (a byte a position) and the copy of 3-4 it
+    // reads; a quarter byte a position for the payload and the copy in a WDL-only build.
+    let n34 = d.size("3-4".parse().unwrap());
+    assert_eq!(last.working_bytes, 3 * last.positions + n34);
+    let wdl = planned_units(&d, &targets, true);
     assert_eq!(
-        last.working_bytes,
-        3 * last.positions + last.positions.div_ceil(4) + d.size("3-4".parse().unwrap())
+        wdl.last().unwrap().working_bytes,
+        2 * last.positions + last.positions.div_ceil(4) + n34.div_ceil(4)
     );
 }
 
@@ -96,7 +99,7 @@ fn checkers_units_in_another_valid_order_give_the_same_bytes() {
     solve(checkers(), whole.path(), &targets, &SolveOptions::default()).unwrap();
     // Every unit whose reads are done, taken from the back of the ready list: a different
     // order from the plan's.
-    let units = planned_units(&d, &targets);
+    let units = planned_units(&d, &targets, false);
     let keys = plan(&d, &targets);
     let scheduled = tempfile::tempdir().unwrap();
     let mut done = vec![false; units.len()];

@@ -137,7 +137,7 @@ fn write_report(out: &mut dyn Write, report: &SolveReport) -> Result<(), CliErro
     let positions: u64 = report.subspaces.iter().map(|s| s.positions).sum();
     writeln!(
         out,
-        "{} tables, {positions} positions; solved {} in {:.2} s with {} threads ({:.0} positions/s, {:.0} per thread); peak working memory {} bytes (cells of the largest unit, one subspace's payload)",
+        "{} tables, {positions} positions; solved {} in {:.2} s with {} threads ({:.0} positions/s, {:.0} per thread); peak working memory {} bytes (one unit's cells and one subspace's payload)",
         report.subspaces.len(),
         report.solved_positions,
         report.seconds,
