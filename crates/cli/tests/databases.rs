@@ -228,6 +228,53 @@ fn search_values_the_placement_phase_on_the_moving_tables() {
         said.contains("value: draw") && said.contains("preloaded"),
         "{said}"
     );
+    // A transposition table kept on disk: the second run starts from what the first proved,
+    // searches fewer positions and counts both runs.
+    let saved = dir.path().join("search.tt");
+    let saved = saved.to_str().unwrap();
+    let checkpointed = |extra: &[&str]| {
+        let mut args = vec!["search", "six_mens_morris", "--db", db, "--threads", "1"];
+        args.extend_from_slice(&["--table-bits", "16", "--checkpoint", saved]);
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let first = checkpointed(&[]);
+    let said = text(&first);
+    assert!(first.status.success(), "{said}");
+    assert!(said.contains("transposition table saved"), "{said}");
+    let searched = |said: &str| -> u64 {
+        let at = said.find("searched ").expect("a count") + "searched ".len();
+        said[at..].split(' ').next().unwrap().parse().unwrap()
+    };
+    let second = checkpointed(&["--checkpoint-minutes", "1"]);
+    let again = text(&second);
+    assert!(second.status.success(), "{again}");
+    assert!(
+        again.contains("value: draw") && again.contains("resumed from"),
+        "{again}"
+    );
+    assert!(again.contains("all 2 runs"), "{again}");
+    assert!(searched(&again) < searched(&said), "{said}\n{again}");
+    // Another game's table, or a damaged one, is refused with the reason.
+    let other = run(&[
+        "search",
+        "three_mens_morris",
+        "--db",
+        db,
+        "--checkpoint",
+        saved,
+    ]);
+    assert!(!other.status.success());
+    assert!(
+        text(&other).contains("game is `six_mens_morris`"),
+        "{}",
+        text(&other)
+    );
+    let bytes = std::fs::read(saved).unwrap();
+    std::fs::write(saved, &bytes[..bytes.len() / 2]).unwrap();
+    let cut = checkpointed(&[]);
+    assert!(!cut.status.success());
+    assert!(text(&cut).contains("truncated"), "{}", text(&cut));
     // Without the tables the search names what is missing.
     let empty = tempfile::tempdir().unwrap();
     let out = run(&[

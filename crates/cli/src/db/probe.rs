@@ -27,6 +27,48 @@ pub(crate) struct SearchArgs {
     /// Needs as much free memory as the tables' size.
     #[arg(long)]
     pub(crate) preload: bool,
+    /// Keep the transposition table in FILE: read at the start when FILE exists, written every
+    /// --checkpoint-minutes and when the search ends. Its entries are proven bounds, so a
+    /// search that was stopped goes on from what it had proven. 8 bytes an entry on disk.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) checkpoint: Option<PathBuf>,
+    /// Minutes between writes of --checkpoint.
+    #[arg(long, value_name = "MINUTES", default_value_t = 10, requires = "checkpoint",
+          value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub(crate) checkpoint_minutes: u64,
+}
+
+/// Where and how often a search saves its transposition table, and what the runs before this
+/// one did.
+struct Checkpoint<'a> {
+    path: &'a Path,
+    every: std::time::Duration,
+    earlier: SearchHistory,
+}
+
+impl Checkpoint<'_> {
+    /// What the runs so far did, this one (started at `started`) included.
+    fn history(&self, search: &PlacementSearch<'_>, started: Instant) -> SearchHistory {
+        let now = search.stats();
+        SearchHistory {
+            runs: self.earlier.runs + 1,
+            nodes: self.earlier.nodes + now.nodes,
+            probes: self.earlier.probes + now.probes,
+            table_hits: self.earlier.table_hits + now.table_hits,
+            seconds: self.earlier.seconds + started.elapsed().as_secs_f64(),
+        }
+    }
+
+    fn save(&self, search: &PlacementSearch<'_>, started: Instant) -> Result<(), CliError> {
+        let begun = Instant::now();
+        search.save_table(self.path, &self.history(search, started))?;
+        eprintln!(
+            "search: transposition table saved to {} in {:.1} s",
+            self.path.display(),
+            begun.elapsed().as_secs_f64()
+        );
+        Ok(())
+    }
 }
 
 /// Prints the value of a position and of each of its moves.
@@ -89,13 +131,21 @@ pub(crate) fn run_search(args: &SearchArgs, out: &mut dyn Write) -> Result<(), C
     let (tb, pos) = args.at.open()?;
     let game = *tb.domain().game();
     let search = PlacementSearch::new(&tb, args.table_bits)?;
+    let checkpoint = match &args.checkpoint {
+        Some(path) => Some(Checkpoint {
+            path,
+            every: std::time::Duration::from_secs(60 * args.checkpoint_minutes),
+            earlier: resume(&search, path, out)?,
+        }),
+        None => None,
+    };
     if args.preload {
         preload(&tb)?;
     }
     writeln!(out, "{}", game.diagram(&pos))?;
     let started = Instant::now();
     let threads = args.threads.checked()?.unwrap_or_else(available_cpus);
-    let value = with_search_progress(&search, started, || {
+    let value = with_search_progress(&search, started, checkpoint.as_ref(), || {
         search.value_with_threads(&pos, threads)
     })?;
     writeln!(
@@ -105,7 +155,7 @@ pub(crate) fn run_search(args: &SearchArgs, out: &mut dyn Write) -> Result<(), C
         pos.side_to_move()
     )?;
     if args.moves {
-        let moves = with_search_progress(&search, started, || {
+        let moves = with_search_progress(&search, started, checkpoint.as_ref(), || {
             search.move_values_with_threads(&pos, threads)
         })?;
         writeln!(out, "moves, best first:")?;
@@ -122,21 +172,58 @@ pub(crate) fn run_search(args: &SearchArgs, out: &mut dyn Write) -> Result<(), C
         stats.table_hits,
         started.elapsed().as_secs_f64()
     )?;
+    if let Some(checkpoint) = &checkpoint {
+        let all = checkpoint.history(&search, started);
+        if all.runs > 1 {
+            writeln!(
+                out,
+                "all {} runs: {} positions ({} table probes, {} transposition hits) in {:.1} s",
+                all.runs, all.nodes, all.probes, all.table_hits, all.seconds
+            )?;
+        }
+    }
     Ok(())
 }
 
+/// Reads the transposition table an earlier run saved at `path`, if there is one, and returns
+/// what the runs that filled it did.
+fn resume(
+    search: &PlacementSearch<'_>,
+    path: &Path,
+    out: &mut dyn Write,
+) -> Result<SearchHistory, CliError> {
+    if !path.exists() {
+        return Ok(SearchHistory::default());
+    }
+    let earlier = search.load_table(path)?;
+    writeln!(
+        out,
+        "resumed from {}: {} entries proven by {} earlier runs ({} positions in {:.1} s)",
+        path.display(),
+        search.table_entries_used(),
+        earlier.runs,
+        earlier.nodes,
+        earlier.seconds
+    )?;
+    Ok(earlier)
+}
+
 /// Runs `work` while a second thread prints the search's counters to stderr every half minute,
-/// so that a search of hours shows it is alive and how fast it goes.
+/// so that a search of hours shows it is alive and how fast it goes, and saves the
+/// transposition table to `checkpoint` when one is due and once `work` has returned (its
+/// entries are proven bounds whether `work` found a value or failed).
 fn with_search_progress<T>(
     search: &PlacementSearch<'_>,
     started: Instant,
-    work: impl FnOnce() -> T,
-) -> T {
+    checkpoint: Option<&Checkpoint<'_>>,
+    work: impl FnOnce() -> Result<T, perfectplay_solver::ProbeError>,
+) -> Result<T, CliError> {
     let done = std::sync::atomic::AtomicBool::new(false);
-    std::thread::scope(|scope| {
+    let result = std::thread::scope(|scope| {
         scope.spawn(|| {
             let tick = std::time::Duration::from_millis(200);
             let mut last = Instant::now();
+            let mut saved = Instant::now();
             while !done.load(std::sync::atomic::Ordering::Relaxed) {
                 std::thread::sleep(tick);
                 if last.elapsed().as_secs() >= 30 {
@@ -152,12 +239,24 @@ fn with_search_progress<T>(
                         stats.table_hits
                     );
                 }
+                if let Some(checkpoint) = checkpoint.filter(|c| saved.elapsed() >= c.every) {
+                    saved = Instant::now();
+                    // A failed periodic save loses nothing yet: the search goes on, and the
+                    // save at the end reports the error.
+                    if let Err(e) = checkpoint.save(search, started) {
+                        eprintln!("search: could not save the transposition table: {e}");
+                    }
+                }
             }
         });
         let result = work();
         done.store(true, std::sync::atomic::Ordering::Relaxed);
         result
-    })
+    });
+    if let Some(checkpoint) = checkpoint {
+        checkpoint.save(search, started)?;
+    }
+    Ok(result?)
 }
 
 /// Copies every table of `tb` into memory, saying so on stderr.

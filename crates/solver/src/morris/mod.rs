@@ -61,7 +61,7 @@
 //! [`MorrisKey`] and its name are in `key`, the scheme ([`MorrisDomain`]) in `domain`, the
 //! index of subspaces with memories in `memories`, the subspaces a subspace leads to in `successors`, the
 //! board index in [`index`] with the symmetries in [`symmetry`], and the placement search in
-//! `placement`.
+//! `placement` with its transposition table in `transposition`.
 
 mod domain;
 pub mod index;
@@ -70,7 +70,9 @@ mod memories;
 mod placement;
 mod successors;
 pub mod symmetry;
+mod transposition;
 
 pub use domain::{without_history, MorrisDomain};
 pub use key::{MorrisKey, ParseKeyError};
 pub use placement::{PlacementSearch, SearchStats};
+pub use transposition::{SearchHistory, TABLE_FILE_MAGIC, TABLE_FILE_VERSION};

@@ -1,0 +1,543 @@
+//! The placement search's transposition table: proven bounds on positions' values, two entries
+//! a bucket, and the file that keeps them between runs.
+//!
+//! Every entry is a bound the search proved from the tables (the placement phase below a
+//! position has a fixed depth, so no entry depends on how deep a search went). So a table saved
+//! by one run and read by the next gives the second run everything the first had proven: a
+//! search of hours can stop and go on.
+//!
+//! Each bucket holds a *deep* entry, replaced only by an entry with at least as many men left to
+//! place (whose subtree cost more to search), and a *recent* entry that takes what the deep one
+//! refuses, and the deep entry's old content when it is replaced. Near the end of a long search
+//! the table is full, and always replacing would let the millions of positions one or two
+//! placements from the leaves push out the few near the root that each stand for hours.
+//!
+//! The file:
+//!
+//! ```text
+//! offset 0    8 bytes   magic "PPSRCHTT"
+//!        8    u32 LE    format version (TABLE_FILE_VERSION)
+//!        12   u32 LE    header length H
+//!        16   H bytes   header, bincode (standard configuration): game, rules, index scheme,
+//!                       key scheme, entries, and what the runs that filled the table did
+//!        16+H u64 LE    xxh3-64 of the header bytes
+//!        ...  zeros up to the next multiple of 64
+//!        P    entries   u64 LE each, as held in memory
+//!        ...  u64 LE    xxh3-64 of the entries' bytes
+//! ```
+//!
+//! It is written under a temporary name and renamed once complete and synced, so a file with
+//! the final name is whole; a file that is not (truncated, corrupted, from another version, game,
+//! rule set or key scheme) is refused with the reason, and a table found corrupted after its
+//! entries were read is emptied again.
+
+use std::fs::{self, File};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde::{Deserialize, Serialize};
+use xxhash_rust::xxh3::{xxh3_64, Xxh3};
+
+use crate::error::DbError;
+
+/// The first eight bytes of a saved transposition table.
+pub const TABLE_FILE_MAGIC: [u8; 8] = *b"PPSRCHTT";
+/// The format of saved transposition tables.
+pub const TABLE_FILE_VERSION: u32 = 1;
+/// How positions become keys ([`SearchKey`]); a saved table made under another scheme is
+/// refused, since its keys would name other positions.
+const KEY_SCHEME: &str =
+    "morris-placement-key-1: canonical mover and other men (24 bits each), hands (4 bits each)";
+
+const PREFIX: usize = 16;
+const ALIGN: usize = 64;
+const MAX_HEADER: usize = 1 << 16;
+/// Entries read or written at a time.
+const CHUNK: usize = 1 << 16;
+
+/// Bits of an entry below the key: the value plus one, and the bound.
+const DATA_BITS: u32 = 4;
+
+/// A placement position up to the board's symmetries: the canonical men of the side to move
+/// (bits 0-23) and of the other side (24-47), then the hands of the side to move (48-51) and of
+/// the other side (52-55).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct SearchKey(u64);
+
+impl SearchKey {
+    /// The key of a position whose men are already in canonical form.
+    pub(super) fn new(mover: u32, other: u32, mover_hand: u8, other_hand: u8) -> SearchKey {
+        debug_assert!(mover < 1 << 24 && other < 1 << 24);
+        debug_assert!(mover_hand < 16 && other_hand < 16);
+        SearchKey(
+            u64::from(mover)
+                | u64::from(other) << 24
+                | u64::from(mover_hand) << 48
+                | u64::from(other_hand) << 52,
+        )
+    }
+
+    /// Men left to place by both sides: the height of the position's subtree.
+    fn to_place(self) -> u64 {
+        (self.0 >> 48 & 15) + (self.0 >> 52 & 15)
+    }
+}
+
+/// A bound in a transposition-table entry.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Bound {
+    Exact = 1,
+    /// The value is at least the one stored.
+    Lower = 2,
+    /// The value is at most the one stored.
+    Upper = 3,
+}
+
+/// What the runs that filled a saved table did, together.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SearchHistory {
+    /// Runs that saved this table.
+    pub runs: u32,
+    /// Positions they searched.
+    pub nodes: u64,
+    /// Leaves they valued by a table probe.
+    pub probes: u64,
+    /// Positions the transposition table answered.
+    pub table_hits: u64,
+    /// Seconds they searched.
+    pub seconds: f64,
+}
+
+/// Which search a saved table belongs to: its entries hold only for the same game and rules,
+/// and its keys mean the same positions only under the same index and key scheme.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct TableOwner {
+    pub(super) game_id: String,
+    pub(super) rules: String,
+    pub(super) index_scheme: String,
+}
+
+#[derive(Serialize, Deserialize)]
+struct FileHeader {
+    game_id: String,
+    rules: String,
+    index_scheme: String,
+    key_scheme: String,
+    entries: u64,
+    history: SearchHistory,
+}
+
+/// Proven bounds on placement positions' values, shared by the workers of a search.
+pub(super) struct TranspositionTable {
+    entries: Vec<AtomicU64>,
+    /// Shift that takes a key's hash to its bucket.
+    shift: u32,
+}
+
+impl TranspositionTable {
+    /// A table of `2^bits` entries of 8 bytes (`bits` at least 4).
+    pub(super) fn new(bits: u32) -> TranspositionTable {
+        let bits = bits.clamp(4, 40);
+        TranspositionTable {
+            entries: (0..1u64 << bits).map(|_| AtomicU64::new(0)).collect(),
+            shift: 64 - (bits - 1),
+        }
+    }
+
+    /// The deep and the recent entry of `key`'s bucket.
+    fn bucket(&self, key: SearchKey) -> (&AtomicU64, &AtomicU64) {
+        let bucket = (key.0.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize;
+        (&self.entries[2 * bucket], &self.entries[2 * bucket + 1])
+    }
+
+    /// The bound stored for `key`, if any.
+    pub(super) fn lookup(&self, key: SearchKey) -> Option<(i8, Bound)> {
+        let (deep, recent) = self.bucket(key);
+        [deep, recent].into_iter().find_map(|slot| {
+            let entry = slot.load(Ordering::Relaxed);
+            (entry >> DATA_BITS == key.0)
+                .then(|| decode(entry))
+                .flatten()
+        })
+    }
+
+    /// Records that the value of `key` is `value` (-1, 0 or 1) or bounded by it.
+    pub(super) fn store(&self, key: SearchKey, value: i8, bound: Bound) {
+        debug_assert!((-1..=1).contains(&value));
+        let entry = key.0 << DATA_BITS | ((value + 1) as u64) << 2 | bound as u64;
+        self.insert(entry);
+    }
+
+    fn insert(&self, entry: u64) {
+        let key = SearchKey(entry >> DATA_BITS);
+        let (deep, recent) = self.bucket(key);
+        let held = deep.load(Ordering::Relaxed);
+        let held_key = SearchKey(held >> DATA_BITS);
+        if held == 0 || held_key == key {
+            deep.store(entry, Ordering::Relaxed);
+        } else if key.to_place() >= held_key.to_place() {
+            recent.store(held, Ordering::Relaxed);
+            deep.store(entry, Ordering::Relaxed);
+        } else {
+            recent.store(entry, Ordering::Relaxed);
+        }
+    }
+
+    /// Entries in use, counted over the whole table.
+    pub(super) fn filled(&self) -> u64 {
+        self.entries
+            .iter()
+            .filter(|e| e.load(Ordering::Relaxed) != 0)
+            .count() as u64
+    }
+
+    fn clear(&self) {
+        for entry in &self.entries {
+            entry.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// Writes the table to `path` (replacing what is there once the new file is complete),
+    /// with its owner and `history`. Workers may go on storing meanwhile: each entry is read
+    /// whole, so the file holds some mix of old and new bounds, all of them proven.
+    pub(super) fn save(
+        &self,
+        path: &Path,
+        owner: &TableOwner,
+        history: &SearchHistory,
+    ) -> Result<(), DbError> {
+        let header = FileHeader {
+            game_id: owner.game_id.clone(),
+            rules: owner.rules.clone(),
+            index_scheme: owner.index_scheme.clone(),
+            key_scheme: KEY_SCHEME.to_owned(),
+            entries: self.entries.len() as u64,
+            history: *history,
+        };
+        let encoded = bincode::serde::encode_to_vec(&header, bincode::config::standard())
+            .map_err(|e| DbError::corrupted(path, format!("cannot encode header: {e}")))?;
+        let mut prefix = Vec::with_capacity(PREFIX + encoded.len() + 8 + ALIGN);
+        prefix.extend_from_slice(&TABLE_FILE_MAGIC);
+        prefix.extend_from_slice(&TABLE_FILE_VERSION.to_le_bytes());
+        prefix.extend_from_slice(&(encoded.len() as u32).to_le_bytes());
+        prefix.extend_from_slice(&encoded);
+        prefix.extend_from_slice(&xxh3_64(&encoded).to_le_bytes());
+        prefix.resize(prefix.len().next_multiple_of(ALIGN), 0);
+
+        let tmp = temporary_name(path);
+        let written = (|| -> std::io::Result<()> {
+            let mut file = File::create(&tmp)?;
+            file.write_all(&prefix)?;
+            let mut hasher = Xxh3::new();
+            let mut bytes = Vec::with_capacity(CHUNK * 8);
+            for chunk in self.entries.chunks(CHUNK) {
+                bytes.clear();
+                for entry in chunk {
+                    bytes.extend_from_slice(&entry.load(Ordering::Relaxed).to_le_bytes());
+                }
+                hasher.update(&bytes);
+                file.write_all(&bytes)?;
+            }
+            file.write_all(&hasher.digest().to_le_bytes())?;
+            file.sync_all()?;
+            fs::rename(&tmp, path)?;
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                // The rename is durable once the directory is; a failure here leaves a whole
+                // file under one name or the other, so it is not an error.
+                let _ = File::open(dir).and_then(|d| d.sync_all());
+            }
+            Ok(())
+        })();
+        written.map_err(|e| {
+            let _ = fs::remove_file(&tmp);
+            DbError::io(path, e)
+        })
+    }
+
+    /// Reads the table saved at `path` into this one (emptying it first) and returns what the
+    /// runs that filled it did. The file may hold a table of another size: its entries are
+    /// then stored again, and those that collide in the smaller table are dropped.
+    pub(super) fn load(&self, path: &Path, owner: &TableOwner) -> Result<SearchHistory, DbError> {
+        let file = File::open(path).map_err(|e| DbError::io(path, e))?;
+        let len = file.metadata().map_err(|e| DbError::io(path, e))?.len();
+        let mut reader = std::io::BufReader::with_capacity(CHUNK * 8, file);
+        let read = |reader: &mut std::io::BufReader<File>, buf: &mut [u8], at_least: u64| {
+            reader.read_exact(buf).map_err(|e| {
+                if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                    DbError::Length {
+                        path: path.to_owned(),
+                        expected: at_least,
+                        actual: len,
+                    }
+                } else {
+                    DbError::io(path, e)
+                }
+            })
+        };
+        let mut prefix = [0u8; PREFIX];
+        read(&mut reader, &mut prefix, PREFIX as u64)?;
+        if prefix[..8] != TABLE_FILE_MAGIC {
+            return Err(mismatch(
+                path,
+                "kind of file",
+                "something else (bad magic number)",
+                "a perfectplay search table",
+            ));
+        }
+        let version = u32::from_le_bytes(prefix[8..12].try_into().expect("4 bytes"));
+        if version != TABLE_FILE_VERSION {
+            return Err(mismatch(
+                path,
+                "search table format version",
+                version,
+                TABLE_FILE_VERSION,
+            ));
+        }
+        let header_len = u32::from_le_bytes(prefix[12..16].try_into().expect("4 bytes")) as usize;
+        if header_len > MAX_HEADER {
+            return Err(DbError::corrupted(path, "implausible header length"));
+        }
+        let offset = (PREFIX + header_len + 8).next_multiple_of(ALIGN);
+        let mut head = vec![0u8; offset - PREFIX];
+        read(&mut reader, &mut head, offset as u64)?;
+        let (encoded, rest) = head.split_at(header_len);
+        let checksum = u64::from_le_bytes(rest[..8].try_into().expect("8 bytes"));
+        if xxh3_64(encoded) != checksum {
+            return Err(DbError::corrupted(path, "header checksum mismatch"));
+        }
+        let config = bincode::config::standard().with_limit::<MAX_HEADER>();
+        let (header, used): (FileHeader, usize) =
+            bincode::serde::decode_from_slice(encoded, config)
+                .map_err(|e| DbError::corrupted(path, format!("header does not decode: {e}")))?;
+        if used != header_len {
+            return Err(DbError::corrupted(
+                path,
+                "header length disagrees with its contents",
+            ));
+        }
+        for (what, found, expected) in [
+            ("game", &header.game_id, &owner.game_id),
+            ("rules", &header.rules, &owner.rules),
+            ("index scheme", &header.index_scheme, &owner.index_scheme),
+            ("key scheme", &header.key_scheme, &KEY_SCHEME.to_owned()),
+        ] {
+            if found != expected {
+                return Err(mismatch(path, what, found, expected));
+            }
+        }
+        let entries = header.entries;
+        if !entries.is_power_of_two() || !(16..=1 << 40).contains(&entries) {
+            return Err(DbError::corrupted(
+                path,
+                format!("implausible number of entries {entries}"),
+            ));
+        }
+        let expected_len = offset as u64 + entries * 8 + 8;
+        if len != expected_len {
+            return Err(DbError::Length {
+                path: path.to_owned(),
+                expected: expected_len,
+                actual: len,
+            });
+        }
+
+        self.clear();
+        let same_size = entries == self.entries.len() as u64;
+        let mut hasher = Xxh3::new();
+        let mut bytes = vec![0u8; CHUNK * 8];
+        let mut done = 0u64;
+        while done < entries {
+            let n = (entries - done).min(CHUNK as u64) as usize;
+            let chunk = &mut bytes[..n * 8];
+            read(&mut reader, chunk, expected_len)?;
+            hasher.update(chunk);
+            for (i, word) in chunk.chunks_exact(8).enumerate() {
+                let entry = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+                if same_size {
+                    self.entries[done as usize + i].store(entry, Ordering::Relaxed);
+                } else if decode(entry).is_some() {
+                    self.insert(entry);
+                }
+            }
+            done += n as u64;
+        }
+        let mut trailer = [0u8; 8];
+        read(&mut reader, &mut trailer, expected_len)?;
+        if hasher.digest() != u64::from_le_bytes(trailer) {
+            self.clear();
+            return Err(DbError::corrupted(path, "entries checksum mismatch"));
+        }
+        Ok(header.history)
+    }
+}
+
+/// The value and bound of an entry; `None` for an empty or malformed one.
+fn decode(entry: u64) -> Option<(i8, Bound)> {
+    let bound = match entry & 3 {
+        1 => Bound::Exact,
+        2 => Bound::Lower,
+        3 => Bound::Upper,
+        _ => return None,
+    };
+    match entry >> 2 & 3 {
+        3 => None,
+        v => Some((v as i8 - 1, bound)),
+    }
+}
+
+fn mismatch(
+    path: &Path,
+    what: &'static str,
+    found: impl ToString,
+    expected: impl ToString,
+) -> DbError {
+    DbError::Mismatch {
+        path: path.to_owned(),
+        what,
+        found: found.to_string(),
+        expected: expected.to_string(),
+    }
+}
+
+/// A name beside `path` for the file being written, unique to this process.
+fn temporary_name(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_owned();
+    name.push(format!(".tmp-{}", std::process::id()));
+    path.with_file_name(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn owner() -> TableOwner {
+        TableOwner {
+            game_id: "nine_mens_morris".to_owned(),
+            rules: "men=9".to_owned(),
+            index_scheme: "test".to_owned(),
+        }
+    }
+
+    fn key(i: u32, hand: u8) -> SearchKey {
+        SearchKey::new(i & 0xff_ffff, i >> 24 | 1 << 20, hand, hand)
+    }
+
+    #[test]
+    fn stored_bounds_are_found_again() {
+        let table = TranspositionTable::new(10);
+        table.store(key(5, 3), 1, Bound::Lower);
+        table.store(key(6, 0), -1, Bound::Exact);
+        table.store(key(7, 1), 0, Bound::Upper);
+        assert_eq!(table.lookup(key(5, 3)), Some((1, Bound::Lower)));
+        assert_eq!(table.lookup(key(6, 0)), Some((-1, Bound::Exact)));
+        assert_eq!(table.lookup(key(7, 1)), Some((0, Bound::Upper)));
+        assert_eq!(table.lookup(key(8, 1)), None);
+    }
+
+    #[test]
+    fn deep_entries_outlive_many_shallow_ones() {
+        // A table of 16 entries (8 buckets) and 1,000 shallow positions after one deep one:
+        // the deep one keeps its place.
+        let table = TranspositionTable::new(4);
+        table.store(key(1, 9), 1, Bound::Exact);
+        for i in 2..1000 {
+            table.store(key(i, 1), 0, Bound::Exact);
+        }
+        assert_eq!(table.lookup(key(1, 9)), Some((1, Bound::Exact)));
+        assert!(table.filled() <= 16);
+    }
+
+    #[test]
+    fn a_saved_table_reads_back_whole_at_any_size() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("search.tt");
+        let table = TranspositionTable::new(12);
+        for i in 0..500 {
+            table.store(
+                key(i * 7919, (i % 12) as u8),
+                (i % 3) as i8 - 1,
+                Bound::Exact,
+            );
+        }
+        let history = SearchHistory {
+            runs: 2,
+            nodes: 123,
+            probes: 45,
+            table_hits: 6,
+            seconds: 7.5,
+        };
+        table.save(&path, &owner(), &history).unwrap();
+        let same = TranspositionTable::new(12);
+        assert_eq!(same.load(&path, &owner()).unwrap(), history);
+        let bigger = TranspositionTable::new(14);
+        bigger.load(&path, &owner()).unwrap();
+        for i in 0..500 {
+            let expected = Some(((i % 3) as i8 - 1, Bound::Exact));
+            assert_eq!(
+                same.lookup(key(i * 7919, (i % 12) as u8)),
+                table.lookup(key(i * 7919, (i % 12) as u8))
+            );
+            if table.lookup(key(i * 7919, (i % 12) as u8)).is_some() {
+                assert_eq!(bigger.lookup(key(i * 7919, (i % 12) as u8)), expected);
+            }
+        }
+        assert_eq!(same.filled(), table.filled());
+        assert_eq!(bigger.filled(), table.filled());
+    }
+
+    #[test]
+    fn damaged_or_foreign_files_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("search.tt");
+        let table = TranspositionTable::new(8);
+        table.store(key(3, 4), 1, Bound::Lower);
+        table
+            .save(&path, &owner(), &SearchHistory::default())
+            .unwrap();
+        let whole = fs::read(&path).unwrap();
+        let other = TranspositionTable::new(8);
+
+        let foreign = TableOwner {
+            rules: "men=12".to_owned(),
+            ..owner()
+        };
+        let err = other.load(&path, &foreign).unwrap_err();
+        assert!(
+            matches!(err, DbError::Mismatch { what: "rules", .. }),
+            "{err}"
+        );
+
+        fs::write(&path, &whole[..whole.len() - 3]).unwrap();
+        let err = other.load(&path, &owner()).unwrap_err();
+        assert!(matches!(err, DbError::Length { .. }), "{err}");
+
+        let mut flipped = whole.clone();
+        let at = whole.len() - 100;
+        flipped[at] ^= 1;
+        fs::write(&path, &flipped).unwrap();
+        let err = other.load(&path, &owner()).unwrap_err();
+        assert!(err.to_string().contains("entries checksum"), "{err}");
+        assert_eq!(
+            other.filled(),
+            0,
+            "a corrupted file leaves no entries behind"
+        );
+
+        let mut old = whole.clone();
+        old[8] = 9;
+        fs::write(&path, &old).unwrap();
+        let err = other.load(&path, &owner()).unwrap_err();
+        assert!(err.to_string().contains("format version"), "{err}");
+
+        fs::write(&path, b"PPLAYDB\x1a and more bytes").unwrap();
+        let err = other.load(&path, &owner()).unwrap_err();
+        assert!(err.to_string().contains("search table"), "{err}");
+
+        let mut header = whole;
+        header[20] ^= 0x40;
+        fs::write(&path, &header).unwrap();
+        let err = other.load(&path, &owner()).unwrap_err();
+        assert!(err.to_string().contains("header checksum"), "{err}");
+    }
+}
