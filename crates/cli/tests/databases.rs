@@ -288,6 +288,65 @@ fn search_values_the_placement_phase_on_the_moving_tables() {
 }
 
 #[test]
+fn an_interrupted_search_saves_its_table_and_goes_on_from_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    let out = run(&[
+        "solve",
+        "six_mens_morris",
+        "--out",
+        db,
+        "--max-men",
+        "6",
+        "-q",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let saved = dir.path().join("search.tt");
+    // A tiny transposition table and every first placement: seconds of search, so the signal
+    // comes in the middle of it.
+    let args = [
+        "search",
+        "six_mens_morris",
+        "--db",
+        db,
+        "--moves",
+        "--threads",
+        "1",
+        "--table-bits",
+        "4",
+        "--checkpoint",
+        saved.to_str().unwrap(),
+    ];
+    let child = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    // SAFETY: `kill` only sends a signal to the child this test started.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    let stopped = child.wait_with_output().unwrap();
+    let said = text(&stopped);
+    if stopped.status.success() {
+        // A machine fast enough to finish first: nothing was interrupted.
+        assert!(said.contains("value: draw"), "{said}");
+    } else {
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(stopped.status.code(), Some(128 + libc::SIGTERM), "{said}");
+        assert_eq!(stopped.status.signal(), None, "{said}");
+        assert!(said.contains("interrupted; run the same command"), "{said}");
+    }
+    let again = run(&args);
+    let said = text(&again);
+    assert!(again.status.success(), "{said}");
+    assert!(
+        said.contains("resumed from") && said.contains("value: draw"),
+        "{said}"
+    );
+}
+
+#[test]
 fn checkers_tables_are_built_probed_verified_and_counted() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().to_str().unwrap();

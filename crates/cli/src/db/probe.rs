@@ -2,6 +2,8 @@
 
 use super::*;
 
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
 /// Arguments of `perfectplay probe`.
 #[derive(Args, Debug)]
 pub(crate) struct ProbeArgs {
@@ -28,8 +30,9 @@ pub(crate) struct SearchArgs {
     #[arg(long)]
     pub(crate) preload: bool,
     /// Keep the transposition table in FILE: read at the start when FILE exists, written every
-    /// --checkpoint-minutes and when the search ends. Its entries are proven bounds, so a
-    /// search that was stopped goes on from what it had proven. 8 bytes an entry on disk.
+    /// --checkpoint-minutes, when the search ends and when it is interrupted (Ctrl-C or
+    /// SIGTERM; a second one stops it at once). Its entries are proven bounds, so a search that
+    /// was stopped goes on from what it had proven. 8 bytes an entry on disk.
     #[arg(long, value_name = "FILE")]
     pub(crate) checkpoint: Option<PathBuf>,
     /// Minutes between writes of --checkpoint.
@@ -44,6 +47,27 @@ struct Checkpoint<'a> {
     path: &'a Path,
     every: std::time::Duration,
     earlier: SearchHistory,
+    /// The signal (SIGINT or SIGTERM) that asked the search to stop, 0 while none has.
+    interrupted: Arc<AtomicUsize>,
+}
+
+/// Makes SIGINT and SIGTERM set a number instead of ending the process, so that a search can
+/// save its transposition table first; a second SIGINT or SIGTERM ends it at once.
+fn watch_interrupts() -> Result<Arc<AtomicUsize>, CliError> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let raised = Arc::new(AtomicBool::new(false));
+    let which = Arc::new(AtomicUsize::new(0));
+    for signal in [SIGINT, SIGTERM] {
+        // The order matters: the shutdown checks the flag before this signal raises it.
+        signal_hook::flag::register_conditional_shutdown(
+            signal,
+            128 + signal,
+            Arc::clone(&raised),
+        )?;
+        signal_hook::flag::register(signal, Arc::clone(&raised))?;
+        signal_hook::flag::register_usize(signal, Arc::clone(&which), signal as usize)?;
+    }
+    Ok(which)
 }
 
 impl Checkpoint<'_> {
@@ -136,6 +160,7 @@ pub(crate) fn run_search(args: &SearchArgs, out: &mut dyn Write) -> Result<(), C
             path,
             every: std::time::Duration::from_secs(60 * args.checkpoint_minutes),
             earlier: resume(&search, path, out)?,
+            interrupted: watch_interrupts()?,
         }),
         None => None,
     };
@@ -218,13 +243,13 @@ fn with_search_progress<T>(
     checkpoint: Option<&Checkpoint<'_>>,
     work: impl FnOnce() -> Result<T, perfectplay_solver::ProbeError>,
 ) -> Result<T, CliError> {
-    let done = std::sync::atomic::AtomicBool::new(false);
+    let done = AtomicBool::new(false);
     let result = std::thread::scope(|scope| {
         scope.spawn(|| {
             let tick = std::time::Duration::from_millis(200);
             let mut last = Instant::now();
             let mut saved = Instant::now();
-            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+            while !done.load(Ordering::Relaxed) {
                 std::thread::sleep(tick);
                 if last.elapsed().as_secs() >= 30 {
                     last = Instant::now();
@@ -239,6 +264,27 @@ fn with_search_progress<T>(
                         stats.table_hits
                     );
                 }
+                if let Some(checkpoint) = checkpoint {
+                    let signal = checkpoint.interrupted.load(Ordering::Relaxed);
+                    if signal != 0 {
+                        // Every entry is a proven bound whatever the workers are doing, so
+                        // the table is saved as it stands and the process ends here.
+                        let code = match checkpoint.save(search, started) {
+                            Ok(()) => {
+                                eprintln!(
+                                    "search: interrupted; run the same command to go on from \
+                                     the saved table"
+                                );
+                                128 + signal as i32
+                            }
+                            Err(e) => {
+                                eprintln!("search: interrupted, and the table was not saved: {e}");
+                                1
+                            }
+                        };
+                        std::process::exit(code);
+                    }
+                }
                 if let Some(checkpoint) = checkpoint.filter(|c| saved.elapsed() >= c.every) {
                     saved = Instant::now();
                     // A failed periodic save loses nothing yet: the search goes on, and the
@@ -250,7 +296,7 @@ fn with_search_progress<T>(
             }
         });
         let result = work();
-        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        done.store(true, Ordering::Relaxed);
         result
     });
     if let Some(checkpoint) = checkpoint {
