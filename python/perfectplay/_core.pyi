@@ -505,6 +505,36 @@ class Tablebase:
     def move_values(self, state: StateOrFen) -> List[Tuple[Move, Probe]]:
         """Every legal move with the value it keeps for the side playing it, best first (the
         quickest win, then draws, then the slowest loss): a list of `(Move, Probe)`."""
+    def search(
+        self,
+        state: StateOrFen,
+        *,
+        table_bits: int = 22,
+        threads: Optional[int] = None,
+        checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None,
+    ) -> Probe:
+        """The value of a morris position with men in hand (the start above all) for the side to
+        move, by an alpha-beta search of the placement phase whose leaves are probes of these
+        moving-phase tables: a `Probe` without `plies` (the search gives win, draw or loss).
+
+        `table_bits` sets the transposition table (2**table_bits entries of 8 bytes, 4 to 34),
+        `threads` the workers (default: every core). With `checkpoint` (a path) the table is
+        read from that file when it exists and written to it when the search ends: its entries
+        are proven bounds, so a long search can be run again and go on from what it proved, and
+        `search_moves` can start from `search`'s bounds (the file `perfectplay search
+        --checkpoint` writes). Checkers has no placement phase (`ValueError`); rules whose
+        placement positions can repeat are refused (`TablebaseError`)."""
+    def search_moves(
+        self,
+        state: StateOrFen,
+        *,
+        table_bits: int = 22,
+        threads: Optional[int] = None,
+        checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None,
+    ) -> List[Tuple[Move, Probe]]:
+        """Every turn of a morris position with men in hand with the value it keeps for the side
+        playing it, best first, by the search of `search` (same arguments): a list of
+        `(Move, Probe)`, each `Probe` without `plies`."""
     def best_moves(self, state: StateOrFen) -> List[Move]:
         """The moves that keep the position's value, best first (all equally good)."""
     def principal_variation(self, state: StateOrFen, max_plies: int = 400) -> List[Move]:

@@ -68,6 +68,44 @@ def test_three_mens_morris_start_is_a_first_player_win_in_nine(three_dir):
     assert start.is_terminal() and start.returns() == [1.0, -1.0]
 
 
+def test_the_placement_search_agrees_with_the_whole_game_tables(three_dir, tmp_path):
+    tb = pp.tablebase.open(three_dir)
+    start = tb.game.new_initial_state()
+    found = tb.search(start, table_bits=12, threads=1)
+    assert (found.wdl, found.plies, found.result) == (1, None, "win")
+    values = tb.search_moves(start, table_bits=12)
+    assert [str(m) for m, v in values if v.result == "win"] == ["b2"]
+    assert len(values) == 9 and all(v.plies is None for _, v in values)
+    # Every placement position met in random games: the search's value is the table's.
+    placing = [s for s in random_states(tb.game, 3, 200) if "in hand: white 0, black 0" not in str(s)]
+    assert placing
+    for state in placing:
+        assert tb.search(state, table_bits=8).wdl == tb.probe(state).wdl, str(state)
+    # A table kept in a file: written at the end, read by the next search.
+    saved = tmp_path / "search.tt"
+    assert tb.search(start, table_bits=10, checkpoint=saved).result == "win"
+    assert saved.stat().st_size > 8 * 2**10
+    assert tb.search_moves(start, table_bits=12, checkpoint=str(saved)) == values
+    saved.write_bytes(saved.read_bytes()[:100])
+    with pytest.raises(pp.TablebaseError, match="truncated"):
+        tb.search(start, checkpoint=saved)
+
+
+def test_the_placement_search_checks_its_arguments(three_dir, checkers_dir):
+    tb = pp.tablebase.open(three_dir)
+    start = tb.game.new_initial_state()
+    for bad in (3, 35):
+        with pytest.raises(ValueError, match="table_bits"):
+            tb.search(start, table_bits=bad)
+    with pytest.raises(ValueError, match="thread"):
+        tb.search(start, threads=0)
+    with pytest.raises(TypeError):
+        tb.search(start, 12)
+    checkers = pp.tablebase.open(checkers_dir)
+    with pytest.raises(ValueError, match="no placement phase"):
+        checkers.search(checkers.game.new_initial_state())
+
+
 def test_the_best_move_keeps_the_probed_value_everywhere(three_dir):
     tb = pp.tablebase.open(three_dir)
     for state in random_states(tb.game, seed=1, count=300):

@@ -22,9 +22,11 @@ use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use perfectplay_core::morris::MorrisPosition;
 use perfectplay_core::SplitMix64;
 use perfectplay_solver::any::{self, AnyPosition, AnyTablebase, RowsError};
-use perfectplay_solver::morris::without_history;
+use perfectplay_solver::limits::{available_cpus, check_threads};
+use perfectplay_solver::morris::{without_history, PlacementSearch, SearchHistory};
 use perfectplay_solver::rows::{Row, RowError};
 use perfectplay_solver::{ProbeError, Value};
 use pyo3::prelude::*;
@@ -188,6 +190,60 @@ impl PyTablebase {
     }
 }
 
+impl PyTablebase {
+    /// Runs `work` on a placement search of these (morris) tables and the position of `state`
+    /// with the GIL released, the search's table read from `checkpoint` first when the file
+    /// exists and written to it afterwards, whether `work` succeeded or not (its entries are
+    /// proven bounds either way).
+    fn with_search<T: Send>(
+        &self,
+        py: Python<'_>,
+        state: &Bound<'_, PyAny>,
+        table_bits: u32,
+        threads: Option<usize>,
+        checkpoint: Option<PathBuf>,
+        work: impl FnOnce(
+                &PlacementSearch<'_>,
+                &MorrisPosition,
+                usize,
+            ) -> std::result::Result<T, ProbeError>
+            + Send,
+    ) -> Result<T> {
+        if !(4..=34).contains(&table_bits) {
+            return Err(Error::BadArgument(format!(
+                "table_bits must be 4 to 34 (2**table_bits entries of 8 bytes), not {table_bits}"
+            )));
+        }
+        let threads = match threads {
+            Some(t) => check_threads(t, false).map_err(|e| Error::BadArgument(e.to_string()))?,
+            None => available_cpus(),
+        };
+        let AnyPosition::Morris(pos) = self.position_of(state)? else {
+            return Err(Error::BadArgument(
+                "checkers has no placement phase to search: probe its positions instead".to_owned(),
+            ));
+        };
+        let tables = self.tables()?;
+        let AnyTablebase::Morris(tb) = &*tables else {
+            unreachable!("a tablebase's positions are of its own family")
+        };
+        py.detach(|| {
+            let search = PlacementSearch::new(tb, table_bits)?;
+            let earlier = match &checkpoint {
+                Some(path) if path.exists() => search.load_table(path)?,
+                _ => SearchHistory::default(),
+            };
+            let started = std::time::Instant::now();
+            let result = work(&search, &pos, threads);
+            if let Some(path) = &checkpoint {
+                let history = earlier.with_run(search.stats(), started.elapsed().as_secs_f64());
+                search.save_table(path, &history)?;
+            }
+            Ok(result?)
+        })
+    }
+}
+
 /// Runs `$body` with `$tb` the tables and `$pos` the position of the same family.
 macro_rules! with_tables {
     ($tables:expr, $position:expr, |$tb:ident, $pos:ident| $body:expr) => {
@@ -341,6 +397,65 @@ impl PyTablebase {
         Ok(values
             .into_iter()
             .map(|(mv, v)| (PyMove { mv }, PyProbe::from(v)))
+            .collect())
+    }
+
+    /// The value of a morris position with men in hand (the start above all) for the side to
+    /// move, by an alpha-beta search of the placement phase whose leaves are probes of these
+    /// moving-phase tables: a `Probe` without `plies` (the search gives win, draw or loss).
+    ///
+    /// `table_bits` sets the transposition table (2**table_bits entries of 8 bytes, 4 to 34),
+    /// `threads` the workers (default: every core). With `checkpoint` (a path) the table is
+    /// read from that file when it exists and written to it when the search ends: its entries
+    /// are proven bounds, so a long search can be run again and go on from what it proved, and
+    /// `search_moves` can start from `search`'s bounds (the file `perfectplay search
+    /// --checkpoint` writes). Checkers has no placement phase (`ValueError`); rules whose
+    /// placement positions can repeat are refused (`TablebaseError`).
+    #[pyo3(signature = (state, *, table_bits = 22, threads = None, checkpoint = None))]
+    fn search(
+        &self,
+        py: Python<'_>,
+        state: &Bound<'_, PyAny>,
+        table_bits: u32,
+        threads: Option<usize>,
+        checkpoint: Option<PathBuf>,
+    ) -> Result<PyProbe> {
+        let wdl = self.with_search(py, state, table_bits, threads, checkpoint, |s, p, t| {
+            s.value_with_threads(p, t)
+        })?;
+        Ok(PyProbe {
+            wdl: any::wdl_number(wdl),
+            plies: None,
+        })
+    }
+
+    /// Every turn of a morris position with men in hand with the value it keeps for the side
+    /// playing it, best first, by the search of `search` (same arguments): a list of
+    /// `(Move, Probe)`, each `Probe` without `plies`.
+    #[pyo3(signature = (state, *, table_bits = 22, threads = None, checkpoint = None))]
+    fn search_moves(
+        &self,
+        py: Python<'_>,
+        state: &Bound<'_, PyAny>,
+        table_bits: u32,
+        threads: Option<usize>,
+        checkpoint: Option<PathBuf>,
+    ) -> Result<Vec<(PyMove, PyProbe)>> {
+        let values = self.with_search(py, state, table_bits, threads, checkpoint, |s, p, t| {
+            s.move_values_with_threads(p, t)
+        })?;
+        Ok(values
+            .into_iter()
+            .map(|(mv, wdl)| {
+                let mv = PyMove {
+                    mv: perfectplay_core::registry::AnyMove::Morris(mv),
+                };
+                let value = PyProbe {
+                    wdl: any::wdl_number(wdl),
+                    plies: None,
+                };
+                (mv, value)
+            })
             .collect())
     }
 

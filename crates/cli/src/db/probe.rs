@@ -73,14 +73,8 @@ fn watch_interrupts() -> Result<Arc<AtomicUsize>, CliError> {
 impl Checkpoint<'_> {
     /// What the runs so far did, this one (started at `started`) included.
     fn history(&self, search: &PlacementSearch<'_>, started: Instant) -> SearchHistory {
-        let now = search.stats();
-        SearchHistory {
-            runs: self.earlier.runs + 1,
-            nodes: self.earlier.nodes + now.nodes,
-            probes: self.earlier.probes + now.probes,
-            table_hits: self.earlier.table_hits + now.table_hits,
-            seconds: self.earlier.seconds + started.elapsed().as_secs_f64(),
-        }
+        self.earlier
+            .with_run(search.stats(), started.elapsed().as_secs_f64())
     }
 
     fn save(&self, search: &PlacementSearch<'_>, started: Instant) -> Result<(), CliError> {

@@ -109,6 +109,20 @@ pub struct SearchHistory {
     pub seconds: f64,
 }
 
+impl SearchHistory {
+    /// These runs and one more that did `run` in `seconds`.
+    #[must_use]
+    pub fn with_run(&self, run: super::SearchStats, seconds: f64) -> SearchHistory {
+        SearchHistory {
+            runs: self.runs + 1,
+            nodes: self.nodes + run.nodes,
+            probes: self.probes + run.probes,
+            table_hits: self.table_hits + run.table_hits,
+            seconds: self.seconds + seconds,
+        }
+    }
+}
+
 /// Which search a saved table belongs to: its entries hold only for the same game and rules,
 /// and its keys mean the same positions only under the same index and key scheme.
 #[derive(Clone, Debug, PartialEq, Eq)]
