@@ -257,15 +257,7 @@ impl Cells {
                 }
                 histogram
             })
-            .reduce(
-                || [0u64; 256],
-                |mut a, b| {
-                    for (x, y) in a.iter_mut().zip(b) {
-                        *x += y;
-                    }
-                    a
-                },
-            );
+            .reduce(|| [0u64; 256], crate::format::add_histograms);
         (histogram, out)
     }
 }

@@ -105,15 +105,7 @@ impl Stats {
                 }
                 h
             })
-            .reduce(
-                || [0u64; 256],
-                |mut a, b| {
-                    for (x, y) in a.iter_mut().zip(b) {
-                        *x += y;
-                    }
-                    a
-                },
-            );
+            .reduce(|| [0u64; 256], add_histograms);
         Stats::of_histogram(&histogram)
     }
 
@@ -577,6 +569,14 @@ pub fn to_wdl_payload(bytes: &[u8]) -> Vec<u8> {
                 .fold(0u8, |acc, (i, &b)| acc | (Packed(b).wdl_code() << (2 * i)))
         })
         .collect()
+}
+
+/// The sum of two histograms of payload bytes: how parallel counts are merged.
+pub(crate) fn add_histograms(mut a: [u64; 256], b: [u64; 256]) -> [u64; 256] {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x += y;
+    }
+    a
 }
 
 #[cfg(test)]
