@@ -212,6 +212,8 @@ fn search_values_the_placement_phase_on_the_moving_tables() {
     assert!(out.status.success(), "{said}");
     assert!(said.contains("value: draw"), "{said}");
     assert!(said.contains("moves, best first:"), "{said}");
+    // Each turn's value is told as it is found, before the sorted list.
+    assert!(said.contains(" s, a5: draw"), "{said}");
     // Two workers on tables copied into memory find the same.
     let out = run(&[
         "search",

@@ -175,7 +175,13 @@ pub(crate) fn run_search(args: &SearchArgs, out: &mut dyn Write) -> Result<(), C
     )?;
     if args.moves {
         let moves = with_search_progress(&search, started, checkpoint.as_ref(), || {
-            search.move_values_with_threads(&pos, threads)
+            search.move_values_reporting(&pos, threads, |mv, w| {
+                eprintln!(
+                    "search: {:.0} s, {mv}: {}",
+                    started.elapsed().as_secs_f64(),
+                    wdl_word(w)
+                );
+            })
         })?;
         writeln!(out, "moves, best first:")?;
         for (mv, w) in moves {

@@ -209,13 +209,27 @@ impl<'a> PlacementSearch<'a> {
         pos: &MorrisPosition,
         threads: usize,
     ) -> Result<Vec<(MorrisMove, Wdl)>, ProbeError> {
+        self.move_values_reporting(pos, threads, |_, _| {})
+    }
+
+    /// [`PlacementSearch::move_values_with_threads`], telling `found` each turn's value as soon
+    /// as it is known (in generation order), so that a search of hours shows its progress.
+    pub fn move_values_reporting(
+        &self,
+        pos: &MorrisPosition,
+        threads: usize,
+        mut found: impl FnMut(&MorrisMove, Wdl),
+    ) -> Result<Vec<(MorrisMove, Wdl)>, ProbeError> {
         let game = self.tb.domain().game();
         let mut values = Vec::new();
         let mut moves = Vec::new();
         game.for_each_move(pos, |mv| moves.push(*mv));
         for mv in moves {
-            let v = self.value_with_threads(&game.play(pos, &mv), threads)?;
-            values.push((mv, v.flip()));
+            let v = self
+                .value_with_threads(&game.play(pos, &mv), threads)?
+                .flip();
+            found(&mv, v);
+            values.push((mv, v));
         }
         values.sort_by_key(|&(_, w)| std::cmp::Reverse(score(w)));
         Ok(values)
