@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The placement search on Morabaraba's moving-phase tables, from fixed positions with 8 men of
-# each side placed (16 placements, plus removals, above the leaves): the value, the positions
+# each side in hand (16 placements, plus removals, above the leaves): the value, the positions
 # searched and the CPU time of each, for one or more builds of the command-line tool.
 #
 #   bench/placement_search.sh DB BINARY [BINARY...]
@@ -14,7 +14,7 @@ set -euo pipefail
 db=${1:?usage: bench/placement_search.sh DB BINARY [BINARY...]}
 shift
 [ $# -gt 0 ] || { echo "usage: bench/placement_search.sh DB BINARY [BINARY...]" >&2; exit 2; }
-# Eight random placements each from the start (seeds 10 to 13 of Python's random.choice over
+# Eight random placements, four a side, from the start (seeds 10 to 13 of Python's random.choice over
 # perfectplay's legal moves), White to move.
 positions=(
   "BB./.../..W/.....W/B.B/W../.W. w 8 8 0 - -"

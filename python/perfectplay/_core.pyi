@@ -519,11 +519,15 @@ class Tablebase:
 
         `table_bits` sets the transposition table (2**table_bits entries of 8 bytes, 4 to 34),
         `threads` the workers (default: every core). With `checkpoint` (a path) the table is
-        read from that file when it exists and written to it when the search ends: its entries
-        are proven bounds, so a long search can be run again and go on from what it proved, and
-        `search_moves` can start from `search`'s bounds (the file `perfectplay search
-        --checkpoint` writes). Checkers has no placement phase (`ValueError`); rules whose
-        placement positions can repeat are refused (`TablebaseError`)."""
+        read from that file when it exists and written to it when the search returns, its
+        value found or not: its entries are proven bounds, so a later call goes on from what
+        this one proved, and `search_moves` can start from `search`'s bounds (the file
+        `perfectplay search --checkpoint` writes). The call saves nothing while it runs and does
+        not see Ctrl-C: a search of hours is better run as `perfectplay search --checkpoint`,
+        which saves every few minutes and on Ctrl-C. A table that cannot be written is a
+        `RuntimeWarning`, the value still returned. Checkers has no placement phase
+        (`ValueError`); rules whose placement positions can repeat are refused
+        (`TablebaseError`)."""
     def search_moves(
         self,
         state: StateOrFen,

@@ -86,6 +86,9 @@ def test_the_placement_search_agrees_with_the_whole_game_tables(three_dir, tmp_p
     assert tb.search(start, table_bits=10, checkpoint=saved).result == "win"
     assert saved.stat().st_size > 8 * 2**10
     assert tb.search_moves(start, table_bits=12, checkpoint=str(saved)) == values
+    with pytest.warns(RuntimeWarning, match="not saved"):
+        found = tb.search(start, table_bits=10, checkpoint=tmp_path / "no such dir" / "x.tt")
+    assert found.result == "win"
     saved.write_bytes(saved.read_bytes()[:100])
     with pytest.raises(pp.TablebaseError, match="truncated"):
         tb.search(start, checkpoint=saved)
@@ -97,8 +100,11 @@ def test_the_placement_search_checks_its_arguments(three_dir, checkers_dir):
     for bad in (3, 35):
         with pytest.raises(ValueError, match="table_bits"):
             tb.search(start, table_bits=bad)
-    with pytest.raises(ValueError, match="thread"):
-        tb.search(start, threads=0)
+    with pytest.raises(ValueError, match="table_bits"):
+        tb.search(start, table_bits=-1)
+    for bad in (0, -2):
+        with pytest.raises(ValueError, match="thread"):
+            tb.search(start, threads=bad)
     with pytest.raises(TypeError):
         tb.search(start, 12)
     checkers = pp.tablebase.open(checkers_dir)

@@ -277,6 +277,23 @@ fn search_values_the_placement_phase_on_the_moving_tables() {
     let cut = checkpointed(&[]);
     assert!(!cut.status.success());
     assert!(text(&cut).contains("truncated"), "{}", text(&cut));
+    // A table that cannot be written: the value is still printed, then the failure.
+    let nowhere = dir.path().join("no such directory").join("search.tt");
+    let out = run(&[
+        "search",
+        "six_mens_morris",
+        "--db",
+        db,
+        "--checkpoint",
+        nowhere.to_str().unwrap(),
+    ]);
+    let said = text(&out);
+    assert!(!out.status.success(), "{said}");
+    assert!(said.contains("value: draw"), "{said}");
+    assert!(
+        said.contains("could not save the transposition table"),
+        "{said}"
+    );
     // Without the tables the search names what is missing.
     let empty = tempfile::tempdir().unwrap();
     let out = run(&[
@@ -319,17 +336,26 @@ fn an_interrupted_search_saves_its_table_and_goes_on_from_it() {
         "--checkpoint",
         saved.to_str().unwrap(),
     ];
-    let child = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
         .args(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(400));
+    // The board is printed once interrupts are caught, just before the search starts.
+    use std::io::{BufRead, Read};
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut seen = String::new();
+    while !seen.contains("in hand:") {
+        if stdout.read_line(&mut seen).unwrap() == 0 {
+            break;
+        }
+    }
     // SAFETY: `kill` only sends a signal to the child this test started.
     unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    stdout.read_to_string(&mut seen).unwrap();
     let stopped = child.wait_with_output().unwrap();
-    let said = text(&stopped);
+    let said = format!("{seen}{}", String::from_utf8_lossy(&stopped.stderr));
     if stopped.status.success() {
         // A machine fast enough to finish first: nothing was interrupted.
         assert!(said.contains("value: draw"), "{said}");

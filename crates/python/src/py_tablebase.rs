@@ -199,8 +199,8 @@ impl PyTablebase {
         &self,
         py: Python<'_>,
         state: &Bound<'_, PyAny>,
-        table_bits: u32,
-        threads: Option<usize>,
+        table_bits: i64,
+        threads: Option<i64>,
         checkpoint: Option<PathBuf>,
         work: impl FnOnce(
                 &PlacementSearch<'_>,
@@ -209,13 +209,19 @@ impl PyTablebase {
             ) -> std::result::Result<T, ProbeError>
             + Send,
     ) -> Result<T> {
-        if !(4..=34).contains(&table_bits) {
-            return Err(Error::BadArgument(format!(
-                "table_bits must be 4 to 34 (2**table_bits entries of 8 bytes), not {table_bits}"
-            )));
-        }
+        let table_bits = u32::try_from(table_bits)
+            .ok()
+            .filter(|b| (4..=34).contains(b))
+            .ok_or_else(|| {
+                Error::BadArgument(format!(
+                    "table_bits must be 4 to 34 (2**table_bits entries of 8 bytes), not {table_bits}"
+                ))
+            })?;
         let threads = match threads {
-            Some(t) => check_threads(t, false).map_err(|e| Error::BadArgument(e.to_string()))?,
+            Some(t) => {
+                let t = usize::try_from(t).unwrap_or(0);
+                check_threads(t, false).map_err(|e| Error::BadArgument(e.to_string()))?
+            }
             None => available_cpus(),
         };
         let AnyPosition::Morris(pos) = self.position_of(state)? else {
@@ -227,7 +233,7 @@ impl PyTablebase {
         let AnyTablebase::Morris(tb) = &*tables else {
             unreachable!("a tablebase's positions are of its own family")
         };
-        py.detach(|| {
+        let (result, unsaved) = py.detach(|| -> Result<_> {
             let search = PlacementSearch::new(tb, table_bits)?;
             let earlier = match &checkpoint {
                 Some(path) if path.exists() => search.load_table(path)?,
@@ -235,12 +241,28 @@ impl PyTablebase {
             };
             let started = std::time::Instant::now();
             let result = work(&search, &pos, threads);
-            if let Some(path) = &checkpoint {
+            let unsaved = checkpoint.as_ref().and_then(|path| {
                 let history = earlier.with_run(search.stats(), started.elapsed().as_secs_f64());
-                search.save_table(path, &history)?;
-            }
-            Ok(result?)
-        })
+                search.save_table(path, &history).err()
+            });
+            Ok((result, unsaved))
+        })?;
+        let value = result?;
+        if let Some(e) = unsaved {
+            // The value is worth more than the table: it is returned, and the failure told.
+            let message = std::ffi::CString::new(format!(
+                "the search's transposition table was not saved: {e}"
+            ))
+            .unwrap_or_default();
+            PyErr::warn(
+                py,
+                &py.get_type::<pyo3::exceptions::PyRuntimeWarning>(),
+                &message,
+                1,
+            )
+            .map_err(|e| Error::Tablebase(e.to_string()))?;
+        }
+        Ok(value)
     }
 }
 
@@ -406,18 +428,22 @@ impl PyTablebase {
     ///
     /// `table_bits` sets the transposition table (2**table_bits entries of 8 bytes, 4 to 34),
     /// `threads` the workers (default: every core). With `checkpoint` (a path) the table is
-    /// read from that file when it exists and written to it when the search ends: its entries
-    /// are proven bounds, so a long search can be run again and go on from what it proved, and
-    /// `search_moves` can start from `search`'s bounds (the file `perfectplay search
-    /// --checkpoint` writes). Checkers has no placement phase (`ValueError`); rules whose
-    /// placement positions can repeat are refused (`TablebaseError`).
+    /// read from that file when it exists and written to it when the search returns, its
+    /// value found or not: its entries are proven bounds, so a later call goes on from what
+    /// this one proved, and `search_moves` can start from `search`'s bounds (the file
+    /// `perfectplay search --checkpoint` writes). The call saves nothing while it runs and does
+    /// not see Ctrl-C: a search of hours is better run as `perfectplay search --checkpoint`,
+    /// which saves every few minutes and on Ctrl-C. A table that cannot be written is a
+    /// `RuntimeWarning`, the value still returned. Checkers has no placement phase
+    /// (`ValueError`); rules whose placement positions can repeat are refused
+    /// (`TablebaseError`).
     #[pyo3(signature = (state, *, table_bits = 22, threads = None, checkpoint = None))]
     fn search(
         &self,
         py: Python<'_>,
         state: &Bound<'_, PyAny>,
-        table_bits: u32,
-        threads: Option<usize>,
+        table_bits: i64,
+        threads: Option<i64>,
         checkpoint: Option<PathBuf>,
     ) -> Result<PyProbe> {
         let wdl = self.with_search(py, state, table_bits, threads, checkpoint, |s, p, t| {
@@ -437,8 +463,8 @@ impl PyTablebase {
         &self,
         py: Python<'_>,
         state: &Bound<'_, PyAny>,
-        table_bits: u32,
-        threads: Option<usize>,
+        table_bits: i64,
+        threads: Option<i64>,
         checkpoint: Option<PathBuf>,
     ) -> Result<Vec<(PyMove, PyProbe)>> {
         let values = self.with_search(py, state, table_bits, threads, checkpoint, |s, p, t| {

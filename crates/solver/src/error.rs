@@ -309,6 +309,12 @@ pub enum SolveError {
         /// The operating system's error.
         source: std::io::Error,
     },
+    /// The placement search's transposition table could not be had.
+    #[error("cannot allocate the search's transposition table of {bytes} bytes (ask for fewer table bits)")]
+    SearchTableMemory {
+        /// The bytes asked for.
+        bytes: u64,
+    },
     /// The build was cancelled; complete files stay, the unit in progress left nothing behind.
     #[error("interrupted")]
     Interrupted,

@@ -106,3 +106,38 @@ fn rules_whose_placement_can_repeat_are_refused() {
         Err(SolveError::Unsupported(_))
     ));
 }
+
+#[test]
+fn six_mens_morris_search_agrees_with_the_whole_game_tables_on_sampled_positions() {
+    // Six placements a side and removals: deep enough for the transposition cutoffs and the
+    // two entries a bucket to matter, with a small table so that entries collide.
+    let dir = tempfile::tempdir().unwrap();
+    let d = domain("six_mens_morris");
+    let start = d.start_key();
+    solve(d, dir.path(), &[start], &SolveOptions::default()).unwrap();
+    let tb = Tablebase::open(domain("six_mens_morris"), dir.path()).unwrap();
+    let game = tb.domain().game();
+    let positions = placement_positions(game);
+    let search = PlacementSearch::new(&tb, 10).unwrap();
+    let mut checked = 0;
+    for pos in positions.iter().step_by(positions.len() / 400 + 1) {
+        let expected = tb.probe(pos).unwrap().wdl;
+        assert_eq!(search.value(pos).unwrap(), expected, "{pos:?}");
+        checked += 1;
+    }
+    assert!(checked >= 300, "{checked}");
+    // A table saved and read back at another size goes on giving the same values.
+    let saved = dir.path().join("search.tt");
+    search
+        .save_table(
+            &saved,
+            &perfectplay_solver::morris::SearchHistory::default(),
+        )
+        .unwrap();
+    let bigger = PlacementSearch::new(&tb, 14).unwrap();
+    bigger.load_table(&saved).unwrap();
+    assert!(bigger.table_entries_used() > 0);
+    for pos in positions.iter().step_by(positions.len() / 200 + 1) {
+        assert_eq!(bigger.value(pos).unwrap(), tb.probe(pos).unwrap().wdl);
+    }
+}

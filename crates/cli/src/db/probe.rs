@@ -149,22 +149,30 @@ pub(crate) fn run_search(args: &SearchArgs, out: &mut dyn Write) -> Result<(), C
     let (tb, pos) = args.at.open()?;
     let game = *tb.domain().game();
     let search = PlacementSearch::new(&tb, args.table_bits)?;
-    let checkpoint = match &args.checkpoint {
-        Some(path) => Some(Checkpoint {
-            path,
-            every: std::time::Duration::from_secs(60 * args.checkpoint_minutes),
-            earlier: resume(&search, path, out)?,
-            interrupted: watch_interrupts()?,
-        }),
+    let earlier = match &args.checkpoint {
+        Some(path) => Some(resume(&search, path, out)?),
         None => None,
     };
     if args.preload {
         preload(&tb)?;
     }
+    // Interrupts are caught from here on, once there is a search to save; before, Ctrl-C
+    // ends the command at once, losing nothing.
+    let checkpoint = match (&args.checkpoint, earlier) {
+        (Some(path), Some(earlier)) => Some(Checkpoint {
+            path,
+            every: std::time::Duration::from_secs(60 * args.checkpoint_minutes),
+            earlier,
+            interrupted: watch_interrupts()?,
+        }),
+        _ => None,
+    };
+    // A table that could not be saved at the end is reported after the values are printed.
+    let mut unsaved = None;
     writeln!(out, "{}", game.diagram(&pos))?;
     let started = Instant::now();
     let threads = args.threads.checked()?.unwrap_or_else(available_cpus);
-    let value = with_search_progress(&search, started, checkpoint.as_ref(), || {
+    let value = with_search_progress(&search, started, checkpoint.as_ref(), &mut unsaved, || {
         search.value_with_threads(&pos, threads)
     })?;
     writeln!(
@@ -174,15 +182,16 @@ pub(crate) fn run_search(args: &SearchArgs, out: &mut dyn Write) -> Result<(), C
         pos.side_to_move()
     )?;
     if args.moves {
-        let moves = with_search_progress(&search, started, checkpoint.as_ref(), || {
-            search.move_values_reporting(&pos, threads, |mv, w| {
-                eprintln!(
-                    "search: {:.0} s, {mv}: {}",
-                    started.elapsed().as_secs_f64(),
-                    wdl_word(w)
-                );
-            })
-        })?;
+        let moves =
+            with_search_progress(&search, started, checkpoint.as_ref(), &mut unsaved, || {
+                search.move_values_reporting(&pos, threads, |mv, w| {
+                    eprintln!(
+                        "search: {:.0} s, {mv}: {}",
+                        started.elapsed().as_secs_f64(),
+                        wdl_word(w)
+                    );
+                })
+            })?;
         writeln!(out, "moves, best first:")?;
         for (mv, w) in moves {
             writeln!(out, "  {:<12} {}", mv.to_string(), wdl_word(w))?;
@@ -207,7 +216,7 @@ pub(crate) fn run_search(args: &SearchArgs, out: &mut dyn Write) -> Result<(), C
             )?;
         }
     }
-    Ok(())
+    unsaved.map_or(Ok(()), Err)
 }
 
 /// Reads the transposition table an earlier run saved at `path`, if there is one, and returns
@@ -236,11 +245,14 @@ fn resume(
 /// Runs `work` while a second thread prints the search's counters to stderr every half minute,
 /// so that a search of hours shows it is alive and how fast it goes, and saves the
 /// transposition table to `checkpoint` when one is due and once `work` has returned (its
-/// entries are proven bounds whether `work` found a value or failed).
+/// entries are proven bounds whether `work` found a value or failed). A failure of that last
+/// save goes to `unsaved`, so that the value found is still printed; a failed search is
+/// reported first.
 fn with_search_progress<T>(
     search: &PlacementSearch<'_>,
     started: Instant,
     checkpoint: Option<&Checkpoint<'_>>,
+    unsaved: &mut Option<CliError>,
     work: impl FnOnce() -> Result<T, perfectplay_solver::ProbeError>,
 ) -> Result<T, CliError> {
     let done = AtomicBool::new(false);
@@ -299,8 +311,9 @@ fn with_search_progress<T>(
         done.store(true, Ordering::Relaxed);
         result
     });
-    if let Some(checkpoint) = checkpoint {
-        checkpoint.save(search, started)?;
+    if let Some(Err(e)) = checkpoint.map(|c| c.save(search, started)) {
+        eprintln!("search: could not save the transposition table: {e}");
+        unsaved.get_or_insert(e);
     }
     Ok(result?)
 }

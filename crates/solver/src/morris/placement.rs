@@ -96,7 +96,9 @@ impl<'a> PlacementSearch<'a> {
         }
         Ok(PlacementSearch {
             tb,
-            table: TranspositionTable::new(table_bits),
+            table: TranspositionTable::new(table_bits).ok_or(SolveError::SearchTableMemory {
+                bytes: 8 << table_bits.clamp(4, 40),
+            })?,
             nodes: AtomicU64::new(0),
             probes: AtomicU64::new(0),
             hits: AtomicU64::new(0),

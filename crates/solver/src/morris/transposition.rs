@@ -150,13 +150,18 @@ pub(super) struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of `2^bits` entries of 8 bytes (`bits` at least 4).
-    pub(super) fn new(bits: u32) -> TranspositionTable {
+    /// A table of `2^bits` entries of 8 bytes (`bits` from 4 to 40), or `None` where the memory
+    /// cannot be had.
+    pub(super) fn new(bits: u32) -> Option<TranspositionTable> {
         let bits = bits.clamp(4, 40);
-        TranspositionTable {
-            entries: (0..1u64 << bits).map(|_| AtomicU64::new(0)).collect(),
+        let len = usize::try_from(1u64 << bits).ok()?;
+        let mut entries = Vec::new();
+        entries.try_reserve_exact(len).ok()?;
+        entries.extend((0..len).map(|_| AtomicU64::new(0)));
+        Some(TranspositionTable {
+            entries,
             shift: 64 - (bits - 1),
-        }
+        })
     }
 
     /// The deep and the recent entry of `key`'s bucket.
@@ -183,12 +188,20 @@ impl TranspositionTable {
         self.insert(entry);
     }
 
-    fn insert(&self, entry: u64) {
+    fn insert(&self, mut entry: u64) {
         let key = SearchKey(entry >> DATA_BITS);
         let (deep, recent) = self.bucket(key);
         let held = deep.load(Ordering::Relaxed);
         let held_key = SearchKey(held >> DATA_BITS);
-        if held == 0 || held_key == key {
+        if held_key == key {
+            deep.store(merged(held, entry), Ordering::Relaxed);
+            return;
+        }
+        let latest = recent.load(Ordering::Relaxed);
+        if latest >> DATA_BITS == key.0 {
+            entry = merged(latest, entry);
+        }
+        if held == 0 {
             deep.store(entry, Ordering::Relaxed);
         } else if key.to_place() >= held_key.to_place() {
             recent.store(held, Ordering::Relaxed);
@@ -269,10 +282,21 @@ impl TranspositionTable {
         })
     }
 
-    /// Reads the table saved at `path` into this one (emptying it first) and returns what the
-    /// runs that filled it did. The file may hold a table of another size: its entries are
-    /// then stored again, and those that collide in the smaller table are dropped.
+    /// Replaces this table's entries by those saved at `path` and returns what the runs that
+    /// filled it did; on any error the table is left empty. The file may hold a table of
+    /// another size: its entries are then stored again, and those that collide in the smaller
+    /// table are dropped.
     pub(super) fn load(&self, path: &Path, owner: &TableOwner) -> Result<SearchHistory, DbError> {
+        self.clear();
+        let loaded = self.read_entries(path, owner);
+        if loaded.is_err() {
+            // Entries already read from a file found bad later are not proven: none is kept.
+            self.clear();
+        }
+        loaded
+    }
+
+    fn read_entries(&self, path: &Path, owner: &TableOwner) -> Result<SearchHistory, DbError> {
         let file = File::open(path).map_err(|e| DbError::io(path, e))?;
         let len = file.metadata().map_err(|e| DbError::io(path, e))?.len();
         let mut reader = std::io::BufReader::with_capacity(CHUNK * 8, file);
@@ -356,7 +380,6 @@ impl TranspositionTable {
             });
         }
 
-        self.clear();
         let same_size = entries == self.entries.len() as u64;
         let mut hasher = Xxh3::new();
         let mut bytes = vec![0u8; CHUNK * 8];
@@ -379,11 +402,37 @@ impl TranspositionTable {
         let mut trailer = [0u8; 8];
         read(&mut reader, &mut trailer, expected_len)?;
         if hasher.digest() != u64::from_le_bytes(trailer) {
-            self.clear();
             return Err(DbError::corrupted(path, "entries checksum mismatch"));
         }
         Ok(header.history)
     }
+}
+
+/// What two entries of one key prove together: a lower bound from one and an upper bound from
+/// the other make the value exact when they meet (a draw proved "at least" by one null-window
+/// search and "at most" by the other). With three values every intersection is a bound or a
+/// value; entries that contradict each other (which proven bounds cannot) give the newer one.
+fn merged(old: u64, new: u64) -> u64 {
+    let (Some(a), Some(b)) = (decode(old), decode(new)) else {
+        return new;
+    };
+    let range = |(v, bound): (i8, Bound)| match bound {
+        Bound::Exact => (v, v),
+        Bound::Lower => (v, 1),
+        Bound::Upper => (-1, v),
+    };
+    let ((a_low, a_high), (b_low, b_high)) = (range(a), range(b));
+    let (low, high) = (a_low.max(b_low), a_high.min(b_high));
+    let (value, bound) = if low > high {
+        return new;
+    } else if low == high {
+        (low, Bound::Exact)
+    } else if low == -1 {
+        (high, Bound::Upper)
+    } else {
+        (low, Bound::Lower)
+    };
+    new >> DATA_BITS << DATA_BITS | ((value + 1) as u64) << 2 | bound as u64
 }
 
 /// The value and bound of an entry; `None` for an empty or malformed one.
@@ -414,10 +463,16 @@ fn mismatch(
     }
 }
 
-/// A name beside `path` for the file being written, unique to this process.
+/// A name beside `path` for the file being written, unique to this process and this save (two
+/// threads of one process may save to the same path at once).
 fn temporary_name(path: &Path) -> PathBuf {
+    static SAVES: AtomicU64 = AtomicU64::new(0);
     let mut name = path.file_name().unwrap_or_default().to_owned();
-    name.push(format!(".tmp-{}", std::process::id()));
+    name.push(format!(
+        ".tmp-{}-{}",
+        std::process::id(),
+        SAVES.fetch_add(1, Ordering::Relaxed)
+    ));
     path.with_file_name(name)
 }
 
@@ -439,7 +494,7 @@ mod tests {
 
     #[test]
     fn stored_bounds_are_found_again() {
-        let table = TranspositionTable::new(10);
+        let table = TranspositionTable::new(10).unwrap();
         table.store(key(5, 3), 1, Bound::Lower);
         table.store(key(6, 0), -1, Bound::Exact);
         table.store(key(7, 1), 0, Bound::Upper);
@@ -450,10 +505,27 @@ mod tests {
     }
 
     #[test]
+    fn bounds_of_one_key_are_combined() {
+        let table = TranspositionTable::new(8).unwrap();
+        table.store(key(9, 5), 0, Bound::Lower);
+        table.store(key(9, 5), 0, Bound::Upper);
+        assert_eq!(table.lookup(key(9, 5)), Some((0, Bound::Exact)));
+        // A weaker bound does not undo what is known.
+        table.store(key(9, 5), -1, Bound::Lower);
+        assert_eq!(table.lookup(key(9, 5)), Some((0, Bound::Exact)));
+        table.store(key(10, 5), 1, Bound::Upper);
+        table.store(key(10, 5), 0, Bound::Lower);
+        assert_eq!(table.lookup(key(10, 5)), Some((0, Bound::Lower)));
+        table.store(key(11, 5), 0, Bound::Upper);
+        table.store(key(11, 5), 1, Bound::Upper);
+        assert_eq!(table.lookup(key(11, 5)), Some((0, Bound::Upper)));
+    }
+
+    #[test]
     fn deep_entries_outlive_many_shallow_ones() {
         // A table of 16 entries (8 buckets) and 1,000 shallow positions after one deep one:
         // the deep one keeps its place.
-        let table = TranspositionTable::new(4);
+        let table = TranspositionTable::new(4).unwrap();
         table.store(key(1, 9), 1, Bound::Exact);
         for i in 2..1000 {
             table.store(key(i, 1), 0, Bound::Exact);
@@ -466,7 +538,7 @@ mod tests {
     fn a_saved_table_reads_back_whole_at_any_size() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("search.tt");
-        let table = TranspositionTable::new(12);
+        let table = TranspositionTable::new(12).unwrap();
         for i in 0..500 {
             table.store(
                 key(i * 7919, (i % 12) as u8),
@@ -482,9 +554,9 @@ mod tests {
             seconds: 7.5,
         };
         table.save(&path, &owner(), &history).unwrap();
-        let same = TranspositionTable::new(12);
+        let same = TranspositionTable::new(12).unwrap();
         assert_eq!(same.load(&path, &owner()).unwrap(), history);
-        let bigger = TranspositionTable::new(14);
+        let bigger = TranspositionTable::new(14).unwrap();
         bigger.load(&path, &owner()).unwrap();
         for i in 0..500 {
             let expected = Some(((i % 3) as i8 - 1, Bound::Exact));
@@ -504,23 +576,25 @@ mod tests {
     fn damaged_or_foreign_files_are_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("search.tt");
-        let table = TranspositionTable::new(8);
+        let table = TranspositionTable::new(8).unwrap();
         table.store(key(3, 4), 1, Bound::Lower);
         table
             .save(&path, &owner(), &SearchHistory::default())
             .unwrap();
         let whole = fs::read(&path).unwrap();
-        let other = TranspositionTable::new(8);
+        let other = TranspositionTable::new(8).unwrap();
 
         let foreign = TableOwner {
             rules: "men=12".to_owned(),
             ..owner()
         };
+        other.store(key(1, 1), 1, Bound::Exact);
         let err = other.load(&path, &foreign).unwrap_err();
         assert!(
             matches!(err, DbError::Mismatch { what: "rules", .. }),
             "{err}"
         );
+        assert_eq!(other.filled(), 0, "a refused file leaves the table empty");
 
         fs::write(&path, &whole[..whole.len() - 3]).unwrap();
         let err = other.load(&path, &owner()).unwrap_err();
