@@ -50,8 +50,10 @@ pub const EXTENSION: &str = "ppdb";
 /// results only reads the smaller `.ppdb`.
 pub const DISTANCE_EXTENSION: &str = "ppdd";
 
-const PREFIX: usize = 16;
-const ALIGN: usize = 64;
+/// Bytes before the header: magic, version and the header's length.
+pub(crate) const PREFIX: usize = 16;
+/// Where payloads start: the prefix and header are padded to a multiple of this.
+pub(crate) const ALIGN: usize = 64;
 const MAX_HEADER: usize = 1 << 20;
 
 /// How the payload stores each position.
@@ -285,19 +287,21 @@ pub(crate) fn write_file(dir: &Path, name: &str, parts: &[&[u8]]) -> Result<Path
 pub fn encode_prefix(header: &Header) -> Result<Vec<u8>, DbError> {
     let encoded = bincode::serde::encode_to_vec(header, bincode::config::standard())
         .map_err(|e| DbError::corrupted(&header.subspace, format!("cannot encode header: {e}")))?;
-    Ok(prefix_of(FORMAT_VERSION, &encoded))
+    Ok(framed_prefix(&MAGIC, FORMAT_VERSION, &encoded))
 }
 
 /// The prefix of a compressed table: [`encode_prefix`] for format version 2.
 pub fn encode_compressed_prefix(header: &Header, layout: &Layout) -> Result<Vec<u8>, DbError> {
     let encoded = bincode::serde::encode_to_vec((header, layout), bincode::config::standard())
         .map_err(|e| DbError::corrupted(&header.subspace, format!("cannot encode header: {e}")))?;
-    Ok(prefix_of(COMPRESSED_VERSION, &encoded))
+    Ok(framed_prefix(&MAGIC, COMPRESSED_VERSION, &encoded))
 }
 
-fn prefix_of(version: u32, encoded: &[u8]) -> Vec<u8> {
+/// The layout every file of ours starts with: `magic`, `version` and the header's length (u32
+/// LE each), the `encoded` header, its xxh3-64, and zeros up to the next multiple of 64.
+pub(crate) fn framed_prefix(magic: &[u8; 8], version: u32, encoded: &[u8]) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(PREFIX + encoded.len() + 8 + ALIGN);
-    bytes.extend_from_slice(&MAGIC);
+    bytes.extend_from_slice(magic);
     bytes.extend_from_slice(&version.to_le_bytes());
     bytes.extend_from_slice(&(encoded.len() as u32).to_le_bytes());
     bytes.extend_from_slice(encoded);

@@ -40,6 +40,7 @@ use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
 use crate::error::DbError;
+use crate::format::{framed_prefix, ALIGN, PREFIX};
 
 /// The first eight bytes of a saved transposition table.
 pub const TABLE_FILE_MAGIC: [u8; 8] = *b"PPSRCHTT";
@@ -50,8 +51,6 @@ pub const TABLE_FILE_VERSION: u32 = 1;
 const KEY_SCHEME: &str =
     "morris-placement-key-1: canonical mover and other men (24 bits each), hands (4 bits each)";
 
-const PREFIX: usize = 16;
-const ALIGN: usize = 64;
 const MAX_HEADER: usize = 1 << 16;
 /// Entries read or written at a time.
 const CHUNK: usize = 1 << 16;
@@ -244,13 +243,7 @@ impl TranspositionTable {
         };
         let encoded = bincode::serde::encode_to_vec(&header, bincode::config::standard())
             .map_err(|e| DbError::corrupted(path, format!("cannot encode header: {e}")))?;
-        let mut prefix = Vec::with_capacity(PREFIX + encoded.len() + 8 + ALIGN);
-        prefix.extend_from_slice(&TABLE_FILE_MAGIC);
-        prefix.extend_from_slice(&TABLE_FILE_VERSION.to_le_bytes());
-        prefix.extend_from_slice(&(encoded.len() as u32).to_le_bytes());
-        prefix.extend_from_slice(&encoded);
-        prefix.extend_from_slice(&xxh3_64(&encoded).to_le_bytes());
-        prefix.resize(prefix.len().next_multiple_of(ALIGN), 0);
+        let prefix = framed_prefix(&TABLE_FILE_MAGIC, TABLE_FILE_VERSION, &encoded);
 
         let tmp = temporary_name(path);
         let written = (|| -> std::io::Result<()> {
