@@ -86,12 +86,34 @@ def test_the_placement_search_agrees_with_the_whole_game_tables(three_dir, tmp_p
     assert tb.search(start, table_bits=10, checkpoint=saved).result == "win"
     assert saved.stat().st_size > 8 * 2**10
     assert tb.search_moves(start, table_bits=12, checkpoint=str(saved)) == values
-    with pytest.warns(RuntimeWarning, match="not saved"):
-        found = tb.search(start, table_bits=10, checkpoint=tmp_path / "no such dir" / "x.tt")
-    assert found.result == "win"
+    # A checkpoint in a missing directory is refused before any search.
+    with pytest.raises(pp.TablebaseError, match="no such dir"):
+        tb.search(start, table_bits=10, checkpoint=tmp_path / "no such dir" / "x.tt")
     saved.write_bytes(saved.read_bytes()[:100])
     with pytest.raises(pp.TablebaseError, match="truncated"):
         tb.search(start, checkpoint=saved)
+
+
+def test_a_search_holds_its_checkpoint_and_clears_killed_saves(three_dir, tmp_path):
+    fcntl = pytest.importorskip("fcntl")  # the lock is flock(2)'s
+    tb = pp.tablebase.open(three_dir)
+    start = tb.game.new_initial_state()
+    saved = tmp_path / "search.tt"
+    # A checkpoint another search holds (its lock file locked) is refused, the file untouched.
+    with open(f"{saved}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(pp.TablebaseError, match="another search is using the checkpoint"):
+            tb.search(start, checkpoint=saved)
+    assert not saved.exists()
+    # A killed save's temporary file is removed by the next search that takes the checkpoint,
+    # and the lock file goes when the search ends.
+    stale = tmp_path / "search.tt.tmp-999999-0"
+    stale.write_bytes(b"half a table")
+    other = tmp_path / "other.tt.tmp-999999-0"
+    other.write_bytes(b"another checkpoint's")
+    assert tb.search(start, table_bits=10, checkpoint=saved).result == "win"
+    assert saved.exists() and other.exists()
+    assert not stale.exists() and not (tmp_path / "search.tt.lock").exists()
 
 
 def test_the_placement_search_checks_its_arguments(three_dir, checkers_dir):

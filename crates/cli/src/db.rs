@@ -34,7 +34,9 @@ use perfectplay_solver::format::{
     read_file_headers, Encoding, FileHeader, Header, DISTANCE_EXTENSION, EXTENSION,
 };
 use perfectplay_solver::limits::{available_cpus, check_threads};
-use perfectplay_solver::morris::{MorrisDomain, MorrisKey, PlacementSearch, SearchHistory};
+use perfectplay_solver::morris::{
+    CheckpointLock, MorrisDomain, MorrisKey, PlacementSearch, SearchHistory,
+};
 use perfectplay_solver::{
     solve, verify, verify_against, BuildProgress, Domain, SolveError, SolveOptions, SolveReport,
     Tablebase, Tabled, Value, Wdl,

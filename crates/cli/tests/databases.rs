@@ -1,6 +1,9 @@
 //! `solve`, `probe`, `verify` and `info` run the way users and scripts run them.
 
+use std::path::Path;
 use std::process::{Command, Output};
+
+use perfectplay_solver::morris::CheckpointLock;
 
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_perfectplay"))
@@ -284,7 +287,7 @@ fn search_values_the_placement_phase_on_the_moving_tables() {
     let cut = checkpointed(&[]);
     assert!(!cut.status.success());
     assert!(text(&cut).contains("truncated"), "{}", text(&cut));
-    // A table that cannot be written: the value is still printed, then the failure.
+    // A checkpoint in a directory that does not exist is refused before any search.
     let nowhere = dir.path().join("no such directory").join("search.tt");
     let out = run(&[
         "search",
@@ -296,11 +299,32 @@ fn search_values_the_placement_phase_on_the_moving_tables() {
     ]);
     let said = text(&out);
     assert!(!out.status.success(), "{said}");
-    assert!(said.contains("value: draw"), "{said}");
+    assert!(!said.contains("value:"), "{said}");
+    assert!(said.contains("no such directory"), "{said}");
+    // A checkpoint another search holds is refused, naming the holder; the temporary files of
+    // a killed save are removed by the next search that takes the checkpoint.
+    let held = CheckpointLock::acquire(Path::new(saved)).unwrap();
+    let out = checkpointed(&[]);
+    let said = text(&out);
+    assert!(!out.status.success(), "{said}");
     assert!(
-        said.contains("could not save the transposition table"),
+        said.contains("another search is using the checkpoint")
+            && said.contains(&format!("pid {}", std::process::id())),
         "{said}"
     );
+    drop(held);
+    let stale = format!("{saved}.tmp-999999-0");
+    std::fs::write(&stale, b"half a table").unwrap();
+    std::fs::remove_file(saved).unwrap();
+    let out = checkpointed(&[]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("removed") && said.contains(".tmp-999999-0"),
+        "{said}"
+    );
+    assert!(!Path::new(&stale).exists());
+    assert!(!Path::new(&format!("{saved}.lock")).exists());
     // Without the tables the search names what is missing.
     let empty = tempfile::tempdir().unwrap();
     let out = run(&[
@@ -369,6 +393,57 @@ fn an_interrupted_search_saves_its_table_and_goes_on_from_it() {
         said.contains("resumed from") && said.contains("value: draw"),
         "{said}"
     );
+}
+
+#[test]
+fn a_table_that_cannot_be_saved_at_the_end_still_lets_the_value_out() {
+    let dir = six_mens_morris_moving_tables();
+    let db = dir.path().to_str().unwrap();
+    // The checkpoint's directory is there when the search starts and gone when it saves.
+    let gone = tempfile::tempdir().unwrap();
+    let saved = gone.path().join("search.tt");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args([
+            "search",
+            "six_mens_morris",
+            "--db",
+            db,
+            "--moves",
+            "--threads",
+            "1",
+            "--table-bits",
+            "4",
+            "--checkpoint",
+            saved.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::{BufRead, Read};
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut seen = String::new();
+    while !seen.contains("in hand:") {
+        if stdout.read_line(&mut seen).unwrap() == 0 {
+            break;
+        }
+    }
+    let gone_path = gone.path().to_owned();
+    drop(gone);
+    assert!(!gone_path.exists());
+    stdout.read_to_string(&mut seen).unwrap();
+    let ended = child.wait_with_output().unwrap();
+    let said = format!("{seen}{}", String::from_utf8_lossy(&ended.stderr));
+    assert!(said.contains("value: draw"), "{said}");
+    assert!(said.contains("moves, best first:"), "{said}");
+    if !ended.status.success() {
+        assert_eq!(ended.status.code(), Some(1), "{said}");
+        assert!(
+            said.contains("could not save the transposition table"),
+            "{said}"
+        );
+    }
+    // (A machine fast enough to save before the directory went has nothing more to show.)
 }
 
 #[test]

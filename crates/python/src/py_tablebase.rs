@@ -26,7 +26,7 @@ use perfectplay_core::morris::MorrisPosition;
 use perfectplay_core::SplitMix64;
 use perfectplay_solver::any::{self, AnyPosition, AnyTablebase, RowsError};
 use perfectplay_solver::limits::{available_cpus, check_threads};
-use perfectplay_solver::morris::{without_history, PlacementSearch, SearchHistory};
+use perfectplay_solver::morris::{without_history, CheckpointLock, PlacementSearch, SearchHistory};
 use perfectplay_solver::rows::{Row, RowError};
 use perfectplay_solver::{ProbeError, Value};
 use pyo3::prelude::*;
@@ -234,6 +234,11 @@ impl PyTablebase {
             unreachable!("a tablebase's positions are of its own family")
         };
         let (result, unsaved) = py.detach(|| -> Result<_> {
+            // Held for the call: no other search writes the file meanwhile.
+            let _held = checkpoint
+                .as_deref()
+                .map(CheckpointLock::acquire)
+                .transpose()?;
             let search = PlacementSearch::new(tb, table_bits)?;
             let earlier = match &checkpoint {
                 Some(path) if path.exists() => search.load_table(path)?,
@@ -434,7 +439,10 @@ impl PyTablebase {
     /// `perfectplay search --checkpoint` writes). The call saves nothing while it runs and does
     /// not see Ctrl-C: a search of hours is better run as `perfectplay search --checkpoint`,
     /// which saves every few minutes and on Ctrl-C. A table that cannot be written is a
-    /// `RuntimeWarning`, the value still returned. Checkers has no placement phase
+    /// `RuntimeWarning`, the value still returned. The call holds the checkpoint's lock
+    /// (`checkpoint + ".lock"`) while it runs: a checkpoint another search is using is a
+    /// `TablebaseError` naming that search, and the temporary files a killed save left beside
+    /// it are removed. Checkers has no placement phase
     /// (`ValueError`); rules whose placement positions can repeat are refused
     /// (`TablebaseError`).
     #[pyo3(signature = (state, *, table_bits = 22, threads = None, checkpoint = None))]

@@ -315,6 +315,22 @@ pub enum SolveError {
         /// The bytes asked for.
         bytes: u64,
     },
+    /// Another placement search holds the checkpoint file's lock
+    /// ([`crate::morris::CheckpointLock`]).
+    #[error(
+        "another search is using the checkpoint {}: {holder} (lock file {}); wait for it to \
+         end, or give this search a checkpoint file of its own",
+        checkpoint.display(),
+        lock.display()
+    )]
+    CheckpointInUse {
+        /// The checkpoint file.
+        checkpoint: PathBuf,
+        /// Its lock file.
+        lock: PathBuf,
+        /// Who holds it, as the holder wrote it: pid, host, command line, start time.
+        holder: String,
+    },
     /// The build was cancelled; complete files stay, the unit in progress left nothing behind.
     #[error("interrupted")]
     Interrupted,

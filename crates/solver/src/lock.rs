@@ -57,7 +57,12 @@ pub enum LockWait<'a> {
 impl BuildLock {
     /// Takes the build lock of `dir` (which must exist), waiting for its holder or not.
     pub fn acquire(dir: &Path, wait: LockWait<'_>) -> Result<BuildLock, SolveError> {
-        let path = dir.join(LOCK_FILE);
+        BuildLock::acquire_file(dir.join(LOCK_FILE), wait)
+    }
+
+    /// Takes the lock held on the file `path` (created if missing), waiting for its holder or
+    /// not; the same protocol as a directory's build lock, for a lock of another name.
+    pub(crate) fn acquire_file(path: PathBuf, wait: LockWait<'_>) -> Result<BuildLock, SolveError> {
         let mut told = false;
         loop {
             let mut file = OpenOptions::new()

@@ -148,6 +148,12 @@ fn print_probe<D: Domain>(
 pub(crate) fn run_search(args: &SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let (tb, pos) = args.at.open()?;
     let game = *tb.domain().game();
+    // Held until the search has ended and saved: no other search writes the file meanwhile.
+    let _held = args
+        .checkpoint
+        .as_deref()
+        .map(hold_checkpoint)
+        .transpose()?;
     let search = PlacementSearch::new(&tb, args.table_bits)?;
     let earlier = match &args.checkpoint {
         Some(path) => Some(resume(&search, path, out)?),
@@ -281,28 +287,21 @@ fn with_search_progress<T>(
                     if signal != 0 {
                         // Every entry is a proven bound whatever the workers are doing, so
                         // the table is saved as it stands and the process ends here.
-                        let code = match checkpoint.save(search, started) {
-                            Ok(()) => {
-                                eprintln!(
-                                    "search: interrupted; run the same command to go on from \
-                                     the saved table"
-                                );
-                                128 + signal as i32
-                            }
-                            Err(e) => {
-                                eprintln!("search: interrupted, and the table was not saved: {e}");
-                                1
-                            }
-                        };
-                        std::process::exit(code);
+                        stop_interrupted(signal, checkpoint.save(search, started));
                     }
                 }
                 if let Some(checkpoint) = checkpoint.filter(|c| saved.elapsed() >= c.every) {
                     saved = Instant::now();
-                    // A failed periodic save loses nothing yet: the search goes on, and the
-                    // save at the end reports the error.
-                    if let Err(e) = checkpoint.save(search, started) {
-                        eprintln!("search: could not save the transposition table: {e}");
+                    match checkpoint.save(search, started) {
+                        // A failed periodic save loses nothing yet: the search goes on, and
+                        // the save at the end reports the error.
+                        Err(e) => eprintln!("search: could not save the transposition table: {e}"),
+                        // A signal that came during the save finds the table just written,
+                        // which a second save of a few seconds later would barely add to.
+                        Ok(()) => match checkpoint.interrupted.load(Ordering::Relaxed) {
+                            0 => {}
+                            signal => stop_interrupted(signal, Ok(())),
+                        },
                     }
                 }
             }
@@ -316,6 +315,35 @@ fn with_search_progress<T>(
         unsaved.get_or_insert(e);
     }
     Ok(result?)
+}
+
+/// Ends the process after `signal` (SIGINT or SIGTERM) asked a search to stop and its table
+/// was `saved`: with status 128 + the signal when it was, 1 when not.
+fn stop_interrupted(signal: usize, saved: Result<(), CliError>) -> ! {
+    let code = match saved {
+        Ok(()) => {
+            eprintln!("search: interrupted; run the same command to go on from the saved table");
+            128 + signal as i32
+        }
+        Err(e) => {
+            eprintln!("search: interrupted, and the table was not saved: {e}");
+            1
+        }
+    };
+    std::process::exit(code);
+}
+
+/// Takes the lock of the checkpoint `path` for the search, saying on stderr which temporary
+/// files of killed saves it removed.
+fn hold_checkpoint(path: &Path) -> Result<CheckpointLock, CliError> {
+    let held = CheckpointLock::acquire(path)?;
+    for stale in held.removed() {
+        eprintln!(
+            "search: removed {}, left by a save that was killed before it ended",
+            stale.display()
+        );
+    }
+    Ok(held)
 }
 
 /// Copies every table of `tb` into memory, saying so on stderr.

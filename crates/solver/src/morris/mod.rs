@@ -61,8 +61,10 @@
 //! [`MorrisKey`] and its name are in `key`, the scheme ([`MorrisDomain`]) in `domain`, the
 //! index of subspaces with memories in `memories`, the subspaces a subspace leads to in `successors`, the
 //! board index in [`index`] with the symmetries in [`symmetry`], and the placement search in
-//! `placement` with its transposition table in `transposition`.
+//! `placement` with its transposition table in `transposition` and the lock on its checkpoint
+//! file in `checkpoint`.
 
+mod checkpoint;
 mod domain;
 pub mod index;
 mod key;
@@ -72,6 +74,7 @@ mod successors;
 pub mod symmetry;
 mod transposition;
 
+pub use checkpoint::CheckpointLock;
 pub use domain::{without_history, MorrisDomain};
 pub use key::{MorrisKey, ParseKeyError};
 pub use placement::{PlacementSearch, SearchStats};

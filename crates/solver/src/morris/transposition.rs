@@ -456,13 +456,16 @@ fn mismatch(
     }
 }
 
+/// What follows the file's name in the names of its temporary files: `FILE.tmp-PID-N`.
+pub(super) const TEMPORARY_INFIX: &str = ".tmp-";
+
 /// A name beside `path` for the file being written, unique to this process and this save (two
 /// threads of one process may save to the same path at once).
 fn temporary_name(path: &Path) -> PathBuf {
     static SAVES: AtomicU64 = AtomicU64::new(0);
     let mut name = path.file_name().unwrap_or_default().to_owned();
     name.push(format!(
-        ".tmp-{}-{}",
+        "{TEMPORARY_INFIX}{}-{}",
         std::process::id(),
         SAVES.fetch_add(1, Ordering::Relaxed)
     ));
