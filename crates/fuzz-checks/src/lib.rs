@@ -15,13 +15,13 @@ mod solver;
 
 pub use checkers::{checkers_fen, checkers_move};
 pub use morris::{morris_fen, morris_move};
-pub use solver::{checksums, probe_rows, table};
+pub use solver::{checksums, probe_rows, search_table, table};
 
 /// A target's checks of one input.
 pub type Check = fn(&[u8]);
 
 /// Every target by name, as `fuzz/fuzz_targets/` and `fuzz/regressions/` name them.
-pub const TARGETS: [(&str, Check); 7] = [
+pub const TARGETS: [(&str, Check); 8] = [
     ("checkers_fen", checkers_fen),
     ("checkers_move", checkers_move),
     ("morris_fen", morris_fen),
@@ -29,6 +29,7 @@ pub const TARGETS: [(&str, Check); 7] = [
     ("table", table),
     ("checksums", checksums),
     ("probe_rows", probe_rows),
+    ("search_table", search_table),
 ];
 
 /// The morris rule sets the targets read positions under, chosen by an input's first byte:

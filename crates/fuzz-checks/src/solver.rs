@@ -1,13 +1,17 @@
-//! The solver's readers: table files, checksum manifests and encoded rows.
+//! The solver's readers: table files, checksum manifests, encoded rows and the placement
+//! search's checkpoint files.
 
 use std::path::Path;
+use std::sync::OnceLock;
 
 use perfectplay_core::checkers::Checkers;
+use perfectplay_core::morris::Morris;
 use perfectplay_core::Game;
 use perfectplay_solver::checksums::{format_manifest, parse_manifest};
 use perfectplay_solver::format::{encode_prefix, read_header};
+use perfectplay_solver::morris::{MorrisDomain, PlacementSearch};
 use perfectplay_solver::rows::{self, Row};
-use perfectplay_solver::Table;
+use perfectplay_solver::{Table, Tablebase};
 use xxhash_rust::xxh3::xxh3_64;
 
 /// Where the header's length sits in a table file, and where its header starts.
@@ -126,5 +130,78 @@ pub fn probe_rows(data: &[u8]) {
             game.validate(&pos).expect("a decoded row is valid");
             game.for_each_move(&pos, |_| {});
         }
+    }
+}
+
+/// The first byte is a mode, the rest a placement search's checkpoint file (`search
+/// --checkpoint`), read into a search of Three Men's Morris: of 16 entries (bit 1 of the mode
+/// clear, the size of the kept seeds) or 32 (set: the file's entries are stored again). Bit 0
+/// set first writes the header's and the entries' checksums, which the fuzzer could not find.
+/// A file that is refused leaves the table empty; one that reads fills no more entries than
+/// the table has, and is saved again to a file that reads back to the same entries and history.
+pub fn search_table(data: &[u8]) {
+    let Some((&mode, bytes)) = data.split_first() else {
+        return;
+    };
+    let mut bytes = bytes.to_vec();
+    if mode & 1 == 1 {
+        fix_search_table_checksums(&mut bytes);
+    }
+    // Made once: building the domain's index costs far more than reading a small file.
+    static TABLES: OnceLock<Tablebase<MorrisDomain>> = OnceLock::new();
+    let tb = TABLES.get_or_init(|| {
+        let game = Morris::preset("three_mens_morris").expect("a preset");
+        Tablebase::new(MorrisDomain::new(game).expect("a domain"))
+    });
+    let bits = if mode & 2 == 0 { 4 } else { 5 };
+    let search = PlacementSearch::new(tb, bits).expect("a table of 32 entries");
+    let scratch =
+        std::env::temp_dir().join(format!("perfectplay-fuzz-search-{}.tt", std::process::id()));
+    std::fs::write(&scratch, &bytes).expect("a scratch file");
+    let loaded = search.load_table(&scratch);
+    let _ = std::fs::remove_file(&scratch);
+    let Ok(history) = loaded else {
+        assert_eq!(
+            search.table_entries_used(),
+            0,
+            "a refused file left entries"
+        );
+        return;
+    };
+    let used = search.table_entries_used();
+    assert!(
+        used <= 1 << bits,
+        "{used} entries in a table of {}",
+        1 << bits
+    );
+    search
+        .save_table(&scratch, &history)
+        .expect("a table that was read is saved");
+    let again = PlacementSearch::new(tb, bits).expect("a table of 32 entries");
+    let reread = again.load_table(&scratch);
+    let _ = std::fs::remove_file(&scratch);
+    let reread = reread.expect("a saved table reads back");
+    // Debug text, so that a NaN of seconds read from the file compares equal to itself.
+    assert_eq!(format!("{reread:?}"), format!("{history:?}"));
+    assert_eq!(again.table_entries_used(), used);
+}
+
+/// Writes the checksums of a checkpoint file's header and entries where they belong, as far
+/// as its own header length says where that is.
+fn fix_search_table_checksums(bytes: &mut [u8]) {
+    fix_header_checksum(bytes);
+    let Some(len) = bytes.get(HEADER_LEN_AT..HEADER_AT) else {
+        return;
+    };
+    let len = u32::from_le_bytes(len.try_into().expect("4 bytes")) as usize;
+    // The entries start at the first multiple of 64 after the header and its checksum; the
+    // last eight bytes are their checksum.
+    let entries_at = HEADER_AT
+        .saturating_add(len)
+        .saturating_add(8)
+        .next_multiple_of(64);
+    if bytes.len() >= entries_at.saturating_add(8) {
+        let (body, trailer) = bytes.split_at_mut(bytes.len() - 8);
+        trailer.copy_from_slice(&xxh3_64(&body[entries_at..]).to_le_bytes());
     }
 }
