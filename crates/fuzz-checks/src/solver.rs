@@ -154,7 +154,7 @@ pub fn search_table(data: &[u8]) {
         Tablebase::new(MorrisDomain::new(game).expect("a domain"))
     });
     let bits = if mode & 2 == 0 { 4 } else { 5 };
-    let search = PlacementSearch::new(tb, bits).expect("a table of 32 entries");
+    let search = PlacementSearch::new(tb, bits).expect("a table of 16 or 32 entries");
     let scratch =
         std::env::temp_dir().join(format!("perfectplay-fuzz-search-{}.tt", std::process::id()));
     std::fs::write(&scratch, &bytes).expect("a scratch file");
@@ -177,7 +177,7 @@ pub fn search_table(data: &[u8]) {
     search
         .save_table(&scratch, &history)
         .expect("a table that was read is saved");
-    let again = PlacementSearch::new(tb, bits).expect("a table of 32 entries");
+    let again = PlacementSearch::new(tb, bits).expect("a table of 16 or 32 entries");
     let reread = again.load_table(&scratch);
     let _ = std::fs::remove_file(&scratch);
     let reread = reread.expect("a saved table reads back");

@@ -438,11 +438,12 @@ impl PyTablebase {
     /// this one proved, and `search_moves` can start from `search`'s bounds (the file
     /// `perfectplay search --checkpoint` writes). The call saves nothing while it runs and does
     /// not see Ctrl-C: a search of hours is better run as `perfectplay search --checkpoint`,
-    /// which saves every few minutes and on Ctrl-C. A table that cannot be written is a
-    /// `RuntimeWarning`, the value still returned. The call holds the checkpoint's lock
-    /// (`checkpoint + ".lock"`) while it runs: a checkpoint another search is using is a
-    /// `TablebaseError` naming that search, and the temporary files a killed save left beside
-    /// it are removed. Checkers has no placement phase
+    /// which saves every few minutes and on Ctrl-C. The call holds the checkpoint's lock (the
+    /// file's name with `.lock` added) while it runs: a checkpoint another search is using, or
+    /// one whose directory is missing or cannot take the lock file, is a `TablebaseError` before
+    /// any search; the temporary files a killed save left beside it are removed. A table that
+    /// cannot be written at the end is a `RuntimeWarning`, the value still returned. Checkers
+    /// has no placement phase
     /// (`ValueError`); rules whose placement positions can repeat are refused
     /// (`TablebaseError`).
     #[pyo3(signature = (state, *, table_bits = 22, threads = None, checkpoint = None))]

@@ -331,6 +331,14 @@ pub enum SolveError {
         /// Who holds it, as the holder wrote it: pid, host, command line, start time.
         holder: String,
     },
+    /// A path that cannot serve as a placement search's checkpoint file.
+    #[error("cannot keep a search checkpoint at {}: {reason}", checkpoint.display())]
+    CheckpointPath {
+        /// The path given.
+        checkpoint: PathBuf,
+        /// Why not.
+        reason: String,
+    },
     /// The build was cancelled; complete files stay, the unit in progress left nothing behind.
     #[error("interrupted")]
     Interrupted,

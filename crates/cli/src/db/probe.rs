@@ -32,7 +32,9 @@ pub(crate) struct SearchArgs {
     /// Keep the transposition table in FILE: read at the start when FILE exists, written every
     /// --checkpoint-minutes, when the search ends and when it is interrupted (Ctrl-C or
     /// SIGTERM; a second one stops it at once). Its entries are proven bounds, so a search that
-    /// was stopped goes on from what it had proven. 8 bytes an entry on disk.
+    /// was stopped goes on from what it had proven. 8 bytes an entry on disk. The search locks
+    /// FILE.lock while it runs (a second search of FILE is refused) and removes the temporary
+    /// files of killed saves.
     #[arg(long, value_name = "FILE")]
     pub(crate) checkpoint: Option<PathBuf>,
     /// Minutes between writes of --checkpoint.
@@ -45,6 +47,8 @@ pub(crate) struct SearchArgs {
 /// one did.
 struct Checkpoint<'a> {
     path: &'a Path,
+    /// Held until the search has ended and saved: no other search writes the file meanwhile.
+    lock: CheckpointLock,
     every: std::time::Duration,
     earlier: SearchHistory,
     /// The signal (SIGINT or SIGTERM) that asked the search to stop, 0 while none has.
@@ -148,8 +152,9 @@ fn print_probe<D: Domain>(
 pub(crate) fn run_search(args: &SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let (tb, pos) = args.at.open()?;
     let game = *tb.domain().game();
-    // Held until the search has ended and saved: no other search writes the file meanwhile.
-    let _held = args
+    // Taken before the search's table is made, so that a second search of the same file is
+    // refused at once.
+    let held = args
         .checkpoint
         .as_deref()
         .map(hold_checkpoint)
@@ -164,9 +169,10 @@ pub(crate) fn run_search(args: &SearchArgs, out: &mut dyn Write) -> Result<(), C
     }
     // Interrupts are caught from here on, once there is a search to save; before, Ctrl-C
     // ends the command at once, losing nothing.
-    let checkpoint = match (&args.checkpoint, earlier) {
-        (Some(path), Some(earlier)) => Some(Checkpoint {
+    let checkpoint = match (&args.checkpoint, earlier, held) {
+        (Some(path), Some(earlier), Some(lock)) => Some(Checkpoint {
             path,
+            lock,
             every: std::time::Duration::from_secs(60 * args.checkpoint_minutes),
             earlier,
             interrupted: watch_interrupts()?,
@@ -287,7 +293,7 @@ fn with_search_progress<T>(
                     if signal != 0 {
                         // Every entry is a proven bound whatever the workers are doing, so
                         // the table is saved as it stands and the process ends here.
-                        stop_interrupted(signal, checkpoint.save(search, started));
+                        stop_interrupted(signal, checkpoint, checkpoint.save(search, started));
                     }
                 }
                 if let Some(checkpoint) = checkpoint.filter(|c| saved.elapsed() >= c.every) {
@@ -300,7 +306,7 @@ fn with_search_progress<T>(
                         // which a second save of a few seconds later would barely add to.
                         Ok(()) => match checkpoint.interrupted.load(Ordering::Relaxed) {
                             0 => {}
-                            signal => stop_interrupted(signal, Ok(())),
+                            signal => stop_interrupted(signal, checkpoint, Ok(())),
                         },
                     }
                 }
@@ -318,8 +324,10 @@ fn with_search_progress<T>(
 }
 
 /// Ends the process after `signal` (SIGINT or SIGTERM) asked a search to stop and its table
-/// was `saved`: with status 128 + the signal when it was, 1 when not.
-fn stop_interrupted(signal: usize, saved: Result<(), CliError>) -> ! {
+/// was `saved`: with status 128 + the signal when it was, 1 when not. The checkpoint's lock
+/// file goes first (`exit` drops nothing; the lock itself goes with the process).
+fn stop_interrupted(signal: usize, checkpoint: &Checkpoint<'_>, saved: Result<(), CliError>) -> ! {
+    let _ = std::fs::remove_file(checkpoint.lock.path());
     let code = match saved {
         Ok(()) => {
             eprintln!("search: interrupted; run the same command to go on from the saved table");

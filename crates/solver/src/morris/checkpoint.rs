@@ -10,7 +10,7 @@
 //! with the holder's description, and the holder, being the only search that may write `FILE`,
 //! removes any temporary file of `FILE` it finds, which can only be a killed writer's.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
 use super::transposition::TEMPORARY_INFIX;
@@ -30,17 +30,37 @@ impl CheckpointLock {
     /// [`SolveError::CheckpointInUse`] names the search that holds it. Once held, the
     /// temporary files a killed save of `path` left are removed.
     pub fn acquire(path: &Path) -> Result<CheckpointLock, SolveError> {
-        let lock_path = sibling(path, ".lock");
+        let refused = |reason: String| SolveError::CheckpointPath {
+            checkpoint: path.to_owned(),
+            reason,
+        };
+        // `.`, `..` or `/` would put the lock at a directory's build lock (`DIR/.lock`).
+        let Some(name) = path.file_name() else {
+            return Err(refused("it names no file".to_owned()));
+        };
+        if path.is_dir() {
+            return Err(refused("it is a directory".to_owned()));
+        }
+        let dir = directory_of(path);
+        if !dir.is_dir() {
+            return Err(refused(format!(
+                "its directory {} does not exist",
+                dir.display()
+            )));
+        }
         let lock =
-            BuildLock::acquire_file(lock_path.clone(), LockWait::No).map_err(|e| match e {
+            BuildLock::acquire_file(sibling(path, ".lock"), LockWait::No).map_err(|e| match e {
                 SolveError::Locked { lock, holder } => SolveError::CheckpointInUse {
                     checkpoint: path.to_owned(),
                     lock,
                     holder,
                 },
+                SolveError::Db(DbError::Io { source, .. }) => {
+                    refused(format!("its lock file cannot be made there ({source})"))
+                }
                 other => other,
             })?;
-        let removed = remove_temporary_files(path)?;
+        let removed = remove_temporary_files(dir, name)?;
         Ok(CheckpointLock {
             _lock: lock,
             removed,
@@ -52,6 +72,21 @@ impl CheckpointLock {
     pub fn removed(&self) -> &[PathBuf] {
         &self.removed
     }
+
+    /// The lock file, `FILE.lock`. A process that ends without dropping the lock (by
+    /// `std::process::exit`) may remove it first, while it still holds the lock.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        self._lock.path()
+    }
+}
+
+/// The directory `path` is in (the current one for a bare name).
+fn directory_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
 }
 
 /// `path` with `suffix` added to its file name.
@@ -61,25 +96,33 @@ fn sibling(path: &Path, suffix: &str) -> PathBuf {
     path.with_file_name(name)
 }
 
-/// Removes every `FILE.tmp-…` beside `path`, returning their paths.
-fn remove_temporary_files(path: &Path) -> Result<Vec<PathBuf>, SolveError> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
+/// Whether `name` is that of a temporary file of the checkpoint `checkpoint`: exactly
+/// `CHECKPOINT.tmp-PID-N`, as a save names it.
+fn is_temporary_of(name: &OsStr, checkpoint: &OsStr) -> bool {
+    let (name, checkpoint) = (name.as_encoded_bytes(), checkpoint.as_encoded_bytes());
+    let Some(rest) = name
+        .strip_prefix(checkpoint)
+        .and_then(|r| r.strip_prefix(TEMPORARY_INFIX.as_bytes()))
+    else {
+        return false;
     };
-    let mut prefix = path.file_name().unwrap_or_default().to_owned();
-    prefix.push(TEMPORARY_INFIX);
-    let prefix = prefix.as_encoded_bytes();
+    let number = |s: &[u8]| !s.is_empty() && s.iter().all(u8::is_ascii_digit);
+    let mut parts = rest.split(|&b| b == b'-');
+    matches!((parts.next(), parts.next(), parts.next()), (Some(pid), Some(n), None) if number(pid) && number(n))
+}
+
+/// Removes every regular file `NAME.tmp-PID-N` in `dir`, returning the paths removed; one that
+/// cannot be removed is left (it is never read).
+fn remove_temporary_files(dir: &Path, name: &OsStr) -> Result<Vec<PathBuf>, SolveError> {
     let mut removed = Vec::new();
     let entries = std::fs::read_dir(dir).map_err(|e| DbError::io(dir, e))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| DbError::io(dir, e))?;
-        let name = entry.file_name();
-        let bytes = name.as_encoded_bytes();
-        if bytes.len() > prefix.len() && bytes.starts_with(prefix) {
+    for entry in entries.flatten() {
+        let is_file = entry.file_type().is_ok_and(|t| t.is_file());
+        if is_file && is_temporary_of(&entry.file_name(), name) {
             let stale = entry.path();
-            std::fs::remove_file(&stale).map_err(|e| DbError::io(&stale, e))?;
-            removed.push(stale);
+            if std::fs::remove_file(&stale).is_ok() {
+                removed.push(stale);
+            }
         }
     }
     removed.sort();
@@ -127,6 +170,9 @@ mod tests {
             "search.ttx.tmp-1-0",
             "other.tt.tmp-1-0",
             "search.tt.tmp-",
+            "search.tt.tmp-notes",
+            "search.tt.tmp-1-2-3",
+            "search.tt.tmp-1-",
             "search.tt.lock.old",
         ];
         let stale = ["search.tt.tmp-4242-0", "search.tt.tmp-4242-1"];
@@ -142,6 +188,12 @@ mod tests {
         for name in stale {
             assert!(!dir.path().join(name).exists(), "{name} kept");
         }
+        // A directory of such a name is not a save's file: left, and no error.
+        drop(lock);
+        std::fs::create_dir(dir.path().join("search.tt.tmp-7-7")).unwrap();
+        let lock = CheckpointLock::acquire(&path).unwrap();
+        assert!(lock.removed().is_empty());
+        assert!(dir.path().join("search.tt.tmp-7-7").is_dir());
         assert_eq!(
             sibling(Path::new("t.tt"), ".lock"),
             PathBuf::from("t.tt.lock")
@@ -149,10 +201,29 @@ mod tests {
     }
 
     #[test]
-    fn a_checkpoint_in_a_missing_directory_is_an_error_naming_it() {
+    fn a_checkpoint_in_a_missing_directory_or_without_a_file_name_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("missing").join("search.tt");
         let err = CheckpointLock::acquire(&path).unwrap_err();
-        assert!(err.to_string().contains("missing"), "{err}");
+        assert!(matches!(err, SolveError::CheckpointPath { .. }), "{err:?}");
+        let said = err.to_string();
+        assert!(
+            said.contains("search.tt")
+                && said.contains("missing")
+                && said.contains("does not exist"),
+            "{said}"
+        );
+        // Never the directory's build lock, `DIR/.lock`.
+        for bad in [
+            dir.path().join(".."),
+            PathBuf::from("/"),
+            PathBuf::from("."),
+        ] {
+            let err = CheckpointLock::acquire(&bad).unwrap_err();
+            assert!(err.to_string().contains("names no file"), "{bad:?}: {err}");
+        }
+        let err = CheckpointLock::acquire(dir.path()).unwrap_err();
+        assert!(err.to_string().contains("is a directory"), "{err}");
+        assert!(!dir.path().join(".lock").exists());
     }
 }
