@@ -112,8 +112,12 @@ impl BuildLock {
 impl Drop for BuildLock {
     fn drop(&mut self) {
         // Removed while still locked, so that whoever opened it meanwhile sees it is gone
-        // ([`same_file`]) and locks a new one; the lock itself goes with the descriptor.
-        let _ = std::fs::remove_file(&self.path);
+        // ([`same_file`]) and locks a new one; the lock itself goes with the descriptor. Only
+        // our own file: if someone deleted it and another holder made a new one, that one
+        // stays.
+        if same_file(&self._file, &self.path) {
+            let _ = std::fs::remove_file(&self.path);
+        }
     }
 }
 
@@ -261,6 +265,22 @@ mod tests {
             assert!(lock.path().exists());
         });
         assert_eq!(told.lock().unwrap().len(), 1);
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn a_holder_whose_file_was_replaced_leaves_the_new_holders_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = BuildLock::acquire(dir.path(), LockWait::No).unwrap();
+        std::fs::remove_file(first.path()).unwrap();
+        let second = BuildLock::acquire(dir.path(), LockWait::No).unwrap();
+        drop(first);
+        assert!(
+            second.path().exists(),
+            "the first holder removed the second's file"
+        );
+        drop(second);
+        assert!(!dir.path().join(LOCK_FILE).exists());
     }
 
     #[test]
