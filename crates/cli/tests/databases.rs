@@ -337,14 +337,11 @@ fn search_values_the_placement_phase_on_the_moving_tables() {
     assert!(text(&out).contains("no table"), "{}", text(&out));
 }
 
-#[test]
-fn an_interrupted_search_saves_its_table_and_goes_on_from_it() {
-    let dir = six_mens_morris_moving_tables();
-    let db = dir.path().to_str().unwrap();
-    let saved = dir.path().join("search.tt");
-    // A tiny transposition table and every first placement: seconds of search, so the signal
-    // comes in the middle of it.
-    let args = [
+/// The arguments of a search of every first placement of Six Men's Morris in `db` with a tiny
+/// transposition table kept in `checkpoint`: seconds of search, so that a test can act in the
+/// middle of it.
+fn slow_search_args<'a>(db: &'a str, checkpoint: &'a str) -> [&'a str; 11] {
+    [
         "search",
         "six_mens_morris",
         "--db",
@@ -355,16 +352,27 @@ fn an_interrupted_search_saves_its_table_and_goes_on_from_it() {
         "--table-bits",
         "4",
         "--checkpoint",
-        saved.to_str().unwrap(),
-    ];
+        checkpoint,
+    ]
+}
+
+/// Starts `perfectplay args` and reads its output until the board is printed, which it does
+/// once interrupts are caught, just before the search starts; returns the child, its output
+/// so far and the rest of its standard output.
+fn start_until_searching(
+    args: &[&str],
+) -> (
+    std::process::Child,
+    String,
+    std::io::BufReader<std::process::ChildStdout>,
+) {
+    use std::io::BufRead;
     let mut child = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
         .args(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // The board is printed once interrupts are caught, just before the search starts.
-    use std::io::{BufRead, Read};
     let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
     let mut seen = String::new();
     while !seen.contains("in hand:") {
@@ -372,6 +380,17 @@ fn an_interrupted_search_saves_its_table_and_goes_on_from_it() {
             break;
         }
     }
+    (child, seen, stdout)
+}
+
+#[test]
+fn an_interrupted_search_saves_its_table_and_goes_on_from_it() {
+    let dir = six_mens_morris_moving_tables();
+    let db = dir.path().to_str().unwrap();
+    let saved = dir.path().join("search.tt");
+    let args = slow_search_args(db, saved.to_str().unwrap());
+    let (child, mut seen, mut stdout) = start_until_searching(&args);
+    use std::io::Read;
     // SAFETY: `kill` only sends a signal to the child this test started.
     unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
     stdout.read_to_string(&mut seen).unwrap();
@@ -404,32 +423,9 @@ fn a_table_that_cannot_be_saved_at_the_end_still_lets_the_value_out() {
     // The checkpoint's directory is there when the search starts and gone when it saves.
     let gone = tempfile::tempdir().unwrap();
     let saved = gone.path().join("search.tt");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
-        .args([
-            "search",
-            "six_mens_morris",
-            "--db",
-            db,
-            "--moves",
-            "--threads",
-            "1",
-            "--table-bits",
-            "4",
-            "--checkpoint",
-            saved.to_str().unwrap(),
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::{BufRead, Read};
-    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
-    let mut seen = String::new();
-    while !seen.contains("in hand:") {
-        if stdout.read_line(&mut seen).unwrap() == 0 {
-            break;
-        }
-    }
+    let args = slow_search_args(db, saved.to_str().unwrap());
+    let (child, mut seen, mut stdout) = start_until_searching(&args);
+    use std::io::Read;
     // Moved away whole in one step: the search's saves find no directory at the path.
     let moved = tempfile::tempdir().unwrap();
     std::fs::rename(gone.path(), moved.path().join("elsewhere")).unwrap();
