@@ -109,15 +109,22 @@ impl BuildLock {
     }
 }
 
-impl Drop for BuildLock {
-    fn drop(&mut self) {
-        // Removed while still locked, so that whoever opened it meanwhile sees it is gone
-        // ([`same_file`]) and locks a new one; the lock itself goes with the descriptor. Only
-        // our own file: if someone deleted it and another holder made a new one, that one
-        // stays.
+impl BuildLock {
+    /// Removes the lock file while the lock is still held, so that whoever opened it meanwhile
+    /// sees it is gone ([`same_file`]) and locks a new one; the lock itself goes with the
+    /// descriptor. Only our own file: if someone deleted it and another holder made a new one,
+    /// that one stays. Dropping the lock does this; a process that ends by
+    /// `std::process::exit`, which drops nothing, calls it first.
+    pub(crate) fn remove_own_file(&self) {
         if same_file(&self._file, &self.path) {
             let _ = std::fs::remove_file(&self.path);
         }
+    }
+}
+
+impl Drop for BuildLock {
+    fn drop(&mut self) {
+        self.remove_own_file();
     }
 }
 

@@ -327,7 +327,7 @@ fn with_search_progress<T>(
 /// was `saved`: with status 128 + the signal when it was, 1 when not. The checkpoint's lock
 /// file goes first (`exit` drops nothing; the lock itself goes with the process).
 fn stop_interrupted(signal: usize, checkpoint: &Checkpoint<'_>, saved: Result<(), CliError>) -> ! {
-    let _ = std::fs::remove_file(checkpoint.lock.path());
+    checkpoint.lock.remove_file_before_exit();
     let code = match saved {
         Ok(()) => {
             eprintln!("search: interrupted; run the same command to go on from the saved table");

@@ -10,10 +10,10 @@
 //! with the holder's description, and the holder, being the only search that may write `FILE`,
 //! removes any temporary file of `FILE` it finds, which can only be a killed writer's.
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-use super::transposition::TEMPORARY_INFIX;
+use super::transposition::{sibling, TEMPORARY_INFIX};
 use crate::error::{DbError, SolveError};
 use crate::lock::{BuildLock, LockWait};
 
@@ -21,7 +21,7 @@ use crate::lock::{BuildLock, LockWait};
 /// file).
 #[derive(Debug)]
 pub struct CheckpointLock {
-    _lock: BuildLock,
+    lock: BuildLock,
     removed: Vec<PathBuf>,
 }
 
@@ -61,10 +61,7 @@ impl CheckpointLock {
                 other => other,
             })?;
         let removed = remove_temporary_files(dir, name)?;
-        Ok(CheckpointLock {
-            _lock: lock,
-            removed,
-        })
+        Ok(CheckpointLock { lock, removed })
     }
 
     /// The temporary files of killed saves that taking the lock removed.
@@ -73,11 +70,16 @@ impl CheckpointLock {
         &self.removed
     }
 
-    /// The lock file, `FILE.lock`. A process that ends without dropping the lock (by
-    /// `std::process::exit`) may remove it first, while it still holds the lock.
+    /// The lock file, `FILE.lock`.
     #[must_use]
     pub fn path(&self) -> &Path {
-        self._lock.path()
+        self.lock.path()
+    }
+
+    /// Removes the lock file as dropping the lock does, for a process about to end by
+    /// `std::process::exit` (which drops nothing) while it still holds the lock.
+    pub fn remove_file_before_exit(&self) {
+        self.lock.remove_own_file();
     }
 }
 
@@ -87,13 +89,6 @@ fn directory_of(path: &Path) -> &Path {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     }
-}
-
-/// `path` with `suffix` added to its file name.
-fn sibling(path: &Path, suffix: &str) -> PathBuf {
-    let mut name: OsString = path.file_name().unwrap_or_default().to_owned();
-    name.push(suffix);
-    path.with_file_name(name)
 }
 
 /// Whether `name` is that of a temporary file of the checkpoint `checkpoint`: exactly

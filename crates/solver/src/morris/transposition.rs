@@ -463,12 +463,18 @@ pub(super) const TEMPORARY_INFIX: &str = ".tmp-";
 /// threads of one process may save to the same path at once).
 fn temporary_name(path: &Path) -> PathBuf {
     static SAVES: AtomicU64 = AtomicU64::new(0);
-    let mut name = path.file_name().unwrap_or_default().to_owned();
-    name.push(format!(
+    let suffix = format!(
         "{TEMPORARY_INFIX}{}-{}",
         std::process::id(),
         SAVES.fetch_add(1, Ordering::Relaxed)
-    ));
+    );
+    sibling(path, &suffix)
+}
+
+/// `path` with `suffix` added to its file name: a temporary file or the lock beside it.
+pub(super) fn sibling(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_owned();
+    name.push(suffix);
     path.with_file_name(name)
 }
 
