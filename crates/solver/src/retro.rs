@@ -354,7 +354,9 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             if error.is_some() {
                 return;
             }
-            let next = game.play(pos, mv);
+            // Played on a copy in place: see `verify::recompute`.
+            let mut next = *pos;
+            game.play_in_place(&mut next, mv);
             if let Some(m) = self.domain.subspace_of(&next).and_then(|k| self.member(k)) {
                 if distinct {
                     exits.distinct += 1;

@@ -438,28 +438,35 @@ fn recompute<D: Domain>(
         if error.is_some() {
             return;
         }
-        let next = game.play(pos, mv);
+        // Played on a copy in place: a returned position is copied once more, and that copy
+        // reads whole words the move has just written byte by byte (a store-forwarding stall).
+        let mut next = *pos;
+        game.play_in_place(&mut next, mv);
         // A successor in a table of `near` is valued by what that table stores, even where the
         // game is over there (verifying that table checks it holds the rules' value), so it
-        // costs no end-of-game test.
-        // A successor its table leaves out is searched through the tablebase.
-        let table = tb
+        // costs no end-of-game test. It is located once: its subspace and index come together.
+        // A successor no table of `near` holds (or one its table leaves out) is tested for the
+        // end of the game and else searched through the tablebase.
+        let in_near = tb
             .domain()
-            .subspace_of(&next)
-            .and_then(|key| near.iter().position(|(k, _)| *k == key))
-            .filter(|&t| near[t].1.omitted().is_none() || !tb.domain().omits(&next));
-        let located = match table {
-            Some(t) => tb
-                .domain()
-                .locate_near(&next, &mut memo)
-                .and_then(|(_, index)| {
-                    if reads.is_full() {
-                        read_all(near, &mut reads, &mut add)?;
-                    }
+            .locate_near(&next, &mut memo)
+            .ok()
+            .and_then(|(key, index)| {
+                let t = near.iter().position(|(k, _)| *k == key)?;
+                (near[t].1.omitted().is_none() || !tb.domain().omits(&next)).then_some((t, index))
+            });
+        let located = match in_near {
+            Some((t, index)) => {
+                let room = if reads.is_full() {
+                    read_all(near, &mut reads, &mut add)
+                } else {
+                    Ok(())
+                };
+                room.map(|()| {
                     near[t].1.prefetch(index);
                     reads.push((t, index));
-                    Ok(())
-                }),
+                })
+            }
             None => match terminal_value(game, &next) {
                 Some(v) => v.map(&mut add),
                 None => tb.probe(&next).map(&mut add),
