@@ -132,6 +132,17 @@ pub trait Domain: Send + Sync {
         self.locate(pos)
     }
 
+    /// [`Domain::locate_near`]'s answer where it is one, `None` where it is an error, without
+    /// making the error (its message is text): for a caller that asks it of every successor
+    /// and values the positions no table holds another way.
+    fn try_locate_near(
+        &self,
+        pos: &<Self::Game as Game>::Position,
+        memo: &mut Self::LocateMemo,
+    ) -> Option<(Self::Key, u64)> {
+        self.locate_near(pos, memo).ok()
+    }
+
     /// Every subspace a turn from a position of `key` can lead to, when that position is not
     /// over: `key`'s own partner for quiet moves, and the subspaces after captures or
     /// placements. Over-approximations only cost solving more.

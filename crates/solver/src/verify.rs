@@ -449,8 +449,7 @@ fn recompute<D: Domain>(
         // end of the game and else searched through the tablebase.
         let in_near = tb
             .domain()
-            .locate_near(&next, &mut memo)
-            .ok()
+            .try_locate_near(&next, &mut memo)
             .and_then(|(key, index)| {
                 let t = near.iter().position(|(k, _)| *k == key)?;
                 (near[t].1.omitted().is_none() || !tb.domain().omits(&next)).then_some((t, index))

@@ -71,6 +71,17 @@ impl CheckersDomain {
         CheckersDomain { game }
     }
 
+    /// The slice and index of `pos`, or its key where no table holds it.
+    #[inline(always)]
+    fn located(&self, pos: &CheckersPosition) -> Result<(CheckersKey, u64), CheckersKey> {
+        let sides = sides_of(pos);
+        let key = sides.key();
+        if !self.is_database_key(key) {
+            return Err(key);
+        }
+        Ok((key, self.slice(key).rank(&sides)))
+    }
+
     /// Whether `key` names a table: well formed, and both sides have a piece (a side without
     /// pieces to move has lost; the other side without pieces cannot arise).
     #[must_use]
@@ -416,12 +427,12 @@ impl Domain for CheckersDomain {
 
     #[inline]
     fn locate(&self, pos: &CheckersPosition) -> Result<(CheckersKey, u64), ProbeError> {
-        let sides = sides_of(pos);
-        let key = sides.key();
-        if !self.is_database_key(key) {
-            return Err(not_in_a_table(key));
-        }
-        Ok((key, self.slice(key).rank(&sides)))
+        self.located(pos).map_err(not_in_a_table)
+    }
+
+    #[inline]
+    fn try_locate_near(&self, pos: &CheckersPosition, _: &mut ()) -> Option<(CheckersKey, u64)> {
+        self.located(pos).ok()
     }
 
     fn successor_keys(&self, key: CheckersKey) -> Vec<CheckersKey> {

@@ -165,6 +165,31 @@ impl MorrisDomain {
         Ok((key, mover, other))
     }
 
+    /// The subspace and index of `pos` ([`Domain::locate_near`]), or why no subspace holds it.
+    #[inline(always)]
+    fn locate_parts(
+        &self,
+        pos: &MorrisPosition,
+        memo: &mut Option<MoverPart>,
+    ) -> Result<(MorrisKey, u64), Unlocated> {
+        let (key, mover, other) = self.key_of(pos)?;
+        let us = pos.side_to_move();
+        let (ours, theirs) = (pos.men(us), pos.men(!us));
+        if mover.is_some() || other.is_some() {
+            let memories = self.memory_index(key);
+            return Ok((key, memories.locate(self, (ours, theirs), mover, other)));
+        }
+        // The counts again rather than the key's fields: see `key_of`.
+        let index = self.index(ours.count() as u8, theirs.count() as u8);
+        // The class of the mover's men depends on their count and points alone, whatever
+        // the other side's count.
+        let part = match memo {
+            Some(part) if part.men() == ours => *part,
+            _ => *memo.insert(index.mover_part(ours)),
+        };
+        Ok((key, index.rank_with(&part, theirs)))
+    }
+
     /// The index of `key`, a valid subspace with memories.
     pub(super) fn memory_index(&self, key: MorrisKey) -> &MemoryIndex {
         let slot = self.key_slot(key).expect("a valid key has a slot");
@@ -420,22 +445,16 @@ impl Domain for MorrisDomain {
         pos: &MorrisPosition,
         memo: &mut Option<MoverPart>,
     ) -> Result<(MorrisKey, u64), ProbeError> {
-        let (key, mover, other) = self.key_of(pos).map_err(Unlocated::into_error)?;
-        let us = pos.side_to_move();
-        let (ours, theirs) = (pos.men(us), pos.men(!us));
-        if mover.is_some() || other.is_some() {
-            let memories = self.memory_index(key);
-            return Ok((key, memories.locate(self, (ours, theirs), mover, other)));
-        }
-        // The counts again rather than the key's fields: see `key_of`.
-        let index = self.index(ours.count() as u8, theirs.count() as u8);
-        // The class of the mover's men depends on their count and points alone, whatever
-        // the other side's count.
-        let part = match memo {
-            Some(part) if part.men() == ours => *part,
-            _ => *memo.insert(index.mover_part(ours)),
-        };
-        Ok((key, index.rank_with(&part, theirs)))
+        self.locate_parts(pos, memo).map_err(Unlocated::into_error)
+    }
+
+    #[inline]
+    fn try_locate_near(
+        &self,
+        pos: &MorrisPosition,
+        memo: &mut Option<MoverPart>,
+    ) -> Option<(MorrisKey, u64)> {
+        self.locate_parts(pos, memo).ok()
     }
 
     fn successor_keys(&self, key: MorrisKey) -> Vec<MorrisKey> {
