@@ -85,6 +85,14 @@ pub trait Domain: Send + Sync {
         false
     }
 
+    /// Whether no two different quiet turns lead back from `pos` to predecessors of the same
+    /// subspace and index. When they cannot, the solver counts a won position down in each of
+    /// its predecessors without sorting them to find repeats. `false` is always safe.
+    fn quiet_predecessors_are_distinct(&self, pos: &<Self::Game as Game>::Position) -> bool {
+        let _ = pos;
+        false
+    }
+
     /// The name of the rule [`Domain::omits`] applies, if any: compressed tables record it, and
     /// are read only by a domain applying the same rule. `None` (the default): every position
     /// is stored.

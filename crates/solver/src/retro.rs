@@ -601,9 +601,14 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         if overflow {
             return Err(self.inconsistent(g, "more than 4096 predecessors"));
         }
-        preds.sort_unstable();
-        let mut last = None;
-        preds.retain(|q| last.replace(*q) != Some(*q));
+        // A win found twice changes nothing the second time; a count down must happen once
+        // per predecessor index.
+        let repeats_matter = !d.is_multiple_of(2);
+        if repeats_matter && !self.domain.quiet_predecessors_are_distinct(pos) {
+            preds.sort_unstable();
+            let mut last = None;
+            preds.retain(|q| last.replace(*q) != Some(*q));
+        }
         for &q in &preds {
             if d.is_multiple_of(2) {
                 self.improve_win(q, d + 1, counts)?;

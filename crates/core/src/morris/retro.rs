@@ -142,6 +142,13 @@ impl Morris {
     /// `completing`: the men that can reach such a point and would re-form a mill there.
     fn barriers_at(&self, ours: Bitboard, fly: bool, completing: u32) -> Barriers {
         let mut found = Barriers::new();
+        self.push_barriers_at(ours, fly, completing, &mut found);
+        found
+    }
+
+    /// [`Morris::barriers_at`] pushed onto `found`, for a caller that reuses one list: the
+    /// list is too large to move around once per predecessor.
+    fn push_barriers_at(&self, ours: Bitboard, fly: bool, completing: u32, found: &mut Barriers) {
         // Only the men that can reach a completing point are tried.
         for p in Bitboard(completing).indices() {
             let men = if fly {
@@ -155,7 +162,6 @@ impl Morris {
                 }
             }
         }
-        found
     }
 
     /// Calls `visit` with every position `q` and quiet turn `mv` such that `mv` is legal in `q`
@@ -295,6 +301,7 @@ impl Morris {
             } else {
                 0
             };
+            let mut mover_options = Barriers::new();
             for from in sources.indices() {
                 let before = rest | Bitboard::from_index(from);
                 let breaks =
@@ -321,7 +328,8 @@ impl Morris {
                     (empty | Bitboard::from_index(to)).without(Bitboard::from_index(from));
                 let completing = self.completing_points_with(rest, rest_completing, from, q_empty);
                 debug_assert_eq!(completing, self.completing_points(before, q_empty));
-                let mover_options = self.barriers_at(before, fly, completing);
+                mover_options.clear();
+                self.push_barriers_at(before, fly, completing, &mut mover_options);
                 debug_assert_eq!(mover_options, self.effective_barriers(&q, mover, None));
                 let forbidden = Barrier {
                     man: from,

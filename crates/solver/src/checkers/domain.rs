@@ -404,6 +404,12 @@ impl Domain for CheckersDomain {
         true
     }
 
+    fn quiet_predecessors_are_distinct(&self, _pos: &CheckersPosition) -> bool {
+        // As forward: no symmetry is folded out, and different steps back give different
+        // boards.
+        true
+    }
+
     fn key_slots(&self) -> usize {
         KEY_SLOTS
     }
@@ -624,8 +630,11 @@ mod tests {
                         assert!(forward.insert(((k, i), (nk, ni))), "two turns meet");
                     }
                 });
+                let mut located = HashSet::new();
                 d.for_each_quiet_predecessor(pos, |q| {
                     let (pk, pi) = d.locate(q).unwrap();
+                    let first = located.insert((pk, pi));
+                    assert!(first || !d.quiet_predecessors_are_distinct(pos), "{k} {i}");
                     if unit.contains(&pk) {
                         assert!(backward.insert(((pk, pi), (k, i))));
                     }

@@ -414,6 +414,19 @@ impl Domain for MorrisDomain {
             && self.index(b, a).has_trivial_stabilizer(theirs)
     }
 
+    fn quiet_predecessors_are_distinct(&self, pos: &MorrisPosition) -> bool {
+        // Two predecessors with one index are symmetric images of each other, memories
+        // included (the index is perfect up to symmetry), by a symmetry that fixes the men of
+        // the side to move in `pos`: a turn back leaves them where they are. Only the identity
+        // fixes most sets of men, and no two turns back give the same position.
+        let us = pos.side_to_move();
+        let (ours, theirs) = (pos.men(us), pos.men(!us));
+        let (a, b) = (ours.count() as u8, theirs.count() as u8);
+        u32::from(a) + u32::from(b) <= u32::from(self.points())
+            && ours.is_subset(self.game.board().all_points())
+            && self.index(a, b).has_trivial_stabilizer(ours)
+    }
+
     fn key_slots(&self) -> usize {
         KEY_SLOTS
     }

@@ -167,13 +167,19 @@ fn check_unit(domain: &MorrisDomain, keys: &[MorrisKey]) -> (u64, u64) {
             if domain.is_hole(key, index, &pos) || game.outcome(&pos).is_some() {
                 continue;
             }
+            let mut located = Vec::new();
             domain.for_each_quiet_predecessor(&pos, |q| {
                 let (k, i) = domain.locate(q).unwrap();
                 assert!(!domain.is_hole(k, i, q));
+                located.push((k, i));
                 if unit_keys.contains(&k) {
                     backward.insert(((k, i), (key, index)));
                 }
             });
+            if domain.quiet_predecessors_are_distinct(&pos) {
+                let distinct: HashSet<_> = located.iter().collect();
+                assert_eq!(distinct.len(), located.len(), "{key} {index}");
+            }
         }
     }
     // Turns from outside the unit are not generated forwards here.
@@ -278,6 +284,63 @@ fn memories_index_locate_and_unmove_consistently_on_small_boards() {
             0 < used && used <= indices,
             "{}: {a}-{b}: {used} of {indices} indices used",
             domain.game().rules()
+        );
+    }
+}
+
+#[test]
+fn predecessors_said_to_be_distinct_locate_to_distinct_indices() {
+    let mut rng = perfectplay_core::SplitMix64::new(29);
+    for (domain, men) in [
+        (
+            with("nine_mens_morris", &[]),
+            [(3, 3), (4, 7), (7, 4), (9, 8), (6, 6)],
+        ),
+        (
+            with("morabaraba", &[]),
+            [(3, 5), (8, 8), (11, 4), (5, 9), (12, 3)],
+        ),
+        (
+            with("twelve_mens_morris", &[]),
+            [(3, 5), (8, 8), (11, 4), (5, 9), (12, 3)],
+        ),
+    ] {
+        let (mut sampled, mut distinct, mut repeated) = (0, 0, 0);
+        for (i, (a, b)) in men.into_iter().enumerate() {
+            // Under no_reforming (twelve_mens_morris), subspaces that remember too.
+            let key = MorrisKey::moving(a, b);
+            let key = if domain.memory() {
+                key.with_barriers(i % 2 == 0, i % 3 == 0)
+            } else {
+                key
+            };
+            assert!(domain.is_valid_key(key), "{key}");
+            for _ in 0..2_000 {
+                let index = rng.next_u64() % domain.size(key);
+                let pos = domain.unrank(key, index);
+                if domain.is_hole(key, index, &pos) {
+                    continue;
+                }
+                sampled += 1;
+                let mut located = Vec::new();
+                domain
+                    .for_each_quiet_predecessor(&pos, |q| located.push(domain.locate(q).unwrap()));
+                let unique = located.iter().collect::<HashSet<_>>().len();
+                if domain.quiet_predecessors_are_distinct(&pos) {
+                    assert_eq!(unique, located.len(), "{}", domain.game().fen(&pos, 0));
+                    distinct += 1;
+                }
+                repeated += usize::from(unique < located.len());
+            }
+        }
+        // Most positions are told distinct, and the ones that are not do occur.
+        assert!(
+            sampled > 2_000 && distinct * 10 > sampled * 9,
+            "{distinct} of {sampled} distinct"
+        );
+        assert!(
+            repeated > 0,
+            "no position with repeated predecessors sampled"
         );
     }
 }
