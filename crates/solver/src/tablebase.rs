@@ -129,8 +129,12 @@ impl<'a> Pending<'a> {
 /// A value read from a table, as a probe answers it.
 #[inline]
 fn stored(read: Result<Option<Value>, DbError>) -> Result<Value, ProbeError> {
-    read.map_err(ProbeError::from)
-        .and_then(|v| v.ok_or(ProbeError::CannotArise))
+    // Matched rather than `ok_or`, which would make (and drop) the error for every read.
+    match read {
+        Ok(Some(v)) => Ok(v),
+        Ok(None) => Err(ProbeError::CannotArise),
+        Err(e) => Err(ProbeError::from(e)),
+    }
 }
 
 /// Reads in flight at once in [`Tablebase::probe_batch_with`]: as many as the processor's

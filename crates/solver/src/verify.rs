@@ -489,7 +489,11 @@ fn read_all(
     add: &mut impl FnMut(Value),
 ) -> Result<(), ProbeError> {
     for (t, index) in reads.drain(..) {
-        add(near[t].1.value(index)?.ok_or(ProbeError::CannotArise)?);
+        // Matched rather than `ok_or`, which would make (and drop) the error for every read.
+        match near[t].1.value(index)? {
+            Some(v) => add(v),
+            None => return Err(ProbeError::CannotArise),
+        }
     }
     Ok(())
 }
