@@ -2,7 +2,7 @@
 //! take, visited one by one without allocation.
 
 use super::mv::MorrisMove;
-use super::position::MorrisPosition;
+use super::position::{BarrierSlot, MorrisPosition};
 use super::rules::{DoubleMill, RemovalRule, Trapped};
 use super::Morris;
 use crate::Bitboard;
@@ -334,7 +334,7 @@ impl Morris {
         pos.men[them.index()] = pos.men(them).without(mv.removed());
 
         if self.rules.no_reforming {
-            pos.barrier[us.index()] = match (mv.from(), mv.to()) {
+            pos.barrier[us.index()] = BarrierSlot::new(match (mv.from(), mv.to()) {
                 (Some(from), Some(to)) if self.board.mills_closed_at(from, ours_before) > 0 => {
                     Some(super::Barrier {
                         man: to,
@@ -342,14 +342,14 @@ impl Morris {
                     })
                 }
                 _ => None,
-            };
+            });
             // The other side's memory lapses once its man is taken or its point is filled:
             // it can no longer forbid anything, and positions stay canonical.
-            if let Some(b) = pos.barrier[them.index()] {
+            if let Some(b) = pos.barrier[them.index()].get() {
                 let occupied = pos.men[0] | pos.men[1];
                 if !pos.men[them.index()].contains_index(b.man) || occupied.contains_index(b.point)
                 {
-                    pos.barrier[them.index()] = None;
+                    pos.barrier[them.index()] = BarrierSlot::NONE;
                 }
             }
         }

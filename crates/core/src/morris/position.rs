@@ -19,7 +19,7 @@ pub struct MorrisPosition {
     pub(crate) men: [Bitboard; 2],
     pub(crate) hand: [u8; 2],
     pub(crate) side: Color,
-    pub(crate) barrier: [Option<Barrier>; 2],
+    pub(crate) barrier: [BarrierSlot; 2],
     pub(crate) first_mill: Option<Color>,
     pub(crate) opening_removal: bool,
 }
@@ -34,6 +34,45 @@ pub struct Barrier {
     pub point: u8,
 }
 
+/// One side's no-re-forming memory as a position stores it: the man and the point in one
+/// 16-bit word, `u16::MAX` for none, written and read whole. Stored as an `Option<Barrier>`
+/// it was written a byte at a time and read back two bytes and one, and a read that spans two
+/// smaller writes waits for them to reach the cache (a store-forwarding stall): the solver
+/// paid it on every position it located. Points are below 255 on every board, so no barrier
+/// is the word of none.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct BarrierSlot(u16);
+
+impl BarrierSlot {
+    /// No memory.
+    pub(crate) const NONE: BarrierSlot = BarrierSlot(u16::MAX);
+
+    #[inline]
+    pub(crate) const fn new(barrier: Option<Barrier>) -> BarrierSlot {
+        match barrier {
+            Some(Barrier { man, point }) => BarrierSlot(man as u16 | (point as u16) << 8),
+            None => BarrierSlot::NONE,
+        }
+    }
+
+    #[inline]
+    pub(crate) const fn get(self) -> Option<Barrier> {
+        if self.0 == BarrierSlot::NONE.0 {
+            return None;
+        }
+        Some(Barrier {
+            man: self.0 as u8,
+            point: (self.0 >> 8) as u8,
+        })
+    }
+}
+
+impl std::fmt::Debug for BarrierSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.get().fmt(f)
+    }
+}
+
 impl MorrisPosition {
     /// An empty board with `men` men in each hand and `first` to move.
     #[must_use]
@@ -42,7 +81,7 @@ impl MorrisPosition {
             men: [Bitboard::EMPTY; 2],
             hand: [men; 2],
             side: first,
-            barrier: [None; 2],
+            barrier: [BarrierSlot::NONE; 2],
             first_mill: None,
             opening_removal: false,
         }
@@ -103,7 +142,7 @@ impl MorrisPosition {
     /// The no-re-forming memory of `color`, if any.
     #[must_use]
     pub const fn barrier(&self, color: Color) -> Option<Barrier> {
-        self.barrier[color.index()]
+        self.barrier[color.index()].get()
     }
 
     /// Shah: who closed the first mill while placing, until the opening removal is made.
@@ -120,12 +159,37 @@ impl MorrisPosition {
 
     /// Sets `color`'s no-re-forming memory (for setting up positions).
     pub fn set_barrier(&mut self, color: Color, barrier: Option<Barrier>) {
-        self.barrier[color.index()] = barrier;
+        self.barrier[color.index()] = BarrierSlot::new(barrier);
     }
 
     /// Sets Shah's first-mill memory and whether the opening removal is the turn to play.
     pub fn set_first_mill(&mut self, first_mill: Option<Color>, opening_removal: bool) {
         self.first_mill = first_mill;
         self.opening_removal = opening_removal;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stored_memory_reads_back_as_set() {
+        let mut pos = MorrisPosition::start(9, Color::White);
+        assert_eq!(pos.barrier(Color::White), None);
+        for man in 0..24 {
+            for point in 0..24 {
+                let barrier = Some(Barrier { man, point });
+                pos.set_barrier(Color::Black, barrier);
+                assert_eq!(pos.barrier(Color::Black), barrier);
+                assert_eq!(pos.barrier(Color::White), None);
+                assert_eq!(
+                    format!("{:?}", pos.barrier[Color::Black.index()]),
+                    format!("{barrier:?}")
+                );
+            }
+        }
+        pos.set_barrier(Color::Black, None);
+        assert_eq!(pos, MorrisPosition::start(9, Color::White));
     }
 }

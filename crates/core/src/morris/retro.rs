@@ -9,7 +9,7 @@
 use arrayvec::ArrayVec;
 
 use super::mv::MorrisMove;
-use super::position::{Barrier, MorrisPosition};
+use super::position::{Barrier, BarrierSlot, MorrisPosition};
 use super::rules::Trapped;
 use super::Morris;
 use crate::{Bitboard, Color};
@@ -78,7 +78,7 @@ impl Morris {
     pub fn canonical_memory(&self, pos: &MorrisPosition) -> MorrisPosition {
         let mut canonical = *pos;
         for color in Color::ALL {
-            canonical.barrier[color.index()] = self.effective_barrier(pos, color);
+            canonical.barrier[color.index()] = BarrierSlot::new(self.effective_barrier(pos, color));
         }
         canonical
     }
@@ -224,7 +224,7 @@ impl Morris {
         debug_assert!(
             pos.first_mill.is_none()
                 && !pos.opening_removal
-                && (self.rules.no_reforming || pos.barrier == [None; 2]),
+                && (self.rules.no_reforming || pos.barrier == [BarrierSlot::NONE; 2]),
             "retrograde generation needs a position without memories the rules lack"
         );
         let pos = &self.canonical_memory(pos);
@@ -236,7 +236,7 @@ impl Morris {
         let shape = self.board.shape();
         let mut q = *pos;
         q.side = mover;
-        q.barrier[mover.index()] = None;
+        q.barrier[mover.index()] = BarrierSlot::NONE;
 
         // `visit_bases` offers the pass only to a side with no placement, slide or flight; a
         // pass leaves the mover without a memory.
@@ -248,7 +248,7 @@ impl Morris {
             // A memory that forbids the mover's only move leaves it trapped too.
             for b in self.effective_barriers(&q, mover, None) {
                 let mut barred = q;
-                barred.barrier[mover.index()] = Some(b);
+                barred.barrier[mover.index()] = BarrierSlot::new(Some(b));
                 if !self.has_base_move(&barred) && self.position_outcome(&barred).is_none() {
                     visit(&barred, &pass);
                 }
@@ -310,7 +310,7 @@ impl Morris {
                     continue;
                 }
                 q.men[mover.index()] = before;
-                q.barrier = [None; 2];
+                q.barrier = [BarrierSlot::NONE; 2];
                 // The memories of `q` change neither whether it is over (its mover has this
                 // step) nor what the step takes.
                 if self.position_outcome(&q).is_some() {
@@ -341,11 +341,11 @@ impl Morris {
                     .into_iter()
                     .chain(waiting_options.iter().map(|&b| Some(b)))
                 {
-                    q.barrier[waiting.index()] = w;
-                    q.barrier[mover.index()] = None;
+                    q.barrier[waiting.index()] = BarrierSlot::new(w);
+                    q.barrier[mover.index()] = BarrierSlot::NONE;
                     visit(&q, &base);
                     for &b in mover_options.iter().filter(|&&b| b != forbidden) {
-                        q.barrier[mover.index()] = Some(b);
+                        q.barrier[mover.index()] = BarrierSlot::new(Some(b));
                         visit(&q, &base);
                     }
                 }
@@ -590,7 +590,7 @@ mod tests {
             for color in Color::ALL {
                 let options = game.effective_barriers(&pos, color, None);
                 if !options.is_empty() && below(&mut rng, 3) > 0 {
-                    pos.barrier[color.index()] = Some(options[below(&mut rng, options.len())]);
+                    pos.set_barrier(color, Some(options[below(&mut rng, options.len())]));
                 }
             }
             if game.validate(&pos).is_ok() {
@@ -756,7 +756,11 @@ mod tests {
         forgot.set_barrier(Color::White, None);
         let mut sources: Vec<_> = predecessors(&game, &forgot)
             .iter()
-            .filter(|(q, mv)| q.barrier == [None; 2] && mv.to() == Some(point("b6")))
+            .filter(|(q, mv)| {
+                q.barrier(Color::White).is_none()
+                    && q.barrier(Color::Black).is_none()
+                    && mv.to() == Some(point("b6"))
+            })
             .filter_map(|(_, mv)| mv.from().map(|f| game.board().name(f)))
             .collect();
         sources.sort_unstable();

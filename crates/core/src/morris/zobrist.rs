@@ -39,7 +39,7 @@ impl MorrisPosition {
                 h ^= MEN[c][usize::from(point)];
             }
             h ^= key(HAND_BASE + 16 * c as u64 + u64::from(self.hand[c]));
-            if let Some(b) = self.barrier[c] {
+            if let Some(b) = self.barrier[c].get() {
                 h ^= key(BARRIER_BASE
                     + 1024 * c as u64
                     + 32 * u64::from(b.man)
