@@ -190,6 +190,15 @@ impl MorrisDomain {
         Ok((key, index.rank_with(&part, theirs)))
     }
 
+    /// Whether no symmetry of the board but the identity maps `men` to itself, for a board
+    /// with `others` as the other side's men (`false` where they make no subspace).
+    fn fixed_by_identity_only(&self, men: Bitboard, others: Bitboard) -> bool {
+        let (a, b) = (men.count() as u8, others.count() as u8);
+        u32::from(a) + u32::from(b) <= u32::from(self.points())
+            && men.is_subset(self.game.board().all_points())
+            && self.index(a, b).has_trivial_stabilizer(men)
+    }
+
     /// The index of `key`, a valid subspace with memories.
     pub(super) fn memory_index(&self, key: MorrisKey) -> &MemoryIndex {
         let slot = self.key_slot(key).expect("a valid key has a slot");
@@ -407,11 +416,7 @@ impl Domain for MorrisDomain {
         // A quiet turn keeps the other side's men where they are, so two successors that are
         // symmetric images of each other need a symmetry that fixes those men.
         let us = pos.side_to_move();
-        let (ours, theirs) = (pos.men(us), pos.men(!us));
-        let (a, b) = (ours.count() as u8, theirs.count() as u8);
-        u32::from(a) + u32::from(b) <= u32::from(self.points())
-            && theirs.is_subset(self.game.board().all_points())
-            && self.index(b, a).has_trivial_stabilizer(theirs)
+        self.fixed_by_identity_only(pos.men(!us), pos.men(us))
     }
 
     fn quiet_predecessors_are_distinct(&self, pos: &MorrisPosition) -> bool {
@@ -420,11 +425,7 @@ impl Domain for MorrisDomain {
         // the side to move in `pos`: a turn back leaves them where they are. Only the identity
         // fixes most sets of men, and no two turns back give the same position.
         let us = pos.side_to_move();
-        let (ours, theirs) = (pos.men(us), pos.men(!us));
-        let (a, b) = (ours.count() as u8, theirs.count() as u8);
-        u32::from(a) + u32::from(b) <= u32::from(self.points())
-            && ours.is_subset(self.game.board().all_points())
-            && self.index(a, b).has_trivial_stabilizer(ours)
+        self.fixed_by_identity_only(pos.men(us), pos.men(!us))
     }
 
     fn key_slots(&self) -> usize {
