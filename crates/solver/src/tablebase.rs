@@ -128,7 +128,7 @@ impl<'a> Pending<'a> {
 
 /// A value read from a table, as a probe answers it.
 #[inline]
-fn stored(read: Result<Option<Value>, DbError>) -> Result<Value, ProbeError> {
+pub(crate) fn stored(read: Result<Option<Value>, DbError>) -> Result<Value, ProbeError> {
     // Matched rather than `ok_or`, which would make (and drop) the error for every read.
     match read {
         Ok(Some(v)) => Ok(v),

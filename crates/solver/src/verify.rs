@@ -30,7 +30,7 @@ use crate::error::{DbError, ProbeError, SolveError};
 use crate::format::{DISTANCE_EXTENSION, EXTENSION};
 use crate::limits::worker_pool;
 use crate::table::Table;
-use crate::tablebase::{terminal_value, Tablebase};
+use crate::tablebase::{stored, terminal_value, Tablebase};
 use crate::value::{Packed, Value};
 
 type Position<D> = <<D as Domain>::Game as Game>::Position;
@@ -489,11 +489,7 @@ fn read_all(
     add: &mut impl FnMut(Value),
 ) -> Result<(), ProbeError> {
     for (t, index) in reads.drain(..) {
-        // Matched rather than `ok_or`, which would make (and drop) the error for every read.
-        match near[t].1.value(index)? {
-            Some(v) => add(v),
-            None => return Err(ProbeError::CannotArise),
-        }
+        add(stored(near[t].1.value(index))?);
     }
     Ok(())
 }
