@@ -137,7 +137,14 @@ struct Exits {
 
 impl Exits {
     fn add(&mut self, v: Value) {
-        let plies = v.plies.unwrap_or(0) + 1;
+        // A WDL-only table gives no distance. The parity of a distance is what says who wins
+        // (odd: the mover), so such a successor counts as the nearest end of its result, a
+        // loss at 0 plies or a win at 1: a position whose every turn leads to a win read so
+        // is lost at 2 plies, not "at 1", which would read as a win.
+        let plies = v.plies.unwrap_or(match v.wdl {
+            Wdl::Win => 1,
+            Wdl::Draw | Wdl::Loss => 0,
+        }) + 1;
         match v.wdl {
             Wdl::Loss => self.best_win = Some(self.best_win.map_or(plies, |b| b.min(plies))),
             Wdl::Draw => self.draw = true,

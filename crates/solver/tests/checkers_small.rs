@@ -251,6 +251,33 @@ fn tables_up_to(max: u8, options: SolveOptions) -> tempfile::TempDir {
     dir
 }
 
+/// Where every move is a capture (forced in checkers), a position's value comes from the
+/// smaller tables alone; in a WDL-only build they are read without distances.
+#[test]
+fn wdl_only_tables_verify_and_agree_with_distance_tables() {
+    let full = tables_up_to(3, SolveOptions::default());
+    let wdl = tables_up_to(
+        3,
+        SolveOptions {
+            wdl_only: true,
+            ..SolveOptions::default()
+        },
+    );
+    let a = Tablebase::open(domain(), full.path()).unwrap();
+    let b = Tablebase::open(domain(), wdl.path()).unwrap();
+    let positions = all_positions(3);
+    let mut compared = 0;
+    for p in &positions {
+        if let (Ok(x), Ok(y)) = (a.probe(p), b.probe(p)) {
+            assert_eq!(x.wdl, y.wdl, "{}", p.fen());
+            compared += 1;
+        }
+    }
+    assert!(compared * 2 > positions.len(), "{compared}");
+    let check = verify(&b, None, None, &|_, _| {}).unwrap();
+    assert!(check.passed(), "{:?}", check.tables);
+}
+
 #[test]
 fn finished_positions_are_answered_by_the_rules_with_any_tables() {
     let game = Checkers::default();

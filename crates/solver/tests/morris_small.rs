@@ -44,6 +44,49 @@ fn three_mens_morris_is_solved_whole_and_verifies() {
     verified("three_mens_morris", dir.path());
 }
 
+/// WDL-only builds of whole games, placement included: there most positions have no turn
+/// within their own subspace (every placement changes the hands), so their values come from
+/// the tables they lead to alone, read without distances.
+#[test]
+fn wdl_only_whole_games_agree_with_distance_builds_everywhere() {
+    let mut six_of_four = *Morris::preset("six_mens_morris").unwrap().rules();
+    six_of_four.men = 4;
+    for game in [
+        Morris::preset("three_mens_morris").unwrap(),
+        Morris::new(six_of_four).unwrap(),
+    ] {
+        let full = tempfile::tempdir().unwrap();
+        let wdl = tempfile::tempdir().unwrap();
+        let domain = || MorrisDomain::new(game).unwrap();
+        let start = domain().start_key();
+        let report = solve(domain(), full.path(), &[start], &quiet()).unwrap();
+        let mut options = quiet();
+        options.wdl_only = true;
+        solve(domain(), wdl.path(), &[start], &options).unwrap();
+        let a = Tablebase::open(domain(), full.path()).unwrap();
+        let b = Tablebase::open(domain(), wdl.path()).unwrap();
+        let mut compared = 0;
+        for subspace in &report.subspaces {
+            let key: MorrisKey = subspace.subspace.parse().unwrap();
+            for index in 0..a.domain().size(key) {
+                let pos = a.domain().unrank(key, index);
+                match (a.probe(&pos), b.probe(&pos)) {
+                    (Ok(x), Ok(y)) => {
+                        assert_eq!(x.wdl, y.wdl, "{key} index {index}: {pos:?}");
+                        compared += 1;
+                    }
+                    (Err(_), Err(_)) => {}
+                    (x, y) => panic!("{key} index {index}: {x:?} against {y:?}"),
+                }
+            }
+        }
+        assert!(compared > 500, "{compared}");
+        let tb = Tablebase::open(domain(), wdl.path()).unwrap();
+        let check = verify(&tb, None, None, &|_, _| {}).unwrap();
+        assert!(check.passed(), "{:?}", check.tables);
+    }
+}
+
 #[test]
 fn a_build_reports_its_progress_to_the_caller() {
     let d_again = || domain("six_mens_morris");
