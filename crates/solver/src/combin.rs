@@ -97,6 +97,18 @@ pub fn colex_unrank(rank: u64, k: u32) -> u32 {
 #[must_use]
 pub fn colex_rank_within(set: u32, space: u32) -> u64 {
     debug_assert_eq!(set & !space, 0, "the set lies outside its space");
+    #[cfg(target_arch = "x86_64")]
+    if crate::simd::has_fast_pext() {
+        // SAFETY: the CPU has BMI2, checked just now.
+        return unsafe { crate::simd::colex_rank_within_pext(set, space) };
+    }
+    colex_rank_within_by_counts(set, space)
+}
+
+/// [`colex_rank_within`] on any CPU: each point of the set counts the points of `space` below
+/// it.
+#[inline]
+fn colex_rank_within_by_counts(set: u32, space: u32) -> u64 {
     let mut rank = 0;
     let mut rest = set;
     let mut i = 1;
@@ -358,6 +370,19 @@ mod tests {
                 }
             }
             prop_assert_eq!(rank, colex_rank(compressed));
+        }
+
+        #[test]
+        fn both_ways_of_ranking_within_agree(space in any::<u32>(), pick in any::<u32>()) {
+            let set = space & pick;
+            let by_counts = colex_rank_within_by_counts(set, space);
+            #[cfg(target_arch = "x86_64")]
+            if crate::simd::cpu_has_fast_pext() {
+                // SAFETY: the CPU has BMI2, checked just now.
+                let gathered = unsafe { crate::simd::colex_rank_within_pext(set, space) };
+                prop_assert_eq!(gathered, by_counts);
+            }
+            prop_assert_eq!(colex_rank_within(set, space), by_counts);
         }
     }
 }

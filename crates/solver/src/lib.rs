@@ -98,6 +98,7 @@ mod plan;
 mod prefetch;
 pub mod retro;
 pub mod rows;
+mod simd;
 mod solve;
 mod table;
 mod tablebase;
