@@ -57,6 +57,53 @@ fn three_mens_morris_search_agrees_with_the_whole_game_tables_everywhere() {
     assert_eq!(wins, vec!["b2".to_owned()]);
 }
 
+/// The way Twelve Men's Morris is built (its moving phase WDL-only and compressed, no-re-forming
+/// memories included, then the placement phase searched on it), checked against a whole-game
+/// build with distances: its rules on the nine-point board with four men a side.
+#[test]
+fn twelve_mens_morris_rules_search_on_wdl_only_compressed_tables_agrees_with_the_whole_game() {
+    let mut rules = *Morris::preset("twelve_mens_morris").unwrap().rules();
+    rules.board = perfectplay_core::morris::BoardShape::Nine;
+    rules.men = 4;
+    let game = Morris::new(rules).unwrap();
+    let domain = || MorrisDomain::new(game).unwrap();
+    let whole = tempfile::tempdir().unwrap();
+    solve(
+        domain(),
+        whole.path(),
+        &[domain().start_key()],
+        &SolveOptions::default(),
+    )
+    .unwrap();
+    let moving = tempfile::tempdir().unwrap();
+    let keys = domain().moving_keys(rules.men);
+    let options = SolveOptions {
+        wdl_only: true,
+        compress: true,
+        ..SolveOptions::default()
+    };
+    let report = solve(domain(), moving.path(), &keys, &options).unwrap();
+    assert!(
+        report.subspaces.iter().any(|s| s.subspace.contains("-b")),
+        "memories are built"
+    );
+    let tb = Tablebase::open(domain(), whole.path()).unwrap();
+    let on_moving = Tablebase::open(domain(), moving.path()).unwrap();
+    let search = PlacementSearch::new(&on_moving, 16).unwrap();
+    let positions = placement_positions(&game);
+    assert!(positions.len() > 1000, "{}", positions.len());
+    let mut results = HashSet::new();
+    for pos in &positions {
+        let expected = tb.probe(pos).unwrap().wdl;
+        results.insert(expected);
+        assert_eq!(search.value(pos).unwrap(), expected, "{pos:?}");
+    }
+    assert!(
+        results.contains(&Wdl::Win) && results.contains(&Wdl::Loss),
+        "{results:?}"
+    );
+}
+
 #[test]
 fn six_mens_morris_placement_on_the_moving_tables_is_a_draw() {
     let dir = tempfile::tempdir().unwrap();
