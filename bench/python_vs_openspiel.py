@@ -73,7 +73,7 @@ def loop_steps(load_game: Callable[[str], Any], name: str, seconds: float, seed:
             return steps / (now - start)
 
 
-#: The variable that forces perfectplay's portable (non-SIMD) paths when set to ``portable``.
+#: The variable that caps perfectplay's vector kernels: ``avx2`` (no AVX-512) or ``portable`` (none).
 SIMD_VARIABLE = "PERFECTPLAY_SIMD"
 
 

@@ -1,11 +1,16 @@
 //! The core's vector kernels (AVX-512: the morris action set packed in registers, the
-//! 24-point observation planes), each with a portable twin in the module that calls it, and
-//! the one switch that makes every crate of perfectplay take the portable paths.
+//! 24-point observation planes; AVX2: the same action set for CPUs without AVX-512), each with
+//! a portable twin in the module that calls it, and the one switch that sets how far every
+//! crate of perfectplay may go in vector instructions.
 //!
-//! The switch: `PERFECTPLAY_SIMD=portable` in the environment (read once, at the first
-//! kernel call), or [`force_portable`] at any time. It exists so that the portable paths can
-//! be measured and tested on a CPU that has the vector instructions: both paths must give the
-//! same results, and the tests run each kernel against its twin wherever the CPU can.
+//! The switch: `PERFECTPLAY_SIMD` in the environment (read once, at the first kernel call), or
+//! [`force_level`] at any time. `portable` forces the portable paths (plain x86-64-v2 code);
+//! `avx2` allows the AVX2 kernels, and BMI2's `pdep`/`pext` where [`cpu_has_fast_bmi2`], but
+//! no AVX-512 kernel: the paths of a CPU without AVX-512 such as AMD's Zen 3 or Intel's client
+//! cores; anything else (or nothing) lets every kernel the CPU has run.
+//! It exists so that the slower paths can be measured and tested on a CPU that has the wider
+//! instructions: every path must give the same results, and the tests run each kernel against
+//! its twin wherever the CPU can.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -16,51 +21,154 @@ use crate::morris::board::MAX_POINTS;
 #[cfg(target_arch = "x86_64")]
 use crate::morris::observation::PLANES;
 
-/// The switch: not read yet, vector kernels allowed, portable paths forced.
-static SWITCH: AtomicU8 = AtomicU8::new(UNREAD);
-const UNREAD: u8 = 0;
-const VECTORS: u8 = 1;
-const PORTABLE: u8 = 2;
-
-/// The environment variable that forces the portable paths when set to `portable`.
-pub const SWITCH_VARIABLE: &str = "PERFECTPLAY_SIMD";
-
-/// Whether a value of [`SWITCH_VARIABLE`] forces the portable paths.
-fn forces_portable(value: Option<&str>) -> bool {
-    value.is_some_and(|v| v.trim().eq_ignore_ascii_case("portable"))
+/// How far the kernels may go, the widest last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SimdLevel {
+    /// The portable paths only.
+    Portable,
+    /// Kernels up to AVX2: what a CPU without AVX-512 runs.
+    Avx2,
+    /// Every kernel the CPU has.
+    Native,
 }
 
-/// Whether the portable paths are forced (by [`force_portable`] or [`SWITCH_VARIABLE`]).
-#[inline]
-pub fn portable_forced() -> bool {
-    match SWITCH.load(Ordering::Relaxed) {
-        UNREAD => {
-            let value = std::env::var(SWITCH_VARIABLE).ok();
-            let forced = forces_portable(value.as_deref());
-            SWITCH.store(if forced { PORTABLE } else { VECTORS }, Ordering::Relaxed);
-            forced
-        }
-        state => state == PORTABLE,
+/// The switch: [`UNREAD`], or a [`SimdLevel`] as `1 + level`.
+static SWITCH: AtomicU8 = AtomicU8::new(UNREAD);
+const UNREAD: u8 = 0;
+
+/// The environment variable that caps the kernels: `portable` or `avx2`.
+pub const SWITCH_VARIABLE: &str = "PERFECTPLAY_SIMD";
+
+/// The level a value of [`SWITCH_VARIABLE`] asks for.
+fn level_of(value: Option<&str>) -> SimdLevel {
+    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+        Some("portable") => SimdLevel::Portable,
+        Some("avx2") => SimdLevel::Avx2,
+        _ => SimdLevel::Native,
     }
 }
 
-/// Forces the portable paths everywhere (`true`) or lets the vector kernels run where the CPU
-/// has them (`false`), from the next call of any kernel on. Results do not change either way.
-pub fn force_portable(forced: bool) {
-    SWITCH.store(if forced { PORTABLE } else { VECTORS }, Ordering::Relaxed);
+/// The level the kernels may go to (set by [`force_level`], else by [`SWITCH_VARIABLE`]).
+#[inline(always)]
+pub fn level() -> SimdLevel {
+    // Asked several times per env step: a load and a compare, the variable read out of line.
+    match SWITCH.load(Ordering::Relaxed) {
+        UNREAD => read_switch(),
+        1 => SimdLevel::Portable,
+        2 => SimdLevel::Avx2,
+        _ => SimdLevel::Native,
+    }
 }
 
-/// Whether vector kernels may run (the CPU's features are checked apart).
+/// Reads [`SWITCH_VARIABLE`] into the switch, the first time it is asked.
+#[cold]
+#[inline(never)]
+fn read_switch() -> SimdLevel {
+    let level = level_of(std::env::var(SWITCH_VARIABLE).ok().as_deref());
+    SWITCH.store(1 + level as u8, Ordering::Relaxed);
+    level
+}
+
+/// Whether the portable paths are forced.
 #[inline]
-fn vectors_allowed() -> bool {
-    !portable_forced()
+pub fn portable_forced() -> bool {
+    level() == SimdLevel::Portable
+}
+
+/// Whether AVX-512 kernels may run, the CPU's features checked apart.
+#[inline]
+pub fn wide_allowed() -> bool {
+    level() == SimdLevel::Native
+}
+
+/// Sets how far the kernels may go, from the next call of any kernel on. Results do not
+/// change whatever the level.
+pub fn force_level(level: SimdLevel) {
+    SWITCH.store(1 + level as u8, Ordering::Relaxed);
+}
+
+/// Forces the portable paths everywhere (`true`) or lets every kernel the CPU has run
+/// (`false`); [`force_level`] with [`SimdLevel::Portable`] or [`SimdLevel::Native`].
+pub fn force_portable(forced: bool) {
+    force_level(if forced {
+        SimdLevel::Portable
+    } else {
+        SimdLevel::Native
+    });
+}
+
+/// Whether BMI2's `pdep` and `pext` may run and are fast: the switch allows more than the
+/// portable paths and [`cpu_has_fast_bmi2`].
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub fn has_fast_bmi2() -> bool {
+    !portable_forced() && cpu_has_fast_bmi2()
+}
+
+/// Whether the CPU itself runs BMI2's `pdep` and `pext` fast, whatever the switch says: BMI2
+/// on an Intel CPU (every one with BMI2 runs them in a few cycles), an AMD CPU of family 19h
+/// (Zen 3) or later, or any CPU with AVX-512. AMD's before Zen 3 (and Hygon's) have BMI2 but
+/// microcode it, some hundred times slower. Worked out once (`cpuid` may trap to a
+/// hypervisor), then a load and a test.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub fn cpu_has_fast_bmi2() -> bool {
+    static FAST: AtomicU8 = AtomicU8::new(UNREAD);
+    match FAST.load(Ordering::Relaxed) {
+        UNREAD => {
+            let fast = bmi2_is_fast();
+            FAST.store(1 + u8::from(fast), Ordering::Relaxed);
+            fast
+        }
+        known => known == 2,
+    }
+}
+
+/// [`cpu_has_fast_bmi2`], asked of the CPU.
+#[cfg(target_arch = "x86_64")]
+#[cold]
+fn bmi2_is_fast() -> bool {
+    if !std::arch::is_x86_feature_detected!("bmi2") {
+        return false;
+    }
+    if std::arch::is_x86_feature_detected!("avx512f") {
+        return true;
+    }
+    // `cpuid` exists on every x86-64 CPU, and so do its leaves 0 and 1.
+    let vendor = std::arch::x86_64::__cpuid(0);
+    let signature = std::arch::x86_64::__cpuid(1).eax;
+    let name = [vendor.ebx, vendor.edx, vendor.ecx].map(u32::to_le_bytes);
+    match name.as_flattened() {
+        b"GenuineIntel" => true,
+        b"AuthenticAMD" => cpu_family(signature) >= 0x19,
+        _ => false,
+    }
+}
+
+/// The family of a `cpuid` leaf 1 signature: the base family, plus the extended family
+/// where the base family is 15.
+#[cfg(target_arch = "x86_64")]
+fn cpu_family(signature: u32) -> u32 {
+    let base = (signature >> 8) & 0xf;
+    if base == 0xf {
+        base + ((signature >> 20) & 0xff)
+    } else {
+        base
+    }
+}
+
+/// Whether AVX2 kernels may run: the switch allows them and the CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub fn has_avx2() -> bool {
+    !portable_forced() && std::arch::is_x86_feature_detected!("avx2")
 }
 
 /// Whether the CPU has what [`pack_24_vbmi`] needs (std caches the answers, so each check is
 /// a load and a test).
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn has_vbmi() -> bool {
-    vectors_allowed() && cpu_has_vbmi()
+    wide_allowed() && cpu_has_vbmi()
 }
 
 /// Whether the CPU itself has what [`pack_24_vbmi`] needs, whatever the switch says.
@@ -145,11 +253,125 @@ pub(crate) unsafe fn pack_24_vbmi(
     }
 }
 
+/// [`pack_24_vbmi`] in AVX2, for CPUs without AVX-512: the 25 groups as four vectors of eight
+/// lanes (the placements, then points 0..7; points 7..15; 15..23; 23), each vector's three low
+/// bytes per lane gathered into 24 bytes (a byte shuffle in each half, then a lane
+/// permutation), and those three words per vector moved into the ten words by whole words, so
+/// that the set goes out in three stores that later loads of its words find whole. Counted in
+/// registers by nibble lookups. Returns the number of actions.
+///
+/// # Safety
+///
+/// The CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn pack_24_avx2(
+    start: &Start,
+    lines: &[u32; MAX_POINTS],
+    words: &mut [u64; ACTION_WORDS],
+) -> usize {
+    use std::arch::x86_64::{
+        __m128i, __m256i, _mm256_add_epi8, _mm256_and_si256, _mm256_blend_epi32,
+        _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_or_si256,
+        _mm256_permute4x64_epi64, _mm256_permutevar8x32_epi32, _mm256_sad_epu8, _mm256_set1_epi32,
+        _mm256_set1_epi8, _mm256_setr_epi32, _mm256_setr_epi8, _mm256_setzero_si256,
+        _mm256_shuffle_epi8, _mm256_sllv_epi32, _mm256_srai_epi32, _mm256_srli_epi16,
+        _mm256_storeu_si256, _mm256_zextsi128_si256, _mm_add_epi64, _mm_cvtsi128_si64,
+        _mm_storeu_si128, _mm_unpackhi_epi64, _mm_unpacklo_epi64,
+    };
+    // SAFETY: the loads read the 24 values of `lines` (three vectors of eight); the stores
+    // write the 32 bytes of `words[0..4]`, the 32 of `words[4..8]` and the 16 of
+    // `words[8..10]`. Unaligned loads and stores are allowed. The CPU feature is the caller's
+    // promise. Tested against the portable packing (`the_avx2_packing_is_the_portable_one`).
+    unsafe {
+        let line = |i: usize| _mm256_loadu_si256(lines.as_ptr().add(8 * i).cast::<__m256i>());
+        // Each vector's lanes moved up one, its last lane coming round to lane 0, which the
+        // blends below fill with the lane before (for lane 0 of the first: every point).
+        let up = _mm256_setr_epi32(7, 0, 1, 2, 3, 4, 5, 6);
+        let [r0, r1, r2] = [0, 1, 2].map(|i| _mm256_permutevar8x32_epi32(line(i), up));
+        let all = _mm256_set1_epi32(-1);
+        let groups_lines = [
+            _mm256_blend_epi32::<1>(r0, all),
+            _mm256_blend_epi32::<1>(r1, r0),
+            _mm256_blend_epi32::<1>(r2, r1),
+            // Lane 0: point 23; lanes 1..8 are past the groups (emptied below).
+            r2,
+        ];
+        let flying = _mm256_set1_epi32(start.flying as i32);
+        let empty = _mm256_set1_epi32(start.empty as i32);
+        let lane_bits = _mm256_set1_epi32(start.lanes as i32);
+        // Lane `g` all ones when bit `g` of the lanes is set: that bit shifted to the top and
+        // spread by an arithmetic shift; the lanes past the 25 groups shifted out whatever
+        // their bits (a shift by 32 or more leaves 0).
+        let to_top = [
+            _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24),
+            _mm256_setr_epi32(23, 22, 21, 20, 19, 18, 17, 16),
+            _mm256_setr_epi32(15, 14, 13, 12, 11, 10, 9, 8),
+            _mm256_setr_epi32(7, 32, 32, 32, 32, 32, 32, 32),
+        ];
+        // The three low bytes of each lane end to end: 12 bytes in each half, then the two
+        // halves' together as the low 24 bytes (the top 8 zero).
+        let three_of_four = _mm256_setr_epi8(
+            0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1, 0, 1, 2, 4, 5, 6, 8, 9, 10, 12,
+            13, 14, -1, -1, -1, -1,
+        );
+        let halves = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7);
+        let [c0, c1, c2, c3] = [0, 1, 2, 3].map(|i| {
+            let moves = _mm256_srai_epi32::<31>(_mm256_sllv_epi32(lane_bits, to_top[i]));
+            let group = _mm256_and_si256(
+                _mm256_and_si256(_mm256_or_si256(groups_lines[i], flying), empty),
+                moves,
+            );
+            _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(group, three_of_four), halves)
+        });
+        // Words 0..4: c0's three, then c1's first; 4..8: c1's last two, then c2's first two;
+        // 8..10: c2's last, then c3's first.
+        let first = _mm256_blend_epi32::<0b1100_0000>(c0, _mm256_permute4x64_epi64::<0>(c1));
+        let second = _mm256_blend_epi32::<0b1111_0000>(
+            _mm256_permute4x64_epi64::<0b11_11_10_01>(c1),
+            _mm256_permute4x64_epi64::<0b01_00_00_00>(c2),
+        );
+        let third = _mm_unpacklo_epi64(
+            _mm256_extracti128_si256::<1>(c2),
+            _mm256_castsi256_si128(c3),
+        );
+        _mm256_storeu_si256(words.as_mut_ptr().cast::<__m256i>(), first);
+        _mm256_storeu_si256(words.as_mut_ptr().add(4).cast::<__m256i>(), second);
+        _mm_storeu_si128(words.as_mut_ptr().add(8).cast::<__m128i>(), third);
+        // Bits per byte by looking up each nibble's, summed over the three (at most 24 a
+        // byte), then per word and over the words.
+        let nibble_ones = _mm256_setr_epi8(
+            0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2,
+            3, 3, 4,
+        );
+        let low = _mm256_set1_epi8(0x0f);
+        let ones = |v: __m256i| {
+            _mm256_add_epi8(
+                _mm256_shuffle_epi8(nibble_ones, _mm256_and_si256(v, low)),
+                _mm256_shuffle_epi8(
+                    nibble_ones,
+                    _mm256_and_si256(_mm256_srli_epi16::<4>(v), low),
+                ),
+            )
+        };
+        let bytes = _mm256_add_epi8(
+            _mm256_add_epi8(ones(first), ones(second)),
+            ones(_mm256_zextsi128_si256(third)),
+        );
+        let sums = _mm256_sad_epu8(bytes, _mm256_setzero_si256());
+        let pair = _mm_add_epi64(
+            _mm256_castsi256_si128(sums),
+            _mm256_extracti128_si256::<1>(sums),
+        );
+        _mm_cvtsi128_si64(_mm_add_epi64(pair, _mm_unpackhi_epi64(pair, pair))) as usize
+    }
+}
+
 /// Whether the CPU has what [`write_planes_24_avx512`] needs (std caches the answers, so each
 /// check is a load and a test).
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn has_avx512f() -> bool {
-    vectors_allowed() && cpu_has_avx512f()
+    wide_allowed() && cpu_has_avx512f()
 }
 
 /// Whether the CPU itself has AVX-512F, whatever the switch says.
@@ -259,11 +481,24 @@ mod tests {
     }
 
     #[test]
-    fn the_variable_forces_the_portable_paths_only_when_it_says_so() {
-        assert!(forces_portable(Some("portable")));
-        assert!(forces_portable(Some(" Portable\n")));
-        assert!(!forces_portable(Some("vector")));
-        assert!(!forces_portable(Some("")));
-        assert!(!forces_portable(None));
+    #[cfg(target_arch = "x86_64")]
+    fn cpu_families_read_as_the_manuals_give_them() {
+        // Zen 2 (EPYC 7002), Zen 3 (EPYC 7003), Zen 4 (EPYC 9004), Haswell.
+        assert_eq!(cpu_family(0x0083_0f10), 0x17);
+        assert_eq!(cpu_family(0x00a0_0f11), 0x19);
+        assert_eq!(cpu_family(0x00a1_0f11), 0x19);
+        assert_eq!(cpu_family(0x0003_06c3), 6);
+        // Asking twice gives the cached answer.
+        assert_eq!(cpu_has_fast_bmi2(), cpu_has_fast_bmi2());
+    }
+
+    #[test]
+    fn the_variable_caps_the_kernels_only_when_it_says_so() {
+        assert_eq!(level_of(Some("portable")), SimdLevel::Portable);
+        assert_eq!(level_of(Some(" Portable\n")), SimdLevel::Portable);
+        assert_eq!(level_of(Some("AVX2")), SimdLevel::Avx2);
+        assert_eq!(level_of(Some("vector")), SimdLevel::Native);
+        assert_eq!(level_of(Some("")), SimdLevel::Native);
+        assert_eq!(level_of(None), SimdLevel::Native);
     }
 }

@@ -6,7 +6,8 @@
 //! (`self_play_compact`, Python's `VectorEnv(obs_dtype="uint8", packed_mask=True)`).
 //!
 //! `cargo bench -p perfectplay-env --bench env_steps`; throughput is in env steps per second.
-//! `PERFECTPLAY_SIMD=portable` measures the paths of CPUs without AVX-512. The Python figures
+//! `PERFECTPLAY_SIMD=avx2` measures the paths of CPUs without AVX-512, and
+//! `PERFECTPLAY_SIMD=portable` the portable ones. The Python figures
 //! against OpenSpiel are `bench/python_vs_openspiel.py`.
 
 // criterion's macros generate public functions without docs.

@@ -57,9 +57,9 @@ pub(crate) fn select_in_word(word: u64, k: usize) -> usize {
 
 /// The position of the `k`-th set bit of `word`, for `k` below the number of set bits.
 #[inline]
-fn select(word: u64, k: usize) -> usize {
+pub(crate) fn select(word: u64, k: usize) -> usize {
     #[cfg(target_arch = "x86_64")]
-    if simd::has_fast_pdep() {
+    if perfectplay_core::simd::has_fast_bmi2() {
         // SAFETY: the CPU has BMI2, checked just now.
         return unsafe { simd::select_pdep(word, k) };
     }
@@ -141,6 +141,11 @@ impl ActionSet {
         if simd::has_vector_nth() {
             // SAFETY: the CPU has the features, checked just now.
             return unsafe { simd::nth_avx512(&self.0, index) };
+        }
+        #[cfg(target_arch = "x86_64")]
+        if perfectplay_core::simd::has_avx2() {
+            // SAFETY: the CPU has AVX2, checked just now.
+            return unsafe { simd::nth_avx2(&self.0, index) };
         }
         self.nth_words(index)
     }
@@ -296,6 +301,7 @@ impl ExactSizeIterator for Actions {}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use perfectplay_core::simd::SimdLevel;
     use perfectplay_core::SplitMix64;
 
     /// A random set with sparse, dense and empty words alike; every action in round 0.
@@ -322,13 +328,16 @@ mod tests {
     }
 
     #[test]
-    fn forcing_the_portable_paths_changes_no_result() {
+    fn capping_the_kernels_changes_no_result() {
         let mut rng = SplitMix64::new(13);
         for round in 0..500 {
             let set = random_set(&mut rng, round);
-            perfectplay_core::simd::force_portable(true);
+            perfectplay_core::simd::force_level(SimdLevel::Portable);
             let portable = mask_and_picks(&set);
-            perfectplay_core::simd::force_portable(false);
+            perfectplay_core::simd::force_level(SimdLevel::Avx2);
+            let avx2 = mask_and_picks(&set);
+            perfectplay_core::simd::force_level(SimdLevel::Native);
+            assert_eq!(avx2, portable, "{:x?}", set.0);
             assert_eq!(mask_and_picks(&set), portable, "{:x?}", set.0);
         }
     }
@@ -339,13 +348,32 @@ mod tests {
         for round in 0..2000 {
             let set = random_set(&mut rng, round);
             let all: Vec<usize> = set.iter().collect();
-            for (i, &a) in all.iter().enumerate() {
-                assert_eq!(set.nth(i), Some(a), "{:x?} index {i}", set.0);
-                assert_eq!(set.nth_words(i), Some(a), "{:x?} index {i}", set.0);
-            }
-            for past in [all.len(), all.len() + 100, usize::MAX] {
-                assert_eq!(set.nth(past), None);
-                assert_eq!(set.nth_words(past), None);
+            // Each kernel this CPU has, whatever the switch says.
+            #[cfg(target_arch = "x86_64")]
+            let avx2 = std::arch::is_x86_feature_detected!("avx2");
+            #[cfg(target_arch = "x86_64")]
+            let avx512 = simd::cpu_has_vector_nth();
+            for (i, &a) in all.iter().chain(&[usize::MAX; 3]).enumerate() {
+                let want = (i < all.len()).then_some(a);
+                let i = if i < all.len() {
+                    i
+                } else {
+                    [all.len(), all.len() + 100, usize::MAX][i - all.len()]
+                };
+                assert_eq!(set.nth(i), want, "{:x?} index {i}", set.0);
+                assert_eq!(set.nth_words(i), want, "{:x?} index {i}", set.0);
+                #[cfg(target_arch = "x86_64")]
+                if avx2 {
+                    // SAFETY: the CPU has AVX2, checked above.
+                    let got = unsafe { simd::nth_avx2(&set.0, i) };
+                    assert_eq!(got, want, "{:x?} index {i}", set.0);
+                }
+                #[cfg(target_arch = "x86_64")]
+                if avx512 {
+                    // SAFETY: the CPU has the features, checked above.
+                    let got = unsafe { simd::nth_avx512(&set.0, i) };
+                    assert_eq!(got, want, "{:x?} index {i}", set.0);
+                }
             }
         }
         assert_eq!(ActionSet::default().nth(0), None);

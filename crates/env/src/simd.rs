@@ -1,13 +1,14 @@
 //! The environment's vector kernels, each with a portable twin in [`crate::actions`]: the mask
 //! of an action set in 64-value stores (AVX-512BW) or shuffles (SSSE3), the `k`-th action by
-//! `pdep` (BMI2) and by population counts in one register (AVX-512VPOPCNTDQ).
+//! population counts in one register (AVX-512VPOPCNTDQ) or in three (AVX2), its bit in its
+//! word by `pdep` (BMI2, where [`perfectplay_core::simd::has_fast_bmi2`]).
 //!
-//! [`perfectplay_core::simd::force_portable`] (or `PERFECTPLAY_SIMD=portable`) makes the
-//! callers take the portable twins, for measuring them on any CPU; the tests run each kernel
-//! against its twin wherever the CPU can.
+//! [`perfectplay_core::simd::force_level`] (or `PERFECTPLAY_SIMD=avx2` or `portable`) caps the
+//! kernels the callers take, for measuring the narrower paths on any CPU; the tests run each
+//! kernel against its twin wherever the CPU can.
 
 #[cfg(target_arch = "x86_64")]
-use perfectplay_core::simd::portable_forced;
+use perfectplay_core::simd::wide_allowed;
 
 #[cfg(target_arch = "x86_64")]
 use crate::actions::WORDS;
@@ -17,7 +18,7 @@ use crate::actions::WORDS;
 #[cfg(target_arch = "x86_64")]
 #[inline]
 pub(crate) fn has_avx512_mask() -> bool {
-    !portable_forced() && cpu_has_avx512_mask()
+    wide_allowed() && cpu_has_avx512_mask()
 }
 
 /// Whether the CPU itself has what [`write_mask_avx512`] needs, whatever the switch says.
@@ -112,21 +113,6 @@ unsafe fn write_mask_runs(words: &[u64; WORDS], mask: &mut [bool]) {
     }
 }
 
-/// Whether [`select_pdep`] is the fast way to select: BMI2's `pdep`, which every CPU with
-/// AVX-512 runs in a few cycles (AMD's before Zen 3 have BMI2 but microcode it, a hundred times
-/// slower, and have no AVX-512). std caches the answers, so each check is a load and a test.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-pub(crate) fn has_fast_pdep() -> bool {
-    !portable_forced() && cpu_has_fast_pdep()
-}
-
-/// Whether the CPU itself has a fast `pdep`, whatever the switch says.
-#[cfg(target_arch = "x86_64")]
-pub(crate) fn cpu_has_fast_pdep() -> bool {
-    std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("avx512f")
-}
-
 /// `select_in_word` by depositing the `k`-th bit into `word`'s set bits.
 ///
 /// # Safety
@@ -142,7 +128,7 @@ pub(crate) unsafe fn select_pdep(word: u64, k: usize) -> usize {
 #[cfg(target_arch = "x86_64")]
 #[inline]
 pub(crate) fn has_vector_nth() -> bool {
-    !portable_forced() && cpu_has_vector_nth()
+    wide_allowed() && cpu_has_vector_nth()
 }
 
 /// Whether the CPU itself has what [`nth_avx512`] needs, whatever the switch says.
@@ -208,4 +194,95 @@ pub(crate) unsafe fn nth_avx512(words: &[u64; WORDS], index: usize) -> Option<us
     }
     // SAFETY: the CPU has BMI2, the caller's promise.
     Some(64 * word + unsafe { select_pdep(bits, k as usize) })
+}
+
+/// [`crate::actions::ActionSet::nth`] in AVX2, for CPUs without AVX-512: the words' population
+/// counts by nibble lookups, their running sums in registers, the words wholly before the
+/// action counted as the lanes whose running sum is at most `index` (a run from the first
+/// lane, the sums never falling), and the action's bit selected in the next word.
+///
+/// # Safety
+///
+/// The CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn nth_avx2(words: &[u64; WORDS], index: usize) -> Option<usize> {
+    use std::arch::x86_64::{
+        __m128i, __m256i, _mm256_add_epi64, _mm256_add_epi8, _mm256_and_si256, _mm256_blend_epi32,
+        _mm256_castsi256_pd, _mm256_cmpgt_epi64, _mm256_loadu_si256, _mm256_movemask_pd,
+        _mm256_permute4x64_epi64, _mm256_sad_epu8, _mm256_set1_epi64x, _mm256_set1_epi8,
+        _mm256_setr_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16,
+        _mm256_storeu_si256, _mm256_zextsi128_si256, _mm_loadu_si128,
+    };
+    const { assert!(WORDS == 10) };
+    // Past every action: no running sum is above it.
+    let key = index.min(crate::actions::MAX_ACTIONS) as i64;
+    // `sums[1 + w]`: the actions in words 0..=w; `sums[0]`: none (the words before word 0).
+    let mut sums = [0u64; 13];
+    // SAFETY: the loads read the 32 bytes of `words[0..4]`, the 32 of `words[4..8]` and the
+    // 16 of `words[8..10]`; the stores write `sums[1..5]`, `sums[5..9]` and `sums[9..13]`.
+    // Unaligned loads and stores are allowed; the CPU feature is the caller's promise. Tested
+    // against the word-at-a-time search (`nth_agrees_with_counting_through_the_set`, which
+    // runs this path where the CPU can).
+    let whole = unsafe {
+        let nibble_ones = _mm256_setr_epi8(
+            0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2,
+            3, 3, 4,
+        );
+        let low = _mm256_set1_epi8(0x0f);
+        let zero = _mm256_setzero_si256();
+        // Each word's population count, in its lane.
+        let counts = |v: __m256i| {
+            let bytes = _mm256_add_epi8(
+                _mm256_shuffle_epi8(nibble_ones, _mm256_and_si256(v, low)),
+                _mm256_shuffle_epi8(
+                    nibble_ones,
+                    _mm256_and_si256(_mm256_srli_epi16::<4>(v), low),
+                ),
+            );
+            _mm256_sad_epu8(bytes, zero)
+        };
+        // Running sums within a vector: add the lanes one before, then the sums two before.
+        let running = |c: __m256i| {
+            let c = _mm256_add_epi64(
+                c,
+                _mm256_blend_epi32::<0b0000_0011>(
+                    _mm256_permute4x64_epi64::<0b10_01_00_00>(c),
+                    zero,
+                ),
+            );
+            _mm256_add_epi64(
+                c,
+                _mm256_blend_epi32::<0b0000_1111>(
+                    _mm256_permute4x64_epi64::<0b01_00_00_00>(c),
+                    zero,
+                ),
+            )
+        };
+        let last = |s: __m256i| _mm256_permute4x64_epi64::<0b11_11_11_11>(s);
+        let ptr = words.as_ptr();
+        let first = running(counts(_mm256_loadu_si256(ptr.cast::<__m256i>())));
+        let second = _mm256_add_epi64(
+            running(counts(_mm256_loadu_si256(ptr.add(4).cast::<__m256i>()))),
+            last(first),
+        );
+        let third = _mm256_add_epi64(
+            running(counts(_mm256_zextsi128_si256(_mm_loadu_si128(
+                ptr.add(8).cast::<__m128i>(),
+            )))),
+            last(second),
+        );
+        let out = sums.as_mut_ptr().add(1).cast::<__m256i>();
+        _mm256_storeu_si256(out, first);
+        _mm256_storeu_si256(out.add(1), second);
+        _mm256_storeu_si256(out.add(2), third);
+        // The lanes whose running sum is above `index`; of the third vector, its two words'.
+        let key = _mm256_set1_epi64x(key);
+        let above =
+            |s: __m256i| _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(s, key))) as u32;
+        let above = above(first) | above(second) << 4 | (above(third) & 0b11) << 8;
+        WORDS - above.count_ones() as usize
+    };
+    let bits = *words.get(whole)?;
+    Some(64 * whole + crate::actions::select(bits, index - sums[whole] as usize))
 }

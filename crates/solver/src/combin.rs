@@ -98,7 +98,7 @@ pub fn colex_unrank(rank: u64, k: u32) -> u32 {
 pub fn colex_rank_within(set: u32, space: u32) -> u64 {
     debug_assert_eq!(set & !space, 0, "the set lies outside its space");
     #[cfg(target_arch = "x86_64")]
-    if crate::simd::has_fast_pext() {
+    if perfectplay_core::simd::has_fast_bmi2() {
         // SAFETY: the CPU has BMI2, checked just now.
         return unsafe { crate::simd::colex_rank_within_pext(set, space) };
     }
@@ -377,7 +377,7 @@ mod tests {
             let set = space & pick;
             let by_counts = colex_rank_within_by_counts(set, space);
             #[cfg(target_arch = "x86_64")]
-            if crate::simd::cpu_has_fast_pext() {
+            if perfectplay_core::simd::cpu_has_fast_bmi2() {
                 // SAFETY: the CPU has BMI2, checked just now.
                 let gathered = unsafe { crate::simd::colex_rank_within_pext(set, space) };
                 prop_assert_eq!(gathered, by_counts);

@@ -125,6 +125,11 @@ impl Morris {
             BoardShape::TwentyFour if simd::has_vbmi() => unsafe {
                 simd::pack_24_vbmi(&start, lines, words)
             },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU has AVX2, checked just now.
+            BoardShape::TwentyFour if simd::has_avx2() => unsafe {
+                simd::pack_24_avx2(&start, lines, words)
+            },
             BoardShape::TwentyFour => portable(pack_24, words),
             BoardShape::Sixteen => portable(pack_16, words),
             BoardShape::Nine => portable(pack_9, words),
@@ -275,6 +280,41 @@ mod tests {
                 let mut got = [u64::MAX; ACTION_WORDS];
                 // SAFETY: the CPU has the features (checked above).
                 let count = unsafe { simd::pack_24_vbmi(&start, lines, &mut got) };
+                assert_eq!(got, want, "{start:?}");
+                let ones: u32 = want.iter().map(|w| w.count_ones()).sum();
+                assert_eq!(count, ones as usize, "{start:?}");
+            }
+        }
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn the_avx2_packing_is_the_portable_one() {
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            eprintln!("no AVX2 on this CPU: the portable packing alone is used");
+            return;
+        }
+        let mut rng = SplitMix64::new(0x6176_7832);
+        for board in [&crate::morris::BOARD_24, &crate::morris::BOARD_24_DIAGONALS] {
+            for round in 0..20_000 {
+                let all = (1 << 24) - 1;
+                let start = Start {
+                    // Lane bits past the 25 groups too: they must change nothing.
+                    lanes: rng.next_u64() as u32
+                        & if round % 5 == 0 {
+                            u32::MAX
+                        } else {
+                            (1 << 25) - 1
+                        },
+                    empty: rng.next_u64() as u32 & all,
+                    flying: if round % 3 == 0 { u32::MAX } else { 0 },
+                };
+                let lines = board.neighbour_table();
+                let mut want = [u64::MAX; ACTION_WORDS];
+                pack_24(&start.groups(lines), &mut want);
+                let mut got = [u64::MAX; ACTION_WORDS];
+                // SAFETY: the CPU has AVX2 (checked above).
+                let count = unsafe { simd::pack_24_avx2(&start, lines, &mut got) };
                 assert_eq!(got, want, "{start:?}");
                 let ones: u32 = want.iter().map(|w| w.count_ones()).sum();
                 assert_eq!(count, ones as usize, "{start:?}");
