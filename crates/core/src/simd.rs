@@ -7,7 +7,7 @@
 //! [`force_level`] at any time. `portable` forces the portable paths (plain x86-64-v2 code);
 //! `avx2` allows the AVX2 kernels, and BMI2's `pdep`/`pext` where [`cpu_has_fast_bmi2`], but
 //! no AVX-512 kernel: the paths of a CPU without AVX-512 such as AMD's Zen 3 or Intel's client
-//! cores; anything else (or nothing) lets every kernel the CPU has run.
+//! cores from Alder Lake on; anything else (or nothing) lets every kernel the CPU has run.
 //! It exists so that the slower paths can be measured and tested on a CPU that has the wider
 //! instructions: every path must give the same results, and the tests run each kernel against
 //! its twin wherever the CPU can.
@@ -138,7 +138,14 @@ fn bmi2_is_fast() -> bool {
     let vendor = std::arch::x86_64::__cpuid(0);
     let signature = std::arch::x86_64::__cpuid(1).eax;
     let name = [vendor.ebx, vendor.edx, vendor.ecx].map(u32::to_le_bytes);
-    match name.as_flattened() {
+    bmi2_fast_on(name.as_flattened(), signature)
+}
+
+/// Whether a CPU with BMI2 and without AVX-512 runs it fast, by its vendor string and its
+/// `cpuid` leaf 1 signature.
+#[cfg(target_arch = "x86_64")]
+fn bmi2_fast_on(vendor: &[u8], signature: u32) -> bool {
+    match vendor {
         b"GenuineIntel" => true,
         b"AuthenticAMD" => cpu_family(signature) >= 0x19,
         _ => false,
@@ -279,6 +286,7 @@ pub(crate) unsafe fn pack_24_avx2(
         _mm256_storeu_si256, _mm256_zextsi128_si256, _mm_add_epi64, _mm_cvtsi128_si64,
         _mm_storeu_si128, _mm_unpackhi_epi64, _mm_unpacklo_epi64,
     };
+    const { assert!(MAX_POINTS == 24 && ACTION_WORDS == 10) };
     // SAFETY: the loads read the 24 values of `lines` (three vectors of eight); the stores
     // write the 32 bytes of `words[0..4]`, the 32 of `words[4..8]` and the 16 of
     // `words[8..10]`. Unaligned loads and stores are allowed. The CPU feature is the caller's
@@ -456,21 +464,25 @@ mod tests {
         (count, words.to_vec(), obs)
     }
 
-    /// The production paths with the switch both ways agree along random games of every
+    /// The production paths at every level of the switch agree along random games of every
     /// morris game (on a CPU without the vector instructions both ways are the portable path).
     #[test]
-    fn forcing_the_portable_paths_changes_no_result() {
+    fn capping_the_kernels_changes_no_result() {
         let mut rng = SplitMix64::new(0x5349_4d44);
         for preset in MorrisRules::PRESETS {
             let game = Morris::new(preset.rules).unwrap();
             for _ in 0..5 {
                 let mut state = GameState::new(game);
                 while !state.is_over() && state.ply() < 200 {
-                    force_portable(true);
+                    force_level(SimdLevel::Portable);
                     let portable = turn_start(&game, state.position());
-                    force_portable(false);
+                    force_level(SimdLevel::Avx2);
+                    let avx2 = turn_start(&game, state.position());
+                    force_level(SimdLevel::Native);
                     let vector = turn_start(&game, state.position());
-                    assert_eq!(portable, vector, "{}", game.fen(state.position(), 0));
+                    let fen = game.fen(state.position(), 0);
+                    assert_eq!(portable, avx2, "{fen}");
+                    assert_eq!(portable, vector, "{fen}");
                     let moves = state.legal_moves();
                     let mv = moves[rng.below(moves.len()).unwrap()];
                     state.play(&mv).unwrap();
@@ -488,8 +500,14 @@ mod tests {
         assert_eq!(cpu_family(0x00a0_0f11), 0x19);
         assert_eq!(cpu_family(0x00a1_0f11), 0x19);
         assert_eq!(cpu_family(0x0003_06c3), 6);
-        // Asking twice gives the cached answer.
-        assert_eq!(cpu_has_fast_bmi2(), cpu_has_fast_bmi2());
+        let (zen2, zen3, zen5, haswell) = (0x0083_0f10, 0x00a0_0f11, 0x00b4_0f00, 0x0003_06c3);
+        assert!(!bmi2_fast_on(b"AuthenticAMD", zen2));
+        assert!(bmi2_fast_on(b"AuthenticAMD", zen3));
+        assert!(bmi2_fast_on(b"AuthenticAMD", zen5));
+        assert!(bmi2_fast_on(b"GenuineIntel", haswell));
+        // Hygon's Dhyana (family 18h, Zen 1) and vendors not known here.
+        assert!(!bmi2_fast_on(b"HygonGenuine", 0x0090_0f01));
+        assert!(!bmi2_fast_on(b"CentaurHauls", haswell));
     }
 
     #[test]

@@ -4,8 +4,8 @@
 //! point of the set).
 //!
 //! It runs where [`perfectplay_core::simd::has_fast_bmi2`] says (so `PERFECTPLAY_SIMD=portable`
-//! or `avx2` makes the callers take the portable twin, for measuring it on any CPU); the tests
-//! run the kernel against its twin wherever the CPU can.
+//! makes the callers take the portable twin, for measuring it on any CPU); the tests run the
+//! kernel against its twin wherever the CPU can.
 
 /// [`crate::combin::colex_rank_within`]: the points of `set` gathered to the low bits in the
 /// order of `space` (what renumbering `space`'s points `0..popcount(space)` does), then ranked.
