@@ -260,6 +260,36 @@ pub(crate) unsafe fn pack_24_vbmi(
     }
 }
 
+/// The number of set bits in each byte of `v`: each nibble's looked up in a 16-entry table
+/// (one byte shuffle per nibble), the two added. Summed per 64-bit lane by `_mm256_sad_epu8`
+/// against zero, it is AVX2's population count of four words.
+///
+/// # Safety
+///
+/// The CPU has AVX2: a call from a function compiled with AVX2 needs no `unsafe`; any other
+/// caller makes that promise.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub fn byte_ones_avx2(v: std::arch::x86_64::__m256i) -> std::arch::x86_64::__m256i {
+    use std::arch::x86_64::{
+        _mm256_add_epi8, _mm256_and_si256, _mm256_set1_epi8, _mm256_setr_epi8, _mm256_shuffle_epi8,
+        _mm256_srli_epi16,
+    };
+    let nibble_ones = _mm256_setr_epi8(
+        0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3,
+        3, 4,
+    );
+    let low = _mm256_set1_epi8(0x0f);
+    _mm256_add_epi8(
+        _mm256_shuffle_epi8(nibble_ones, _mm256_and_si256(v, low)),
+        _mm256_shuffle_epi8(
+            nibble_ones,
+            _mm256_and_si256(_mm256_srli_epi16::<4>(v), low),
+        ),
+    )
+}
+
 /// [`pack_24_vbmi`] in AVX2, for CPUs without AVX-512: the 25 groups as four vectors of eight
 /// lanes (the placements, then points 0..7; points 7..15; 15..23; 23), each vector's three low
 /// bytes per lane gathered into 24 bytes (a byte shuffle in each half, then a lane
@@ -281,10 +311,9 @@ pub(crate) unsafe fn pack_24_avx2(
         __m128i, __m256i, _mm256_add_epi8, _mm256_and_si256, _mm256_blend_epi32,
         _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_or_si256,
         _mm256_permute4x64_epi64, _mm256_permutevar8x32_epi32, _mm256_sad_epu8, _mm256_set1_epi32,
-        _mm256_set1_epi8, _mm256_setr_epi32, _mm256_setr_epi8, _mm256_setzero_si256,
-        _mm256_shuffle_epi8, _mm256_sllv_epi32, _mm256_srai_epi32, _mm256_srli_epi16,
-        _mm256_storeu_si256, _mm256_zextsi128_si256, _mm_add_epi64, _mm_cvtsi128_si64,
-        _mm_storeu_si128, _mm_unpackhi_epi64, _mm_unpacklo_epi64,
+        _mm256_setr_epi32, _mm256_setr_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8,
+        _mm256_sllv_epi32, _mm256_srai_epi32, _mm256_storeu_si256, _mm256_zextsi128_si256,
+        _mm_add_epi64, _mm_cvtsi128_si64, _mm_storeu_si128, _mm_unpackhi_epi64, _mm_unpacklo_epi64,
     };
     const { assert!(MAX_POINTS == 24 && ACTION_WORDS == 10) };
     // SAFETY: the loads read the 24 values of `lines` (three vectors of eight); the stores
@@ -346,25 +375,11 @@ pub(crate) unsafe fn pack_24_avx2(
         _mm256_storeu_si256(words.as_mut_ptr().cast::<__m256i>(), first);
         _mm256_storeu_si256(words.as_mut_ptr().add(4).cast::<__m256i>(), second);
         _mm_storeu_si128(words.as_mut_ptr().add(8).cast::<__m128i>(), third);
-        // Bits per byte by looking up each nibble's, summed over the three (at most 24 a
-        // byte), then per word and over the words.
-        let nibble_ones = _mm256_setr_epi8(
-            0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2,
-            3, 3, 4,
-        );
-        let low = _mm256_set1_epi8(0x0f);
-        let ones = |v: __m256i| {
-            _mm256_add_epi8(
-                _mm256_shuffle_epi8(nibble_ones, _mm256_and_si256(v, low)),
-                _mm256_shuffle_epi8(
-                    nibble_ones,
-                    _mm256_and_si256(_mm256_srli_epi16::<4>(v), low),
-                ),
-            )
-        };
+        // Bits per byte, summed over the three (at most 24 a byte), then per word and over
+        // the words.
         let bytes = _mm256_add_epi8(
-            _mm256_add_epi8(ones(first), ones(second)),
-            ones(_mm256_zextsi128_si256(third)),
+            _mm256_add_epi8(byte_ones_avx2(first), byte_ones_avx2(second)),
+            byte_ones_avx2(_mm256_zextsi128_si256(third)),
         );
         let sums = _mm256_sad_epu8(bytes, _mm256_setzero_si256());
         let pair = _mm_add_epi64(
@@ -490,6 +505,28 @@ mod tests {
             }
         }
         force_portable(false);
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn byte_counts_by_nibble_lookup_are_the_population_counts() {
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        let mut rng = SplitMix64::new(0x6e69_6262);
+        let mut inputs: Vec<[u8; 32]> = vec![[0; 32], [0xff; 32], std::array::from_fn(|i| i as u8)];
+        inputs.extend((0..200).map(|_| std::array::from_fn(|_| rng.next_u64() as u8)));
+        for bytes in inputs {
+            let mut counts = [0u8; 32];
+            // SAFETY: the CPU has AVX2 (checked above); the load reads and the store writes
+            // the 32 bytes of two `[u8; 32]`, unaligned access allowed.
+            unsafe {
+                use std::arch::x86_64::{__m256i, _mm256_loadu_si256, _mm256_storeu_si256};
+                let v = _mm256_loadu_si256(bytes.as_ptr().cast::<__m256i>());
+                _mm256_storeu_si256(counts.as_mut_ptr().cast::<__m256i>(), byte_ones_avx2(v));
+            }
+            assert_eq!(counts, bytes.map(|b| b.count_ones() as u8), "{bytes:?}");
+        }
     }
 
     #[test]

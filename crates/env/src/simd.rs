@@ -207,12 +207,12 @@ pub(crate) unsafe fn nth_avx512(words: &[u64; WORDS], index: usize) -> Option<us
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn nth_avx2(words: &[u64; WORDS], index: usize) -> Option<usize> {
+    use perfectplay_core::simd::byte_ones_avx2;
     use std::arch::x86_64::{
-        __m128i, __m256i, _mm256_add_epi64, _mm256_add_epi8, _mm256_and_si256, _mm256_blend_epi32,
-        _mm256_castsi256_pd, _mm256_cmpgt_epi64, _mm256_loadu_si256, _mm256_movemask_pd,
-        _mm256_permute4x64_epi64, _mm256_sad_epu8, _mm256_set1_epi64x, _mm256_set1_epi8,
-        _mm256_setr_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16,
-        _mm256_storeu_si256, _mm256_zextsi128_si256, _mm_loadu_si128,
+        __m128i, __m256i, _mm256_add_epi64, _mm256_blend_epi32, _mm256_castsi256_pd,
+        _mm256_cmpgt_epi64, _mm256_loadu_si256, _mm256_movemask_pd, _mm256_permute4x64_epi64,
+        _mm256_sad_epu8, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_storeu_si256,
+        _mm256_zextsi128_si256, _mm_loadu_si128,
     };
     const { assert!(WORDS == 10) };
     // Past every action: no running sum is above it.
@@ -225,23 +225,9 @@ pub(crate) unsafe fn nth_avx2(words: &[u64; WORDS], index: usize) -> Option<usiz
     // against the word-at-a-time search (`nth_agrees_with_counting_through_the_set`, which
     // runs this path where the CPU can).
     let whole = unsafe {
-        let nibble_ones = _mm256_setr_epi8(
-            0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2,
-            3, 3, 4,
-        );
-        let low = _mm256_set1_epi8(0x0f);
         let zero = _mm256_setzero_si256();
         // Each word's population count, in its lane.
-        let counts = |v: __m256i| {
-            let bytes = _mm256_add_epi8(
-                _mm256_shuffle_epi8(nibble_ones, _mm256_and_si256(v, low)),
-                _mm256_shuffle_epi8(
-                    nibble_ones,
-                    _mm256_and_si256(_mm256_srli_epi16::<4>(v), low),
-                ),
-            );
-            _mm256_sad_epu8(bytes, zero)
-        };
+        let counts = |v: __m256i| _mm256_sad_epu8(byte_ones_avx2(v), zero);
         // Running sums within a vector: add the lanes one before, then the sums two before.
         let running = |c: __m256i| {
             let c = _mm256_add_epi64(
