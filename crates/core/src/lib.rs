@@ -25,6 +25,7 @@ mod color;
 mod game;
 mod options;
 mod perft;
+pub mod prefetch;
 mod rl;
 mod rng;
 pub mod simd;

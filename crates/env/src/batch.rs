@@ -19,12 +19,16 @@ use crate::games::Family;
 use crate::lanes::Lanes;
 use crate::perfect::{SharedTables, Start, Tabled};
 use crate::state::{returns, TERMINAL_PLAYER};
+use perfectplay_core::prefetch::prefetch_whole;
 use perfectplay_core::SplitMix64;
 
 /// Envs per chunk that a thread claims: enough work to outweigh the claim, and chunks enough
 /// to even out the threads' shares at the end of a pass (a batch of 1024 makes 32; chunks of
 /// 64 left one thread waiting for the other's last chunk too long).
 const ENVS_PER_TASK: usize = 32;
+
+/// How many envs ahead a thread asks for the memory of a slot it is about to step.
+const SLOT_AHEAD: usize = 3;
 
 /// Who plays the other side in single-agent mode.
 pub enum Opponent<F: Tabled> {
@@ -471,7 +475,24 @@ impl Buffers<'_> {
             let me = rayon::current_thread_index().unwrap_or(0);
             while let Some(chunk) = lanes.claim(me) {
                 let first = chunk * ENVS_PER_TASK;
-                for i in first..(first + ENVS_PER_TASK).min(len) {
+                let end = (first + ENVS_PER_TASK).min(len);
+                // The envs a few places on in the chunk are asked for ahead: at thousands of
+                // envs each pass finds them out of the cache again, and the end of a history
+                // is a heap block of its own that no hardware prefetcher foresees.
+                for i in first..end {
+                    if i + SLOT_AHEAD < end {
+                        // SAFETY: as for `rows.env` below: env `i + SLOT_AHEAD` is in this
+                        // thread's chunk, and no reference to its slot is alive (its own is
+                        // made at its turn, after this one has gone).
+                        prefetch_whole(unsafe { &*rows.slots.add(i + SLOT_AHEAD) });
+                    }
+                    if i + 1 < end {
+                        // SAFETY: as just above, for env `i + 1`.
+                        unsafe { &*rows.slots.add(i + 1) }
+                            .state
+                            .state()
+                            .prefetch_history();
+                    }
                     // SAFETY: `Lanes::claim` takes each chunk of a deal out of its lane with
                     // a compare-exchange on the lane's one word, so no two claims get the
                     // same chunk (tested in `lanes`): env `i` of this chunk is this thread's
@@ -781,6 +802,12 @@ impl<F: Tabled> Batch<F> {
         out.copy_from_slice(&self.samples);
         self.samples_are = Samples::HandedOut;
         Ok(())
+    }
+
+    /// Whether the next [`Batch::sample`] only hands out samples drawn by the last pass (a
+    /// copy, with no pass over the envs of its own).
+    pub fn samples_drawn(&self) -> bool {
+        self.samples_are == Samples::Drawn
     }
 
     /// The position string of env `index`.

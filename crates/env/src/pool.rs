@@ -20,7 +20,7 @@
 //! `forkserver` start methods avoid the question.
 
 use std::cell::OnceCell;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::thread::{self, ThreadId};
 use std::time::{Duration, Instant};
@@ -51,6 +51,7 @@ pub fn run<R: Send>(work: impl FnOnce() -> R + Send) -> R {
             if rayon::current_thread_index().is_some() {
                 return None;
             }
+            watch_for_forks();
             ThreadPoolBuilder::new()
                 .use_current_thread()
                 .thread_name(|i| format!("perfectplay-env-{i}"))
@@ -62,7 +63,7 @@ pub fn run<R: Send>(work: impl FnOnce() -> R + Send) -> R {
                 let call = CALLS.fetch_add(1, Ordering::Relaxed) + 1;
                 let result = pool.install(work);
                 // Not in a forked child, whose pool has no workers to take the jobs.
-                if std::process::id() == *PARENT.get_or_init(std::process::id) {
+                if !FORKED.load(Ordering::Relaxed) {
                     for _ in 1..pool.current_num_threads() {
                         pool.spawn(move || linger(call, LINGER));
                     }
@@ -77,8 +78,31 @@ pub fn run<R: Send>(work: impl FnOnce() -> R + Send) -> R {
 /// Calls run on the owner's pool so far.
 static CALLS: AtomicU64 = AtomicU64::new(0);
 
-/// The process that built the owner's pool.
-static PARENT: OnceLock<u32> = OnceLock::new();
+/// Whether this process is a child forked from the one that built the owner's pool (set by a
+/// fork handler: asking for the process id at each call was a system call per call).
+static FORKED: AtomicBool = AtomicBool::new(false);
+
+/// Has a fork mark its child in [`FORKED`]; done once, before the pool is built.
+fn watch_for_forks() {
+    #[cfg(unix)]
+    {
+        extern "C" fn mark_child() {
+            FORKED.store(true, Ordering::Relaxed);
+        }
+        static WATCHING: std::sync::Once = std::sync::Once::new();
+        WATCHING.call_once(|| {
+            // SAFETY: `pthread_atfork` registers plain function pointers (none before the fork,
+            // none in the parent after it); the child's handler stores to an atomic, which is
+            // allowed in a child of a threaded process. Tested by the Python test of an env
+            // stepped in a forked child.
+            let status = unsafe { libc::pthread_atfork(None, None, Some(mark_child)) };
+            // Without the handler (out of memory) a child would spawn jobs that no worker
+            // takes: they would only wait in the queue, and the calling thread steps every
+            // env itself either way.
+            debug_assert_eq!(status, 0, "pthread_atfork failed");
+        });
+    }
+}
 
 /// How long the workers wait awake for the next call after one ends: a loop that steps a batch
 /// as soon as the last step returns comes back within a few microseconds, and a rayon worker

@@ -168,6 +168,13 @@ impl AnyBatch {
         with_family!(AnyBatch, self, b => b.sample(out))
     }
 
+    /// Whether the next [`AnyBatch::sample`] only copies samples already drawn; see
+    /// [`Batch::samples_drawn`].
+    #[must_use]
+    pub fn samples_drawn(&self) -> bool {
+        with_family!(AnyBatch, self, b => b.samples_drawn())
+    }
+
     /// The position string of env `index`, `None` outside the batch.
     #[must_use]
     pub fn fen(&self, index: usize) -> Option<String> {

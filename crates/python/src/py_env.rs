@@ -479,8 +479,14 @@ impl PyVectorEnv {
             let mut sampled = self.sampled.bind(py).readwrite();
             let out = sampled.as_slice_mut()?;
             let batch = &mut self.batch;
-            py.detach(move || pool::run(move || batch.sample(out)))
-                .map_err(Error::from)?;
+            if batch.samples_drawn() {
+                // A copy of what the last step drew: no pass over the envs, so neither the
+                // lock released nor the pool's workers called on.
+                batch.sample(out)
+            } else {
+                py.detach(move || pool::run(move || batch.sample(out)))
+            }
+            .map_err(Error::from)?;
         }
         self.out(self.sampled.bind(py).clone().into_any())
     }

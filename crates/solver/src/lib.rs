@@ -95,7 +95,7 @@ mod lock;
 mod mapping;
 pub mod morris;
 mod plan;
-mod prefetch;
+use perfectplay_core::prefetch;
 pub mod retro;
 pub mod rows;
 mod simd;
