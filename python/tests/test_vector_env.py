@@ -308,6 +308,19 @@ def test_a_resized_sample_array_is_refused_and_the_env_goes_on():
     env.step(np.array([m.nonzero()[0][0] for m in env.action_mask]))
 
 
+def test_a_resized_sample_array_is_refused_when_a_step_drew_the_samples():
+    # After a step that drew the next samples, sampling only copies them (without the pool):
+    # the same refusal.
+    env = pp.VectorEnv("nine_mens_morris", 4, seed=0, copy=False)
+    sampled = env.sample_legal_actions()
+    env.step(sampled)
+    sampled.resize(3, refcheck=False)
+    with pytest.raises(ValueError, match="sample array"):
+        env.sample_legal_actions()
+    env.reset(seed=1)
+    env.step(np.array([m.nonzero()[0][0] for m in env.action_mask]))
+
+
 def test_constructor_errors():
     with pytest.raises(pp.UnknownGameError):
         pp.VectorEnv("chess", 2)

@@ -300,8 +300,8 @@ impl<G: Game> GameState<G> {
     }
 
     /// Asks the processor to bring the end of the history into the cache: where the next
-    /// ply's identity goes and the identity two plies back, which its repetition test reads
-    /// first. A hint that changes nothing; a batch of games asks it of the next game while it
+    /// ply's identity goes and the last one recorded, which the next ply's repetition test
+    /// reads first (two plies back from the position it leads to). A hint that changes nothing; a batch of games asks it of the next game while it
     /// plays one, because each history is a heap block of its own that no hardware
     /// prefetcher foresees.
     #[inline]
@@ -309,7 +309,7 @@ impl<G: Game> GameState<G> {
         use crate::prefetch::{prefetch_address, Reuse};
         let end = self.identities.as_ptr_range().end;
         prefetch_address(end.cast(), Reuse::Again);
-        prefetch_address(end.wrapping_sub(2).cast(), Reuse::Again);
+        prefetch_address(end.wrapping_sub(1).cast(), Reuse::Again);
     }
 
     /// How many times the current position has occurred, this time included.

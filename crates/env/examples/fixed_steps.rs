@@ -7,10 +7,12 @@
 //! cargo run --release -p perfectplay-env --example fixed_steps -- ENVS STEPS [GAME]
 //! ```
 //!
-//! It prints the rate and a digest of the actions played: two builds given the same arguments
-//! play the same games (same digest) and so do the same work, which makes this the runner for
-//! comparing two builds in alternation, and for profiling one, where criterion's adaptive
-//! iteration counts are in the way (`bench/env_ab.sh`).
+//! It prints the rate and a digest of the actions played and of the last step's rows: two
+//! builds given the same arguments play the same games (same digest) and so do the same work,
+//! which makes this the runner for comparing two builds in alternation, and for profiling one,
+//! where criterion's adaptive iteration counts are in the way (`bench/env_ab.sh`). Each step
+//! is one call into the pool (sample, check and step together), so the per-call costs of
+//! Python's separate calls are not in the figure.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -22,10 +24,14 @@ use perfectplay_env::{pool, AnyBatch, BatchSpec};
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(envs), Some(steps)) = (
-        args.first().and_then(|a| a.parse::<usize>().ok()),
-        args.get(1).and_then(|a| a.parse::<usize>().ok()),
+        args.first()
+            .and_then(|a| a.parse::<usize>().ok())
+            .filter(|&n| n > 0),
+        args.get(1)
+            .and_then(|a| a.parse::<usize>().ok())
+            .filter(|&n| n > 0),
     ) else {
-        eprintln!("usage: fixed_steps ENVS STEPS [GAME]");
+        eprintln!("usage: fixed_steps ENVS STEPS [GAME] (ENVS and STEPS at least 1)");
         return ExitCode::from(2);
     };
     let id = args.get(2).map_or("nine_mens_morris", String::as_str);
@@ -75,6 +81,9 @@ fn run(id: &str, envs: usize, steps: usize) -> Result<(), String> {
             .wrapping_add(actions.iter().fold(0, |h, &a| h.rotate_left(5) ^ a as u64));
     }
     let seconds = start.elapsed().as_secs_f64();
+    for &byte in obs.iter().chain(&mask) {
+        digest = digest.wrapping_mul(0x100_0000_01b3) ^ u64::from(byte);
+    }
     println!(
         "{id}: {envs} envs x {steps} steps: {:.3} M env steps/s, digest {digest:016x}",
         (envs * steps) as f64 / seconds / 1e6

@@ -364,7 +364,8 @@ struct SharedRows<'a, F: Family, A> {
 
 // SAFETY: a `SharedRows` is the unique borrow of its slots and buffers for `'a` (it is made
 // from `&mut` borrows of them, and they are reached through it alone), and its threads reach
-// each env's data only through `env`, for the chunk each has claimed alone: sharing it moves
+// each env's data only through `env` (and, to prefetch, through shared references to the slots
+// of later envs in the same claimed chunk), for the chunk each has claimed alone: sharing it moves
 // slots (`Send`) and plain numbers between threads, and reads actions (`Sync`) from several.
 unsafe impl<F: Family, A: Sync> Sync for SharedRows<'_, F, A> where Slot<F>: Send {}
 
@@ -482,8 +483,9 @@ impl Buffers<'_> {
                 for i in first..end {
                     if i + SLOT_AHEAD < end {
                         // SAFETY: as for `rows.env` below: env `i + SLOT_AHEAD` is in this
-                        // thread's chunk, and no reference to its slot is alive (its own is
-                        // made at its turn, after this one has gone).
+                        // thread's chunk (below `end`, at most the number of envs), and no
+                        // mutable reference to its slot is alive (its own is made at its turn,
+                        // after this one has gone).
                         prefetch_whole(unsafe { &*rows.slots.add(i + SLOT_AHEAD) });
                     }
                     if i + 1 < end {

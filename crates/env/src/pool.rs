@@ -79,10 +79,13 @@ pub fn run<R: Send>(work: impl FnOnce() -> R + Send) -> R {
 static CALLS: AtomicU64 = AtomicU64::new(0);
 
 /// Whether this process is a child forked from the one that built the owner's pool (set by a
-/// fork handler: asking for the process id at each call was a system call per call).
+/// fork handler: asking for the process id at each call was a system call per call), or the
+/// handler could not be registered (the workers then never linger, which is always correct).
 static FORKED: AtomicBool = AtomicBool::new(false);
 
-/// Has a fork mark its child in [`FORKED`]; done once, before the pool is built.
+/// Has a fork mark its child in [`FORKED`]; done once, before the pool is built. The handler
+/// runs for forks made through the C library (`os.fork`, multiprocessing's `fork`), the ones
+/// a Python process makes.
 fn watch_for_forks() {
     #[cfg(unix)]
     {
@@ -92,14 +95,15 @@ fn watch_for_forks() {
         static WATCHING: std::sync::Once = std::sync::Once::new();
         WATCHING.call_once(|| {
             // SAFETY: `pthread_atfork` registers plain function pointers (none before the fork,
-            // none in the parent after it); the child's handler stores to an atomic, which is
-            // allowed in a child of a threaded process. Tested by the Python test of an env
-            // stepped in a forked child.
+            // none in the parent after it); the child's handler stores to a lock-free atomic,
+            // which is allowed in a child of a threaded process. Tested by
+            // `a_forked_child_is_marked`.
             let status = unsafe { libc::pthread_atfork(None, None, Some(mark_child)) };
-            // Without the handler (out of memory) a child would spawn jobs that no worker
-            // takes: they would only wait in the queue, and the calling thread steps every
-            // env itself either way.
-            debug_assert_eq!(status, 0, "pthread_atfork failed");
+            if status != 0 {
+                // Unmarked, a child would queue jobs for workers it does not have at every
+                // call, without end.
+                FORKED.store(true, Ordering::Relaxed);
+            }
         });
     }
 }
@@ -133,6 +137,30 @@ fn linger(call: u64, limit: Duration) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    #[cfg(unix)]
+    fn a_forked_child_is_marked() {
+        watch_for_forks();
+        assert!(
+            !FORKED.load(Ordering::Relaxed),
+            "the parent is not a forked child"
+        );
+        // SAFETY: the child only reads an atomic and leaves with `_exit`, both allowed after a
+        // fork in a threaded process; the parent waits for it.
+        unsafe {
+            let child = libc::fork();
+            assert!(child >= 0, "fork failed");
+            if child == 0 {
+                libc::_exit(if FORKED.load(Ordering::Relaxed) { 7 } else { 3 });
+            }
+            let mut status = 0;
+            assert_eq!(libc::waitpid(child, &mut status, 0), child);
+            assert!(libc::WIFEXITED(status));
+            assert_eq!(libc::WEXITSTATUS(status), 7, "the child was not marked");
+        }
+        assert!(!FORKED.load(Ordering::Relaxed));
+    }
 
     #[test]
     fn lingering_ends_at_the_next_call_or_the_limit() {
