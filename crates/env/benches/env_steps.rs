@@ -58,7 +58,7 @@ fn self_play_group(c: &mut Criterion, name: &str, compact: bool) {
             group.throughput(Throughput::Elements(num_envs as u64));
             group.bench_function(BenchmarkId::new(id, num_envs), |b| {
                 b.iter(|| {
-                    pool::run(|| {
+                    pool::run_steps(|| {
                         batch.sample(&mut actions).expect("one action per env");
                         batch.check(&actions).expect("legal samples");
                         batch

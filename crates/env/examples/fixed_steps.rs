@@ -69,7 +69,7 @@ fn run(id: &str, envs: usize, steps: usize) -> Result<(), String> {
     let start = Instant::now();
     let mut digest = 0u64;
     for _ in 0..steps {
-        pool::run(|| -> Result<(), String> {
+        pool::run_steps(|| -> Result<(), String> {
             batch.sample(&mut actions).map_err(|e| e.to_string())?;
             batch.check(&actions).map_err(|e| e.to_string())?;
             batch

@@ -18,6 +18,7 @@ use crate::error::{Error, Result};
 use crate::games::Family;
 use crate::lanes::Lanes;
 use crate::perfect::{SharedTables, Start, Tabled};
+use crate::pool;
 use crate::state::{returns, TERMINAL_PLAYER};
 use perfectplay_core::prefetch::prefetch_whole;
 use perfectplay_core::SplitMix64;
@@ -470,10 +471,9 @@ impl Buffers<'_> {
         let threads = rayon::current_num_threads();
         lanes.deal(len.div_ceil(ENVS_PER_TASK), threads);
         let lanes = &*lanes;
-        // One task per thread of the pool; whichever thread runs a task works through the
-        // chunks of its own lane (`current_thread_index`) and then helps with the others.
-        (0..threads).into_par_iter().with_max_len(1).for_each(|_| {
-            let me = rayon::current_thread_index().unwrap_or(0);
+        // Whichever thread runs `pass(me)` works through the chunks of its own lane and then
+        // helps with the others, so the pass is done whichever threads take part.
+        let pass = |me: usize| {
             while let Some(chunk) = lanes.claim(me) {
                 let first = chunk * ENVS_PER_TASK;
                 let end = (first + ENVS_PER_TASK).min(len);
@@ -503,7 +503,15 @@ impl Buffers<'_> {
                     visit(i, slot, action, rows);
                 }
             }
-        });
+        };
+        // Within `pool::run_steps` the waiting workers join the pass directly; elsewhere one
+        // rayon task per thread of the pool runs it.
+        if !pool::share(&pass) {
+            (0..threads)
+                .into_par_iter()
+                .with_max_len(1)
+                .for_each(|_| pass(rayon::current_thread_index().unwrap_or(0)));
+        }
         Ok(())
     }
 }

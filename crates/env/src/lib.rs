@@ -28,6 +28,7 @@ pub mod batch;
 mod error;
 pub mod games;
 mod lanes;
+mod passes;
 pub mod perfect;
 pub mod pool;
 mod simd;

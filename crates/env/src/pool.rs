@@ -18,14 +18,20 @@
 //! That works (tested), but a fork that catches a worker holding one of the pool's locks would
 //! leave the child waiting on it forever, as with any threaded library; the `spawn` and
 //! `forkserver` start methods avoid the question.
+//!
+//! Env passes ([`run_steps`]) are shared with the workers by [`crate::passes`] rather than
+//! handed to rayon: between and during such calls the workers wait awake for the next pass
+//! (for [`LINGER`] after their last), and join it the moment it opens.
 
-use std::cell::OnceCell;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::cell::{Cell, OnceCell};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::thread::{self, ThreadId};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rayon::{ThreadPool, ThreadPoolBuilder};
+
+use crate::passes::Passes;
 
 /// The thread that owns the pool: the first to step envs.
 static OWNER: OnceLock<ThreadId> = OnceLock::new();
@@ -42,12 +48,56 @@ thread_local! {
 /// thread and the workers of its pool (for the owner), or on rayon's global pool (for any
 /// other thread).
 pub fn run<R: Send>(work: impl FnOnce() -> R + Send) -> R {
+    with_pool(|pool| match pool {
+        Some(pool) => {
+            // Workers waiting for passes go back to rayon, whose queues this work may fill.
+            let call = CALLS.fetch_add(1, Ordering::Relaxed) + 1;
+            let result = pool.install(work);
+            if !FORKED.load(Ordering::Relaxed) {
+                for _ in 1..pool.current_num_threads() {
+                    spawn_waiter(pool, call);
+                }
+            }
+            result
+        }
+        None => work(),
+    })
+}
+
+/// [`run`] for work that steps envs: on the owner's pool, the passes over the envs within
+/// `work` are shared with the workers waiting awake for them ([`crate::passes`]), and the
+/// workers go on waiting for the next call's passes for [`LINGER`] after their last (the
+/// first call, or one after a pause, sets them waiting again). Other rayon work within `work`
+/// runs on the calling thread while the workers wait. Elsewhere it is [`run`].
+pub fn run_steps<R: Send>(work: impl FnOnce() -> R + Send) -> R {
+    with_pool(|pool| match pool {
+        Some(pool) => {
+            if !FORKED.load(Ordering::Relaxed) {
+                let call = CALLS.load(Ordering::Relaxed);
+                let workers = pool.current_num_threads() - 1;
+                while WAITERS.load(Ordering::Relaxed) < workers {
+                    spawn_waiter(pool, call);
+                }
+            }
+            pool.install(|| {
+                STEPPING.set(true);
+                let result = work();
+                STEPPING.set(false);
+                result
+            })
+        }
+        None => work(),
+    })
+}
+
+/// Calls `pool(Some(the owner's pool))` on the owner (once it has one), else `pool(None)`.
+fn with_pool<R>(pool: impl FnOnce(Option<&ThreadPool>) -> R) -> R {
     let me = thread::current().id();
     if *OWNER.get_or_init(|| me) != me {
-        return work();
+        return pool(None);
     }
-    POOL.with(|pool| {
-        let pool = pool.get_or_init(|| {
+    POOL.with(|cell| {
+        let built = cell.get_or_init(|| {
             if rayon::current_thread_index().is_some() {
                 return None;
             }
@@ -58,21 +108,40 @@ pub fn run<R: Send>(work: impl FnOnce() -> R + Send) -> R {
                 .build()
                 .ok()
         });
-        match pool {
-            Some(pool) => {
-                let call = CALLS.fetch_add(1, Ordering::Relaxed) + 1;
-                let result = pool.install(work);
-                // Not in a forked child, whose pool has no workers to take the jobs.
-                if !FORKED.load(Ordering::Relaxed) {
-                    for _ in 1..pool.current_num_threads() {
-                        pool.spawn(move || linger(call, LINGER));
-                    }
-                }
-                result
-            }
-            None => work(),
-        }
+        pool(built.as_ref())
     })
+}
+
+/// Shares a pass over the envs with the owner's waiting workers and returns `true`, when called
+/// within [`run_steps`] on the owner's pool; else returns `false` and runs nothing. `task(me)`
+/// must do the whole pass whichever thread indices run (the caller's is 0).
+pub(crate) fn share<F: Fn(usize) + Sync>(task: &F) -> bool {
+    if !STEPPING.get() {
+        return false;
+    }
+    PASSES.share(task);
+    true
+}
+
+thread_local! {
+    /// Whether this thread is the owner within [`run_steps`].
+    static STEPPING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The passes of [`run_steps`], shared with the owner's workers.
+static PASSES: Passes = Passes::new();
+
+/// Jobs queued or running on the owner's workers that wait for passes.
+static WAITERS: AtomicUsize = AtomicUsize::new(0);
+
+/// Queues a job on `pool` that keeps a worker waiting for passes until call `call` of [`run`]
+/// is followed by another, or for [`LINGER`] after its last pass.
+fn spawn_waiter(pool: &ThreadPool, call: u64) {
+    WAITERS.fetch_add(1, Ordering::Relaxed);
+    pool.spawn(move || {
+        linger(call, LINGER);
+        WAITERS.fetch_sub(1, Ordering::Relaxed);
+    });
 }
 
 /// Calls run on the owner's pool so far.
@@ -116,22 +185,15 @@ fn watch_for_forks() {
 /// pass) costs each worker at most this much spinning per step.
 pub const LINGER: Duration = Duration::from_micros(50);
 
-/// Keeps a worker awake until call `call` is followed by another, or for `limit`. Returns at
-/// once on the caller's thread (worker 0), which may take one of these jobs while it waits
-/// for another thread's part of the next call.
+/// Keeps a worker awake, taking part in the passes shared meanwhile, until call `call` of [`run`]
+/// is followed by another, or for `limit` after its last pass. Returns at once on the caller's
+/// thread (worker 0), which may take one of these jobs while it waits for another thread's
+/// part of a call.
 fn linger(call: u64, limit: Duration) {
-    if rayon::current_thread_index() == Some(0) {
+    let Some(me) = rayon::current_thread_index().filter(|&me| me != 0) else {
         return;
-    }
-    let start = Instant::now();
-    let mut spins = 0u32;
-    while CALLS.load(Ordering::Relaxed) == call {
-        std::hint::spin_loop();
-        spins = spins.wrapping_add(1);
-        if spins.is_multiple_of(64) && start.elapsed() > limit {
-            return;
-        }
-    }
+    };
+    PASSES.wait(me, limit, || CALLS.load(Ordering::Relaxed) != call);
 }
 
 #[cfg(test)]
@@ -160,23 +222,5 @@ mod tests {
             assert_eq!(libc::WEXITSTATUS(status), 7, "the child was not marked");
         }
         assert!(!FORKED.load(Ordering::Relaxed));
-    }
-
-    #[test]
-    fn lingering_ends_at_the_next_call_or_the_limit() {
-        let call = CALLS.load(Ordering::Relaxed);
-        let start = Instant::now();
-        linger(call.wrapping_sub(1), Duration::from_secs(60));
-        assert!(
-            start.elapsed() < Duration::from_secs(1),
-            "a later call has begun"
-        );
-        linger(u64::MAX, Duration::from_millis(1));
-        let started = Instant::now();
-        linger(CALLS.load(Ordering::Relaxed), Duration::from_millis(2));
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "the limit ends it"
-        );
     }
 }

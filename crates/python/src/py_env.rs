@@ -316,7 +316,7 @@ impl PyVectorEnv {
             truncated: truncated.as_slice_mut()?,
         };
         let batch = &mut self.batch;
-        Ok(py.detach(move || pool::run(move || f(batch, buffers))))
+        Ok(py.detach(move || pool::run_steps(move || f(batch, buffers))))
     }
 
     /// Checks `actions` and steps every env with them.
@@ -484,7 +484,7 @@ impl PyVectorEnv {
                 // lock released nor the pool's workers called on.
                 batch.sample(out)
             } else {
-                py.detach(move || pool::run(move || batch.sample(out)))
+                py.detach(move || pool::run_steps(move || batch.sample(out)))
             }
             .map_err(Error::from)?;
         }
