@@ -19,7 +19,7 @@
 //! leave the child waiting on it forever, as with any threaded library; the `spawn` and
 //! `forkserver` start methods avoid the question.
 //!
-//! Env passes ([`run_steps`]) are shared with the workers by [`crate::passes`] rather than
+//! Env passes ([`run_steps`]) are shared with the workers by `passes` rather than
 //! handed to rayon: between and during such calls the workers wait awake for the next pass
 //! (for [`LINGER`] after their last), and join it the moment it opens.
 
@@ -65,7 +65,7 @@ pub fn run<R: Send>(work: impl FnOnce() -> R + Send) -> R {
 }
 
 /// [`run`] for work that steps envs: on the owner's pool, the passes over the envs within
-/// `work` are shared with the workers waiting awake for them ([`crate::passes`]), and the
+/// `work` are shared with the workers waiting awake for them (`passes`), and the
 /// workers go on waiting for the next call's passes for [`LINGER`] after their last (the
 /// first call, or one after a pause, sets them waiting again). Other rayon work within `work`
 /// runs on the calling thread while the workers wait. Elsewhere it is [`run`].
