@@ -108,6 +108,43 @@ fn solve_probe_verify_info_and_a_damaged_file() {
 }
 
 #[test]
+fn info_totals_the_tables_by_pieces() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().to_str().unwrap();
+    // Compressed as built: each subspace has a WDL file and a distance file, counted once.
+    let out = run(&[
+        "solve",
+        "checkers",
+        "--out",
+        db,
+        "--max-pieces",
+        "3",
+        "--compress",
+        "-q",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let info = run(&["info", "--db", db]);
+    assert!(info.status.success(), "{}", text(&info));
+    let shown = text(&info);
+    let rows: Vec<Vec<&str>> = shown
+        .lines()
+        .skip_while(|line| *line != "checkers by pieces:")
+        .skip(2)
+        .take(2)
+        .map(|line| line.split_whitespace().collect())
+        .collect();
+    // pieces, tables, positions, wins, draws, losses, longest win (README's 2-6 piece table).
+    assert_eq!(
+        rows,
+        [
+            ["2", "64", "3488", "716", "2370", "402", "13"],
+            ["3", "240", "196032", "100250", "8477", "87305", "61"],
+        ],
+        "{shown}"
+    );
+}
+
+#[test]
 fn database_commands_refuse_bad_input() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().to_str().unwrap();

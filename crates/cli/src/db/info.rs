@@ -1,4 +1,7 @@
-//! `perfectplay info`: the tables of a directory, from their headers, and the checksum manifest written on request.
+//! `perfectplay info`: the tables of a directory, from their headers, totalled by pieces or
+//! men, and the checksum manifest written on request.
+
+use std::collections::BTreeMap;
 
 use super::*;
 
@@ -82,6 +85,7 @@ pub(crate) fn run_info(args: &InfoArgs, out: &mut dyn Write) -> Result<(), CliEr
             Err(e) => writeln!(out, "{:>12} unreadable: {e}", display_name(path))?,
         }
     }
+    write_by_material(&rows, out)?;
     for (form, files, positions, bytes) in &totals {
         writeln!(
             out,
@@ -102,6 +106,65 @@ pub(crate) fn run_info(args: &InfoArgs, out: &mut dyn Write) -> Result<(), CliEr
     if args.write_checksums {
         let path = write_manifest(&args.db)?;
         writeln!(out, "wrote {}", path.display())?;
+    }
+    Ok(())
+}
+
+/// One line per game and number of pieces (checkers) or men (morris, on the board and in
+/// hand): tables, positions, wins, draws and losses (of the side to move), and the longest win
+/// in plies. A subspace with both a WDL and a distance file counts once, its longest win from
+/// the distance file (a WDL file records none).
+fn write_by_material(
+    rows: &[(PathBuf, Result<FileHeader, String>, u64)],
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    /// Per game and material: tables, positions, wins, draws, losses, longest win.
+    type Totals = [u64; 6];
+    let mut subspaces: BTreeMap<(String, String), (u32, Totals)> = BTreeMap::new();
+    for (_, h, _) in rows {
+        let Ok(FileHeader { header: h, .. }) = h else {
+            continue;
+        };
+        let material = if let Ok(key) = h.subspace.parse::<CheckersKey>() {
+            key.mover_men + key.mover_kings + key.other_men + key.other_kings
+        } else if let Ok(key) = h.subspace.parse::<MorrisKey>() {
+            key.mover + key.other + key.mover_hand + key.other_hand
+        } else {
+            continue;
+        };
+        let stats = &h.stats;
+        let entry = subspaces
+            .entry((h.game_id.clone(), h.subspace.clone()))
+            .or_insert((
+                u32::from(material),
+                [1, h.positions, stats.wins, stats.draws, stats.losses, 0],
+            ));
+        entry.1[5] = entry.1[5].max(u64::from(stats.longest_win));
+    }
+    let mut by_material: BTreeMap<(String, u32), Totals> = BTreeMap::new();
+    for ((game, _), (material, totals)) in subspaces {
+        let sums = by_material.entry((game, material)).or_default();
+        for (sum, value) in sums.iter_mut().zip(totals).take(5) {
+            *sum += value;
+        }
+        sums[5] = sums[5].max(totals[5]);
+    }
+    let mut game_shown = None;
+    for ((game, material), [tables, positions, wins, draws, losses, longest]) in &by_material {
+        if game_shown != Some(game) {
+            let unit = if game == "checkers" { "pieces" } else { "men" };
+            writeln!(out, "{game} by {unit}:")?;
+            writeln!(
+                out,
+                "{:>12} {:>8} {:>14} {:>14} {:>12} {:>14} {:>8}",
+                unit, "tables", "positions", "wins", "draws", "losses", "longest"
+            )?;
+            game_shown = Some(game);
+        }
+        writeln!(
+            out,
+            "{material:>12} {tables:>8} {positions:>14} {wins:>14} {draws:>12} {losses:>14} {longest:>8}"
+        )?;
     }
     Ok(())
 }
