@@ -14,9 +14,11 @@
 //! work and closed the pass. A worker that is asleep, busy or never started is simply not
 //! waited for.
 
+use std::any::Any;
 use std::cell::UnsafeCell;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// The pass state's bit that says the pass is open to workers.
@@ -51,8 +53,10 @@ pub(crate) struct Passes {
     state: AtomicU64,
     /// The workers that joined the current pass and have finished their part.
     finished: AtomicU32,
-    /// Whether a worker's part of the current pass panicked.
-    panicked: AtomicBool,
+    /// The first panic of a worker's part of the current pass, raised by the caller.
+    panicked: Mutex<Option<Box<dyn Any + Send>>>,
+    /// The workers' parts run so far, in every pass.
+    worker_parts: AtomicU64,
     /// Whether a pass is being shared (by one caller at a time).
     busy: AtomicBool,
     /// The current pass's task: written by its caller before the pass opens, read by the workers
@@ -69,8 +73,11 @@ pub(crate) struct Passes {
 // the caller has seen every joined worker finish.
 unsafe impl Sync for Passes {}
 
-/// What [`Passes::share`] does after the task panicked in a worker.
-const WORKER_PANICKED: &str = "a worker panicked in its part of a pass over the envs";
+/// How long a caller spins for the workers still in their parts before it yields its thread,
+/// and how long it yields before it sleeps between looks: a joined worker ends within the chunk
+/// of work it claimed last, microseconds away, unless the system has put it aside.
+const SPIN: Duration = Duration::from_micros(50);
+const YIELD: Duration = Duration::from_millis(1);
 
 impl Passes {
     pub(crate) const fn new() -> Self {
@@ -78,7 +85,8 @@ impl Passes {
         Passes {
             state: AtomicU64::new(0),
             finished: AtomicU32::new(0),
-            panicked: AtomicBool::new(false),
+            panicked: Mutex::new(None),
+            worker_parts: AtomicU64::new(0),
             busy: AtomicBool::new(false),
             task: UnsafeCell::new(Task {
                 data: std::ptr::null(),
@@ -90,7 +98,8 @@ impl Passes {
     /// Runs `task(0)` on the calling thread and `task(me)` on each worker in [`Passes::wait`]
     /// that joins before the caller's part ends; returns once every part has returned. `task`
     /// must do the whole pass whichever parts run (claiming its work, as `crate::lanes` deals
-    /// it). A panic in any part is raised here, after all parts have ended. Another caller
+    /// it). A panic in any part is raised here once every part has ended (the caller's own, else
+    /// the first worker's). Another caller
     /// sharing a pass meanwhile runs its `task(0)` alone.
     pub(crate) fn share<F: Fn(usize) + Sync>(&self, task: &F) {
         if self.busy.swap(true, Ordering::Acquire) {
@@ -112,25 +121,44 @@ impl Passes {
         let mine = panic::catch_unwind(AssertUnwindSafe(|| task(0)));
         // Closed: a worker that has not joined yet finds no pass; those that did are counted.
         let joined = (self.state.swap(epoch << 32, Ordering::AcqRel) & JOINED) as u32;
-        let mut spins = 0u32;
-        while self.finished.load(Ordering::Acquire) < joined {
-            // A joined worker ends with the piece of work it claimed last, microseconds away,
-            // unless the system has put it aside: then yield to it.
-            spins = spins.wrapping_add(1);
-            if spins < 1 << 16 {
-                std::hint::spin_loop();
-            } else {
-                std::thread::yield_now();
-            }
-        }
-        let theirs = self.panicked.swap(false, Ordering::Relaxed);
+        self.wait_for(joined);
+        let theirs = self
+            .panicked
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
         self.busy.store(false, Ordering::Release);
-        if let Err(payload) = mine {
+        if let Some(payload) = mine.err().or(theirs) {
             panic::resume_unwind(payload);
         }
-        if theirs {
-            panic!("{WORKER_PANICKED}");
+    }
+
+    /// Waits until `joined` workers have finished their parts: spinning for [`SPIN`], then
+    /// yielding for [`YIELD`], then sleeping between looks (a machine with more busy threads
+    /// than cores may have put a worker aside; the caller then stops taking a core from it).
+    fn wait_for(&self, joined: u32) {
+        let mut start = None;
+        let mut spins = 0u32;
+        while self.finished.load(Ordering::Acquire) < joined {
+            spins = spins.wrapping_add(1);
+            if spins < 64 {
+                std::hint::spin_loop();
+                continue;
+            }
+            let waited = start.get_or_insert_with(Instant::now).elapsed();
+            if waited < SPIN {
+                std::hint::spin_loop();
+            } else if waited < SPIN + YIELD {
+                std::thread::yield_now();
+            } else {
+                std::thread::sleep(Duration::from_micros(20));
+            }
         }
+    }
+
+    /// The workers' parts run so far, in every pass of this `Passes`.
+    pub(crate) fn worker_parts(&self) -> u64 {
+        self.worker_parts.load(Ordering::Relaxed)
     }
 
     /// Keeps worker `me` (not 0) awake, joining each pass opened meanwhile, until `stop()` says
@@ -155,9 +183,11 @@ impl Passes {
                         let task = *self.task.get();
                         (task.call)(task.data, me)
                     }));
-                    if part.is_err() {
-                        self.panicked.store(true, Ordering::Relaxed);
+                    if let Err(payload) = part {
+                        let mut first = self.panicked.lock().unwrap_or_else(|e| e.into_inner());
+                        first.get_or_insert(payload);
                     }
+                    self.worker_parts.fetch_add(1, Ordering::Relaxed);
                     self.finished.fetch_add(1, Ordering::Release);
                     idle_since = Instant::now();
                     spins = 0;
@@ -295,15 +325,30 @@ mod tests {
                     stop_ref.load(Ordering::Relaxed)
                 })
             });
-            // The caller's own part panics.
+            // The caller's own part panics while a worker's part still runs: raised once the
+            // worker's part has ended. (A first panic in a process can take milliseconds to
+            // unwind while the unwinder loads its tables: one here first, so that a raise that
+            // did not wait would come well within the worker's sleep.)
+            let _ = panic::catch_unwind(|| panic!("warming the unwinder"));
+            let began = AtomicBool::new(false);
+            let ended = AtomicBool::new(false);
             let caught = panic::catch_unwind(AssertUnwindSafe(|| {
                 shared.share(&|me: usize| {
                     if me == 0 {
+                        assert!(until_set(&began), "no waiting worker joined the pass");
                         panic!("the caller's part");
                     }
+                    began.store(true, Ordering::Release);
+                    std::thread::sleep(Duration::from_millis(100));
+                    ended.store(true, Ordering::Release);
                 })
             }));
-            assert!(caught.is_err(), "the caller's panic is raised");
+            let payload = caught.expect_err("the caller's panic is raised");
+            assert_eq!(payload.downcast_ref::<&str>(), Some(&"the caller's part"));
+            assert!(
+                ended.load(Ordering::Acquire),
+                "raised before the worker's part ended"
+            );
             // A worker's part panics; the caller's part waits for it to have begun.
             let worker_began = AtomicBool::new(false);
             let caught = panic::catch_unwind(AssertUnwindSafe(|| {
@@ -320,10 +365,7 @@ mod tests {
                 })
             }));
             let payload = caught.expect_err("the worker's panic is raised in the caller");
-            assert_eq!(
-                payload.downcast_ref::<String>().map(String::as_str),
-                Some(WORKER_PANICKED)
-            );
+            assert_eq!(payload.downcast_ref::<&str>(), Some(&"a worker's part"));
             // The worker survived its panic and takes part again.
             let rejoined = AtomicBool::new(false);
             shared.share(&|me: usize| {

@@ -52,7 +52,10 @@ pub fn run<R: Send>(work: impl FnOnce() -> R + Send) -> R {
         Some(pool) => {
             // Workers waiting for passes go back to rayon, whose queues this work may fill.
             let call = CALLS.fetch_add(1, Ordering::Relaxed) + 1;
-            let result = pool.install(work);
+            let result = pool.install(|| {
+                let _stepping = SteppingAs::set(false);
+                work()
+            });
             if !FORKED.load(Ordering::Relaxed) {
                 for _ in 1..pool.current_num_threads() {
                     spawn_waiter(pool, call);
@@ -80,10 +83,8 @@ pub fn run_steps<R: Send>(work: impl FnOnce() -> R + Send) -> R {
                 }
             }
             pool.install(|| {
-                STEPPING.set(true);
-                let result = work();
-                STEPPING.set(false);
-                result
+                let _stepping = SteppingAs::set(true);
+                work()
             })
         }
         None => work(),
@@ -124,8 +125,35 @@ pub(crate) fn share<F: Fn(usize) + Sync>(task: &F) -> bool {
 }
 
 thread_local! {
-    /// Whether this thread is the owner within [`run_steps`].
+    /// Whether this thread is the owner within [`run_steps`] (and not in a [`run`] within it).
     static STEPPING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Sets [`STEPPING`] while it lives, and puts back the value before it when dropped, also when
+/// the work unwinds (a panic that Python turns into an exception leaves the thread in use).
+struct SteppingAs {
+    before: bool,
+}
+
+impl SteppingAs {
+    fn set(stepping: bool) -> Self {
+        SteppingAs {
+            before: STEPPING.replace(stepping),
+        }
+    }
+}
+
+impl Drop for SteppingAs {
+    fn drop(&mut self) {
+        STEPPING.set(self.before);
+    }
+}
+
+/// The parts of passes that waiting workers have run so far in this process: for tests that
+/// check the passes are shared, not only that their results are right.
+#[doc(hidden)]
+pub fn shared_parts() -> u64 {
+    PASSES.worker_parts()
 }
 
 /// The passes of [`run_steps`], shared with the owner's workers.

@@ -39,8 +39,14 @@ fn shared_passes_step_the_envs_as_one_thread_does() {
     let alone = rows_after(120, false, |work| one.install(work));
     assert!(alone.terminated.iter().any(|&t| t), "no game ended");
     let owner = std::thread::spawn(|| {
+        let back_to_back = rows_after(120, false, |work| pool::run_steps(work));
+        // Waiting workers took part (a pool of one thread has none).
+        assert!(
+            rayon::current_num_threads() == 1 || pool::shared_parts() > 0,
+            "no pass was shared"
+        );
         (
-            rows_after(120, false, |work| pool::run_steps(work)),
+            back_to_back,
             rows_after(120, true, |work| pool::run_steps(work)),
             // Calls of both kinds in turn: `run` sends the waiting workers back to rayon.
             rows_after(120, false, |work| {

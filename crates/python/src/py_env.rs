@@ -484,7 +484,9 @@ impl PyVectorEnv {
                 // lock released nor the pool's workers called on.
                 batch.sample(out)
             } else {
-                py.detach(move || pool::run_steps(move || batch.sample(out)))
+                // `run`, not `run_steps`: the draw is a rayon loop of its own, which waiting
+                // workers would not help with.
+                py.detach(move || pool::run(move || batch.sample(out)))
             }
             .map_err(Error::from)?;
         }
