@@ -99,8 +99,7 @@ impl Passes {
     /// that joins before the caller's part ends; returns once every part has returned. `task`
     /// must do the whole pass whichever parts run (claiming its work, as `crate::lanes` deals
     /// it). A panic in any part is raised here once every part has ended (the caller's own, else
-    /// the first worker's). Another caller
-    /// sharing a pass meanwhile runs its `task(0)` alone.
+    /// the first worker's). Another caller sharing a pass meanwhile runs its `task(0)` alone.
     pub(crate) fn share<F: Fn(usize) + Sync>(&self, task: &F) {
         if self.busy.swap(true, Ordering::Acquire) {
             task(0);

@@ -118,8 +118,6 @@ fn write_by_material(
     rows: &[(PathBuf, Result<FileHeader, String>, u64)],
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    /// Per game and material: tables, positions, wins, draws, losses, longest win.
-    type Totals = [u64; 6];
     let mut subspaces: BTreeMap<(String, String), (u32, Totals)> = BTreeMap::new();
     for (_, h, _) in rows {
         let Ok(FileHeader { header: h, .. }) = h else {
@@ -137,20 +135,34 @@ fn write_by_material(
             .entry((h.game_id.clone(), h.subspace.clone()))
             .or_insert((
                 u32::from(material),
-                [1, h.positions, stats.wins, stats.draws, stats.losses, 0],
+                Totals {
+                    tables: 1,
+                    positions: h.positions,
+                    wins: stats.wins,
+                    draws: stats.draws,
+                    losses: stats.losses,
+                    longest: 0,
+                },
             ));
-        entry.1[5] = entry.1[5].max(u64::from(stats.longest_win));
+        entry.1.longest = entry.1.longest.max(u64::from(stats.longest_win));
     }
     let mut by_material: BTreeMap<(String, u32), Totals> = BTreeMap::new();
     for ((game, _), (material, totals)) in subspaces {
-        let sums = by_material.entry((game, material)).or_default();
-        for (sum, value) in sums.iter_mut().zip(totals).take(5) {
-            *sum += value;
-        }
-        sums[5] = sums[5].max(totals[5]);
+        by_material
+            .entry((game, material))
+            .or_default()
+            .add(&totals);
     }
     let mut game_shown = None;
-    for ((game, material), [tables, positions, wins, draws, losses, longest]) in &by_material {
+    for ((game, material), totals) in &by_material {
+        let Totals {
+            tables,
+            positions,
+            wins,
+            draws,
+            losses,
+            longest,
+        } = totals;
         if game_shown != Some(game) {
             let unit = if game == "checkers" { "pieces" } else { "men" };
             writeln!(out, "{game} by {unit}:")?;
@@ -167,6 +179,30 @@ fn write_by_material(
         )?;
     }
     Ok(())
+}
+
+/// Tables of one game and material, and what they hold.
+#[derive(Default)]
+struct Totals {
+    tables: u64,
+    positions: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    /// The longest win in plies.
+    longest: u64,
+}
+
+impl Totals {
+    /// Adds `other`'s tables to these.
+    fn add(&mut self, other: &Totals) {
+        self.tables += other.tables;
+        self.positions += other.positions;
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
+        self.longest = self.longest.max(other.longest);
+    }
 }
 
 /// A file's form in words.
