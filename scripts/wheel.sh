@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Python package's release artefacts into target/wheels: one abi3 wheel for every
-# CPython from 3.9 on this platform and an sdist, then checks the wheel in a fresh virtual
+# CPython from 3.9 on this platform (on x86-64 Linux with a second extension built for
+# x86-64-v3, python/backend/perfectplay_backend.py) and an sdist, then checks the wheel in a fresh virtual
 # environment with no cargo or rustc on PATH (scripts/wheel_check.sh). Prints the wheel's name
 # and size.
 #
@@ -33,10 +34,16 @@ if [ -n "${MANYLINUX:-}" ]; then
     compatibility=(--compatibility "$MANYLINUX")
 fi
 "$build_venv/bin/maturin" build --release --out "$out" "${compatibility[@]}"
+wheel=$(ls "$out"/perfectplay-*.whl)
+if [ "$(uname -sm)" = "Linux x86_64" ] && [ "${PERFECTPLAY_X86_64_V3:-auto}" != 0 ]; then
+    # What `pip install .` does through the build backend (python/backend): the same extension
+    # built for x86-64-v3 joins the wheel, loaded where the CPU has it.
+    echo "== the x86-64-v3 extension (target/x86-64-v3)"
+    "$build_venv/bin/python" python/backend/perfectplay_wheel.py add-x86-64-v3 "$wheel"
+fi
 echo "== maturin sdist"
 "$build_venv/bin/maturin" sdist --out "$out"
 
-wheel=$(ls "$out"/perfectplay-*.whl)
 ls -l "$out"
 echo "wheel: $(basename "$wheel"), $(du -k "$wheel" | cut -f1) KiB"
 

@@ -46,6 +46,28 @@ with tempfile.TemporaryDirectory() as tables:
         assert (probe.wdl, probe.plies) == (1, 9), probe
 print(f"wheel check: perfectplay {pp.__version__} from {pp.__file__}: games, VectorEnv, tables ok")
 PY
+if [ "$(uname -sm)" = "Linux x86_64" ]; then
+    # Both builds of the extension are in the wheel, and the package loads the one the CPU takes.
+    python - <<'PY'
+import os
+import subprocess
+import sys
+
+from perfectplay import _select_core
+
+assert _select_core.X86_64_V3_FILE.exists(), f"the wheel has no {_select_core.X86_64_V3_FILE.name}"
+expected = "x86-64-v3" if _select_core.cpu_has_x86_64_v3() else "x86-64-v2"
+for choice, target in (("auto", expected), ("baseline", "x86-64-v2")):
+    env = dict(os.environ, PERFECTPLAY_CORE=choice)
+    # Published: 7,361 checkers games of five plies.
+    code = "import perfectplay as pp; g = pp.load_game('checkers'); print(pp.core_target, g.perft(g.new_initial_state(), 5))"
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert run.returncode == 0, (choice, run.stderr)
+    out = run.stdout
+    assert out.split() == [target, "7361"], (choice, out)
+    print(f"wheel check: PERFECTPLAY_CORE={choice} runs the {target} build")
+PY
+fi
 perfectplay --version
 python -m perfectplay perft checkers --depth 6 --check | tail -n 1
 python -m perfectplay solve three_mens_morris --out "$check/tables" -q | tail -n 1

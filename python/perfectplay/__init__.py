@@ -24,11 +24,19 @@ Errors are ``ValueError`` subclasses: ``UnknownGameError``, ``InvalidPositionErr
 ``IllegalMoveError``, ``IllegalActionError``, ``OutOfScopeError``, ``TablebaseError`` and
 ``RecordError``; ``MissingTableError`` is a ``KeyError``.
 
+The compiled core: x86-64 Linux wheels carry a second build for x86-64-v3 CPUs (AVX2, BMI2),
+loaded where the CPU has it; ``pp.core_target`` names the build in use, and
+``PERFECTPLAY_CORE=baseline`` (or ``x86-64-v3``) in the environment chooses by hand.
+
 Game records (PDN for checkers): ``pp.pdn.read(path)``, ``pp.pdn.loads(text)``,
 ``state.to_pdn()``.
 """
 
-from perfectplay._core import (
+from perfectplay import _select_core
+
+_select_core.select()
+
+from perfectplay._core import (  # noqa: E402  (after the choice of build)
     TERMINAL_PLAYER,
     Game,
     IllegalActionError,
@@ -49,6 +57,7 @@ from perfectplay._core import (
     game_ids,
     load_game,
 )
+from perfectplay._core import _target_cpu as core_target  # noqa: E402
 from perfectplay import pdn, tablebase
 from perfectplay.matches import match
 
@@ -70,6 +79,7 @@ __all__ = [
     "UnknownGameError",
     "VectorEnv",
     "__version__",
+    "core_target",
     "game_ids",
     "load_game",
     "match",

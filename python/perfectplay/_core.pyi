@@ -9,6 +9,9 @@ import numpy.typing as npt
 __version__: str
 TERMINAL_PLAYER: int
 """`current_player()` of a finished game: -4, pyspiel's terminal player id."""
+_target_cpu: str
+"""The instruction-set level this build was compiled for: "x86-64-v3", "x86-64-v2", or the
+architecture's name elsewhere (see `perfectplay.core_target`)."""
 
 RuleValue = Union[bool, int, str, None]
 

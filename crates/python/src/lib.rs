@@ -93,6 +93,30 @@ mod _core {
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
         m.add("TERMINAL_PLAYER", perfectplay_env::state::TERMINAL_PLAYER)?;
+        m.add("_target_cpu", crate::target_cpu())?;
         Ok(())
+    }
+}
+
+/// The instruction-set level this module was compiled for, as the compiler saw it: the
+/// package's `__init__` loads an `x86-64-v3` build of this module where the CPU has it, and
+/// the tests check that the module loaded is the one asked for.
+fn target_cpu() -> &'static str {
+    if cfg!(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        target_feature = "bmi2",
+        target_feature = "fma",
+        target_feature = "lzcnt"
+    )) {
+        "x86-64-v3"
+    } else if cfg!(all(
+        target_arch = "x86_64",
+        target_feature = "sse4.2",
+        target_feature = "popcnt"
+    )) {
+        "x86-64-v2"
+    } else {
+        std::env::consts::ARCH
     }
 }
