@@ -4,14 +4,16 @@ x86-64-v3 in every x86-64 Linux wheel.
 maturin builds one extension module per project. The released `perfectplay._core` targets
 x86-64-v2 (SSE4.2 and POPCNT, every x86-64 CPU since 2009) and picks its SIMD kernels at run
 time, but code compiled for x86-64-v3 (AVX2, BMI1/2, FMA, LZCNT, MOVBE: Intel from 2013, AMD
-from 2015) is faster: the compiler inlines the AVX2 kernels into their callers and uses BMI2's
-shifts in the move generators (BENCHMARKS.md, 2026-11-27 night). So `build_wheel` runs
-maturin twice over the same sources:
+from 2015) is a few percent faster: the compiler inlines the AVX2 kernels into their callers
+and uses BMI2's shifts in the move generators (BENCHMARKS.md, 2026-11-27 night). So
+`build_wheel` runs maturin twice over the same sources:
 
 1. maturin's own build, unchanged: the wheel, its tags and its `perfectplay/_core.abi3.so`;
-2. the same build with `RUSTFLAGS="-C target-cpu=x86-64-v3"` into its own target directory
-   (`target/x86-64-v3`, so that neither build invalidates the other's cache), whose extension
-   joins the first wheel as `perfectplay/_core.x86-64-v3.so` (`perfectplay_wheel`).
+2. the same build (with the first's options, such as `--features`, from
+   `MATURIN_PEP517_ARGS` or the config settings) and `-C target-cpu=x86-64-v3` after any
+   `RUSTFLAGS` of the caller's, into its own target directory (`target/x86-64-v3`, so that
+   neither build invalidates the other's cache), whose extension joins the first wheel as
+   `perfectplay/_core.x86-64-v3.so` (`perfectplay_wheel`).
 
 No import statement can reach the second file (its name holds a dot and dashes): only
 `perfectplay/_select_core.py` loads it, under the name `perfectplay._core`, and only on a CPU
@@ -23,8 +25,9 @@ not build scripts or procedural macros: those run on the build machine, which ne
 x86-64-v3 itself.
 
 `PERFECTPLAY_X86_64_V3=0` skips the second build (a baseline-only wheel in about half the
-time); it is skipped anyway off x86-64 Linux (glibc) and in editable installs, whose
-`build_editable` is maturin's own.
+time) and `=1` makes its absence an error; it is skipped anyway off x86-64 Linux (glibc), where
+no Rust compiler is on PATH (maturin may fetch one for its own build only), and in editable
+installs, whose `build_editable` is maturin's own.
 """
 
 from __future__ import annotations
@@ -43,7 +46,13 @@ from maturin import (  # noqa: F401  (the PEP 517 hooks maturin answers unchange
     prepare_metadata_for_build_editable,
     prepare_metadata_for_build_wheel,
 )
-from perfectplay_wheel import add_x86_64_v3, build_x86_64_v3, compatibility_of, x86_64_v3_wanted
+from perfectplay_wheel import (
+    add_x86_64_v3,
+    build_x86_64_v3,
+    compatibility_of,
+    shared_maturin_args,
+    x86_64_v3_wanted,
+)
 
 
 def build_wheel(
@@ -54,6 +63,10 @@ def build_wheel(
     name = maturin.build_wheel(wheel_directory, config_settings, metadata_directory)
     if x86_64_v3_wanted(name):
         with tempfile.TemporaryDirectory(prefix="perfectplay-x86-64-v3-") as scratch:
-            extension = build_x86_64_v3(Path(scratch), compatibility_of(name))
+            extension = build_x86_64_v3(
+                Path(scratch),
+                compatibility_of(name),
+                shared_maturin_args(maturin.get_maturin_pep517_args(config_settings)),
+            )
             add_x86_64_v3(Path(wheel_directory) / name, extension)
     return name

@@ -23,6 +23,7 @@ import sys
 import tempfile
 import zipfile
 from pathlib import Path
+from typing import Optional, Sequence
 
 #: Where the second extension lies in the wheel; `perfectplay/_select_core.py` names it too.
 X86_64_V3_MEMBER = "perfectplay/_core.x86-64-v3.so"
@@ -38,18 +39,25 @@ class BuildError(RuntimeError):
 
 def x86_64_v3_wanted(wheel_name: str) -> bool:
     """Whether the wheel named gets the x86-64-v3 extension: `PERFECTPLAY_X86_64_V3` (0, 1 or
-    auto, the default) and whether it is an x86-64 Linux (glibc) wheel built on one."""
+    auto, the default) and whether it is an x86-64 Linux (glibc) wheel built on one with a
+    Rust compiler on PATH (maturin may have fetched one for its own build only)."""
     setting = os.environ.get("PERFECTPLAY_X86_64_V3", "auto")
     if setting not in ("auto", "0", "1"):
         raise BuildError(f"PERFECTPLAY_X86_64_V3 is {setting!r}: use 0, 1 or auto")
     if setting == "0":
         return False
-    supported = is_x86_64_linux_gnu(wheel_name) and host_triple() == "x86_64-unknown-linux-gnu"
-    if setting == "1" and not supported:
-        raise BuildError(
-            f"PERFECTPLAY_X86_64_V3=1, but {wheel_name} is not a wheel for x86-64 Linux (glibc) "
-            f"built on one ({host_triple()})"
+    host = host_triple()
+    supported = is_x86_64_linux_gnu(wheel_name) and host == "x86_64-unknown-linux-gnu"
+    if not supported:
+        why = (
+            f"{wheel_name} is not a wheel for x86-64 Linux (glibc) built on one ({host})"
+            if host is not None
+            else "no Rust compiler (rustc, or $RUSTC) can be run"
         )
+        if setting == "1":
+            raise BuildError(f"PERFECTPLAY_X86_64_V3=1, but {why}")
+        if host is None and is_x86_64_linux_gnu(wheel_name):
+            print(f"perfectplay: no x86-64-v3 build: {why}", file=sys.stderr)
     return supported
 
 
@@ -62,12 +70,46 @@ def is_x86_64_linux_gnu(wheel_name: str) -> bool:
     )
 
 
-def host_triple() -> str:
-    output = subprocess.run(["rustc", "-vV"], check=True, capture_output=True, text=True).stdout
+def host_triple() -> Optional[str]:
+    """The Rust compiler's host triple, or None if there is no compiler to run."""
+    try:
+        output = subprocess.run(
+            [os.environ.get("RUSTC", "rustc"), "-vV"], check=True, capture_output=True, text=True
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
     for line in output.splitlines():
         if line.startswith("host: "):
             return line.removeprefix("host: ").strip()
-    raise BuildError(f"`rustc -vV` printed no host line:\n{output}")
+    return None
+
+
+def maturin_command() -> list[str]:
+    """How to run maturin: the `maturin` script on PATH, as maturin's own backend runs it (pip
+    puts build requirements' scripts on PATH in a prefix that `python -m maturin`, which looks
+    for its script in the interpreter's own install paths, does not search)."""
+    script = shutil.which("maturin")
+    return [script] if script is not None else [sys.executable, "-m", "maturin"]
+
+
+#: maturin options that the second build sets itself (each followed by a value).
+OWN_OPTIONS = ("--target", "-i", "--interpreter", "--compatibility", "--manylinux", "--out", "-o")
+
+
+def shared_maturin_args(args: Sequence[str]) -> list[str]:
+    """The options of the first build (`MATURIN_PEP517_ARGS` or config settings) that the
+    second must share (features, profile, ...): all but those naming the target, interpreter,
+    compatibility and output, which it sets itself."""
+    kept: list[str] = []
+    skip_value = False
+    for arg in args:
+        if skip_value:
+            skip_value = False
+        elif arg in OWN_OPTIONS:
+            skip_value = True
+        elif not arg.startswith(tuple(option + "=" for option in OWN_OPTIONS)):
+            kept.append(arg)
+    return kept
 
 
 def compatibility_of(wheel_name: str) -> str:
@@ -78,26 +120,40 @@ def compatibility_of(wheel_name: str) -> str:
     return tag.removesuffix("_x86_64") if tag.startswith("manylinux") else "off"
 
 
-def build_x86_64_v3(out_dir: Path, compatibility: str = "off") -> Path:
+def build_x86_64_v3(
+    out_dir: Path, compatibility: str = "off", maturin_args: Sequence[str] = ()
+) -> Path:
     """Builds the extension for x86-64-v3 with maturin and returns its path under `out_dir`.
 
-    `compatibility` is maturin's `--compatibility` (`compatibility_of` the wheel it joins).
+    `compatibility` is maturin's `--compatibility` (`compatibility_of` the wheel it joins);
+    `maturin_args`, more options for maturin (`shared_maturin_args` of the first build's).
     """
-    out_dir = Path(out_dir)
+    out_dir = Path(out_dir).resolve()
+    package = PROJECT_ROOT / "python" / "perfectplay"
+    if out_dir == package or package in out_dir.parents:
+        # A file there would be loaded by the source tree's package long after a later
+        # `maturin develop` had rebuilt the baseline beside it.
+        raise BuildError(f"{out_dir} is inside the package's sources: build elsewhere")
+    host = host_triple()
+    if host is None:
+        raise BuildError("no Rust compiler (rustc, or $RUSTC) can be run")
     out_dir.mkdir(parents=True, exist_ok=True)
     wheels = out_dir / "wheel"
     env = dict(os.environ)
-    env["RUSTFLAGS"] = X86_64_V3_RUSTFLAGS
+    # After the caller's flags, so that this target CPU is the one in force.
+    env["RUSTFLAGS"] = f"{env.get('RUSTFLAGS', '')} {X86_64_V3_RUSTFLAGS}".strip()
     env.pop("CARGO_ENCODED_RUSTFLAGS", None)
-    env["CARGO_TARGET_DIR"] = str(PROJECT_ROOT / "target" / "x86-64-v3")
+    target_dir = Path(env.get("CARGO_TARGET_DIR", PROJECT_ROOT / "target"))
+    env["CARGO_TARGET_DIR"] = str(target_dir / "x86-64-v3")
     command = [
-        sys.executable, "-m", "maturin", "build", "--release",
-        "--target", host_triple(),
+        *maturin_command(), "build", "--release",
+        "--target", host,
         "--interpreter", sys.executable,
         "--compatibility", compatibility,
         "--out", str(wheels),
+        *maturin_args,
     ]  # fmt: skip
-    print(f"perfectplay: RUSTFLAGS={X86_64_V3_RUSTFLAGS!r} {' '.join(command)}", file=sys.stderr)
+    print(f"perfectplay: RUSTFLAGS={env['RUSTFLAGS']!r} {' '.join(command)}", file=sys.stderr)
     # All of maturin's output to stderr: `build-x86-64-v3` prints only the extension's path.
     result = subprocess.run(command, cwd=PROJECT_ROOT, env=env, stdout=sys.stderr)
     if result.returncode != 0:
@@ -144,13 +200,20 @@ def _rewrite_with(wheel_path: Path, partial: Path, data: bytes) -> None:
         record_name = records[0]
         baseline = source.getinfo(BASELINE_MEMBER)
         with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as target:
-            for info in source.infolist():
-                if info.filename not in (X86_64_V3_MEMBER, record_name):
-                    target.writestr(info, source.read(info.filename))
             member = zipfile.ZipInfo(X86_64_V3_MEMBER, date_time=baseline.date_time)
             member.external_attr = baseline.external_attr
             member.compress_type = zipfile.ZIP_DEFLATED
-            target.writestr(member, data)
+            added = False
+            for info in source.infolist():
+                if info.filename in (X86_64_V3_MEMBER, record_name):
+                    continue
+                # The package's files first and the .dist-info folder last, as PEP 427 asks.
+                if not added and ".dist-info/" in info.filename:
+                    target.writestr(member, data)
+                    added = True
+                target.writestr(info, source.read(info.filename))
+            if not added:
+                target.writestr(member, data)
             # RECORD lists every file but itself with its hash; its own line stays last.
             lines = [
                 line

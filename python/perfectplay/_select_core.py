@@ -2,10 +2,11 @@
 
 x86-64 Linux wheels carry two builds of the same Rust sources: `_core.abi3.so` for x86-64-v2
 and `_core.x86-64-v3.so` for CPUs with AVX2, BMI1/2, FMA, LZCNT and MOVBE (Intel Haswell and
-AMD Excavator onwards), which steps environments about 9% faster (BENCHMARKS.md). The package's
-`__init__` calls `select()` before anything imports `perfectplay._core`; where the CPU has
-every x86-64-v3 feature the second file is loaded under the name `perfectplay._core`, so every
-class, function and pickle names the same module whichever build runs.
+AMD Excavator onwards), which steps environments a few percent faster (BENCHMARKS.md). The
+package's `__init__` calls `select()` before anything imports `perfectplay._core`; where the
+CPU has every x86-64-v3 feature the second file is loaded under the name `perfectplay._core`,
+so every class, function and pickle names the same module whichever build runs. If it cannot
+be loaded (a damaged install), `auto` warns and keeps to the baseline.
 
 `PERFECTPLAY_CORE` chooses by hand: `auto` (the default), `baseline` (always `_core.abi3.so`),
 or `x86-64-v3` (that build or an ImportError saying why not).
@@ -22,6 +23,7 @@ import importlib.util
 import os
 import platform
 import sys
+import warnings
 from pathlib import Path
 from types import ModuleType
 from typing import FrozenSet, Iterable, Optional
@@ -30,10 +32,13 @@ CORE_NAME = "perfectplay._core"
 X86_64_V3_FILE = Path(__file__).with_name("_core.x86-64-v3.so")
 CHOICES = ("auto", "baseline", "x86-64-v3")
 
-#: x86-64-v3 as /proc/cpuinfo spells it: v2's cx16, popcnt, pni (SSE3), ssse3, sse4_1 and
-#: sse4_2, then avx, avx2, bmi1, bmi2, f16c, fma, abm (LZCNT), movbe and xsave.
+#: What rustc enables for `-C target-cpu=x86-64-v3`, as /proc/cpuinfo spells it: x86-64's
+#: fpu, fxsr, sse and sse2; v2's cx16 (CMPXCHG16B), lahf_lm (LAHF/SAHF), popcnt, pni (SSE3),
+#: ssse3, sse4_1 and sse4_2; then avx, avx2, bmi1, bmi2, f16c, fma, abm (LZCNT), movbe and
+#: xsave. A test checks the list against `rustc --print cfg` where rustc is at hand.
 X86_64_V3_FLAGS: FrozenSet[str] = frozenset(
-    "cx16 popcnt pni ssse3 sse4_1 sse4_2 avx avx2 bmi1 bmi2 f16c fma abm movbe xsave".split()
+    "fpu fxsr sse sse2 cx16 lahf_lm popcnt pni ssse3 sse4_1 sse4_2 "
+    "avx avx2 bmi1 bmi2 f16c fma abm movbe xsave".split()
 )
 
 
@@ -98,4 +103,12 @@ def select() -> None:
             )
         _load_x86_64_v3()
     elif X86_64_V3_FILE.exists() and cpu_has_x86_64_v3():
-        _load_x86_64_v3()
+        try:
+            _load_x86_64_v3()
+        except ImportError as error:
+            warnings.warn(
+                f"perfectplay: the x86-64-v3 build could not be loaded ({error}); "
+                "using the baseline build",
+                RuntimeWarning,
+                stacklevel=3,
+            )

@@ -12,6 +12,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -79,6 +80,35 @@ def test_a_cpu_without_one_x86_64_v3_feature_does_not_qualify(missing):
     assert _select_core.X86_64_V3_FLAGS - flags == {missing}
 
 
+# rustc's feature names for x86-64-v3 and how /proc/cpuinfo spells each.
+RUSTC_TO_CPUINFO = {
+    "x87": "fpu", "fxsr": "fxsr", "sse": "sse", "sse2": "sse2", "cmpxchg16b": "cx16",
+    "lahfsahf": "lahf_lm", "popcnt": "popcnt", "sse3": "pni", "ssse3": "ssse3",
+    "sse4.1": "sse4_1", "sse4.2": "sse4_2", "avx": "avx", "avx2": "avx2", "bmi1": "bmi1",
+    "bmi2": "bmi2", "f16c": "f16c", "fma": "fma", "lzcnt": "abm", "movbe": "movbe",
+    "xsave": "xsave",
+}  # fmt: skip
+
+
+def test_the_flags_checked_are_every_feature_rustc_enables_for_x86_64_v3():
+    rustc = shutil.which("rustc")
+    if rustc is None:
+        pytest.skip("no rustc here to ask")
+    cfg = subprocess.run(
+        [rustc, "--print", "cfg", "--target", "x86_64-unknown-linux-gnu", "-C",
+         "target-cpu=x86-64-v3"],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    features = {
+        line.split('"')[1] for line in cfg.splitlines() if line.startswith("target_feature=")
+    }
+    assert "avx2" in features and "bmi2" in features, cfg
+    unknown = features - RUSTC_TO_CPUINFO.keys()
+    assert not unknown, f"rustc enables features the check does not know: {sorted(unknown)}"
+    unchecked = {RUSTC_TO_CPUINFO[f] for f in features} - _select_core.X86_64_V3_FLAGS
+    assert not unchecked, f"/proc/cpuinfo flags not checked before loading: {sorted(unchecked)}"
+
+
 def test_an_unknown_choice_is_refused_by_name():
     env = dict(os.environ, PERFECTPLAY_CORE="avx9000")
     done = subprocess.run(
@@ -107,6 +137,34 @@ def test_asking_for_x86_64_v3_where_it_cannot_run_says_why():
     )
     assert done.returncode != 0
     assert "PERFECTPLAY_CORE=x86-64-v3, but" in done.stderr
+
+
+def test_a_cpu_without_x86_64_v3_gets_the_baseline_build_even_with_the_file_there():
+    # The choice made by a package whose CPU check reports AVX2 missing: the same
+    # `_select_core` module, its check replaced before `perfectplay/__init__` runs it.
+    code = """
+import importlib.util, sys
+location = importlib.util.find_spec("perfectplay").submodule_search_locations[0]
+spec = importlib.util.spec_from_file_location("perfectplay._select_core",
+                                              location + "/_select_core.py")
+select_core = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(select_core)
+select_core.missing_x86_64_v3_features = lambda: frozenset({"avx2"})
+sys.modules["perfectplay._select_core"] = select_core
+try:
+    import perfectplay as pp
+except ImportError as error:
+    print("refused:", error)
+else:
+    print(pp.core_target, pp._core.__file__.rsplit("/", 1)[-1])
+"""
+    baseline = run_with_core("baseline", "import perfectplay as pp; print(pp.core_target)").strip()
+    assert run_with_core("auto", code).split() == [baseline, "_core.abi3.so"]
+    refused = run_with_core("x86-64-v3", code)
+    if _select_core.X86_64_V3_FILE.exists():
+        assert refused.startswith("refused: PERFECTPLAY_CORE=x86-64-v3, but this CPU lacks avx2")
+    else:
+        assert refused.startswith("refused: PERFECTPLAY_CORE=x86-64-v3, but this installation has")
 
 
 # --- both builds --------------------------------------------------------------------------
@@ -249,6 +307,32 @@ def test_the_second_build_joins_the_wheel_with_its_record_line(wheel_tool, tmp_p
     assert sum(line.startswith("perfectplay/_core.x86-64-v3.so,") for line in record) == 1
     assert record[-1] == "perfectplay-0.1.0.dist-info/RECORD,,"
     assert not list(tmp_path.glob("*.partial"))
+
+
+@pytest.mark.parametrize(
+    "args, shared",
+    [
+        ([], []),
+        (
+            ["--features", "extra", "--profile", "dist"],
+            ["--features", "extra", "--profile", "dist"],
+        ),
+        (
+            ["--compatibility", "off", "-F", "x", "--target", "aarch64-unknown-linux-gnu"],
+            ["-F", "x"],
+        ),
+        (["--interpreter=/usr/bin/python3", "--zig", "-i", "py", "--out", "d"], ["--zig"]),
+    ],
+)
+def test_the_second_build_shares_the_first_builds_options_but_its_own_target(
+    wheel_tool, args, shared
+):
+    assert wheel_tool.shared_maturin_args(args) == shared
+
+
+def test_the_second_build_is_never_written_into_the_package_sources(wheel_tool):
+    with pytest.raises(wheel_tool.BuildError, match="inside the package's sources"):
+        wheel_tool.build_x86_64_v3(wheel_tool.PROJECT_ROOT / "python" / "perfectplay")
 
 
 def test_a_wheel_that_is_not_ours_is_refused_and_left_as_it_was(wheel_tool, tmp_path):
