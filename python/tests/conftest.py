@@ -1,5 +1,6 @@
 """Shared helpers for the perfectplay tests."""
 
+import importlib.util
 import random
 
 import pytest
@@ -28,3 +29,14 @@ def random_states(game, seed, plies, actions=True):
 def game_id(request):
     """Every game id."""
     return request.param
+
+
+def load_checkout_module(name, path):
+    """Imports the file `path` of the repository checkout as module `name`; skips the test
+    where the tests run without a checkout around them."""
+    if not path.exists():
+        pytest.skip(f"{path} is not here: not a repository checkout")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

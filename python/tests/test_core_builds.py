@@ -9,7 +9,6 @@ a CPU without x86-64-v3 skips them either way.
 
 import base64
 import hashlib
-import importlib.util
 import json
 import os
 import shutil
@@ -19,6 +18,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from conftest import load_checkout_module
 
 import perfectplay as pp
 from perfectplay import _select_core
@@ -244,12 +244,7 @@ def test_the_cli_runs_on_either_build(both_builds):
 
 @pytest.fixture(scope="module")
 def wheel_tool():
-    if not WHEEL_TOOL.exists():
-        pytest.skip(f"{WHEEL_TOOL} is not here: not a repository checkout")
-    spec = importlib.util.spec_from_file_location("perfectplay_wheel", WHEEL_TOOL)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_checkout_module("perfectplay_wheel", WHEEL_TOOL)
 
 
 @pytest.mark.parametrize(

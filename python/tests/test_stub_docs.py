@@ -1,10 +1,10 @@
 """The stub's docstrings are the compiled module's (scripts/stub_docs.py copies them over)."""
 
 import ast
-import importlib.util
 from pathlib import Path
 
 import pytest
+from conftest import load_checkout_module
 
 from perfectplay import _core
 
@@ -15,12 +15,7 @@ STUB = ROOT / "python" / "perfectplay" / "_core.pyi"
 
 @pytest.fixture(scope="module")
 def stub_docs():
-    if not SCRIPT.exists():
-        pytest.skip(f"{SCRIPT} is not here: not a repository checkout")
-    spec = importlib.util.spec_from_file_location("stub_docs", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_checkout_module("stub_docs", SCRIPT)
 
 
 def test_stub_docstrings_are_the_compiled_ones(stub_docs):
