@@ -8,8 +8,8 @@ as a script, by release jobs that run maturin themselves (scripts/wheel.sh,
     python python/backend/perfectplay_wheel.py add-x86-64-v3 WHEEL [EXTENSION]
 
 Why two builds, and how the package picks one: `perfectplay_backend`'s docstring. This module
-needs no maturin to import (the tests use it without); `build_x86_64_v3` runs
-`python -m maturin`.
+needs no maturin to import (the tests use it without); `build_x86_64_v3` runs the `maturin`
+script on PATH (`maturin_command`).
 """
 
 from __future__ import annotations
