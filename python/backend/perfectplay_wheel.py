@@ -61,12 +61,17 @@ def x86_64_v3_wanted(wheel_name: str) -> bool:
     return supported
 
 
+def platform_tags(wheel_name: str) -> list[str]:
+    """A wheel's platform tags, from its file name (`manylinux_2_17_x86_64.manylinux2014_x86_64`
+    is two)."""
+    return Path(wheel_name).stem.split("-")[-1].split(".")
+
+
 def is_x86_64_linux_gnu(wheel_name: str) -> bool:
     """Whether a wheel's platform tag is x86-64 Linux with glibc (linux_ or manylinux_)."""
-    platform_tags = Path(wheel_name).stem.split("-")[-1].split(".")
-    return bool(platform_tags) and all(
+    return all(
         tag.endswith("_x86_64") and (tag.startswith("linux_") or tag.startswith("manylinux"))
-        for tag in platform_tags
+        for tag in platform_tags(wheel_name)
     )
 
 
@@ -116,7 +121,7 @@ def compatibility_of(wheel_name: str) -> str:
     """maturin's `--compatibility` for a wheel's platform tag: `manylinux_2_35` for
     `..._manylinux_2_35_x86_64.whl`, so that maturin checks the second extension's symbols
     against the level the wheel claims; `off` for a plain `linux_x86_64` wheel."""
-    tag = Path(wheel_name).stem.split("-")[-1].split(".")[0]
+    tag = platform_tags(wheel_name)[0]
     return tag.removesuffix("_x86_64") if tag.startswith("manylinux") else "off"
 
 

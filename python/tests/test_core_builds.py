@@ -40,6 +40,16 @@ def run_with_core(choice, code, *args):
     return done.stdout
 
 
+def import_refused(choice):
+    """The error output of `import perfectplay` with `PERFECTPLAY_CORE=choice`, which must fail."""
+    env = dict(os.environ, PERFECTPLAY_CORE=choice)
+    done = subprocess.run(
+        [sys.executable, "-c", "import perfectplay"], env=env, capture_output=True, text=True
+    )
+    assert done.returncode != 0, f"PERFECTPLAY_CORE={choice} was not refused"
+    return done.stderr
+
+
 @pytest.fixture(scope="module")
 def both_builds():
     """Skips (or fails, where both are required) unless this install can run both builds."""
@@ -110,13 +120,9 @@ def test_the_flags_checked_are_every_feature_rustc_enables_for_x86_64_v3():
 
 
 def test_an_unknown_choice_is_refused_by_name():
-    env = dict(os.environ, PERFECTPLAY_CORE="avx9000")
-    done = subprocess.run(
-        [sys.executable, "-c", "import perfectplay"], env=env, capture_output=True, text=True
-    )
-    assert done.returncode != 0
-    assert "PERFECTPLAY_CORE is 'avx9000'" in done.stderr
-    assert "auto, baseline, x86-64-v3" in done.stderr
+    stderr = import_refused("avx9000")
+    assert "PERFECTPLAY_CORE is 'avx9000'" in stderr
+    assert "auto, baseline, x86-64-v3" in stderr
 
 
 def test_baseline_runs_the_baseline_build():
@@ -131,12 +137,7 @@ def test_baseline_runs_the_baseline_build():
 def test_asking_for_x86_64_v3_where_it_cannot_run_says_why():
     if _select_core.X86_64_V3_FILE.exists() and _select_core.cpu_has_x86_64_v3():
         pytest.skip("this installation runs x86-64-v3: nothing to refuse")
-    env = dict(os.environ, PERFECTPLAY_CORE="x86-64-v3")
-    done = subprocess.run(
-        [sys.executable, "-c", "import perfectplay"], env=env, capture_output=True, text=True
-    )
-    assert done.returncode != 0
-    assert "PERFECTPLAY_CORE=x86-64-v3, but" in done.stderr
+    assert "PERFECTPLAY_CORE=x86-64-v3, but" in import_refused("x86-64-v3")
 
 
 def test_a_cpu_without_x86_64_v3_gets_the_baseline_build_even_with_the_file_there():
