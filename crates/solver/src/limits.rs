@@ -17,6 +17,22 @@ pub fn available_cpus() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
 
+/// The memory the system says it can give without swapping (`MemAvailable` in
+/// `/proc/meminfo`); `None` where it does not say.
+#[must_use]
+pub fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    parse_mem_available(&text)
+}
+
+/// `MemAvailable` of a `/proc/meminfo` text, in bytes.
+fn parse_mem_available(meminfo: &str) -> Option<u64> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let mut fields = line.split_whitespace().skip(1);
+    let kib: u64 = fields.next()?.parse().ok()?;
+    (fields.next() == Some("kB")).then(|| kib.saturating_mul(1024))
+}
+
 /// Checks a thread count asked for: at least 1, and at most [`THREADS_PER_CPU`] times
 /// [`available_cpus`] unless `force`. Returns the count.
 pub fn check_threads(requested: usize, force: bool) -> Result<usize, RequestError> {
@@ -53,6 +69,18 @@ pub fn worker_pool(threads: Option<usize>) -> Result<(rayon::ThreadPool, usize),
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn available_memory_is_read_from_meminfo() {
+        let text = "MemTotal:       24576000 kB\nMemFree:  100 kB\nMemAvailable:   12000000 kB\n";
+        assert_eq!(parse_mem_available(text), Some(12_000_000 * 1024));
+        assert_eq!(parse_mem_available("MemTotal: 5 kB\n"), None);
+        assert_eq!(parse_mem_available("MemAvailable: lots kB\n"), None);
+        assert_eq!(parse_mem_available("MemAvailable: 5 MB\n"), None);
+        if cfg!(target_os = "linux") {
+            assert!(available_memory().is_some_and(|m| m > 0));
+        }
+    }
 
     #[test]
     fn thread_counts_are_bounded_by_the_cpus_unless_forced() {
