@@ -121,4 +121,4 @@ pub use table::{Table, CHECK_INTERVAL};
 pub use tablebase::{MoveValue, Tablebase};
 pub use tabled::{game_of_tables, OpenError, Tabled};
 pub use value::{Value, Wdl};
-pub use verify::{verify, verify_against, VerifiedTable, VerifyReport};
+pub use verify::{verify, verify_against, verify_within, VerifiedTable, VerifyReport};

@@ -10,8 +10,8 @@ use perfectplay_core::Game;
 use perfectplay_solver::checkers::CheckersDomain;
 use perfectplay_solver::morris::{MorrisDomain, MorrisKey};
 use perfectplay_solver::{
-    compress_table, solve, verify, verify_against, CompressedTable, Domain, SolveOptions, Table,
-    Tablebase,
+    compress_table, solve, verify, verify_against, verify_within, CompressedTable, Domain,
+    SolveOptions, Table, Tablebase,
 };
 
 fn checkers() -> CheckersDomain {
@@ -336,6 +336,9 @@ fn verify_compares_the_results_file_with_the_distance_file() {
         "{against:?}"
     );
     let report = verify(&tb, None, None, &|_, _| {}).unwrap();
+    // The same report with no table decoded into memory: every value read in place.
+    let in_place = verify_within(&tb, None, None, 0, &|_, _| {}).unwrap();
+    assert_eq!(report.tables, in_place.tables);
     let table = report
         .tables
         .iter()
@@ -349,7 +352,8 @@ fn verify_compares_the_results_file_with_the_distance_file() {
     let results_only = Tablebase::open(morris(), packed.path())
         .unwrap()
         .results_only();
-    assert!(!verify(&results_only, None, None, &|_, _| {})
-        .unwrap()
-        .passed());
+    let decoded = verify(&results_only, None, None, &|_, _| {}).unwrap();
+    assert!(!decoded.passed());
+    let in_place = verify_within(&results_only, None, None, 0, &|_, _| {}).unwrap();
+    assert_eq!(decoded.tables, in_place.tables);
 }
