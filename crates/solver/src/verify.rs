@@ -280,14 +280,8 @@ fn verify_table<D: Domain>(
         subspace: key.to_string(),
         source: Box::new(e),
     };
-    let table = tb.table(key).map_err(dependency)?;
-    // The tables successors land in, looked up without the tablebase's shared map.
-    let mut near = vec![NearTable::new(key, Arc::clone(&table))];
-    for next in tb.domain().successor_keys(key) {
-        if next != key {
-            near.push(NearTable::new(next, tb.table(next).map_err(dependency)?));
-        }
-    }
+    let mut near = near_tables(tb, key).map_err(dependency)?;
+    let table = Arc::clone(&near[0].table);
     decode_near(&mut near, budget)?;
     let positions = table.positions();
     let omits = table.omitted().is_some();
@@ -578,6 +572,21 @@ impl<K> NearTable<K> {
     }
 }
 
+/// The tables the verification of `key` reads: its own first, then those its successors lie
+/// in, looked up once rather than through the tablebase's shared map at every read.
+fn near_tables<D: Domain>(
+    tb: &Tablebase<D>,
+    key: D::Key,
+) -> Result<Vec<NearTable<D::Key>>, ProbeError> {
+    let mut near = vec![NearTable::new(key, tb.table(key)?)];
+    for next in tb.domain().successor_keys(key) {
+        if next != key {
+            near.push(NearTable::new(next, tb.table(next)?));
+        }
+    }
+    Ok(near)
+}
+
 /// The most bytes of decoded tables one table's verification keeps: half the memory the
 /// system has available when it starts (4 GiB where the system does not say).
 fn decode_budget() -> u64 {
@@ -646,15 +655,7 @@ mod tests {
         compressed_set(plain.path(), packed.path());
         let tb = Tablebase::open(checkers(), packed.path()).unwrap();
         let plain_tb = Tablebase::open(checkers(), plain.path()).unwrap();
-        let near_of = |tb: &Tablebase<CheckersDomain>, key| -> Vec<NearTable<_>> {
-            let mut near = vec![NearTable::new(key, tb.table(key).unwrap())];
-            for next in tb.domain().successor_keys(key) {
-                if next != key {
-                    near.push(NearTable::new(next, tb.table(next).unwrap()));
-                }
-            }
-            near
-        };
+        let near_of = |tb: &Tablebase<CheckersDomain>, key| near_tables(tb, key).unwrap();
         // The table whose successors lie in the most others.
         let (key, _) = tb
             .available()
