@@ -152,23 +152,50 @@ const SEARCH_CHUNK: usize = 1024;
 /// Its distance is given only where it is exact: where every successor has one (read for
 /// results only, only the rules give some), or for a win in one ply, the quickest there is.
 fn best_successor(values: &mut [Option<Result<Value, ProbeError>>]) -> Result<Value, ProbeError> {
-    let mut best: Option<Value> = None;
-    let mut all_distances = true;
+    let mut best = BestSuccessor::new();
     for value in values.iter_mut() {
-        let v = value.take().expect("every successor is valued")?.before();
-        all_distances &= v.plies.is_some() || v.wdl == crate::value::Wdl::Draw;
-        if best.is_none_or(|b| v.better_than(b)) {
-            best = Some(v);
+        best.add(value.take().expect("every successor is valued")?);
+    }
+    best.finish()
+}
+
+/// The value of a position its table leaves out, gathered from its successors' values as they
+/// come: the best of them seen from its mover, without distance unless every successor has one
+/// (or the best wins at once).
+pub(crate) struct BestSuccessor {
+    best: Option<Value>,
+    all_distances: bool,
+}
+
+impl BestSuccessor {
+    pub(crate) fn new() -> Self {
+        BestSuccessor {
+            best: None,
+            all_distances: true,
         }
     }
-    let best = best.ok_or_else(|| {
-        ProbeError::OutOfScope("a position left out of its table has no move".to_owned())
-    })?;
-    Ok(if all_distances || best.plies == Some(1) {
-        best
-    } else {
-        Value::wdl_only(best.wdl)
-    })
+
+    /// Takes in one successor's value, seen from the side to move there.
+    #[inline]
+    pub(crate) fn add(&mut self, successor: Value) {
+        let v = successor.before();
+        self.all_distances &= v.plies.is_some() || v.wdl == crate::value::Wdl::Draw;
+        if self.best.is_none_or(|b| v.better_than(b)) {
+            self.best = Some(v);
+        }
+    }
+
+    /// The position's value; an error if it had no successor.
+    pub(crate) fn finish(self) -> Result<Value, ProbeError> {
+        let best = self.best.ok_or_else(|| {
+            ProbeError::OutOfScope("a position left out of its table has no move".to_owned())
+        })?;
+        Ok(if self.all_distances || best.plies == Some(1) {
+            best
+        } else {
+            Value::wdl_only(best.wdl)
+        })
+    }
 }
 
 /// The value of the position after a move, and the move.
@@ -591,9 +618,20 @@ impl<D: Domain> Tablebase<D> {
         if let Some(v) = terminal_value(game, pos) {
             return v;
         }
-        let mut values = Vec::new();
-        game.for_each_move(pos, |mv| values.push(Some(self.probe(&game.play(pos, mv)))));
-        best_successor(&mut values)
+        let mut best = BestSuccessor::new();
+        let mut error = None;
+        game.for_each_move(pos, |mv| {
+            if error.is_none() {
+                match self.probe(&game.play(pos, mv)) {
+                    Ok(v) => best.add(v),
+                    Err(e) => error = Some(e),
+                }
+            }
+        });
+        match error {
+            Some(e) => Err(e),
+            None => best.finish(),
+        }
     }
 
     /// Like [`Tablebase::probe`], but `None` when the table is missing.

@@ -23,6 +23,11 @@
 //! the value, and a verification reads every value of its table and ten or so of other tables'
 //! per position. Decoding a file checks every frame of it; the tables that do not fit are read
 //! in place, value by value, with the same answers.
+//!
+//! A successor its table leaves out (a checkers position whose mover must capture) has no
+//! stored value: it is searched as a probe searches it, the best of its captures' values, but
+//! through the same decoded tables, the tables those captures lead to decoded after the others
+//! (a probe would decode a block of a compressed file for each read).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -37,7 +42,7 @@ use crate::error::{DbError, ProbeError, SolveError};
 use crate::format::{DISTANCE_EXTENSION, EXTENSION};
 use crate::limits::worker_pool;
 use crate::table::Table;
-use crate::tablebase::{stored, terminal_value, Tablebase};
+use crate::tablebase::{stored, terminal_value, BestSuccessor, Tablebase};
 use crate::value::{Packed, Value};
 
 type Position<D> = <<D as Domain>::Game as Game>::Position;
@@ -468,18 +473,19 @@ fn recompute<D: Domain>(
         // A successor in a table of `near` is valued by what that table stores, even where the
         // game is over there (verifying that table checks it holds the rules' value), so it
         // costs no end-of-game test. It is located once: its subspace and index come together.
-        // A successor no table of `near` holds (or one its table leaves out) is tested for the
-        // end of the game and else searched through the tablebase.
+        // A successor its table leaves out is searched through `near`; one no table of `near`
+        // holds is tested for the end of the game and else probed through the tablebase.
         let in_near = tb
             .domain()
             .try_locate_near(&next, &mut memo)
             .and_then(|(key, index)| {
                 let t = near.iter().position(|n| n.key == key)?;
-                (near[t].table.omitted().is_none() || !tb.domain().omits(&next))
-                    .then_some((t, index))
+                let left_out = near[t].table.omitted().is_some() && tb.domain().omits(&next);
+                Some((t, index, left_out))
             });
         let located = match in_near {
-            Some((t, index)) => {
+            Some((_, _, true)) => search_near(tb, near, &next).map(&mut add),
+            Some((t, index, false)) => {
                 let room = if reads.is_full() {
                     read_all(near, &mut reads, &mut add)
                 } else {
@@ -504,6 +510,66 @@ fn recompute<D: Domain>(
     }
     read_all(near, &mut reads, &mut add)?;
     Ok(best)
+}
+
+/// The value of `pos`, which its table (one of `near`) leaves out, as [`Tablebase::probe`]
+/// gives it: the best of its successors' values, each read from `near` where a table there
+/// stores it (searched in turn where it is left out too), and probed through the tablebase
+/// otherwise. A read through the tablebase decodes the value's block of a compressed file;
+/// `near` holds the tables such searches reach decoded, where room allowed.
+fn search_near<D: Domain>(
+    tb: &Tablebase<D>,
+    near: &[NearTable<D::Key>],
+    pos: &Position<D>,
+) -> Result<Value, ProbeError> {
+    let game = tb.domain().game();
+    if let Some(v) = terminal_value(game, pos) {
+        return v;
+    }
+    let mut best = BestSuccessor::new();
+    let mut error = None;
+    game.for_each_move(pos, |mv| {
+        if error.is_some() {
+            return;
+        }
+        let mut next = *pos;
+        game.play_in_place(&mut next, mv);
+        match value_near(tb, near, &next) {
+            Ok(v) => best.add(v),
+            Err(e) => error = Some(e),
+        }
+    });
+    match error {
+        Some(e) => Err(e),
+        None => best.finish(),
+    }
+}
+
+/// The value of `pos` as [`Tablebase::probe`] gives it, read from `near` where its table is
+/// there.
+fn value_near<D: Domain>(
+    tb: &Tablebase<D>,
+    near: &[NearTable<D::Key>],
+    pos: &Position<D>,
+) -> Result<Value, ProbeError> {
+    let domain = tb.domain();
+    let Some((t, index)) = domain
+        .locate(pos)
+        .ok()
+        .and_then(|(key, index)| Some((near.iter().find(|n| n.key == key)?, index)))
+    else {
+        return tb.probe(pos);
+    };
+    if t.table.omitted().is_some() && domain.omits(pos) {
+        return search_near(tb, near, pos);
+    }
+    if !t.table.has_distances() {
+        // Such a table says "lost" where the rules say "lost now", as the probe reads it.
+        if let Some(v) = terminal_value(domain.game(), pos) {
+            return v;
+        }
+    }
+    stored(t.value(index))
 }
 
 /// Makes the gathered reads, passing each value to `add`, and empties `reads`.
@@ -573,7 +639,9 @@ impl<K> NearTable<K> {
 }
 
 /// The tables the verification of `key` reads: its own first, then those its successors lie
-/// in, looked up once rather than through the tablebase's shared map at every read.
+/// in, looked up once rather than through the tablebase's shared map at every read. Where
+/// those tables leave positions out, the tables those positions' successors lie in follow
+/// (those present): the searches of left-out successors read them.
 fn near_tables<D: Domain>(
     tb: &Tablebase<D>,
     key: D::Key,
@@ -582,6 +650,20 @@ fn near_tables<D: Domain>(
     for next in tb.domain().successor_keys(key) {
         if next != key {
             near.push(NearTable::new(next, tb.table(next)?));
+        }
+    }
+    let successors = near.len();
+    for s in 1..successors {
+        if near[s].table.omitted().is_none() {
+            continue;
+        }
+        for next in tb.domain().successor_keys(near[s].key) {
+            if near.iter().all(|n| n.key != next) {
+                // A missing one is reported by the probe that needs it, if any does.
+                if let Ok(table) = tb.table(next) {
+                    near.push(NearTable::new(next, table));
+                }
+            }
         }
     }
     Ok(near)
@@ -697,5 +779,52 @@ mod tests {
         let mut plain_near = near(&plain_tb);
         decode_near(&mut plain_near, u64::MAX).unwrap();
         assert!(decoded(&plain_near).iter().all(|&d| !d));
+    }
+
+    #[test]
+    fn searches_through_near_tables_value_left_out_positions_as_probes_do() {
+        let (plain, packed) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        compressed_set(plain.path(), packed.path());
+        let tb = Tablebase::open(checkers(), packed.path()).unwrap();
+        let plain_tb = Tablebase::open(checkers(), plain.path()).unwrap();
+        let mut searched = 0;
+        for (key, _) in tb.available() {
+            // The tables the searches reach follow those the successors lie in.
+            let successors = 1 + tb
+                .domain()
+                .successor_keys(key)
+                .into_iter()
+                .filter(|&k| k != key)
+                .count();
+            let plain_near = near_tables(&plain_tb, key).unwrap();
+            assert_eq!(
+                plain_near.len(),
+                successors,
+                "{key}: plain tables omit nothing"
+            );
+            let mut in_place = near_tables(&tb, key).unwrap();
+            let mut decoded = near_tables(&tb, key).unwrap();
+            assert!(decoded.len() >= successors);
+            decode_near(&mut in_place, 0).unwrap();
+            decode_near(&mut decoded, u64::MAX).unwrap();
+            let positions = tb.domain().size(key);
+            tb.domain()
+                .for_each_position(key, 0..positions, |index, pos| {
+                    if tb.domain().is_hole(key, index, pos) || !tb.domain().omits(pos) {
+                        return;
+                    }
+                    let probed = tb.probe(pos).unwrap();
+                    assert_eq!(plain_tb.probe(pos).unwrap(), probed, "{key} {index}");
+                    for near in [&in_place, &decoded] {
+                        assert_eq!(
+                            search_near(&tb, near, pos).unwrap(),
+                            probed,
+                            "{key} {index}"
+                        );
+                    }
+                    searched += 1;
+                });
+        }
+        assert!(searched > 1000, "positions left out: {searched}");
     }
 }
