@@ -225,7 +225,8 @@ def build(
 
     Say which tables with one of ``max_men`` (morris: every moving-phase subspace with at most
     that many men a side), ``max_pieces`` (checkers: every ending of 2 to that many pieces),
-    ``subspaces`` (names such as ``"5-4"`` or ``"2110-53"``, with what they depend on) or
+    ``subspaces`` (names such as ``"5-4"`` or ``"2110-53"``, or a checkers material such as
+    ``"2110"`` for every slice of it, with what they depend on) or
     ``whole_game=True`` (the small morris games, placement included). Tables already complete
     in ``out`` are kept, so a rerun resumes an interrupted build. Ctrl-C (or the stop button
     of a notebook) stops the build cleanly: the unit in progress is dropped, no half-written

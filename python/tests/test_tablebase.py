@@ -369,6 +369,15 @@ def test_compressed_tables_answer_as_plain_ones(tmp_path):
         assert (plies_c == -1).any()
 
 
+def test_a_checkers_material_builds_every_slice_of_it(tmp_path):
+    built = pp.tablebase.build("checkers", tmp_path, subspaces=["1011"], progress=False)
+    slices = sorted(f[:-5] for f in os.listdir(tmp_path) if f.startswith("1011-"))
+    assert len(slices) > 1
+    assert set(slices) <= {row["subspace"] for row in built}
+    with pytest.raises(ValueError, match="no such subspace"):
+        pp.tablebase.build("checkers", tmp_path, subspaces=["0070"])
+
+
 def test_build_arguments_are_checked(tmp_path):
     with pytest.raises(ValueError, match="max_pieces"):
         pp.tablebase.build("checkers", tmp_path, max_men=3)

@@ -162,20 +162,45 @@ fn parse_checkers_keys(
     domain: &CheckersDomain,
     texts: &[String],
 ) -> Result<Vec<CheckersKey>, CliError> {
-    texts
-        .iter()
-        .map(|t| {
-            let key: CheckersKey = t
-                .parse()
-                .map_err(|e: ParseCheckersKeyError| CliError::BadSubspace(e.to_string()))?;
-            if domain.size(key) == 0 {
-                return Err(CliError::BadSubspace(format!(
-                    "checkers slice {key} holds no position with both sides on the board"
-                )));
-            }
-            Ok(key)
-        })
-        .collect()
+    let mut keys = Vec::new();
+    for t in texts {
+        if let Some(counts) = perfectplay_solver::checkers::parse_material(t) {
+            keys.extend(material_slices(domain, t, counts)?);
+            continue;
+        }
+        let key: CheckersKey = t
+            .parse()
+            .map_err(|e: ParseCheckersKeyError| CliError::BadSubspace(e.to_string()))?;
+        if domain.size(key) == 0 {
+            return Err(CliError::BadSubspace(format!(
+                "checkers slice {key} holds no position with both sides on the board"
+            )));
+        }
+        keys.push(key);
+    }
+    Ok(keys)
+}
+
+/// Every slice of the material `counts` (named `text`), in build order.
+fn material_slices(
+    domain: &CheckersDomain,
+    text: &str,
+    counts: [u8; 4],
+) -> Result<Vec<CheckersKey>, CliError> {
+    let pieces: u8 = counts.iter().sum();
+    if pieces > perfectplay_solver::checkers::MAX_PIECES {
+        return Err(CliError::BadSubspace(format!(
+            "checkers material {text} has {pieces} pieces; the tables go up to {}",
+            perfectplay_solver::checkers::MAX_PIECES
+        )));
+    }
+    let slices = domain.material_slices(counts);
+    if slices.is_empty() {
+        return Err(CliError::BadSubspace(format!(
+            "checkers material {text} holds no position with both sides on the board"
+        )));
+    }
+    Ok(slices)
 }
 
 fn parse_keys(domain: &MorrisDomain, texts: &[String]) -> Result<Vec<MorrisKey>, CliError> {

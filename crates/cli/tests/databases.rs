@@ -509,6 +509,23 @@ fn checkers_tables_are_built_probed_verified_and_counted() {
         "-q",
     ]);
     assert!(text(&one).contains("verified 1 tables"), "{}", text(&one));
+    // A material names all its slices: a man against a man and a king.
+    let slices = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter(|e| {
+            let name = e.as_ref().unwrap().file_name();
+            let name = name.to_str().unwrap();
+            name.starts_with("1011-") && name.ends_with(".ppdb")
+        })
+        .count();
+    assert!(slices > 1, "{slices}");
+    let material = run(&["verify", "checkers", "--db", db, "--subspace", "1011"]);
+    assert!(material.status.success(), "{}", text(&material));
+    assert!(
+        text(&material).contains(&format!("verified {slices} tables")),
+        "{}",
+        text(&material)
+    );
 
     let info = run(&["info", "--db", db]);
     assert!(text(&info).contains("game: checkers"), "{}", text(&info));
@@ -584,6 +601,14 @@ fn checkers_commands_refuse_bad_input() {
         (
             vec!["solve", "checkers", "--out", db, "--subspace", "1000-00"],
             "both sides",
+        ),
+        (
+            vec!["solve", "checkers", "--out", db, "--subspace", "0070"],
+            "checkers material 0070 holds no position with both sides",
+        ),
+        (
+            vec!["verify", "checkers", "--db", db, "--subspace", "3330"],
+            "checkers material 3330 has 9 pieces; the tables go up to 8",
         ),
         (
             vec![

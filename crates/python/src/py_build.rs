@@ -259,8 +259,13 @@ impl BuildJob {
 }
 
 fn parse_all<D: Domain>(domain: &D, names: &[String]) -> Result<Vec<D::Key>> {
-    names
-        .iter()
-        .map(|name| parse_subspace(domain, name).map_err(Error::from))
-        .collect()
+    let mut keys = Vec::new();
+    for name in names {
+        match (domain.parse_key(name), domain.keys_named(name)) {
+            // A group the game names as a whole (a checkers material): its slices.
+            (None, Some(group)) => keys.extend(group),
+            _ => keys.push(parse_subspace(domain, name)?),
+        }
+    }
+    Ok(keys)
 }

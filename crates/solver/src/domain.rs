@@ -33,6 +33,13 @@ pub trait Domain: Send + Sync {
     /// The key written as `text`, if it names a subspace of this game.
     fn parse_key(&self, text: &str) -> Option<Self::Key>;
 
+    /// The subspaces `text` names: one key ([`Domain::parse_key`]), or a group a game names
+    /// as a whole (a checkers material, every slice of it), in build order. `None` if it names
+    /// none.
+    fn keys_named(&self, text: &str) -> Option<Vec<Self::Key>> {
+        self.parse_key(text).map(|key| vec![key])
+    }
+
     /// The number of indices of subspace `key`.
     fn size(&self, key: Self::Key) -> u64;
 

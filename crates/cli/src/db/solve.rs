@@ -18,7 +18,8 @@ pub(crate) struct SolveArgs {
     pub(crate) max_pieces: Option<u8>,
     /// One subspace (and what it depends on). Morris: men of the side to move and of the
     /// other side, e.g. 5,4; with men in hand 3-2-h6-6. Checkers: men and kings of each side
-    /// and the ranks of their most advanced men, e.g. 2110-53.
+    /// and the ranks of their most advanced men, e.g. 2110-53, or a material, every slice of
+    /// it: 2110.
     #[arg(long, value_name = "KEY", conflicts_with = "whole_game")]
     pub(crate) subspace: Vec<String>,
     /// The whole game, placement included: every subspace reachable from the start. The default

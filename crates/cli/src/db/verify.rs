@@ -10,7 +10,9 @@ pub(crate) struct VerifyArgs {
     /// Directory of the tables.
     #[arg(long, value_name = "DIR")]
     pub(crate) db: PathBuf,
-    /// Only these subspaces (default: every table in the directory).
+    /// Only these subspaces (default: every table in the directory); for checkers also a
+    /// material, every slice of it: men and kings of the side to move and of the other side,
+    /// e.g. 2110.
     #[arg(long, value_name = "KEY")]
     pub(crate) subspace: Vec<String>,
     #[command(flatten)]

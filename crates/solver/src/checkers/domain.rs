@@ -99,6 +99,21 @@ impl CheckersDomain {
         keys
     }
 
+    /// Every slice with positions of `material` (men and kings of the side to move, then of
+    /// the other side), in build order; none past [`MAX_PIECES`].
+    pub fn material_slices(&self, material: [u8; 4]) -> Vec<CheckersKey> {
+        let pieces = material.iter().map(|&n| u16::from(n)).sum::<u16>();
+        let Ok(pieces) = u8::try_from(pieces) else {
+            return Vec::new();
+        };
+        if pieces > MAX_PIECES {
+            return Vec::new();
+        }
+        let mut keys = self.keys_up_to(pieces);
+        keys.retain(|k| [k.mover_men, k.mover_kings, k.other_men, k.other_kings] == material);
+        keys
+    }
+
     /// [`keys_up_to`](Self::keys_up_to) of a count asked for by a user: refused unless it is
     /// between 2 and [`MAX_PIECES`].
     pub fn keys_up_to_checked(&self, max_pieces: u8) -> Result<Vec<CheckersKey>, RequestError> {
@@ -353,6 +368,13 @@ impl Domain for CheckersDomain {
         text.parse().ok().filter(|&k| self.is_database_key(k))
     }
 
+    fn keys_named(&self, text: &str) -> Option<Vec<CheckersKey>> {
+        match super::parse_material(text) {
+            Some(material) => Some(self.material_slices(material)).filter(|k| !k.is_empty()),
+            None => self.parse_key(text).map(|key| vec![key]),
+        }
+    }
+
     fn size(&self, key: CheckersKey) -> u64 {
         if self.is_database_key(key) {
             self.slice(key).size()
@@ -514,6 +536,32 @@ mod tests {
 
     fn domain() -> CheckersDomain {
         CheckersDomain::new(Checkers::default())
+    }
+
+    #[test]
+    fn a_material_names_every_slice_of_it() {
+        let d = domain();
+        let named = d.keys_named("1011").unwrap();
+        let every: Vec<_> = d
+            .keys_up_to(3)
+            .into_iter()
+            .filter(|k| k.to_string().starts_with("1011-"))
+            .collect();
+        assert!(every.len() > 1, "{every:?}");
+        assert_eq!(named, every);
+        assert_eq!(
+            d.keys_named("0403").unwrap(),
+            vec!["0403-00".parse().unwrap()]
+        );
+        assert_eq!(
+            d.keys_named("1011-10").unwrap(),
+            vec!["1011-10".parse().unwrap()]
+        );
+        // One side without pieces, more than eight pieces, not four digits.
+        for text in ["0070", "3330", "9999", "101", "10110", "1O11", ""] {
+            assert_eq!(d.keys_named(text), None, "{text}");
+        }
+        assert_eq!(super::super::parse_material("2110"), Some([2, 1, 1, 0]));
     }
 
     #[test]

@@ -11,6 +11,17 @@ pub const MAX_PIECES: u8 = 8;
 /// The highest rank a man can stand on: rank 7 is its crowning row.
 pub const MAX_RANK: u8 = 6;
 
+/// The counts of a checkers material written as four digits, the way a slice's name begins:
+/// men and kings of the side to move, then of the other side (`2110`).
+#[must_use]
+pub fn parse_material(text: &str) -> Option<[u8; 4]> {
+    let digits: [u8; 4] = text.as_bytes().try_into().ok()?;
+    digits
+        .iter()
+        .all(u8::is_ascii_digit)
+        .then(|| digits.map(|d| d - b'0'))
+}
+
 /// A checkers slice: the men and kings of the side to move and of the other side, and the rank
 /// of each side's most advanced man.
 ///

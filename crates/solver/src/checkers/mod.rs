@@ -36,4 +36,4 @@ mod index;
 mod key;
 
 pub use domain::{CheckersDomain, Enumeration, TableSizes, PUBLISHED_ARRANGEMENTS};
-pub use key::{CheckersKey, ParseCheckersKeyError, MAX_PIECES, MAX_RANK};
+pub use key::{parse_material, CheckersKey, ParseCheckersKeyError, MAX_PIECES, MAX_RANK};
