@@ -162,13 +162,13 @@ fn best_successor(values: &mut [Option<Result<Value, ProbeError>>]) -> Result<Va
 /// The value of a position its table leaves out, gathered from its successors' values as they
 /// come: the best of them seen from its mover, without distance unless every successor has one
 /// (or the best wins at once).
-pub(crate) struct BestSuccessor {
+struct BestSuccessor {
     best: Option<Value>,
     all_distances: bool,
 }
 
 impl BestSuccessor {
-    pub(crate) fn new() -> Self {
+    fn new() -> Self {
         BestSuccessor {
             best: None,
             all_distances: true,
@@ -177,7 +177,7 @@ impl BestSuccessor {
 
     /// Takes in one successor's value, seen from the side to move there.
     #[inline]
-    pub(crate) fn add(&mut self, successor: Value) {
+    fn add(&mut self, successor: Value) {
         let v = successor.before();
         self.all_distances &= v.plies.is_some() || v.wdl == crate::value::Wdl::Draw;
         if self.best.is_none_or(|b| v.better_than(b)) {
@@ -186,7 +186,7 @@ impl BestSuccessor {
     }
 
     /// The position's value; an error if it had no successor.
-    pub(crate) fn finish(self) -> Result<Value, ProbeError> {
+    fn finish(self) -> Result<Value, ProbeError> {
         let best = self.best.ok_or_else(|| {
             ProbeError::OutOfScope("a position left out of its table has no move".to_owned())
         })?;
@@ -195,6 +195,35 @@ impl BestSuccessor {
         } else {
             Value::wdl_only(best.wdl)
         })
+    }
+}
+
+/// The value of `pos` from its successors' values, each given by `value_of` (the rules' value
+/// where the game is over at `pos`): the search of a position its table leaves out.
+pub(crate) fn search_successors<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    mut value_of: impl FnMut(&G::Position) -> Result<Value, ProbeError>,
+) -> Result<Value, ProbeError> {
+    if let Some(v) = terminal_value(game, pos) {
+        return v;
+    }
+    let mut best = BestSuccessor::new();
+    let mut error = None;
+    game.for_each_move(pos, |mv| {
+        if error.is_none() {
+            // Played on a copy in place: see `verify::recompute`.
+            let mut next = *pos;
+            game.play_in_place(&mut next, mv);
+            match value_of(&next) {
+                Ok(v) => best.add(v),
+                Err(e) => error = Some(e),
+            }
+        }
+    });
+    match error {
+        Some(e) => Err(e),
+        None => best.finish(),
     }
 }
 
@@ -614,24 +643,7 @@ impl<D: Domain> Tablebase<D> {
     /// such step goes to fewer pieces, so the search ends).
     #[cold]
     fn value_by_search(&self, pos: &Position<D>) -> Result<Value, ProbeError> {
-        let game = self.domain.game();
-        if let Some(v) = terminal_value(game, pos) {
-            return v;
-        }
-        let mut best = BestSuccessor::new();
-        let mut error = None;
-        game.for_each_move(pos, |mv| {
-            if error.is_none() {
-                match self.probe(&game.play(pos, mv)) {
-                    Ok(v) => best.add(v),
-                    Err(e) => error = Some(e),
-                }
-            }
-        });
-        match error {
-            Some(e) => Err(e),
-            None => best.finish(),
-        }
+        search_successors(self.domain.game(), pos, |next| self.probe(next))
     }
 
     /// Like [`Tablebase::probe`], but `None` when the table is missing.

@@ -42,7 +42,7 @@ use crate::error::{DbError, ProbeError, SolveError};
 use crate::format::{DISTANCE_EXTENSION, EXTENSION};
 use crate::limits::worker_pool;
 use crate::table::Table;
-use crate::tablebase::{stored, terminal_value, BestSuccessor, Tablebase};
+use crate::tablebase::{search_successors, stored, terminal_value, Tablebase};
 use crate::value::{Packed, Value};
 
 type Position<D> = <<D as Domain>::Game as Game>::Position;
@@ -527,27 +527,7 @@ fn search_near<D: Domain>(
     near: Near<'_, D::Key>,
     pos: &Position<D>,
 ) -> Result<Value, ProbeError> {
-    let game = tb.domain().game();
-    if let Some(v) = terminal_value(game, pos) {
-        return v;
-    }
-    let mut best = BestSuccessor::new();
-    let mut error = None;
-    game.for_each_move(pos, |mv| {
-        if error.is_some() {
-            return;
-        }
-        let mut next = *pos;
-        game.play_in_place(&mut next, mv);
-        match value_near(tb, near, &next) {
-            Ok(v) => best.add(v),
-            Err(e) => error = Some(e),
-        }
-    });
-    match error {
-        Some(e) => Err(e),
-        None => best.finish(),
-    }
+    search_successors(tb.domain().game(), pos, |next| value_near(tb, near, next))
 }
 
 /// The value of `pos` as [`Tablebase::probe`] gives it, read from `near` where its table is
