@@ -469,7 +469,8 @@ impl Buffers<'_> {
         })?;
         let len = rows.len;
         let threads = rayon::current_num_threads();
-        lanes.deal(len.div_ceil(ENVS_PER_TASK), threads);
+        let chunks = len.div_ceil(ENVS_PER_TASK);
+        lanes.deal(chunks, threads);
         let lanes = &*lanes;
         // Whichever thread runs `pass(me)` works through the chunks of its own lane and then
         // helps with the others, so the pass is done whichever threads take part.
@@ -504,9 +505,14 @@ impl Buffers<'_> {
                 }
             }
         };
-        // Within `pool::run_steps` the waiting workers join the pass directly; elsewhere one
-        // rayon task per thread of the pool runs it.
-        if !pool::share(&pass) {
+        // A pass of one chunk is the caller's alone: it gives a worker nothing to claim, and
+        // opening it to them (the lines they spin on change hands, the caller waits for any
+        // that joined) cost about a microsecond on two cores, as much as the whole pass of a
+        // few envs. Within `pool::run_steps` the waiting workers join longer passes directly;
+        // elsewhere one rayon task per thread of the pool runs them.
+        if chunks <= 1 {
+            pass(0);
+        } else if !pool::share(&pass) {
             (0..threads)
                 .into_par_iter()
                 .with_max_len(1)

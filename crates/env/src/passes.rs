@@ -160,6 +160,11 @@ impl Passes {
         self.worker_parts.load(Ordering::Relaxed)
     }
 
+    /// The passes opened so far (modulo 2^32): the epoch of the last.
+    pub(crate) fn opened(&self) -> u64 {
+        self.state.load(Ordering::Relaxed) >> 32
+    }
+
     /// Keeps worker `me` (not 0) awake, joining each pass opened meanwhile, until `stop()` says
     /// so or `limit` has passed since the last pass it ran (or since it began).
     pub(crate) fn wait(&self, me: usize, limit: Duration, stop: impl Fn() -> bool) {

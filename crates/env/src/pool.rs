@@ -156,6 +156,13 @@ pub fn shared_parts() -> u64 {
     PASSES.worker_parts()
 }
 
+/// The passes opened to the waiting workers so far in this process (modulo 2^32): for tests
+/// that check which passes are offered to them.
+#[doc(hidden)]
+pub fn passes_opened() -> u64 {
+    PASSES.opened()
+}
+
 /// The passes of [`run_steps`], shared with the owner's workers.
 static PASSES: Passes = Passes::new();
 
