@@ -351,11 +351,12 @@ class VectorEnv:
     - Threads: `RAYON_NUM_THREADS` (one per CPU by default). The first Python thread that steps
       envs steps them itself, with that many less one workers of its own; other threads step
       theirs on rayon's global pool. Each thread steps about the same envs at every call, in
-      chunks of 32, so that their data stays in its core's caches. After a call the workers
-      wait awake, spinning, for up to 50 µs, so that back-to-back calls find them ready: code
-      run between steps on the same cores (a policy on the CPU) shares them with that spin.
-      With multiprocessing, prefer the `spawn` or `forkserver` start method: a forked child
-      steps its envs on its calling thread alone.
+      chunks of 32, so that their data stays in its core's caches; a batch of 32 envs or fewer
+      is stepped by the calling thread alone (a second thread would cost more than it does).
+      After a call the workers wait awake, spinning, for up to 50 µs, so that back-to-back
+      calls find them ready: code run between steps on the same cores (a policy on the CPU)
+      shares them with that spin. With multiprocessing, prefer the `spawn` or `forkserver`
+      start method: a forked child steps its envs on its calling thread alone.
     - An illegal action raises `IllegalActionError` naming the env index, before any env moves.
     - `packed_mask=True`: the masks are uint8 `[N, ceil(num_actions / 8)]`, eight actions to a
       byte, lowest bit first (`np.unpackbits(mask, axis=1, bitorder="little")[:, :num_actions]`
