@@ -606,6 +606,7 @@ def _build_tables(
     force_threads: bool = False,
     wait: bool = False,
     compress: bool = False,
+    checkpoint_minutes: Optional[float] = 30.0,
 ) -> List[Dict[str, Any]]:
     """Builds tables of `game` into `out` with the GIL released (see `perfectplay.tablebase.build`).
     `targets` are subspace names, or `None` with `max_men` (morris), `max_pieces` (checkers)
@@ -613,7 +614,9 @@ def _build_tables(
     the build's figures. Ctrl-C stops the build between tasks (the unit in progress is dropped,
     no half-written file is left) and raises `KeyboardInterrupt`; a rerun resumes. `threads` is
     checked as on the command line (1 to 4 per CPU unless `force_threads`); another build
-    holding `out`'s build lock is an error naming it, or waited for with `wait`."""
+    holding `out`'s build lock is an error naming it, or waited for with `wait`. A unit saves
+    its state (`KEY.ppck`) after `checkpoint_minutes` of work and as often again (`None`:
+    never), and a build takes a unit up from its checkpoint."""
 
 def _plan_units(
     game: Game,
@@ -635,12 +638,15 @@ def _build_unit(
     threads: Optional[int] = None,
     wdl_only: bool = False,
     compress: bool = False,
+    checkpoint_minutes: Optional[float] = 30.0,
 ) -> Dict[str, Any]:
     """Builds the unit made of `subspaces` into `out` on its own (the tables of the units it reads
     must be there, complete): kept if its files are complete and valid. No lock is taken: the
     driver holds the directory's (`_DirectoryClaim`). Returns a dict: `tables`
-    (`{subspace: positions}`), `solved_positions` (0 when kept), `seconds`, `threads` and
-    `peak_working_bytes` (0 when kept); the GIL is released meanwhile."""
+    (`{subspace: positions}`), `solved_positions` (0 when kept), `seconds`, `threads`,
+    `peak_working_bytes` (0 when kept), `resumed` (taken up from a checkpoint) and
+    `checkpoints_saved`; the GIL is released meanwhile. The unit saves its state after
+    `checkpoint_minutes` of work and as often again (`None`: never)."""
 
 class _DirectoryClaim:
     """A directory claimed by a cluster build's driver: its build lock, held until `release()`

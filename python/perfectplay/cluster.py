@@ -95,6 +95,8 @@ class ClusterReport:
     units_solved: int
     units_kept: int
     nodes: List[NodeFigures]
+    #: Units taken up from a checkpoint of an earlier attempt (a retried task, a rerun).
+    units_resumed: int = 0
 
     @property
     def positions_per_second(self) -> float:
@@ -158,12 +160,13 @@ def _build_unit_task(
     threads: int,
     wdl_only: bool,
     compress: bool,
+    checkpoint_minutes: Optional[float],
     *inputs: Any,
 ) -> Dict[str, Any]:
     """One unit, in a Ray worker. ``inputs`` are the results of the units it reads: Ray hands
     them over only once those tasks are done, which is all they are for."""
     del inputs
-    done = _build_unit(game, out, subspaces, threads, wdl_only, compress)
+    done = _build_unit(game, out, subspaces, threads, wdl_only, compress, checkpoint_minutes)
     context = ray.get_runtime_context()
     done["node"] = context.get_node_id()
     done["host"] = socket.gethostname()
@@ -195,6 +198,7 @@ def build(
     compress: bool = False,
     max_retries: int = 3,
     progress: bool = True,
+    checkpoint_minutes: Optional[float] = 30.0,
     **rules: Any,
 ) -> ClusterReport:
     """Builds the tables of a request on a Ray cluster into ``out`` (a directory every node
@@ -208,12 +212,22 @@ def build(
     whose worker dies is retried up to ``max_retries`` times. ``progress`` shows one tqdm bar
     over positions, where tqdm is installed.
 
+    A unit saves its solving state in ``out`` (``KEY.ppck``) after ``checkpoint_minutes`` of
+    work and as often again (``None``: never), so that a retried task, or the unit in a rerun
+    of the driver, goes on from there with the same tables (see
+    :func:`perfectplay.tablebase.build`).
+
     Raises ``TablebaseError`` when another build holds ``out``, and the first error of a unit
     (a missing or damaged table, a full disk) as Ray raises it (``ray.exceptions.RayTaskError``
     wrapping ours).
     """
     if cpus_per_task < 1:
         raise ValueError(f"cpus_per_task must be at least 1, not {cpus_per_task}")
+    if checkpoint_minutes is not None and not 0 <= checkpoint_minutes <= 1e9:
+        raise ValueError(
+            f"checkpoint_minutes must be a number of minutes, 0 or more (or None), "
+            f"not {checkpoint_minutes}"
+        )
     the_game = _game(game, rules)
     units = plan(
         the_game,
@@ -228,7 +242,17 @@ def build(
     try:
         if not ray.is_initialized():
             ray.init(address=address, log_to_driver=False)
-        return _run(the_game, out, units, cpus_per_task, wdl_only, compress, max_retries, progress)
+        return _run(
+            the_game,
+            out,
+            units,
+            cpus_per_task,
+            wdl_only,
+            compress,
+            checkpoint_minutes,
+            max_retries,
+            progress,
+        )
     finally:
         claim.release()
 
@@ -240,6 +264,7 @@ def _run(
     cpus_per_task: int,
     wdl_only: bool,
     compress: bool,
+    checkpoint_minutes: Optional[float],
     max_retries: int,
     progress: bool,
 ) -> ClusterReport:
@@ -257,7 +282,14 @@ def _run(
         )
         inputs = [refs[j] for j in sorted(set(unit["reads"]))]
         ref = task.remote(
-            game, out, unit["subspaces"], cpus_per_task, wdl_only, compress, *inputs
+            game,
+            out,
+            unit["subspaces"],
+            cpus_per_task,
+            wdl_only,
+            compress,
+            checkpoint_minutes,
+            *inputs,
         )
         refs[i] = ref
         unit_of_ref[ref] = i
@@ -313,6 +345,7 @@ def _report(
             NodeFigures(node, f["host"], f["units"], f["solved"], f["seconds"])
             for node, f in sorted(per_node.items())
         ],
+        units_resumed=sum(1 for r in results.values() if r.get("resumed")),
     )
 
 
@@ -333,6 +366,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--wdl-only", action="store_true")
     parser.add_argument("--compress", action="store_true")
     parser.add_argument("--max-retries", type=int, default=3)
+    parser.add_argument(
+        "--checkpoint-every",
+        type=float,
+        default=30.0,
+        metavar="MINUTES",
+        help="save a unit's state after this many minutes of it, and as often again (default 30)",
+    )
+    parser.add_argument(
+        "--no-checkpoints", action="store_true", help="save no unit checkpoints"
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     parser.add_argument(
         "--set", action="append", default=[], metavar="NAME=VALUE", help="a rule option"
@@ -358,6 +401,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             compress=args.compress,
             max_retries=args.max_retries,
             progress=not args.quiet,
+            checkpoint_minutes=None if args.no_checkpoints else args.checkpoint_every,
             **rules,
         )
     except (ValueError, KeyError) as error:

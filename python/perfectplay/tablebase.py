@@ -219,6 +219,7 @@ def build(
     force_threads: bool = False,
     wait: bool = False,
     compress: bool = False,
+    checkpoint_minutes: Optional[float] = 30.0,
     **rules: Any,
 ) -> List[Dict[str, Any]]:
     """Builds endgame tables into ``out`` with the Rust solver, the GIL released.
@@ -249,8 +250,17 @@ def build(
     unless ``wdl_only`` in ``KEY.ppdd``; every reader reads either form): Nine Men's Morris
     and checkers endings take a tenth of the disk or less (figures in BENCHMARKS.md).
 
+    A unit that takes long saves its solving state beside its tables (``KEY.ppck``, 2 bytes a
+    position) after ``checkpoint_minutes`` of work and as often again, so that a build
+    stopped in the middle of it (Ctrl-C, a killed kernel, a machine handed back) takes the unit
+    up from the last save when run again, with the same tables as a build in one go; the file
+    goes once the unit's tables are written. ``None`` saves none (one already there is still
+    taken up); a checkpoint made from other rules or tables, or damaged, raises
+    ``TablebaseError`` naming it (delete it to start the unit over).
+
     Returns one dict per table: ``subspace``, ``positions``, ``wins``, ``draws``, ``losses``,
-    ``longest_win``, ``seconds``, ``kept`` and ``path``, and with ``compress``
+    ``longest_win``, ``seconds``, ``kept``, ``resumed`` (its unit taken up from a checkpoint)
+    and ``path``, and with ``compress``
     ``compressed_bytes`` for the tables compressed by this call.
     """
     if isinstance(game, str):
@@ -279,6 +289,7 @@ def build(
             force_threads=force_threads,
             wait=wait,
             compress=compress,
+            checkpoint_minutes=checkpoint_minutes,
         )
     finally:
         if drawer is not None:

@@ -343,6 +343,32 @@ def test_an_interrupted_build_leaves_no_half_file_and_resumes(tmp_path):
     assert pp.tablebase.open(tmp_path).probe("B:WK32:BK1,K5").wdl == 1
 
 
+def test_a_build_stopped_inside_a_unit_takes_it_up_from_its_checkpoint(tmp_path):
+    stopped, whole = tmp_path / "stopped", tmp_path / "whole"
+
+    def stop_late_in_5_5(figures):
+        if figures["unit"] == "5-5" and figures["unit_initialised"] > 0.7 * 30_914_424:
+            raise KeyboardInterrupt
+
+    build = pp.tablebase.build
+    with pytest.raises(KeyboardInterrupt):
+        build("nine_mens_morris", stopped, max_men=5, checkpoint_minutes=0, progress=stop_late_in_5_5)
+    assert "5-5.ppck" in os.listdir(stopped)
+    report = build("nine_mens_morris", stopped, max_men=5, progress=False)
+    assert [r["subspace"] for r in report if r["resumed"]] == ["5-5"]
+    assert not any(name.endswith(".ppck") for name in os.listdir(stopped))
+    build("nine_mens_morris", whole, max_men=5, checkpoint_minutes=None, progress=False)
+    read = lambda d: (d / "5-5.ppdb").read_bytes()  # noqa: E731
+    assert read(stopped) == read(whole)
+
+    (stopped / "5-5.ppdb").unlink()
+    (stopped / "5-5.ppck").write_bytes(b"PPUNITCK")
+    with pytest.raises(pp.TablebaseError, match=r"5-5\.ppck.*delete the file"):
+        build("nine_mens_morris", stopped, max_men=5, progress=False)
+    with pytest.raises(ValueError, match="checkpoint_minutes"):
+        build("nine_mens_morris", stopped, max_men=5, checkpoint_minutes=-1)
+
+
 def test_compressed_tables_answer_as_plain_ones(tmp_path):
     plain, packed = tmp_path / "plain", tmp_path / "packed"
     pp.tablebase.build("checkers", plain, max_pieces=3, progress=False)

@@ -157,3 +157,45 @@ fn two_builds_started_together_into_one_directory_leave_it_intact() {
     );
     assert_eq!(digests(dir.path()), want);
 }
+
+/// With a checkpoint saved at every chance, builds killed in the middle of units take them up
+/// from what the killed build saved: the tables are still those of an undisturbed build, and
+/// no checkpoint is left once it is done.
+#[test]
+fn builds_killed_between_checkpoints_finish_with_the_same_bytes() {
+    let want = reference();
+    let dir = tempfile::tempdir().unwrap();
+    let saving = ["--checkpoint-every", "0"];
+    let mut seed = 0xc4ec_u64;
+    for _ in 0..4 {
+        let child = solve_command(dir.path(), &saving).spawn().unwrap();
+        std::thread::sleep(Duration::from_millis(300 + next(&mut seed) % 2500));
+        kill(child);
+    }
+    let out = solve_command(dir.path(), &saving).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(digests(dir.path()), want, "{}", text(&out));
+}
+
+#[test]
+fn checkpoint_intervals_are_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    for bad in ["-1", "soon", "NaN", "inf"] {
+        let arg = format!("--checkpoint-every={bad}");
+        let out = solve_command(dir.path(), &[&arg]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        assert!(
+            text(&out).contains("not a number of minutes"),
+            "{}",
+            text(&out)
+        );
+    }
+    let out = solve_command(dir.path(), &["--checkpoint-every", "0"])
+        .output()
+        .unwrap();
+    assert!(
+        text(&out).contains("unit checkpoints saved:"),
+        "{}",
+        text(&out)
+    );
+}

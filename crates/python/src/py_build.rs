@@ -41,10 +41,12 @@ pub(crate) fn tables_game(directory: PathBuf) -> Result<Option<PyGame>> {
 /// the build's figures. Ctrl-C stops the build between tasks (the unit in progress is dropped,
 /// no half-written file is left) and raises `KeyboardInterrupt`; a rerun resumes. `threads` is
 /// checked as on the command line (1 to 4 per CPU unless `force_threads`); another build
-/// holding `out`'s build lock is an error naming it, or waited for with `wait`.
+/// holding `out`'s build lock is an error naming it, or waited for with `wait`. A unit saves
+/// its state (`KEY.ppck`) after `checkpoint_minutes` of work and as often again (`None`:
+/// never), and a build takes a unit up from its checkpoint.
 #[pyfunction]
 #[pyo3(name = "_build_tables")]
-#[pyo3(signature = (game, out, targets = None, max_men = None, max_pieces = None, whole_game = false, threads = None, wdl_only = false, progress = None, force_threads = false, wait = false, compress = false))]
+#[pyo3(signature = (game, out, targets = None, max_men = None, max_pieces = None, whole_game = false, threads = None, wdl_only = false, progress = None, force_threads = false, wait = false, compress = false, checkpoint_minutes = Some(30.0)))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn build_tables<'py>(
     py: Python<'py>,
@@ -60,6 +62,7 @@ pub(crate) fn build_tables<'py>(
     force_threads: bool,
     wait: bool,
     compress: bool,
+    checkpoint_minutes: Option<f64>,
 ) -> PyResult<Bound<'py, PyList>> {
     let cancel = Arc::new(AtomicBool::new(false));
     let figures = Arc::new(BuildProgress::default());
@@ -74,6 +77,7 @@ pub(crate) fn build_tables<'py>(
         report_to: Some(Arc::clone(&figures)),
         wait,
         compress,
+        checkpoint_every: checkpoint_interval(checkpoint_minutes)?,
     };
     let job = BuildJob::new(&game.get().game, targets, max_men, max_pieces, whole_game)?;
     let worker = std::thread::spawn(move || job.run(&out, &options));
@@ -124,6 +128,7 @@ pub(crate) fn build_tables<'py>(
         d.set_item("longest_win", row.stats.longest_win)?;
         d.set_item("seconds", row.seconds)?;
         d.set_item("kept", row.kept)?;
+        d.set_item("resumed", row.resumed)?;
         if let Some(c) = compressed.iter().find(|c| c.subspace == row.subspace) {
             d.set_item("path", &c.wdl.0)?;
             d.set_item("compressed_bytes", c.bytes())?;
@@ -268,4 +273,20 @@ fn parse_all<D: Domain>(domain: &D, names: &[String]) -> Result<Vec<D::Key>> {
         }
     }
     Ok(keys)
+}
+
+/// `checkpoint_minutes` as the solver takes it: `None` saves no unit checkpoint.
+pub(crate) fn checkpoint_interval(minutes: Option<f64>) -> PyResult<Option<Duration>> {
+    minutes
+        .map(|m| {
+            if m.is_finite() && (0.0..=1e9).contains(&m) {
+                Ok(Duration::from_secs_f64(m * 60.0))
+            } else {
+                Err(Error::BadArgument(format!(
+                    "checkpoint_minutes must be a number of minutes, 0 or more (or None), not {m}"
+                ))
+                .into())
+            }
+        })
+        .transpose()
 }

@@ -44,10 +44,13 @@ pub(crate) fn _plan_units<'py>(
 /// Builds the unit made of `subspaces` into `out` on its own (the tables of the units it reads
 /// must be there, complete): kept if its files are complete and valid. No lock is taken: the
 /// driver holds the directory's (`_DirectoryClaim`). Returns a dict: `tables`
-/// (`{subspace: positions}`), `solved_positions` (0 when kept), `seconds`, `threads` and
-/// `peak_working_bytes` (0 when kept); the GIL is released meanwhile.
+/// (`{subspace: positions}`), `solved_positions` (0 when kept), `seconds`, `threads`,
+/// `peak_working_bytes` (0 when kept), `resumed` (taken up from a checkpoint) and
+/// `checkpoints_saved`; the GIL is released meanwhile. The unit saves its state after
+/// `checkpoint_minutes` of work and as often again (`None`: never).
 #[pyfunction]
-#[pyo3(signature = (game, out, subspaces, threads = None, wdl_only = false, compress = false))]
+#[pyo3(signature = (game, out, subspaces, threads = None, wdl_only = false, compress = false, checkpoint_minutes = Some(30.0)))]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn _build_unit<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyGame>,
@@ -56,12 +59,14 @@ pub(crate) fn _build_unit<'py>(
     threads: Option<usize>,
     wdl_only: bool,
     compress: bool,
+    checkpoint_minutes: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let job = BuildJob::new(&game.get().game, Some(subspaces.clone()), None, None, false)?;
     let options = SolveOptions {
         threads,
         wdl_only,
         compress,
+        checkpoint_every: crate::py_build::checkpoint_interval(checkpoint_minutes)?,
         ..SolveOptions::default()
     };
     let report = py.detach(|| job.run_unit(&out, &subspaces, &options))?;
@@ -75,6 +80,8 @@ pub(crate) fn _build_unit<'py>(
     d.set_item("seconds", report.seconds)?;
     d.set_item("threads", report.threads)?;
     d.set_item("peak_working_bytes", report.peak_working_bytes)?;
+    d.set_item("resumed", report.subspaces.iter().any(|r| r.resumed))?;
+    d.set_item("checkpoints_saved", report.checkpoints_saved)?;
     Ok(d)
 }
 

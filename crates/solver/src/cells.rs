@@ -27,6 +27,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use memmap2::MmapMut;
 use rayon::prelude::*;
+use xxhash_rust::xxh3::Xxh3;
 
 /// The counter of a position that cannot lose, and of one that cannot arise.
 pub(crate) const CANNOT_LOSE: u8 = 255;
@@ -93,6 +94,8 @@ impl Cell {
 }
 
 const LANES: u64 = 4;
+/// Words a checkpoint writes or reads at a time (8 MiB).
+const IO_WORDS: usize = 1 << 20;
 const LANE_BITS: u64 = 16;
 const LANE_MASK: u64 = 0xffff;
 const LOW_LANE_BITS: u64 = 0x0001_0001_0001_0001;
@@ -213,6 +216,50 @@ impl Cells {
                 if i < end && x >> (lane * LANE_BITS) & LANE_MASK == 0 {
                     found(i)?;
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// The number of cells.
+    pub(crate) fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Writes every cell to `out`, four to a little-endian `u64` word (the last word padded
+    /// with zero cells), and adds those bytes to `hash`: a unit's checkpoint. Nobody may write
+    /// the cells meanwhile.
+    pub(crate) fn save(&self, out: &mut impl io::Write, hash: &mut Xxh3) -> io::Result<()> {
+        let mut bytes = Vec::with_capacity(IO_WORDS * 8);
+        for words in self.words().chunks(IO_WORDS) {
+            bytes.clear();
+            for word in words {
+                bytes.extend_from_slice(&word.load(Ordering::Relaxed).to_le_bytes());
+            }
+            hash.update(&bytes);
+            out.write_all(&bytes)?;
+        }
+        Ok(())
+    }
+
+    /// The bytes [`Cells::save`] writes.
+    pub(crate) fn saved_len(&self) -> u64 {
+        self.map.len() as u64
+    }
+
+    /// Reads back every cell that [`Cells::save`] wrote, adding the bytes to `hash`. Nobody may
+    /// use the cells meanwhile; on an error they hold part of the file and must be dropped.
+    pub(crate) fn load(&self, input: &mut impl io::Read, hash: &mut Xxh3) -> io::Result<()> {
+        let mut bytes = vec![0u8; IO_WORDS * 8];
+        for words in self.words().chunks(IO_WORDS) {
+            let bytes = &mut bytes[..words.len() * 8];
+            input.read_exact(bytes)?;
+            hash.update(bytes);
+            for (word, b) in words.iter().zip(bytes.chunks_exact(8)) {
+                word.store(
+                    u64::from_le_bytes(b.try_into().expect("8 bytes")),
+                    Ordering::Relaxed,
+                );
             }
         }
         Ok(())
@@ -399,5 +446,29 @@ mod tests {
             }
         });
         assert!((0..4).all(|i| cells.get(i) == Cell::counting(150, 0)));
+    }
+
+    #[test]
+    fn saved_cells_load_back_whole() {
+        let n = 4 * IO_WORDS as u64 + 7;
+        let cells = Cells::new(n).unwrap();
+        let run: Vec<Cell> = (0..n)
+            .map(|i| Cell::counting((i % 251) as u8, (i % 7) as u8))
+            .collect();
+        cells.store_run(0, &run);
+        let mut bytes = Vec::new();
+        let mut saved = Xxh3::new();
+        cells.save(&mut bytes, &mut saved).unwrap();
+        assert_eq!(bytes.len() as u64, cells.saved_len());
+        let again = Cells::new(n).unwrap();
+        let mut loaded = Xxh3::new();
+        again.load(&mut bytes.as_slice(), &mut loaded).unwrap();
+        assert_eq!(saved.digest(), loaded.digest());
+        assert!((0..n).all(|i| again.get(i) == run[i as usize]));
+        let short = Cells::new(n).unwrap();
+        let err = short
+            .load(&mut &bytes[..bytes.len() - 1], &mut Xxh3::new())
+            .unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof);
     }
 }

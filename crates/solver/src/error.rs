@@ -339,6 +339,13 @@ pub enum SolveError {
         /// Why not.
         reason: String,
     },
+    /// A unit's checkpoint (module `unit_checkpoint`) cannot be taken up: damaged, from
+    /// another format version, or made for other rules or from other tables.
+    #[error("cannot resume from a unit checkpoint: {source} (delete the file to solve the unit from its start)")]
+    UnitCheckpoint {
+        /// What is wrong with it, naming the file.
+        source: DbError,
+    },
     /// The build was cancelled; complete files stay, the unit in progress left nothing behind.
     #[error("interrupted")]
     Interrupted,

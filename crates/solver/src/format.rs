@@ -28,9 +28,10 @@
 //! directory and renamed once complete and synced: a file with the final name is complete.
 
 use std::fs::{self, File};
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -308,6 +309,105 @@ pub(crate) fn framed_prefix(magic: &[u8; 8], version: u32, encoded: &[u8]) -> Ve
     bytes.extend_from_slice(&xxh3_64(encoded).to_le_bytes());
     bytes.resize(bytes.len().next_multiple_of(ALIGN), 0);
     bytes
+}
+
+/// One of our files other than a table (a search's transposition table, a unit checkpoint),
+/// as [`read_framed`] checks it.
+pub(crate) struct FramedKind {
+    /// Its first eight bytes.
+    pub(crate) magic: [u8; 8],
+    /// The one version this program reads.
+    pub(crate) version: u32,
+    /// What it is, as a message names it: `a perfectplay search table`.
+    pub(crate) name: &'static str,
+    /// Its version as a message names it: `search table format version`.
+    pub(crate) version_name: &'static str,
+}
+
+/// Reads exactly `buf.len()` bytes of the file at `path` (`len` bytes long): a file that ends
+/// first is named truncated, too short for the `at_least` bytes it should have.
+pub(crate) fn read_exact_of(
+    reader: &mut impl Read,
+    buf: &mut [u8],
+    path: &Path,
+    len: u64,
+    at_least: u64,
+) -> Result<(), DbError> {
+    reader.read_exact(buf).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::UnexpectedEof {
+            DbError::Length {
+                path: path.to_owned(),
+                expected: at_least,
+                actual: len,
+            }
+        } else {
+            DbError::io(path, e)
+        }
+    })
+}
+
+/// Reads what [`framed_prefix`] wrote at the start of a file of `kind` (`len` bytes long):
+/// checks the magic number, the version and the header's checksum, and decodes the header.
+/// Returns it with the offset where the body starts; `reader` is left there.
+pub(crate) fn read_framed<T: DeserializeOwned>(
+    reader: &mut impl Read,
+    path: &Path,
+    len: u64,
+    kind: &FramedKind,
+) -> Result<(T, u64), DbError> {
+    let mut prefix = [0u8; PREFIX];
+    read_exact_of(reader, &mut prefix, path, len, PREFIX as u64)?;
+    if prefix[..8] != kind.magic {
+        return Err(mismatch(
+            path,
+            "kind of file",
+            "something else (bad magic number)",
+            kind.name,
+        ));
+    }
+    let version = u32::from_le_bytes(prefix[8..12].try_into().expect("4 bytes"));
+    if version != kind.version {
+        return Err(mismatch(path, kind.version_name, version, kind.version));
+    }
+    let header_len = u32::from_le_bytes(prefix[12..16].try_into().expect("4 bytes")) as usize;
+    if header_len > MAX_HEADER {
+        return Err(DbError::corrupted(path, "implausible header length"));
+    }
+    let offset = (PREFIX + header_len + 8).next_multiple_of(ALIGN);
+    let mut head = vec![0u8; offset - PREFIX];
+    read_exact_of(reader, &mut head, path, len, offset as u64)?;
+    let (encoded, rest) = head.split_at(header_len);
+    let checksum = u64::from_le_bytes(rest[..8].try_into().expect("8 bytes"));
+    if xxh3_64(encoded) != checksum {
+        return Err(DbError::corrupted(path, "header checksum mismatch"));
+    }
+    // The limit makes a length that claims more than the header holds an error, not an
+    // allocation of that size.
+    let config = bincode::config::standard().with_limit::<MAX_HEADER>();
+    let (header, used): (T, usize) = bincode::serde::decode_from_slice(encoded, config)
+        .map_err(|e| DbError::corrupted(path, format!("header does not decode: {e}")))?;
+    if used != header_len {
+        return Err(DbError::corrupted(
+            path,
+            "header length disagrees with its contents",
+        ));
+    }
+    Ok((header, offset as u64))
+}
+
+/// A file intact but made for something else: `what` is `found`, `expected` was asked for.
+pub(crate) fn mismatch(
+    path: &Path,
+    what: &'static str,
+    found: impl ToString,
+    expected: impl ToString,
+) -> DbError {
+    DbError::Mismatch {
+        path: path.to_owned(),
+        what,
+        found: found.to_string(),
+        expected: expected.to_string(),
+    }
 }
 
 /// Reads and checks the header of a file's bytes; returns it with the payload's offset.

@@ -31,6 +31,9 @@
 //! unit's exits lead to, held in huge pages for its random reads; copies are kept for later
 //! units up to 2 GiB in all (beyond what the current unit reads). Files are
 //! written under a temporary name and renamed when complete; a rerun keeps complete valid files.
+//! Within a unit, [`SolveOptions::checkpoint_every`] saves the solving state now and then
+//! (`KEY.ppck`, 2 bytes a position, module `unit_checkpoint`): a build stopped in the middle
+//! of a unit of hours takes it up from the last save, with the same bytes as a build in one go.
 //! The bytes written do not depend on the number of threads. One build at a time writes into a
 //! directory: it holds the directory's [`BuildLock`] (an `flock` on `.lock`, released by the
 //! kernel however the process ends), and a second build fails naming the holder or, with
@@ -104,6 +107,7 @@ mod table;
 mod tablebase;
 mod tabled;
 mod touched;
+mod unit_checkpoint;
 pub mod value;
 mod verify;
 
@@ -120,5 +124,6 @@ pub use solve::{
 pub use table::{Table, CHECK_INTERVAL};
 pub use tablebase::{MoveValue, Tablebase};
 pub use tabled::{game_of_tables, OpenError, Tabled};
+pub use unit_checkpoint::CHECKPOINT_EXTENSION;
 pub use value::{Value, Wdl};
 pub use verify::{verify, verify_against, verify_within, VerifiedTable, VerifyReport};

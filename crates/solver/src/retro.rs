@@ -40,9 +40,10 @@ use rayon::prelude::*;
 
 use crate::cells::{Cell, Cells, CANNOT_LOSE};
 use crate::domain::Domain;
-use crate::error::{ProbeError, SolveError};
+use crate::error::{DbError, ProbeError, SolveError};
 use crate::table::Table;
 use crate::tablebase::terminal_value;
+use crate::unit_checkpoint::{Checkpoints, Progress, Stage};
 use crate::value::{Packed, Value, Wdl, MAX_DISTANCE};
 
 /// The most successors in the unit one position may have.
@@ -244,14 +245,14 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         self.domain.unrank(self.keys[m], i)
     }
 
-    /// Runs `task` on every chunk of the unit's combined index range in parallel, with a
-    /// per-chunk count of the distances written; the first error stops the others.
-    fn for_each_chunk<F>(&self, task: F)
+    /// Runs `task` on each of the unit's `chunks` (numbered from 0, [`CHUNK`] positions each)
+    /// in parallel, with a per-chunk count of the distances written; the first error stops the
+    /// others.
+    fn for_each_chunk<F>(&self, chunks: std::ops::Range<u64>, task: F)
     where
         F: Fn(std::ops::Range<u64>, &mut [u64; 256]) -> Result<(), SolveError> + Sync,
     {
-        let chunks = self.total().div_ceil(CHUNK);
-        (0..chunks).into_par_iter().for_each(|c| {
+        chunks.into_par_iter().for_each(|c| {
             if self.stopped() {
                 return;
             }
@@ -287,32 +288,112 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         Ok(())
     }
 
-    /// Solves the unit.
-    pub(crate) fn run(self, observer: &dyn Observer) -> Result<Solved, SolveError> {
-        self.for_each_chunk(|range, local| {
-            let mut run: ArrayVec<Cell, { CHUNK as usize }> = ArrayVec::new();
-            self.walk(range.clone(), |m, i, pos| {
-                run.push(self.initialise(m, i, pos, local)?);
+    /// Solves the unit. With `checkpoints`, takes it up where a checkpoint left it, if there
+    /// is one, and saves one now and then (module `unit_checkpoint`).
+    pub(crate) fn run(
+        self,
+        observer: &dyn Observer,
+        mut checkpoints: Option<&mut Checkpoints>,
+    ) -> Result<Solved, SolveError> {
+        let chunks = self.total().div_ceil(CHUNK);
+        let (mut chunks_done, mut d) = match self.resume(checkpoints.as_deref_mut(), chunks)? {
+            None => (0, 0),
+            Some(Stage::Initialising { chunks_done }) => (chunks_done, 0),
+            Some(Stage::Layers { next }) => (chunks, next),
+        };
+        if chunks_done > 0 {
+            observer.initialised((chunks_done * CHUNK).min(self.total()));
+        }
+        // The first pass goes in segments, between which a checkpoint may be saved.
+        let segment = checkpoints
+            .as_ref()
+            .map_or(chunks, |c| c.segment_chunks)
+            .max(1);
+        while chunks_done < chunks {
+            let end = (chunks_done + segment).min(chunks);
+            self.for_each_chunk(chunks_done..end, |range, local| {
+                let mut run: ArrayVec<Cell, { CHUNK as usize }> = ArrayVec::new();
+                self.walk(range.clone(), |m, i, pos| {
+                    run.push(self.initialise(m, i, pos, local)?);
+                    Ok(())
+                })?;
+                self.cells.store_run(range.start, &run);
+                observer.initialised(range.end - range.start);
                 Ok(())
-            })?;
-            self.cells.store_run(range.start, &run);
-            observer.initialised(range.end - range.start);
-            Ok(())
-        });
-        self.check()?;
+            });
+            // Before any save: a segment cut short by an error or a cancel is not whole.
+            self.check()?;
+            chunks_done = end;
+            let stage = if chunks_done < chunks {
+                Stage::Initialising { chunks_done }
+            } else {
+                Stage::Layers { next: 0 }
+            };
+            self.save_if_due(checkpoints.as_deref_mut(), stage)?;
+        }
 
-        let mut d = 0u32;
         while d <= self.max_plies.load(Ordering::Relaxed) {
             if self.layer_counts[d as usize].load(Ordering::Relaxed) > 0 {
                 observer.layer(d, self.max_plies.load(Ordering::Relaxed));
                 self.layer(d);
                 self.check()?;
+                self.save_if_due(checkpoints.as_deref_mut(), Stage::Layers { next: d + 1 })?;
             }
             d += 1;
         }
 
         let UnitSolver { cells, offsets, .. } = self;
         Ok(Solved { cells, offsets })
+    }
+
+    /// Loads the unit's checkpoint, if it has one, into the cells and the counts; returns
+    /// where it stands.
+    fn resume(
+        &self,
+        checkpoints: Option<&mut Checkpoints>,
+        chunks: u64,
+    ) -> Result<Option<Stage>, SolveError> {
+        let Some(checkpoints) = checkpoints else {
+            return Ok(None);
+        };
+        let refused = |source| SolveError::UnitCheckpoint { source };
+        let Some(progress) = checkpoints.load(&self.cells).map_err(refused)? else {
+            return Ok(None);
+        };
+        if matches!(progress.stage, Stage::Initialising { chunks_done } if chunks_done > chunks)
+            || progress.layer_counts.len() != self.layer_counts.len()
+        {
+            return Err(refused(DbError::corrupted(
+                checkpoints.path(),
+                "implausible progress for this unit",
+            )));
+        }
+        self.max_plies.store(progress.max_plies, Ordering::Relaxed);
+        for (count, &n) in self.layer_counts.iter().zip(&progress.layer_counts) {
+            count.store(n, Ordering::Relaxed);
+        }
+        Ok(Some(progress.stage))
+    }
+
+    /// Saves a checkpoint at `stage` if one is due.
+    fn save_if_due(
+        &self,
+        checkpoints: Option<&mut Checkpoints>,
+        stage: Stage,
+    ) -> Result<(), SolveError> {
+        let Some(checkpoints) = checkpoints.filter(|c| c.due()) else {
+            return Ok(());
+        };
+        let progress = Progress {
+            stage,
+            max_plies: self.max_plies.load(Ordering::Relaxed),
+            layer_counts: self
+                .layer_counts
+                .iter()
+                .map(|n| n.load(Ordering::Relaxed))
+                .collect(),
+        };
+        Ok(checkpoints.save(&progress, &self.cells)?)
     }
 
     fn check(&self) -> Result<(), SolveError> {
@@ -534,7 +615,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         let target = Packed::decided(d)
             .expect("layers stay within the encoding")
             .0;
-        self.for_each_chunk(|range, local| {
+        self.for_each_chunk(0..self.total().div_ceil(CHUNK), |range, local| {
             let mut found = [0u64; (CHUNK / 64) as usize];
             let mut n = 0u64;
             self.cells.for_each_decided(range.clone(), target, |g| {

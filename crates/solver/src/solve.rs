@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -18,6 +18,7 @@ use crate::plan::plan;
 use crate::retro::{Observer, UnitSolver};
 use crate::table::Table;
 use crate::tablebase::{expected_for, Tablebase};
+use crate::unit_checkpoint::{Checkpoints, ExitIdentity, UnitIdentity, CHECKPOINT_EXTENSION};
 
 /// How to build.
 #[derive(Clone, Debug, Default)]
@@ -40,6 +41,11 @@ pub struct SolveOptions {
     /// A plain file lives only until its unit is done, so a build never needs the disk of the
     /// plain set.
     pub compress: bool,
+    /// Save a unit's solving state (`KEY.ppck` in the output directory, 2 bytes a position)
+    /// once this long has passed since it started or was last saved, at the next point where
+    /// the state is whole; a later build takes the unit up from there, with the same tables
+    /// as a build in one go. `None`: never save; a checkpoint already there is still taken up.
+    pub checkpoint_every: Option<Duration>,
 }
 
 /// Live figures of a build, updated by the solver as it goes and read by anyone at any time:
@@ -227,6 +233,9 @@ pub struct SubspaceReport {
     pub seconds: f64,
     /// Whether a complete, valid file was already there and kept.
     pub kept: bool,
+    /// Whether its unit was taken up from a checkpoint of an earlier build
+    /// ([`SolveOptions::checkpoint_every`]).
+    pub resumed: bool,
     /// The file.
     pub path: PathBuf,
 }
@@ -247,6 +256,8 @@ pub struct SolveReport {
     pub solved_positions: u64,
     /// The tables compressed by this run ([`SolveOptions::compress`]).
     pub compressed: Vec<crate::CompressedTable>,
+    /// Checkpoints this run saved ([`SolveOptions::checkpoint_every`]).
+    pub checkpoints_saved: u32,
 }
 
 impl SolveReport {
@@ -330,6 +341,7 @@ fn build_units<D: Domain>(
         peak_working_bytes: 0,
         solved_positions: 0,
         compressed: Vec::new(),
+        checkpoints_saved: 0,
     };
     let mut work = UnitWork {
         tb,
@@ -446,6 +458,8 @@ impl<D: Domain> UnitWork<'_, D> {
     ) -> Result<(), SolveError> {
         let (tb, options) = (self.tb, self.options);
         if let Some(kept) = kept_files(tb, unit, options.wdl_only) {
+            // A build stopped between writing the tables and removing the checkpoint.
+            remove_checkpoint(self.out, unit)?;
             self.figures
                 .finish_unit(kept.iter().map(|r| r.positions).sum());
             report.subspaces.extend(kept);
@@ -462,8 +476,10 @@ impl<D: Domain> UnitWork<'_, D> {
             .pool
             .install(|| solve_unit(tb, resident, unit, options, figures))?;
         let seconds = unit_started.elapsed().as_secs_f64();
-        for mut r in solved {
+        report.checkpoints_saved += solved.checkpoints_saved;
+        for mut r in solved.tables {
             r.seconds = seconds;
+            r.resumed = solved.resumed;
             report.subspaces.push(r);
         }
         report.solved_positions += positions;
@@ -490,7 +506,7 @@ pub fn remove_leftovers(dir: &Path) -> Result<(), DbError> {
     let entries = std::fs::read_dir(dir).map_err(|e| DbError::io(dir, e))?;
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let leftover = [EXTENSION, DISTANCE_EXTENSION]
+        let leftover = [EXTENSION, DISTANCE_EXTENSION, CHECKPOINT_EXTENSION]
             .iter()
             .any(|ext| name.contains(&format!(".{ext}.tmp-")));
         if name.starts_with('.') && leftover {
@@ -547,6 +563,7 @@ fn kept_files<D: Domain>(
             stats: table.header().stats,
             seconds: 0.0,
             kept: true,
+            resumed: false,
             path,
         });
     }
@@ -624,13 +641,36 @@ impl<K: Copy + Eq + std::hash::Hash + std::fmt::Display> ResidentTables<K> {
     }
 }
 
+/// What solving a unit gave.
+struct SolvedUnit {
+    tables: Vec<SubspaceReport>,
+    /// Taken up from a checkpoint.
+    resumed: bool,
+    checkpoints_saved: u32,
+}
+
+/// The checkpoint of `unit` in `dir`, whatever its content.
+fn checkpoint_path<K: std::fmt::Display>(dir: &Path, unit: &[K]) -> PathBuf {
+    let first = unit.first().map(ToString::to_string).unwrap_or_default();
+    Checkpoints::path_in(dir, &first)
+}
+
+/// Removes `unit`'s checkpoint in `dir`, if any.
+fn remove_checkpoint<K: std::fmt::Display>(dir: &Path, unit: &[K]) -> Result<(), DbError> {
+    let path = checkpoint_path(dir, unit);
+    match std::fs::remove_file(&path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(DbError::io(&path, e)),
+        _ => Ok(()),
+    }
+}
+
 fn solve_unit<D: Domain>(
     tb: &Tablebase<D>,
     resident: &mut ResidentTables<D::Key>,
     unit: &[D::Key],
     options: &SolveOptions,
     figures: &BuildProgress,
-) -> Result<Vec<SubspaceReport>, SolveError> {
+) -> Result<SolvedUnit, SolveError> {
     let domain = tb.domain();
     let mut exits: Vec<(D::Key, Arc<Table>)> = Vec::new();
     let mut exits_have_distances = true;
@@ -652,11 +692,17 @@ fn solve_unit<D: Domain>(
             unit[0]
         )));
     }
+    let dir = &tb.directories()[0];
+    let mut checkpoints = Checkpoints::new(
+        checkpoint_path(dir, unit),
+        unit_identity(domain, unit, &exits),
+        // Not saving is saving never: a checkpoint already there is still taken up.
+        options.checkpoint_every.unwrap_or(Duration::MAX),
+    );
     let solver = UnitSolver::new(domain, unit, exits, options.cancel.as_deref())?;
-    let solved = solver.run(figures)?;
+    let solved = solver.run(figures, Some(&mut checkpoints))?;
     figures.writing();
     let mut reports = Vec::new();
-    let dir = &tb.directories()[0];
     for (member, &key) in unit.iter().enumerate() {
         let positions = domain.size(key);
         let (encoding, stats, bytes) = if options.wdl_only {
@@ -687,6 +733,7 @@ fn solve_unit<D: Domain>(
             stats,
             seconds: 0.0,
             kept: false,
+            resumed: false,
             path,
         });
     }
@@ -697,7 +744,37 @@ fn solve_unit<D: Domain>(
     {
         return Err(SolveError::Interrupted);
     }
-    Ok(reports)
+    checkpoints.remove()?;
+    Ok(SolvedUnit {
+        tables: reports,
+        resumed: checkpoints.resumed().is_some(),
+        checkpoints_saved: checkpoints.saves(),
+    })
+}
+
+/// What `unit`'s cells are computed from, for its checkpoints: the rules, its subspaces and
+/// the tables its exits read (in the solver's order, sorted by key).
+fn unit_identity<D: Domain>(
+    domain: &D,
+    unit: &[D::Key],
+    exits: &[(D::Key, Arc<Table>)],
+) -> UnitIdentity {
+    let expected = expected_for(domain, unit[0]);
+    let mut exits: Vec<&(D::Key, Arc<Table>)> = exits.iter().collect();
+    exits.sort_by_key(|(k, _)| *k);
+    UnitIdentity {
+        game_id: expected.game_id,
+        rules: expected.rules,
+        index_scheme: expected.index_scheme,
+        subspaces: unit
+            .iter()
+            .map(|&k| (k.to_string(), domain.size(k)))
+            .collect(),
+        exits: exits
+            .iter()
+            .map(|(_, t)| ExitIdentity::of(t.header()))
+            .collect(),
+    }
 }
 
 /// A unit's name: its subspaces, `5-4 + 4-5`.

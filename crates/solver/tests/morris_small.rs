@@ -528,3 +528,75 @@ fn a_tablebase_is_shared_between_threads() {
         }
     }
 }
+
+/// Unit checkpoints saved at every chance change no table, and none is left once the build is
+/// done; a stale one beside complete tables goes, and a damaged one is refused by name.
+#[test]
+fn checkpointed_builds_write_the_same_tables_and_leave_no_checkpoint() {
+    let plain = tempfile::tempdir().unwrap();
+    let saving = tempfile::tempdir().unwrap();
+    let d = domain("nine_mens_morris");
+    let targets = d.moving_keys_checked(4).unwrap();
+    solve(domain("nine_mens_morris"), plain.path(), &targets, &quiet()).unwrap();
+    let mut options = quiet();
+    options.checkpoint_every = Some(std::time::Duration::ZERO);
+    std::fs::write(saving.path().join(".3-3.ppck.tmp-12345-6"), b"half a save").unwrap();
+    let report = solve(
+        domain("nine_mens_morris"),
+        saving.path(),
+        &targets,
+        &options,
+    )
+    .unwrap();
+    assert!(
+        report.checkpoints_saved >= 3,
+        "{}",
+        report.checkpoints_saved
+    );
+    assert!(report.subspaces.iter().all(|s| !s.resumed));
+    let files = |dir: &std::path::Path| {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| n != ".lock")
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(files(plain.path()), files(saving.path()));
+    for name in files(plain.path()) {
+        let read = |dir: &std::path::Path| std::fs::read(dir.join(&name)).unwrap();
+        assert_eq!(read(plain.path()), read(saving.path()), "{name}");
+    }
+
+    // A build stopped after writing a unit's tables but before removing its checkpoint.
+    std::fs::write(saving.path().join("4-4.ppck"), b"left over").unwrap();
+    solve(
+        domain("nine_mens_morris"),
+        saving.path(),
+        &targets,
+        &options,
+    )
+    .unwrap();
+    assert_eq!(files(plain.path()), files(saving.path()));
+
+    std::fs::remove_file(saving.path().join("4-4.ppdb")).unwrap();
+    std::fs::write(
+        saving.path().join("4-4.ppck"),
+        b"PPUNITCK and not much else",
+    )
+    .unwrap();
+    let err = solve(
+        domain("nine_mens_morris"),
+        saving.path(),
+        &targets,
+        &options,
+    )
+    .unwrap_err();
+    assert!(matches!(err, SolveError::UnitCheckpoint { .. }), "{err}");
+    let message = err.to_string();
+    assert!(
+        message.contains("4-4.ppck") && message.contains("delete the file"),
+        "{message}"
+    );
+}

@@ -38,12 +38,29 @@ pub(crate) struct SolveArgs {
     /// distances (unless --wdl-only) in KEY.ppdd.
     #[arg(long)]
     pub(crate) compress: bool,
+    /// Save a unit's state (KEY.ppck in the output directory, 2 bytes a position) after this
+    /// many minutes of solving it, and again each time as many more have passed, so that a
+    /// build stopped in the middle of a long unit takes it up from there when run again, with
+    /// the same tables; 0 saves at every chance (after each layer).
+    #[arg(long, value_name = "MINUTES", default_value = "30", value_parser = parse_minutes)]
+    pub(crate) checkpoint_every: f64,
+    /// Save no unit checkpoints (one already there is still taken up).
+    #[arg(long, conflicts_with = "checkpoint_every")]
+    pub(crate) no_checkpoints: bool,
     /// No progress bars (the summary is still printed).
     #[arg(short, long)]
     pub(crate) quiet: bool,
     /// Set a rule option (repeatable); `perfectplay rules GAME` lists them.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub(crate) set: Vec<String>,
+}
+
+/// Minutes as `--checkpoint-every` takes them: a number, 0 or more.
+fn parse_minutes(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(m) if m.is_finite() && (0.0..=1e9).contains(&m) => Ok(m),
+        _ => Err(format!("`{text}` is not a number of minutes (0 or more)")),
+    }
 }
 
 /// Builds the requested tables and prints the summary table.
@@ -55,6 +72,8 @@ pub(crate) fn run_solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), Cli
         report_to: (!args.quiet).then(|| Arc::new(BuildProgress::default())),
         wait: args.wait,
         compress: args.compress,
+        checkpoint_every: (!args.no_checkpoints)
+            .then(|| std::time::Duration::from_secs_f64(args.checkpoint_every * 60.0)),
     };
     let domain = match databases(&args.game, &args.set)? {
         Databases::Morris(domain) => domain,
@@ -147,6 +166,18 @@ fn write_report(out: &mut dyn Write, report: &SolveReport) -> Result<(), CliErro
         report.positions_per_second() / report.threads as f64,
         report.peak_working_bytes,
     )?;
+    let resumed: Vec<&str> = report
+        .subspaces
+        .iter()
+        .filter(|s| s.resumed)
+        .map(|s| s.subspace.as_str())
+        .collect();
+    if !resumed.is_empty() {
+        writeln!(out, "taken up from checkpoints: {}", resumed.join(", "))?;
+    }
+    if report.checkpoints_saved > 0 {
+        writeln!(out, "unit checkpoints saved: {}", report.checkpoints_saved)?;
+    }
     if !report.compressed.is_empty() {
         super::compress::write_totals(out, &report.compressed)?;
     }

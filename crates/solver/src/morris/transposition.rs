@@ -32,26 +32,31 @@
 //! entries were read is emptied again.
 
 use std::fs::{self, File};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
-use xxhash_rust::xxh3::{xxh3_64, Xxh3};
+use xxhash_rust::xxh3::Xxh3;
 
 use crate::error::DbError;
-use crate::format::{framed_prefix, ALIGN, PREFIX};
+use crate::format::{framed_prefix, mismatch, read_exact_of, read_framed, FramedKind};
 
 /// The first eight bytes of a saved transposition table.
 pub const TABLE_FILE_MAGIC: [u8; 8] = *b"PPSRCHTT";
 /// The format of saved transposition tables.
 pub const TABLE_FILE_VERSION: u32 = 1;
+const TABLE_FILE_KIND: FramedKind = FramedKind {
+    magic: TABLE_FILE_MAGIC,
+    version: TABLE_FILE_VERSION,
+    name: "a perfectplay search table",
+    version_name: "search table format version",
+};
 /// How positions become keys ([`SearchKey`]); a saved table made under another scheme is
 /// refused, since its keys would name other positions.
 const KEY_SCHEME: &str =
     "morris-placement-key-1: canonical mover and other men (24 bits each), hands (4 bits each)";
 
-const MAX_HEADER: usize = 1 << 16;
 /// Entries read or written at a time.
 const CHUNK: usize = 1 << 16;
 
@@ -294,59 +299,10 @@ impl TranspositionTable {
         let len = file.metadata().map_err(|e| DbError::io(path, e))?.len();
         let mut reader = std::io::BufReader::with_capacity(CHUNK * 8, file);
         let read = |reader: &mut std::io::BufReader<File>, buf: &mut [u8], at_least: u64| {
-            reader.read_exact(buf).map_err(|e| {
-                if e.kind() == std::io::ErrorKind::UnexpectedEof {
-                    DbError::Length {
-                        path: path.to_owned(),
-                        expected: at_least,
-                        actual: len,
-                    }
-                } else {
-                    DbError::io(path, e)
-                }
-            })
+            read_exact_of(reader, buf, path, len, at_least)
         };
-        let mut prefix = [0u8; PREFIX];
-        read(&mut reader, &mut prefix, PREFIX as u64)?;
-        if prefix[..8] != TABLE_FILE_MAGIC {
-            return Err(mismatch(
-                path,
-                "kind of file",
-                "something else (bad magic number)",
-                "a perfectplay search table",
-            ));
-        }
-        let version = u32::from_le_bytes(prefix[8..12].try_into().expect("4 bytes"));
-        if version != TABLE_FILE_VERSION {
-            return Err(mismatch(
-                path,
-                "search table format version",
-                version,
-                TABLE_FILE_VERSION,
-            ));
-        }
-        let header_len = u32::from_le_bytes(prefix[12..16].try_into().expect("4 bytes")) as usize;
-        if header_len > MAX_HEADER {
-            return Err(DbError::corrupted(path, "implausible header length"));
-        }
-        let offset = (PREFIX + header_len + 8).next_multiple_of(ALIGN);
-        let mut head = vec![0u8; offset - PREFIX];
-        read(&mut reader, &mut head, offset as u64)?;
-        let (encoded, rest) = head.split_at(header_len);
-        let checksum = u64::from_le_bytes(rest[..8].try_into().expect("8 bytes"));
-        if xxh3_64(encoded) != checksum {
-            return Err(DbError::corrupted(path, "header checksum mismatch"));
-        }
-        let config = bincode::config::standard().with_limit::<MAX_HEADER>();
-        let (header, used): (FileHeader, usize) =
-            bincode::serde::decode_from_slice(encoded, config)
-                .map_err(|e| DbError::corrupted(path, format!("header does not decode: {e}")))?;
-        if used != header_len {
-            return Err(DbError::corrupted(
-                path,
-                "header length disagrees with its contents",
-            ));
-        }
+        let (header, offset): (FileHeader, u64) =
+            read_framed(&mut reader, path, len, &TABLE_FILE_KIND)?;
         for (what, found, expected) in [
             ("game", &header.game_id, &owner.game_id),
             ("rules", &header.rules, &owner.rules),
@@ -364,7 +320,7 @@ impl TranspositionTable {
                 format!("implausible number of entries {entries}"),
             ));
         }
-        let expected_len = offset as u64 + entries * 8 + 8;
+        let expected_len = offset + entries * 8 + 8;
         if len != expected_len {
             return Err(DbError::Length {
                 path: path.to_owned(),
@@ -439,20 +395,6 @@ fn decode(entry: u64) -> Option<(i8, Bound)> {
     match entry >> 2 & 3 {
         3 => None,
         v => Some((v as i8 - 1, bound)),
-    }
-}
-
-fn mismatch(
-    path: &Path,
-    what: &'static str,
-    found: impl ToString,
-    expected: impl ToString,
-) -> DbError {
-    DbError::Mismatch {
-        path: path.to_owned(),
-        what,
-        found: found.to_string(),
-        expected: expected.to_string(),
     }
 }
 

@@ -1,0 +1,571 @@
+//! A unit's solving state saved now and then beside its tables (`KEY.ppck`, after the unit's
+//! first subspace), so that a build stopped in the middle of a long unit (a killed process, a
+//! machine handed back, a cancelled build) goes on from the last save instead of the unit's
+//! start. The largest units run for hours: Twelve Men's Morris's 8-9 + 9-8 with its memories is
+//! 7 billion positions.
+//!
+//! # When
+//!
+//! The solver saves at the points where its state is whole and the same whatever the thread
+//! schedule: after a segment of the first pass (the chunks before it are initialised, the rest
+//! not begun) and after a layer (every value of that distance written). It saves there once
+//! [`Checkpoints::every`] has passed since the unit started, was resumed or was last saved; a
+//! unit that finishes sooner never writes one. The layers read nothing but the cells and the
+//! exits, so a resumed unit writes the same tables, byte for byte, as one solved in one go.
+//!
+//! # What must match
+//!
+//! Game, rules, index scheme, the unit's subspaces and their sizes, and each exit table's
+//! subspace, encoding, size and payload checksum: cells computed from other exits would give
+//! other tables. A checkpoint that does not match, or is damaged, truncated or from another
+//! format version, is refused with the reason ([`crate::SolveError::UnitCheckpoint`]); deleting
+//! it solves the unit from its start. The checkpoint is removed once the unit's tables are
+//! written, and when a later build finds those tables complete.
+//!
+//! # The file
+//!
+//! ```text
+//! offset 0    8 bytes   magic "PPUNITCK"
+//!        8    u32 LE    format version (VERSION)
+//!        12   u32 LE    header length H
+//!        16   H bytes   header, bincode (standard configuration): the unit's identity, how
+//!                       far it got (stage, longest distance, positions per distance), the
+//!                       number of cells and of their bytes
+//!        16+H u64 LE    xxh3-64 of the header bytes
+//!        ...  zeros up to the next multiple of 64
+//!        P    cells     four 16-bit cells to a little-endian u64 word (module `cells`)
+//!        ...  u64 LE    xxh3-64 of the cells' bytes
+//! ```
+//!
+//! It is written under a temporary name and renamed once complete and synced, so a checkpoint
+//! with the final name is whole. It takes 2 bytes a position; while a save replaces the last one
+//! both are on disk.
+
+use std::fs::{self, File};
+use std::io::{BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use xxhash_rust::xxh3::Xxh3;
+
+use crate::cells::Cells;
+use crate::error::DbError;
+use crate::format::{
+    framed_prefix, mismatch, read_exact_of, read_framed, Encoding, FramedKind, Header,
+};
+
+/// The extension of unit checkpoints.
+pub const CHECKPOINT_EXTENSION: &str = "ppck";
+const MAGIC: [u8; 8] = *b"PPUNITCK";
+const VERSION: u32 = 1;
+const KIND: FramedKind = FramedKind {
+    magic: MAGIC,
+    version: VERSION,
+    name: "a perfectplay unit checkpoint",
+    version_name: "unit checkpoint format version",
+};
+
+/// Chunks of the first pass between two points where a checkpoint may be saved: 16 M positions
+/// with the solver's chunks of 16 K, some seconds of work.
+pub(crate) const SEGMENT_CHUNKS: u64 = 1 << 10;
+
+/// What a unit's cells were computed from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct UnitIdentity {
+    pub(crate) game_id: String,
+    pub(crate) rules: String,
+    pub(crate) index_scheme: String,
+    /// The unit's subspaces in its order, with their sizes.
+    pub(crate) subspaces: Vec<(String, u64)>,
+    /// The tables its exits read, in the solver's order.
+    pub(crate) exits: Vec<ExitIdentity>,
+}
+
+/// One table a unit's exits read, as far as its values go.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct ExitIdentity {
+    subspace: String,
+    encoding: Encoding,
+    positions: u64,
+    payload_checksum: u64,
+}
+
+impl ExitIdentity {
+    /// The identity of the table with `header` (of its plain form, as the solver reads it).
+    pub(crate) fn of(header: &Header) -> ExitIdentity {
+        ExitIdentity {
+            subspace: header.subspace.clone(),
+            encoding: header.encoding,
+            positions: header.positions,
+            payload_checksum: header.payload_checksum,
+        }
+    }
+}
+
+impl std::fmt::Display for ExitIdentity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} ({:?}, {} positions, payload xxh3 {:016x})",
+            self.subspace, self.encoding, self.positions, self.payload_checksum
+        )
+    }
+}
+
+/// Where a unit's solving stands at a save.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum Stage {
+    /// In the first pass: its first `chunks_done` chunks are initialised.
+    Initialising { chunks_done: u64 },
+    /// The first pass is done, and every layer before `next`.
+    Layers { next: u32 },
+}
+
+/// A unit's state beside its cells.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Progress {
+    pub(crate) stage: Stage,
+    /// The longest distance written so far.
+    pub(crate) max_plies: u32,
+    /// Positions written at each distance so far.
+    pub(crate) layer_counts: Vec<u64>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct FileHeader {
+    unit: UnitIdentity,
+    progress: Progress,
+    cells: u64,
+    cell_bytes: u64,
+}
+
+/// The checkpoints of one unit: where, how often, and of what.
+pub(crate) struct Checkpoints {
+    path: PathBuf,
+    identity: UnitIdentity,
+    every: Duration,
+    last: Instant,
+    /// Chunks of the first pass between two chances to save.
+    pub(crate) segment_chunks: u64,
+    saves: u32,
+    resumed: Option<Stage>,
+}
+
+impl Checkpoints {
+    /// The checkpoint of the unit whose first subspace is `first`, in `dir`.
+    pub(crate) fn path_in(dir: &Path, first: &str) -> PathBuf {
+        dir.join(format!("{first}.{CHECKPOINT_EXTENSION}"))
+    }
+
+    /// Checkpoints at `path` of the unit `identity`, saved once `every` has passed.
+    pub(crate) fn new(path: PathBuf, identity: UnitIdentity, every: Duration) -> Checkpoints {
+        Checkpoints {
+            path,
+            identity,
+            every,
+            last: Instant::now(),
+            segment_chunks: SEGMENT_CHUNKS,
+            saves: 0,
+            resumed: None,
+        }
+    }
+
+    /// The file.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// How many saves this run made.
+    pub(crate) fn saves(&self) -> u32 {
+        self.saves
+    }
+
+    /// Where this run took the unit up, if it resumed from a checkpoint.
+    pub(crate) fn resumed(&self) -> Option<Stage> {
+        self.resumed
+    }
+
+    /// Whether the time has come to save.
+    pub(crate) fn due(&self) -> bool {
+        self.last.elapsed() >= self.every
+    }
+
+    /// Saves `progress` and `cells`, replacing the last checkpoint once the new one is whole.
+    /// Nobody may write the cells meanwhile.
+    pub(crate) fn save(&mut self, progress: &Progress, cells: &Cells) -> Result<(), DbError> {
+        let header = FileHeader {
+            unit: self.identity.clone(),
+            progress: progress.clone(),
+            cells: cells.len(),
+            cell_bytes: cells.saved_len(),
+        };
+        let encoded = bincode::serde::encode_to_vec(&header, bincode::config::standard())
+            .map_err(|e| DbError::corrupted(&self.path, format!("cannot encode header: {e}")))?;
+        let prefix = framed_prefix(&MAGIC, VERSION, &encoded);
+        let name = self.path.file_name().unwrap_or_default().to_string_lossy();
+        let nonce = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let tmp = self
+            .path
+            .with_file_name(format!(".{name}.tmp-{}-{nonce}", std::process::id()));
+        let written = (|| -> std::io::Result<()> {
+            let mut out = BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+            out.write_all(&prefix)?;
+            let mut hash = Xxh3::new();
+            cells.save(&mut out, &mut hash)?;
+            out.write_all(&hash.digest().to_le_bytes())?;
+            let file = out
+                .into_inner()
+                .map_err(std::io::IntoInnerError::into_error)?;
+            file.sync_all()?;
+            drop(file);
+            fs::rename(&tmp, &self.path)?;
+            if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                // The rename is durable once the directory is; either name holds a whole file.
+                let _ = File::open(dir).and_then(|d| d.sync_all());
+            }
+            Ok(())
+        })();
+        written.map_err(|e| {
+            let _ = fs::remove_file(&tmp);
+            DbError::io(&self.path, e)
+        })?;
+        self.saves += 1;
+        self.last = Instant::now();
+        Ok(())
+    }
+
+    /// Reads the checkpoint into `cells` (fresh, of the unit's size) and returns how far it
+    /// got; `None` if there is none. On an error `cells` hold part of the file.
+    pub(crate) fn load(&mut self, cells: &Cells) -> Result<Option<Progress>, DbError> {
+        let path = &self.path;
+        let file = match File::open(path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(DbError::io(path, e)),
+        };
+        let len = file.metadata().map_err(|e| DbError::io(path, e))?.len();
+        let mut reader = BufReader::with_capacity(1 << 20, file);
+        let (header, offset): (FileHeader, u64) = read_framed(&mut reader, path, len, &KIND)?;
+        self.check_identity(&header.unit)?;
+        let expected_len = offset + header.cell_bytes + 8;
+        if header.cells != cells.len() || header.cell_bytes != cells.saved_len() {
+            return Err(mismatch(path, "number of cells", header.cells, cells.len()));
+        }
+        if len != expected_len {
+            return Err(DbError::Length {
+                path: path.clone(),
+                expected: expected_len,
+                actual: len,
+            });
+        }
+        let progress = header.progress;
+        let plausible = match progress.stage {
+            Stage::Initialising { chunks_done } => chunks_done <= cells.len(),
+            Stage::Layers { next } => next as usize <= progress.layer_counts.len(),
+        };
+        if !plausible || progress.layer_counts.len() != crate::value::MAX_DISTANCE as usize + 2 {
+            return Err(DbError::corrupted(path, "implausible progress"));
+        }
+        let mut hash = Xxh3::new();
+        cells.load(&mut reader, &mut hash).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                DbError::Length {
+                    path: path.clone(),
+                    expected: expected_len,
+                    actual: len,
+                }
+            } else {
+                DbError::io(path, e)
+            }
+        })?;
+        let mut trailer = [0u8; 8];
+        read_exact_of(&mut reader, &mut trailer, path, len, expected_len)?;
+        if hash.digest() != u64::from_le_bytes(trailer) {
+            return Err(DbError::corrupted(path, "cells checksum mismatch"));
+        }
+        self.last = Instant::now();
+        self.resumed = Some(progress.stage);
+        Ok(Some(progress))
+    }
+
+    fn check_identity(&self, found: &UnitIdentity) -> Result<(), DbError> {
+        let (path, expected) = (&self.path, &self.identity);
+        for (what, found, expected) in [
+            ("game", &found.game_id, &expected.game_id),
+            ("rules", &found.rules, &expected.rules),
+            ("index scheme", &found.index_scheme, &expected.index_scheme),
+        ] {
+            if found != expected {
+                return Err(mismatch(path, what, found, expected));
+            }
+        }
+        let names = |s: &[(String, u64)]| {
+            s.iter()
+                .map(|(k, n)| format!("{k} ({n} positions)"))
+                .collect::<Vec<_>>()
+                .join(" + ")
+        };
+        if found.subspaces != expected.subspaces {
+            return Err(mismatch(
+                path,
+                "unit",
+                names(&found.subspaces),
+                names(&expected.subspaces),
+            ));
+        }
+        if found.exits != expected.exits {
+            let show = |e: Option<&ExitIdentity>| e.map_or("none".to_owned(), ToString::to_string);
+            let at = (0..found.exits.len().max(expected.exits.len()))
+                .find(|&i| found.exits.get(i) != expected.exits.get(i))
+                .unwrap_or(0);
+            return Err(mismatch(
+                path,
+                "table its exits read (rebuilt since the checkpoint?)",
+                show(found.exits.get(at)),
+                show(expected.exits.get(at)),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Removes the checkpoint, if any: its unit's tables are written.
+    pub(crate) fn remove(&self) -> Result<(), DbError> {
+        match fs::remove_file(&self.path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(DbError::io(&self.path, e)),
+            _ => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::Mutex;
+
+    use perfectplay_core::morris::Morris;
+
+    use super::*;
+    use crate::domain::Domain;
+    use crate::morris::MorrisDomain;
+    use crate::retro::{Observer, UnitSolver};
+
+    /// Twelve Men's Morris 3-3 with its memories: a unit of twelve chunks and some dozens of
+    /// layers whose turns leave it only to ends of the game, so it reads no table.
+    fn unit() -> (MorrisDomain, Vec<crate::morris::MorrisKey>) {
+        let domain = MorrisDomain::new(Morris::preset("twelve_mens_morris").unwrap()).unwrap();
+        let start = domain.parse_key("3-3").unwrap();
+        let unit = crate::plan(&domain, &[start]).pop().unwrap();
+        assert!(
+            unit.len() == 4
+                && unit
+                    .iter()
+                    .all(|&k| { domain.successor_keys(k).iter().all(|n| unit.contains(n)) })
+        );
+        (domain, unit)
+    }
+
+    fn identity(domain: &MorrisDomain, unit: &[crate::morris::MorrisKey]) -> UnitIdentity {
+        let expected = crate::tablebase::expected_for(domain, unit[0]);
+        UnitIdentity {
+            game_id: expected.game_id,
+            rules: expected.rules,
+            index_scheme: expected.index_scheme,
+            subspaces: unit
+                .iter()
+                .map(|&k| (k.to_string(), domain.size(k)))
+                .collect(),
+            exits: Vec::new(),
+        }
+    }
+
+    /// Sets `cancel` once `init_limit` positions are initialised or layer `layer` begins, and
+    /// notes the layers it sees.
+    struct StopAt<'a> {
+        cancel: &'a AtomicBool,
+        init_limit: Option<u64>,
+        layer: Option<u32>,
+        initialised: AtomicU64,
+        layers: Mutex<Vec<u32>>,
+    }
+
+    impl<'a> StopAt<'a> {
+        fn new(cancel: &'a AtomicBool, init_limit: Option<u64>, layer: Option<u32>) -> Self {
+            StopAt {
+                cancel,
+                init_limit,
+                layer,
+                initialised: AtomicU64::new(0),
+                layers: Mutex::new(Vec::new()),
+            }
+        }
+    }
+
+    impl Observer for StopAt<'_> {
+        fn initialised(&self, n: u64) {
+            let seen = self.initialised.fetch_add(n, Ordering::Relaxed) + n;
+            if self.init_limit.is_some_and(|limit| seen >= limit) {
+                self.cancel.store(true, Ordering::Relaxed);
+            }
+        }
+
+        fn layer(&self, d: u32, _max: u32) {
+            self.layers.lock().unwrap().push(d);
+            if self.layer == Some(d) {
+                self.cancel.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    fn payloads(solved: &crate::retro::Solved, members: usize) -> Vec<Vec<u8>> {
+        (0..members).map(|m| solved.payload(m)).collect()
+    }
+
+    /// Stopped in the first pass or between layers (as a killed build is: the last save is
+    /// what is left) and taken up again, the unit's tables are those of one run in one go.
+    #[test]
+    fn a_unit_stopped_anywhere_and_taken_up_gives_the_same_tables() {
+        let (domain, unit) = unit();
+        let never = AtomicBool::new(false);
+        let whole = StopAt::new(&never, None, None);
+        let reference = UnitSolver::new(&domain, &unit, Vec::new(), None)
+            .unwrap()
+            .run(&whole, None)
+            .unwrap();
+        let expected = payloads(&reference, unit.len());
+        let layers = whole.layers.lock().unwrap().clone();
+        assert!(layers.len() > 10, "{layers:?}");
+
+        let dir = tempfile::tempdir().unwrap();
+        let path = Checkpoints::path_in(dir.path(), &unit[0].to_string());
+        let stops = [
+            (Some(3 << 14), None, Stage::Initialising { chunks_done: 2 }),
+            (
+                Some(5 * (1 << 14)),
+                None,
+                Stage::Initialising { chunks_done: 4 },
+            ),
+            (None, Some(layers[0]), Stage::Layers { next: 0 }),
+            (
+                None,
+                Some(layers[1]),
+                Stage::Layers {
+                    next: layers[0] + 1,
+                },
+            ),
+            (
+                None,
+                Some(layers[7]),
+                Stage::Layers {
+                    next: layers[6] + 1,
+                },
+            ),
+            (
+                None,
+                layers.last().copied(),
+                Stage::Layers {
+                    next: layers[layers.len() - 2] + 1,
+                },
+            ),
+        ];
+        for (init_limit, layer, taken_up_at) in stops {
+            let _ = fs::remove_file(&path);
+            let cancel = AtomicBool::new(false);
+            let stop = StopAt::new(&cancel, init_limit, layer);
+            let mut saving =
+                Checkpoints::new(path.clone(), identity(&domain, &unit), Duration::ZERO);
+            saving.segment_chunks = 2;
+            let stopped = UnitSolver::new(&domain, &unit, Vec::new(), Some(&cancel))
+                .unwrap()
+                .run(&stop, Some(&mut saving));
+            assert!(matches!(stopped, Err(crate::SolveError::Interrupted)));
+            assert!(saving.saves() > 0);
+
+            let mut again = Checkpoints::new(path.clone(), identity(&domain, &unit), Duration::MAX);
+            let go_on = StopAt::new(&never, None, None);
+            let solved = UnitSolver::new(&domain, &unit, Vec::new(), None)
+                .unwrap()
+                .run(&go_on, Some(&mut again))
+                .unwrap();
+            assert_eq!(
+                again.resumed(),
+                Some(taken_up_at),
+                "{init_limit:?} {layer:?}"
+            );
+            assert_eq!(again.saves(), 0);
+            assert_eq!(payloads(&solved, unit.len()), expected, "{taken_up_at:?}");
+        }
+    }
+
+    /// A checkpoint that is damaged, cut short, or made for other rules, another unit or
+    /// other exit tables is refused, naming what is wrong.
+    #[test]
+    fn checkpoints_that_do_not_fit_are_refused() {
+        let (domain, unit) = unit();
+        let dir = tempfile::tempdir().unwrap();
+        let path = Checkpoints::path_in(dir.path(), &unit[0].to_string());
+        let cancel = AtomicBool::new(false);
+        let stop = StopAt::new(&cancel, None, Some(3));
+        let mut saving = Checkpoints::new(path.clone(), identity(&domain, &unit), Duration::ZERO);
+        let _ = UnitSolver::new(&domain, &unit, Vec::new(), Some(&cancel))
+            .unwrap()
+            .run(&stop, Some(&mut saving));
+        let whole = fs::read(&path).unwrap();
+        let total: u64 = unit.iter().map(|&k| domain.size(k)).sum();
+        let refusal = |identity: UnitIdentity| {
+            let cells = Cells::new(total).unwrap();
+            Checkpoints::new(path.clone(), identity, Duration::MAX)
+                .load(&cells)
+                .unwrap_err()
+                .to_string()
+        };
+
+        let mut other_rules = identity(&domain, &unit);
+        other_rules.rules.push_str(",removal=mill_immunity");
+        assert!(refusal(other_rules).contains("rules is"));
+        let mut other_exits = identity(&domain, &unit);
+        other_exits.exits.push(ExitIdentity {
+            subspace: "3-2".into(),
+            encoding: Encoding::Wdl,
+            positions: 9,
+            payload_checksum: 1,
+        });
+        let err = refusal(other_exits);
+        assert!(err.contains("exits read") && err.contains("3-2"), "{err}");
+        let mut other_unit = identity(&domain, &unit);
+        other_unit.subspaces.pop();
+        assert!(refusal(other_unit).contains("unit is"));
+
+        fs::write(&path, &whole[..whole.len() - 5]).unwrap();
+        assert!(refusal(identity(&domain, &unit)).contains("truncated"));
+        let mut flipped = whole.clone();
+        let at = whole.len() - 1000;
+        flipped[at] ^= 4;
+        fs::write(&path, &flipped).unwrap();
+        assert!(refusal(identity(&domain, &unit)).contains("cells checksum"));
+        let mut newer = whole.clone();
+        newer[8] = 2;
+        fs::write(&path, &newer).unwrap();
+        assert!(refusal(identity(&domain, &unit)).contains("format version"));
+        fs::write(&path, b"PPLAYDB\x1a not a checkpoint").unwrap();
+        assert!(refusal(identity(&domain, &unit)).contains("unit checkpoint"));
+
+        // Through the solver: a typed error that says how to start over.
+        let err = UnitSolver::new(&domain, &unit, Vec::new(), None)
+            .unwrap()
+            .run(
+                &stop,
+                Some(&mut Checkpoints::new(
+                    path.clone(),
+                    identity(&domain, &unit),
+                    Duration::MAX,
+                )),
+            )
+            .err()
+            .unwrap();
+        assert!(matches!(err, crate::SolveError::UnitCheckpoint { .. }));
+        assert!(err.to_string().contains("delete the file"), "{err}");
+    }
+}
