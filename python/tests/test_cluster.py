@@ -163,6 +163,43 @@ def test_a_worker_killed_in_a_unit_leaves_the_build_byte_identical(two_nodes, tm
     assert outcome["report"].units_solved == 3
 
 
+def test_a_worker_killed_after_its_units_checkpoint_is_retried_from_it(two_nodes, tmp_path):
+    local = tmp_path / "local"
+    request = {"subspaces": ["5-3"], "progress": False}
+    pp.tablebase.build("nine_mens_morris", local, **request)
+    out = tmp_path / "cluster"
+    outcome = {}
+
+    def run():
+        try:
+            outcome["report"] = ppc.build(
+                "nine_mens_morris", out, checkpoint_minutes=0, **request
+            )
+        except BaseException as error:  # reported below
+            outcome["error"] = error
+
+    driver = threading.Thread(target=run)
+    driver.start()
+    killed = None
+    # The last unit (5-3 + 3-5) has saved its state once its checkpoint is there.
+    deadline = time.monotonic() + 120
+    while killed is None and time.monotonic() < deadline and driver.is_alive():
+        saved = [p.name for p in out.glob("*.ppck") if p.name[:3] in ("5-3", "3-5")]
+        if (out / "4-3.ppdb").exists() and saved:
+            workers = _unit_workers()
+            if workers:
+                killed = workers[0]
+                os.kill(killed, signal.SIGKILL)
+        time.sleep(0.02)
+    driver.join(timeout=300)
+    assert killed is not None, "no worker was found running the last unit after a save"
+    assert "error" not in outcome, outcome.get("error")
+    assert checksums(out) == checksums(local), "no checkpoint is left, every table equal"
+    assert outcome["report"].units_resumed == 1
+    with pytest.raises(ValueError, match="checkpoint_minutes"):
+        ppc.build("nine_mens_morris", out, checkpoint_minutes=-5, **request)
+
+
 def test_a_driver_killed_and_started_again_resumes_byte_identical(two_nodes, tmp_path):
     local = tmp_path / "local"
     request = ["nine_mens_morris", "--subspace", "5-3", "-q"]
