@@ -129,41 +129,10 @@ def _unit_workers():
     ]
 
 
-def test_a_worker_killed_in_a_unit_leaves_the_build_byte_identical(two_nodes, tmp_path):
-    local = tmp_path / "local"
-    # 5-3 + 3-5, the last unit, takes seconds on one CPU; the units it reads, less.
-    request = {"subspaces": ["5-3"], "progress": False}
-    pp.tablebase.build("nine_mens_morris", local, **request)
-    out = tmp_path / "cluster"
-    outcome = {}
-
-    def run():
-        try:
-            outcome["report"] = ppc.build("nine_mens_morris", out, **request)
-        except BaseException as error:  # reported below
-            outcome["error"] = error
-
-    driver = threading.Thread(target=run)
-    driver.start()
-    killed = None
-    # Once 4-3 is written, the last unit is running: kill its worker.
-    deadline = time.monotonic() + 120
-    while killed is None and time.monotonic() < deadline and driver.is_alive():
-        if (out / "4-3.ppdb").exists():
-            workers = _unit_workers()
-            if workers:
-                killed = workers[0]
-                os.kill(killed, signal.SIGKILL)
-        time.sleep(0.05)
-    driver.join(timeout=300)
-    assert killed is not None, "no worker was found running a unit"
-    assert "error" not in outcome, outcome.get("error")
-    assert checksums(out) == checksums(local)
-    assert not [p for p in out.iterdir() if ".tmp-" in p.name], "no temporary file is left"
-    assert outcome["report"].units_solved == 3
-
-
-def test_a_worker_killed_after_its_units_checkpoint_is_retried_from_it(two_nodes, tmp_path):
+def _build_killing_the_last_units_worker(tmp_path, ready, **options):
+    """Builds Nine Men's Morris 5-3 (its last unit, 5-3 + 3-5, takes seconds on one CPU) on
+    the cluster, kills the worker of that unit by its PID once ``ready(out)``, and returns the
+    cluster's directory, a local build's and the build's report."""
     local = tmp_path / "local"
     request = {"subspaces": ["5-3"], "progress": False}
     pp.tablebase.build("nine_mens_morris", local, **request)
@@ -172,32 +141,46 @@ def test_a_worker_killed_after_its_units_checkpoint_is_retried_from_it(two_nodes
 
     def run():
         try:
-            outcome["report"] = ppc.build(
-                "nine_mens_morris", out, checkpoint_minutes=0, **request
-            )
+            outcome["report"] = ppc.build("nine_mens_morris", out, **request, **options)
         except BaseException as error:  # reported below
             outcome["error"] = error
 
     driver = threading.Thread(target=run)
     driver.start()
     killed = None
-    # The last unit (5-3 + 3-5) has saved its state once its checkpoint is there.
     deadline = time.monotonic() + 120
     while killed is None and time.monotonic() < deadline and driver.is_alive():
-        saved = [p.name for p in out.glob("*.ppck") if p.name[:3] in ("5-3", "3-5")]
-        if (out / "4-3.ppdb").exists() and saved:
+        # Once 4-3 is written, the last unit is running.
+        if (out / "4-3.ppdb").exists() and ready(out):
             workers = _unit_workers()
             if workers:
                 killed = workers[0]
                 os.kill(killed, signal.SIGKILL)
         time.sleep(0.02)
     driver.join(timeout=300)
-    assert killed is not None, "no worker was found running the last unit after a save"
+    assert killed is not None, "no worker was found running the last unit when ready"
     assert "error" not in outcome, outcome.get("error")
+    return out, local, outcome["report"]
+
+
+def test_a_worker_killed_in_a_unit_leaves_the_build_byte_identical(two_nodes, tmp_path):
+    out, local, report = _build_killing_the_last_units_worker(tmp_path, lambda out: True)
+    assert checksums(out) == checksums(local)
+    assert not [p for p in out.iterdir() if ".tmp-" in p.name], "no temporary file is left"
+    assert report.units_solved == 3
+
+
+def test_a_worker_killed_after_its_units_checkpoint_is_retried_from_it(two_nodes, tmp_path):
+    def saved(out):
+        return any(p.name[:3] in ("5-3", "3-5") for p in out.glob("*.ppck"))
+
+    out, local, report = _build_killing_the_last_units_worker(
+        tmp_path, saved, checkpoint_minutes=0
+    )
     assert checksums(out) == checksums(local), "no checkpoint is left, every table equal"
-    assert outcome["report"].units_resumed == 1
+    assert report.units_resumed == 1
     with pytest.raises(ValueError, match="checkpoint_minutes"):
-        ppc.build("nine_mens_morris", out, checkpoint_minutes=-5, **request)
+        ppc.build("nine_mens_morris", out, subspaces=["5-3"], checkpoint_minutes=-5)
 
 
 def test_a_driver_killed_and_started_again_resumes_byte_identical(two_nodes, tmp_path):

@@ -18,7 +18,7 @@ use crate::plan::plan;
 use crate::retro::{Observer, UnitSolver};
 use crate::table::Table;
 use crate::tablebase::{expected_for, Tablebase};
-use crate::unit_checkpoint::{Checkpoints, ExitIdentity, UnitIdentity, CHECKPOINT_EXTENSION};
+use crate::unit_checkpoint::{Checkpoints, UnitIdentity, CHECKPOINT_EXTENSION};
 
 /// How to build.
 #[derive(Clone, Debug, Default)]
@@ -695,7 +695,7 @@ fn solve_unit<D: Domain>(
     let dir = &tb.directories()[0];
     let mut checkpoints = Checkpoints::new(
         checkpoint_path(dir, unit),
-        unit_identity(domain, unit, &exits),
+        UnitIdentity::of(domain, unit, &exits),
         // Not saving is saving never: a checkpoint already there is still taken up.
         options.checkpoint_every.unwrap_or(Duration::MAX),
     );
@@ -750,31 +750,6 @@ fn solve_unit<D: Domain>(
         resumed: checkpoints.resumed().is_some(),
         checkpoints_saved: checkpoints.saves(),
     })
-}
-
-/// What `unit`'s cells are computed from, for its checkpoints: the rules, its subspaces and
-/// the tables its exits read (in the solver's order, sorted by key).
-fn unit_identity<D: Domain>(
-    domain: &D,
-    unit: &[D::Key],
-    exits: &[(D::Key, Arc<Table>)],
-) -> UnitIdentity {
-    let expected = expected_for(domain, unit[0]);
-    let mut exits: Vec<&(D::Key, Arc<Table>)> = exits.iter().collect();
-    exits.sort_by_key(|(k, _)| *k);
-    UnitIdentity {
-        game_id: expected.game_id,
-        rules: expected.rules,
-        index_scheme: expected.index_scheme,
-        subspaces: unit
-            .iter()
-            .map(|&k| (k.to_string(), domain.size(k)))
-            .collect(),
-        exits: exits
-            .iter()
-            .map(|(_, t)| ExitIdentity::of(t.header()))
-            .collect(),
-    }
 }
 
 /// A unit's name: its subspaces, `5-4 + 4-5`.

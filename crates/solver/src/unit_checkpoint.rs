@@ -44,16 +44,20 @@
 use std::fs::{self, File};
 use std::io::{BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::Xxh3;
 
 use crate::cells::Cells;
+use crate::domain::Domain;
 use crate::error::DbError;
 use crate::format::{
     framed_prefix, mismatch, read_exact_of, read_framed, Encoding, FramedKind, Header,
 };
+use crate::table::Table;
+use crate::tablebase::expected_for;
 
 /// The extension of unit checkpoints.
 pub const CHECKPOINT_EXTENSION: &str = "ppck";
@@ -80,6 +84,33 @@ pub(crate) struct UnitIdentity {
     pub(crate) subspaces: Vec<(String, u64)>,
     /// The tables its exits read, in the solver's order.
     pub(crate) exits: Vec<ExitIdentity>,
+}
+
+impl UnitIdentity {
+    /// What `unit`'s cells are computed from: the rules, its subspaces and the tables its
+    /// exits read (sorted by key, the solver's order).
+    pub(crate) fn of<D: Domain>(
+        domain: &D,
+        unit: &[D::Key],
+        exits: &[(D::Key, Arc<Table>)],
+    ) -> UnitIdentity {
+        let expected = expected_for(domain, unit[0]);
+        let mut exits: Vec<&(D::Key, Arc<Table>)> = exits.iter().collect();
+        exits.sort_by_key(|(k, _)| *k);
+        UnitIdentity {
+            game_id: expected.game_id,
+            rules: expected.rules,
+            index_scheme: expected.index_scheme,
+            subspaces: unit
+                .iter()
+                .map(|&k| (k.to_string(), domain.size(k)))
+                .collect(),
+            exits: exits
+                .iter()
+                .map(|(_, t)| ExitIdentity::of(t.header()))
+                .collect(),
+        }
+    }
 }
 
 /// One table a unit's exits read, as far as its values go.
@@ -348,7 +379,6 @@ mod tests {
     use perfectplay_core::morris::Morris;
 
     use super::*;
-    use crate::domain::Domain;
     use crate::morris::MorrisDomain;
     use crate::retro::{Observer, UnitSolver};
 
@@ -368,17 +398,7 @@ mod tests {
     }
 
     fn identity(domain: &MorrisDomain, unit: &[crate::morris::MorrisKey]) -> UnitIdentity {
-        let expected = crate::tablebase::expected_for(domain, unit[0]);
-        UnitIdentity {
-            game_id: expected.game_id,
-            rules: expected.rules,
-            index_scheme: expected.index_scheme,
-            subspaces: unit
-                .iter()
-                .map(|&k| (k.to_string(), domain.size(k)))
-                .collect(),
-            exits: Vec::new(),
-        }
+        UnitIdentity::of(domain, unit, &[])
     }
 
     /// Sets `cancel` once `init_limit` positions are initialised or layer `layer` begins, and
