@@ -611,8 +611,9 @@ def _build_tables(
     """Builds tables of `game` into `out` with the GIL released (see `perfectplay.tablebase.build`).
     `targets` are subspace names, or `None` with `max_men` (morris), `max_pieces` (checkers)
     or `whole_game`. `progress`, if given, is called about four times a second with a dict of
-    the build's figures. Ctrl-C stops the build between tasks (the unit in progress is dropped,
-    no half-written file is left) and raises `KeyboardInterrupt`; a rerun resumes. `threads` is
+    the build's figures. Ctrl-C stops the build between tasks (the unit in progress is dropped
+    but for its last checkpoint, no half-written file is left) and raises `KeyboardInterrupt`;
+    a rerun resumes. `threads` is
     checked as on the command line (1 to 4 per CPU unless `force_threads`); another build
     holding `out`'s build lock is an error naming it, or waited for with `wait`. A unit saves
     its state (`KEY.ppck`) after `checkpoint_minutes` of work and as often again (`None`:
@@ -644,8 +645,8 @@ def _build_unit(
     must be there, complete): kept if its files are complete and valid. No lock is taken: the
     driver holds the directory's (`_DirectoryClaim`). Returns a dict: `tables`
     (`{subspace: positions}`), `solved_positions` (0 when kept), `seconds`, `threads`,
-    `peak_working_bytes` (0 when kept), `resumed` (taken up from a checkpoint) and
-    `checkpoints_saved`; the GIL is released meanwhile. The unit saves its state after
+    `peak_working_bytes` (0 when kept), `resumed` (taken up from a checkpoint),
+    `checkpoints_saved` and `checkpoint_failures`; the GIL is released meanwhile. The unit saves its state after
     `checkpoint_minutes` of work and as often again (`None`: never)."""
 
 class _DirectoryClaim:

@@ -230,8 +230,8 @@ def build(
     ``"2110"`` for every slice of it, with what they depend on) or
     ``whole_game=True`` (the small morris games, placement included). Tables already complete
     in ``out`` are kept, so a rerun resumes an interrupted build. Ctrl-C (or the stop button
-    of a notebook) stops the build cleanly: the unit in progress is dropped, no half-written
-    file is left, and ``KeyboardInterrupt`` is raised.
+    of a notebook) stops the build cleanly: the unit in progress is dropped (but for its last
+    checkpoint, below), no half-written file is left, and ``KeyboardInterrupt`` is raised.
 
     ``threads`` is 1 to 4 per CPU (``ValueError`` otherwise); ``force_threads=True`` allows
     more. ``max_men`` and ``max_pieces`` are checked as on the command line, with the same

@@ -17,6 +17,7 @@ use perfectplay_solver::{
     game_of_tables, planned_units, solve, solve_planned_unit, BuildProgress, Domain, PlannedUnit,
     SolveOptions, Tabled,
 };
+use pyo3::exceptions::PyRuntimeWarning;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -38,8 +39,9 @@ pub(crate) fn tables_game(directory: PathBuf) -> Result<Option<PyGame>> {
 /// Builds tables of `game` into `out` with the GIL released (see `perfectplay.tablebase.build`).
 /// `targets` are subspace names, or `None` with `max_men` (morris), `max_pieces` (checkers)
 /// or `whole_game`. `progress`, if given, is called about four times a second with a dict of
-/// the build's figures. Ctrl-C stops the build between tasks (the unit in progress is dropped,
-/// no half-written file is left) and raises `KeyboardInterrupt`; a rerun resumes. `threads` is
+/// the build's figures. Ctrl-C stops the build between tasks (the unit in progress is dropped
+/// but for its last checkpoint, no half-written file is left) and raises `KeyboardInterrupt`;
+/// a rerun resumes. `threads` is
 /// checked as on the command line (1 to 4 per CPU unless `force_threads`); another build
 /// holding `out`'s build lock is an error naming it, or waited for with `wait`. A unit saves
 /// its state (`KEY.ppck`) after `checkpoint_minutes` of work and as often again (`None`:
@@ -116,7 +118,14 @@ pub(crate) fn build_tables<'py>(
     if let Some(f) = &progress {
         f.call1((snapshot_dict(py, &figures)?,))?;
     }
-    let (rows, compressed) = report;
+    for failure in &report.checkpoint_failures {
+        let message = std::ffi::CString::new(format!(
+            "a unit checkpoint could not be saved (the unit solved on without): {failure}"
+        ))
+        .unwrap_or_default();
+        PyErr::warn(py, &py.get_type::<PyRuntimeWarning>(), &message, 1)?;
+    }
+    let (rows, compressed) = (report.subspaces, report.compressed);
     let list = PyList::empty(py);
     for row in rows {
         let d = PyDict::new(py);
@@ -221,15 +230,11 @@ impl BuildJob {
         self,
         out: &std::path::Path,
         options: &SolveOptions,
-    ) -> Result<(
-        Vec<perfectplay_solver::SubspaceReport>,
-        Vec<perfectplay_solver::CompressedTable>,
-    )> {
-        let report = match self {
+    ) -> Result<perfectplay_solver::SolveReport> {
+        Ok(match self {
             BuildJob::Checkers(domain, keys) => solve(domain, out, &keys, options),
             BuildJob::Morris(domain, keys) => solve(domain, out, &keys, options),
-        }?;
-        Ok((report.subspaces, report.compressed))
+        }?)
     }
 }
 

@@ -45,8 +45,8 @@ pub(crate) fn _plan_units<'py>(
 /// must be there, complete): kept if its files are complete and valid. No lock is taken: the
 /// driver holds the directory's (`_DirectoryClaim`). Returns a dict: `tables`
 /// (`{subspace: positions}`), `solved_positions` (0 when kept), `seconds`, `threads`,
-/// `peak_working_bytes` (0 when kept), `resumed` (taken up from a checkpoint) and
-/// `checkpoints_saved`; the GIL is released meanwhile. The unit saves its state after
+/// `peak_working_bytes` (0 when kept), `resumed` (taken up from a checkpoint),
+/// `checkpoints_saved` and `checkpoint_failures`; the GIL is released meanwhile. The unit saves its state after
 /// `checkpoint_minutes` of work and as often again (`None`: never).
 #[pyfunction]
 #[pyo3(signature = (game, out, subspaces, threads = None, wdl_only = false, compress = false, checkpoint_minutes = Some(30.0)))]
@@ -82,6 +82,7 @@ pub(crate) fn _build_unit<'py>(
     d.set_item("peak_working_bytes", report.peak_working_bytes)?;
     d.set_item("resumed", report.subspaces.iter().any(|r| r.resumed))?;
     d.set_item("checkpoints_saved", report.checkpoints_saved)?;
+    d.set_item("checkpoint_failures", &report.checkpoint_failures)?;
     Ok(d)
 }
 

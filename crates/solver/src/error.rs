@@ -346,7 +346,8 @@ pub enum SolveError {
         /// What is wrong with it, naming the file.
         source: DbError,
     },
-    /// The build was cancelled; complete files stay, the unit in progress left nothing behind.
+    /// The build was cancelled; complete files stay, the unit in progress left no half table
+    /// behind (only its last whole checkpoint, if it saved one).
     #[error("interrupted")]
     Interrupted,
     /// The solver's own consistency check failed: a bug, reported instead of a wrong table.

@@ -40,7 +40,7 @@ use rayon::prelude::*;
 
 use crate::cells::{Cell, Cells, CANNOT_LOSE};
 use crate::domain::Domain;
-use crate::error::{DbError, ProbeError, SolveError};
+use crate::error::{ProbeError, SolveError};
 use crate::table::Table;
 use crate::tablebase::terminal_value;
 use crate::unit_checkpoint::{Checkpoints, Progress, Stage};
@@ -49,7 +49,11 @@ use crate::value::{Packed, Value, Wdl, MAX_DISTANCE};
 /// The most successors in the unit one position may have.
 const MAX_INTERNAL: usize = 254;
 /// Positions per parallel task (a multiple of the four cells of a word).
-const CHUNK: u64 = 1 << 14;
+pub(crate) const CHUNK: u64 = 1 << 14;
+/// The method as unit checkpoints name it: change it whenever a change to this module makes
+/// the cells at a save point other than they were, so that no checkpoint of the old method is
+/// taken up.
+pub(crate) const METHOD: &str = "retrograde layers, 16-bit cells, 16384-position chunks: 1";
 /// How many positions walking a chunk visits in the time of one unranking: a layer walks a
 /// chunk rather than unranking its positions when more than this share of it is in the layer.
 const WALK_PER_UNRANK: u64 = 8;
@@ -247,22 +251,40 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
 
     /// Runs `task` on each of the unit's `chunks` (numbered from 0, [`CHUNK`] positions each)
     /// in parallel, with a per-chunk count of the distances written; the first error stops the
-    /// others.
-    fn for_each_chunk<F>(&self, chunks: std::ops::Range<u64>, task: F)
+    /// others. Returns whether every chunk ran to its end: a pass cut short by an error or a
+    /// cancel is not whole, whatever the flags say afterwards.
+    #[must_use]
+    fn for_each_chunk<F>(&self, chunks: std::ops::Range<u64>, task: F) -> bool
     where
         F: Fn(std::ops::Range<u64>, &mut [u64; 256]) -> Result<(), SolveError> + Sync,
     {
+        let cut = AtomicBool::new(false);
         chunks.into_par_iter().for_each(|c| {
             if self.stopped() {
+                cut.store(true, Ordering::Relaxed);
                 return;
             }
             let start = c * CHUNK;
             let mut local = [0u64; 256];
             match task(start..(start + CHUNK).min(self.total()), &mut local) {
                 Ok(()) => self.merge_counts(&local),
-                Err(e) => self.fail(e),
+                Err(e) => {
+                    cut.store(true, Ordering::Relaxed);
+                    self.fail(e);
+                }
             }
         });
+        !cut.load(Ordering::Relaxed)
+    }
+
+    /// After a pass: its error, or `Interrupted` if it was cut short (`whole` false).
+    fn finished(&self, whole: bool) -> Result<(), SolveError> {
+        self.check()?;
+        if whole {
+            Ok(())
+        } else {
+            Err(SolveError::Interrupted)
+        }
     }
 
     /// Calls `visit` with the member, index and position of each combined index of `range`, in
@@ -296,7 +318,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         mut checkpoints: Option<&mut Checkpoints>,
     ) -> Result<Solved, SolveError> {
         let chunks = self.total().div_ceil(CHUNK);
-        let (mut chunks_done, mut d) = match self.resume(checkpoints.as_deref_mut(), chunks)? {
+        let (mut chunks_done, mut d) = match self.resume(checkpoints.as_deref_mut())? {
             None => (0, 0),
             Some(Stage::Initialising { chunks_done }) => (chunks_done, 0),
             Some(Stage::Layers { next }) => (chunks, next),
@@ -311,7 +333,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             .max(1);
         while chunks_done < chunks {
             let end = (chunks_done + segment).min(chunks);
-            self.for_each_chunk(chunks_done..end, |range, local| {
+            let whole = self.for_each_chunk(chunks_done..end, |range, local| {
                 let mut run: ArrayVec<Cell, { CHUNK as usize }> = ArrayVec::new();
                 self.walk(range.clone(), |m, i, pos| {
                     run.push(self.initialise(m, i, pos, local)?);
@@ -322,22 +344,25 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                 Ok(())
             });
             // Before any save: a segment cut short by an error or a cancel is not whole.
-            self.check()?;
+            self.finished(whole)?;
             chunks_done = end;
             let stage = if chunks_done < chunks {
                 Stage::Initialising { chunks_done }
             } else {
                 Stage::Layers { next: 0 }
             };
-            self.save_if_due(checkpoints.as_deref_mut(), stage)?;
+            self.save_if_due(checkpoints.as_deref_mut(), stage);
         }
 
         while d <= self.max_plies.load(Ordering::Relaxed) {
             if self.layer_counts[d as usize].load(Ordering::Relaxed) > 0 {
                 observer.layer(d, self.max_plies.load(Ordering::Relaxed));
-                self.layer(d);
-                self.check()?;
-                self.save_if_due(checkpoints.as_deref_mut(), Stage::Layers { next: d + 1 })?;
+                let whole = self.layer(d);
+                self.finished(whole)?;
+                // After the last layer only the tables are left to write: nothing to save.
+                if d < self.max_plies.load(Ordering::Relaxed) {
+                    self.save_if_due(checkpoints.as_deref_mut(), Stage::Layers { next: d + 1 });
+                }
             }
             d += 1;
         }
@@ -348,11 +373,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
 
     /// Loads the unit's checkpoint, if it has one, into the cells and the counts; returns
     /// where it stands.
-    fn resume(
-        &self,
-        checkpoints: Option<&mut Checkpoints>,
-        chunks: u64,
-    ) -> Result<Option<Stage>, SolveError> {
+    fn resume(&self, checkpoints: Option<&mut Checkpoints>) -> Result<Option<Stage>, SolveError> {
         let Some(checkpoints) = checkpoints else {
             return Ok(None);
         };
@@ -360,14 +381,6 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         let Some(progress) = checkpoints.load(&self.cells).map_err(refused)? else {
             return Ok(None);
         };
-        if matches!(progress.stage, Stage::Initialising { chunks_done } if chunks_done > chunks)
-            || progress.layer_counts.len() != self.layer_counts.len()
-        {
-            return Err(refused(DbError::corrupted(
-                checkpoints.path(),
-                "implausible progress for this unit",
-            )));
-        }
         self.max_plies.store(progress.max_plies, Ordering::Relaxed);
         for (count, &n) in self.layer_counts.iter().zip(&progress.layer_counts) {
             count.store(n, Ordering::Relaxed);
@@ -376,13 +389,9 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
     }
 
     /// Saves a checkpoint at `stage` if one is due.
-    fn save_if_due(
-        &self,
-        checkpoints: Option<&mut Checkpoints>,
-        stage: Stage,
-    ) -> Result<(), SolveError> {
+    fn save_if_due(&self, checkpoints: Option<&mut Checkpoints>, stage: Stage) {
         let Some(checkpoints) = checkpoints.filter(|c| c.due()) else {
-            return Ok(());
+            return;
         };
         let progress = Progress {
             stage,
@@ -393,7 +402,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                 .map(|n| n.load(Ordering::Relaxed))
                 .collect(),
         };
-        Ok(checkpoints.save(&progress, &self.cells)?)
+        checkpoints.save_or_note(&progress, &self.cells);
     }
 
     fn check(&self) -> Result<(), SolveError> {
@@ -611,7 +620,8 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
     }
 
     /// Unmoves every position final at distance `d`.
-    fn layer(&self, d: u32) {
+    #[must_use]
+    fn layer(&self, d: u32) -> bool {
         let target = Packed::decided(d)
             .expect("layers stay within the encoding")
             .0;
@@ -645,7 +655,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                 }
                 Ok(())
             })
-        });
+        })
     }
 
     fn unmove(

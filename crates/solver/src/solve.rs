@@ -28,8 +28,9 @@ pub struct SolveOptions {
     pub threads: Option<usize>,
     /// Write the compact WDL-only form (2 bits per position) instead of distances.
     pub wdl_only: bool,
-    /// Set to stop the build between tasks; the unit in progress is dropped, nothing half
-    /// written is left behind.
+    /// Set to stop the build between tasks; the unit in progress is dropped (its last whole
+    /// checkpoint, if it saved one, stays to be taken up), nothing half written is left behind.
+    /// Once set it must stay set until the build returns.
     pub cancel: Option<Arc<AtomicBool>>,
     /// Live figures of the build, for a caller that shows progress (the solver draws nothing).
     pub report_to: Option<Arc<BuildProgress>>,
@@ -258,6 +259,10 @@ pub struct SolveReport {
     pub compressed: Vec<crate::CompressedTable>,
     /// Checkpoints this run saved ([`SolveOptions::checkpoint_every`]).
     pub checkpoints_saved: u32,
+    /// Why saving a unit's checkpoint failed (a full disk, say), once per unit where it did:
+    /// such a unit solves on without more saves, so the build succeeds, but a build stopped in
+    /// it would start that unit over from its last whole checkpoint or its start.
+    pub checkpoint_failures: Vec<String>,
 }
 
 impl SolveReport {
@@ -342,6 +347,7 @@ fn build_units<D: Domain>(
         solved_positions: 0,
         compressed: Vec::new(),
         checkpoints_saved: 0,
+        checkpoint_failures: Vec::new(),
     };
     let mut work = UnitWork {
         tb,
@@ -477,6 +483,11 @@ impl<D: Domain> UnitWork<'_, D> {
             .install(|| solve_unit(tb, resident, unit, options, figures))?;
         let seconds = unit_started.elapsed().as_secs_f64();
         report.checkpoints_saved += solved.checkpoints_saved;
+        report.checkpoint_failures.extend(
+            solved
+                .checkpoint_failure
+                .map(|why| format!("{}: {why}", unit_name(unit))),
+        );
         for mut r in solved.tables {
             r.seconds = seconds;
             r.resumed = solved.resumed;
@@ -647,6 +658,7 @@ struct SolvedUnit {
     /// Taken up from a checkpoint.
     resumed: bool,
     checkpoints_saved: u32,
+    checkpoint_failure: Option<String>,
 }
 
 /// The checkpoint of `unit` in `dir`, whatever its content.
@@ -693,14 +705,18 @@ fn solve_unit<D: Domain>(
         )));
     }
     let dir = &tb.directories()[0];
-    let mut checkpoints = Checkpoints::new(
-        checkpoint_path(dir, unit),
-        UnitIdentity::of(domain, unit, &exits),
-        // Not saving is saving never: a checkpoint already there is still taken up.
-        options.checkpoint_every.unwrap_or(Duration::MAX),
-    );
+    let path = checkpoint_path(dir, unit);
+    // Without saves, a unit runs its first pass in one go, unless it has a checkpoint to take
+    // up (saving never, so `Duration::MAX`).
+    let mut checkpoints = (options.checkpoint_every.is_some() || path.exists()).then(|| {
+        Checkpoints::new(
+            path,
+            UnitIdentity::of(domain, unit, &exits),
+            options.checkpoint_every.unwrap_or(Duration::MAX),
+        )
+    });
     let solver = UnitSolver::new(domain, unit, exits, options.cancel.as_deref())?;
-    let solved = solver.run(figures, Some(&mut checkpoints))?;
+    let solved = solver.run(figures, checkpoints.as_mut())?;
     figures.writing();
     let mut reports = Vec::new();
     for (member, &key) in unit.iter().enumerate() {
@@ -744,11 +760,20 @@ fn solve_unit<D: Domain>(
     {
         return Err(SolveError::Interrupted);
     }
+    let Some(checkpoints) = checkpoints else {
+        return Ok(SolvedUnit {
+            tables: reports,
+            resumed: false,
+            checkpoints_saved: 0,
+            checkpoint_failure: None,
+        });
+    };
     checkpoints.remove()?;
     Ok(SolvedUnit {
         tables: reports,
         resumed: checkpoints.resumed().is_some(),
         checkpoints_saved: checkpoints.saves(),
+        checkpoint_failure: checkpoints.failure().map(str::to_owned),
     })
 }
 

@@ -56,8 +56,10 @@ use crate::error::DbError;
 use crate::format::{
     framed_prefix, mismatch, read_exact_of, read_framed, Encoding, FramedKind, Header,
 };
+use crate::retro::CHUNK;
 use crate::table::Table;
 use crate::tablebase::expected_for;
+use crate::value::MAX_DISTANCE;
 
 /// The extension of unit checkpoints.
 pub const CHECKPOINT_EXTENSION: &str = "ppck";
@@ -77,6 +79,9 @@ pub(crate) const SEGMENT_CHUNKS: u64 = 1 << 10;
 /// What a unit's cells were computed from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct UnitIdentity {
+    /// The solver's method ([`crate::retro::METHOD`]): cells saved by a solver that computes
+    /// them otherwise would give tables of neither.
+    pub(crate) method: String,
     pub(crate) game_id: String,
     pub(crate) rules: String,
     pub(crate) index_scheme: String,
@@ -98,6 +103,7 @@ impl UnitIdentity {
         let mut exits: Vec<&(D::Key, Arc<Table>)> = exits.iter().collect();
         exits.sort_by_key(|(k, _)| *k);
         UnitIdentity {
+            method: crate::retro::METHOD.to_owned(),
             game_id: expected.game_id,
             rules: expected.rules,
             index_scheme: expected.index_scheme,
@@ -163,6 +169,22 @@ pub(crate) struct Progress {
     pub(crate) layer_counts: Vec<u64>,
 }
 
+impl Progress {
+    /// Whether a solver can go on from here: the longest distance within the encoding, no
+    /// count beyond it, the next layer at most one past it, and no more chunks done than a unit
+    /// of `cells` positions has.
+    fn is_plausible(&self, cells: u64) -> bool {
+        let max = self.max_plies as usize;
+        self.max_plies <= MAX_DISTANCE
+            && self.layer_counts.len() == MAX_DISTANCE as usize + 2
+            && self.layer_counts[max + 1..].iter().all(|&n| n == 0)
+            && match self.stage {
+                Stage::Initialising { chunks_done } => chunks_done <= cells.div_ceil(CHUNK),
+                Stage::Layers { next } => next <= self.max_plies + 1,
+            }
+    }
+}
+
 #[derive(Serialize, Deserialize)]
 struct FileHeader {
     unit: UnitIdentity,
@@ -181,6 +203,8 @@ pub(crate) struct Checkpoints {
     pub(crate) segment_chunks: u64,
     saves: u32,
     resumed: Option<Stage>,
+    /// Why a save failed: no more are tried in this unit, which solves on without them.
+    failure: Option<String>,
 }
 
 impl Checkpoints {
@@ -199,12 +223,8 @@ impl Checkpoints {
             segment_chunks: SEGMENT_CHUNKS,
             saves: 0,
             resumed: None,
+            failure: None,
         }
-    }
-
-    /// The file.
-    pub(crate) fn path(&self) -> &Path {
-        &self.path
     }
 
     /// How many saves this run made.
@@ -217,9 +237,22 @@ impl Checkpoints {
         self.resumed
     }
 
+    /// Why a save failed in this run, if one did.
+    pub(crate) fn failure(&self) -> Option<&str> {
+        self.failure.as_deref()
+    }
+
     /// Whether the time has come to save.
     pub(crate) fn due(&self) -> bool {
-        self.last.elapsed() >= self.every
+        self.failure.is_none() && self.last.elapsed() >= self.every
+    }
+
+    /// Saves as [`Checkpoints::save`] does, but a save that fails (a full disk) only stops the
+    /// saves of this unit, which solves on: the last whole checkpoint, if any, stays.
+    pub(crate) fn save_or_note(&mut self, progress: &Progress, cells: &Cells) {
+        if let Err(e) = self.save(progress, cells) {
+            self.failure = Some(e.to_string());
+        }
     }
 
     /// Saves `progress` and `cells`, replacing the last checkpoint once the new one is whole.
@@ -281,10 +314,18 @@ impl Checkpoints {
         let mut reader = BufReader::with_capacity(1 << 20, file);
         let (header, offset): (FileHeader, u64) = read_framed(&mut reader, path, len, &KIND)?;
         self.check_identity(&header.unit)?;
-        let expected_len = offset + header.cell_bytes + 8;
-        if header.cells != cells.len() || header.cell_bytes != cells.saved_len() {
+        if header.cells != cells.len() {
             return Err(mismatch(path, "number of cells", header.cells, cells.len()));
         }
+        if header.cell_bytes != cells.saved_len() {
+            return Err(mismatch(
+                path,
+                "bytes of cells",
+                header.cell_bytes,
+                cells.saved_len(),
+            ));
+        }
+        let expected_len = offset + header.cell_bytes + 8;
         if len != expected_len {
             return Err(DbError::Length {
                 path: path.clone(),
@@ -293,11 +334,7 @@ impl Checkpoints {
             });
         }
         let progress = header.progress;
-        let plausible = match progress.stage {
-            Stage::Initialising { chunks_done } => chunks_done <= cells.len(),
-            Stage::Layers { next } => next as usize <= progress.layer_counts.len(),
-        };
-        if !plausible || progress.layer_counts.len() != crate::value::MAX_DISTANCE as usize + 2 {
+        if !progress.is_plausible(cells.len()) {
             return Err(DbError::corrupted(path, "implausible progress"));
         }
         let mut hash = Xxh3::new();
@@ -325,6 +362,7 @@ impl Checkpoints {
     fn check_identity(&self, found: &UnitIdentity) -> Result<(), DbError> {
         let (path, expected) = (&self.path, &self.identity);
         for (what, found, expected) in [
+            ("solver method", &found.method, &expected.method),
             ("game", &found.game_id, &expected.game_id),
             ("rules", &found.rules, &expected.rules),
             ("index scheme", &found.index_scheme, &expected.index_scheme),
@@ -519,6 +557,28 @@ mod tests {
         }
     }
 
+    /// A save that fails (here: into a directory that is not there) stops the saves, not the
+    /// unit, which writes the tables it would have written.
+    #[test]
+    fn a_failed_save_leaves_the_unit_to_finish() {
+        let (domain, unit) = unit();
+        let never = AtomicBool::new(false);
+        let plain = UnitSolver::new(&domain, &unit, Vec::new(), None)
+            .unwrap()
+            .run(&StopAt::new(&never, None, None), None)
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let nowhere = dir.path().join("gone").join("3-3.ppck");
+        let mut failing = Checkpoints::new(nowhere, identity(&domain, &unit), Duration::ZERO);
+        let solved = UnitSolver::new(&domain, &unit, Vec::new(), None)
+            .unwrap()
+            .run(&StopAt::new(&never, None, None), Some(&mut failing))
+            .unwrap();
+        assert_eq!(payloads(&solved, unit.len()), payloads(&plain, unit.len()));
+        assert_eq!(failing.saves(), 0);
+        assert!(failing.failure().is_some_and(|why| why.contains("gone")));
+    }
+
     /// A checkpoint that is damaged, cut short, or made for other rules, another unit or
     /// other exit tables is refused, naming what is wrong.
     #[test]
@@ -571,6 +631,43 @@ mod tests {
         assert!(refusal(identity(&domain, &unit)).contains("format version"));
         fs::write(&path, b"PPLAYDB\x1a not a checkpoint").unwrap();
         assert!(refusal(identity(&domain, &unit)).contains("unit checkpoint"));
+
+        // Checksums are no seal: a header that says what no solver could go on from.
+        let total_cells = total;
+        for (max_plies, stage) in [
+            (300, Stage::Layers { next: 0 }),
+            (20, Stage::Layers { next: 40 }),
+            (
+                20,
+                Stage::Initialising {
+                    chunks_done: 1 << 40,
+                },
+            ),
+        ] {
+            let mut counts = vec![0u64; crate::value::MAX_DISTANCE as usize + 2];
+            counts[0] = 1;
+            let progress = Progress {
+                stage,
+                max_plies,
+                layer_counts: counts,
+            };
+            let cells = Cells::new(total_cells).unwrap();
+            let mut crafted =
+                Checkpoints::new(path.clone(), identity(&domain, &unit), Duration::MAX);
+            crafted.save(&progress, &cells).unwrap();
+            assert!(refusal(identity(&domain, &unit)).contains("implausible progress"));
+        }
+        let mut counts = vec![0u64; crate::value::MAX_DISTANCE as usize + 2];
+        counts[30] = 1;
+        let beyond = Progress {
+            stage: Stage::Layers { next: 0 },
+            max_plies: 20,
+            layer_counts: counts,
+        };
+        Checkpoints::new(path.clone(), identity(&domain, &unit), Duration::MAX)
+            .save(&beyond, &Cells::new(total_cells).unwrap())
+            .unwrap();
+        assert!(refusal(identity(&domain, &unit)).contains("implausible progress"));
 
         // Through the solver: a typed error that says how to start over.
         let err = UnitSolver::new(&domain, &unit, Vec::new(), None)

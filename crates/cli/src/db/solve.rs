@@ -41,7 +41,9 @@ pub(crate) struct SolveArgs {
     /// Save a unit's state (KEY.ppck in the output directory, 2 bytes a position) after this
     /// many minutes of solving it, and again each time as many more have passed, so that a
     /// build stopped in the middle of a long unit takes it up from there when run again, with
-    /// the same tables; 0 saves at every chance (after each layer).
+    /// the same tables; 0 saves at every chance (after each segment of the first pass and each
+    /// layer). A checkpoint that does not fit the tables now beside it stops the build until it
+    /// is deleted.
     #[arg(long, value_name = "MINUTES", default_value = "30", value_parser = parse_minutes)]
     pub(crate) checkpoint_every: f64,
     /// Save no unit checkpoints (one already there is still taken up).
@@ -177,6 +179,9 @@ fn write_report(out: &mut dyn Write, report: &SolveReport) -> Result<(), CliErro
     }
     if report.checkpoints_saved > 0 {
         writeln!(out, "unit checkpoints saved: {}", report.checkpoints_saved)?;
+    }
+    for failure in &report.checkpoint_failures {
+        eprintln!("perfectplay: warning: a unit checkpoint could not be saved (the unit solved on without): {failure}");
     }
     if !report.compressed.is_empty() {
         super::compress::write_totals(out, &report.compressed)?;
