@@ -18,7 +18,9 @@ use crate::plan::plan;
 use crate::retro::{Observer, UnitSolver};
 use crate::table::Table;
 use crate::tablebase::{expected_for, Tablebase};
-use crate::unit_checkpoint::{Checkpoints, UnitIdentity, CHECKPOINT_EXTENSION};
+use crate::unit_checkpoint::{
+    remove_checkpoint_at, Checkpoints, UnitIdentity, CHECKPOINT_EXTENSION,
+};
 
 /// How to build.
 #[derive(Clone, Debug, Default)]
@@ -669,11 +671,7 @@ fn checkpoint_path<K: std::fmt::Display>(dir: &Path, unit: &[K]) -> PathBuf {
 
 /// Removes `unit`'s checkpoint in `dir`, if any.
 fn remove_checkpoint<K: std::fmt::Display>(dir: &Path, unit: &[K]) -> Result<(), DbError> {
-    let path = checkpoint_path(dir, unit);
-    match std::fs::remove_file(&path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(DbError::io(&path, e)),
-        _ => Ok(()),
-    }
+    remove_checkpoint_at(&checkpoint_path(dir, unit))
 }
 
 fn solve_unit<D: Domain>(

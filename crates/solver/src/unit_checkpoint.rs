@@ -402,10 +402,15 @@ impl Checkpoints {
 
     /// Removes the checkpoint, if any: its unit's tables are written.
     pub(crate) fn remove(&self) -> Result<(), DbError> {
-        match fs::remove_file(&self.path) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(DbError::io(&self.path, e)),
-            _ => Ok(()),
-        }
+        remove_checkpoint_at(&self.path)
+    }
+}
+
+/// Removes the checkpoint at `path`, if there is one.
+pub(crate) fn remove_checkpoint_at(path: &Path) -> Result<(), DbError> {
+    match fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(DbError::io(path, e)),
+        _ => Ok(()),
     }
 }
 
