@@ -256,31 +256,48 @@ pub fn write_table(dir: &Path, header: &Header, payload: &[u8]) -> Result<PathBu
 /// complete and synced); returns the final path.
 pub(crate) fn write_file(dir: &Path, name: &str, parts: &[&[u8]]) -> Result<PathBuf, DbError> {
     let path = dir.join(name);
+    write_streamed(&path, |file| {
+        for part in parts {
+            file.write_all(part)?;
+        }
+        Ok(())
+    })?;
+    Ok(path)
+}
+
+/// Writes the file at `path` with `write`, buffered, under a temporary name in its directory
+/// first (`.NAME.tmp-PID-NONCE`), renamed once complete and synced: a file with the final name
+/// is whole. On an error the temporary file is removed.
+pub(crate) fn write_streamed(
+    path: &Path,
+    write: impl FnOnce(&mut std::io::BufWriter<File>) -> std::io::Result<()>,
+) -> Result<(), DbError> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
     // Unique to this writer: the process id alone can repeat on another machine writing to
     // the same shared directory (a cluster build retrying a unit elsewhere).
     let nonce = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
-    let tmp = dir.join(format!(".{name}.tmp-{}-{nonce}", std::process::id()));
+    let tmp = path.with_file_name(format!(".{name}.tmp-{}-{nonce}", std::process::id()));
     let result = (|| -> std::io::Result<()> {
-        let mut file = File::create(&tmp)?;
-        for part in parts {
-            file.write_all(part)?;
-        }
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+        write(&mut out)?;
+        let file = out
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)?;
         file.sync_all()?;
         drop(file);
-        fs::rename(&tmp, &path)?;
+        fs::rename(&tmp, path)?;
         // The rename is durable once the directory is synced; not every platform allows it.
-        if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            let _ = File::open(dir).and_then(|d| d.sync_all());
         }
         Ok(())
     })();
-    if let Err(e) = result {
+    result.map_err(|e| {
         let _ = fs::remove_file(&tmp);
-        return Err(DbError::io(&path, e));
-    }
-    Ok(path)
+        DbError::io(path, e)
+    })
 }
 
 /// The prefix, header, header checksum and padding that precede the payload: a table file is
@@ -333,17 +350,23 @@ pub(crate) fn read_exact_of(
     len: u64,
     at_least: u64,
 ) -> Result<(), DbError> {
-    reader.read_exact(buf).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::UnexpectedEof {
-            DbError::Length {
-                path: path.to_owned(),
-                expected: at_least,
-                actual: len,
-            }
-        } else {
-            DbError::io(path, e)
+    reader
+        .read_exact(buf)
+        .map_err(|e| read_failure(e, path, len, at_least))
+}
+
+/// A read of the file at `path` (`len` bytes long) that failed with `e`: a file that ended
+/// first is named truncated, too short for the `at_least` bytes it should have.
+pub(crate) fn read_failure(e: std::io::Error, path: &Path, len: u64, at_least: u64) -> DbError {
+    if e.kind() == std::io::ErrorKind::UnexpectedEof {
+        DbError::Length {
+            path: path.to_owned(),
+            expected: at_least,
+            actual: len,
         }
-    })
+    } else {
+        DbError::io(path, e)
+    }
 }
 
 /// Reads what [`framed_prefix`] wrote at the start of a file of `kind` (`len` bytes long):

@@ -42,7 +42,7 @@
 //! both are on disk.
 
 use std::fs::{self, File};
-use std::io::{BufReader, BufWriter, Write};
+use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -54,7 +54,8 @@ use crate::cells::Cells;
 use crate::domain::Domain;
 use crate::error::DbError;
 use crate::format::{
-    framed_prefix, mismatch, read_exact_of, read_framed, Encoding, FramedKind, Header,
+    framed_prefix, mismatch, read_exact_of, read_failure, read_framed, write_streamed, Encoding,
+    FramedKind, Header,
 };
 use crate::retro::CHUNK;
 use crate::table::Table;
@@ -267,34 +268,11 @@ impl Checkpoints {
         let encoded = bincode::serde::encode_to_vec(&header, bincode::config::standard())
             .map_err(|e| DbError::corrupted(&self.path, format!("cannot encode header: {e}")))?;
         let prefix = framed_prefix(&MAGIC, VERSION, &encoded);
-        let name = self.path.file_name().unwrap_or_default().to_string_lossy();
-        let nonce = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let tmp = self
-            .path
-            .with_file_name(format!(".{name}.tmp-{}-{nonce}", std::process::id()));
-        let written = (|| -> std::io::Result<()> {
-            let mut out = BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+        write_streamed(&self.path, |out| {
             out.write_all(&prefix)?;
             let mut hash = Xxh3::new();
-            cells.save(&mut out, &mut hash)?;
-            out.write_all(&hash.digest().to_le_bytes())?;
-            let file = out
-                .into_inner()
-                .map_err(std::io::IntoInnerError::into_error)?;
-            file.sync_all()?;
-            drop(file);
-            fs::rename(&tmp, &self.path)?;
-            if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                // The rename is durable once the directory is; either name holds a whole file.
-                let _ = File::open(dir).and_then(|d| d.sync_all());
-            }
-            Ok(())
-        })();
-        written.map_err(|e| {
-            let _ = fs::remove_file(&tmp);
-            DbError::io(&self.path, e)
+            cells.save(out, &mut hash)?;
+            out.write_all(&hash.digest().to_le_bytes())
         })?;
         self.saves += 1;
         self.last = Instant::now();
@@ -338,17 +316,9 @@ impl Checkpoints {
             return Err(DbError::corrupted(path, "implausible progress"));
         }
         let mut hash = Xxh3::new();
-        cells.load(&mut reader, &mut hash).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::UnexpectedEof {
-                DbError::Length {
-                    path: path.clone(),
-                    expected: expected_len,
-                    actual: len,
-                }
-            } else {
-                DbError::io(path, e)
-            }
-        })?;
+        cells
+            .load(&mut reader, &mut hash)
+            .map_err(|e| read_failure(e, path, len, expected_len))?;
         let mut trailer = [0u8; 8];
         read_exact_of(&mut reader, &mut trailer, path, len, expected_len)?;
         if hash.digest() != u64::from_le_bytes(trailer) {
