@@ -230,8 +230,9 @@ def build(
     ``"2110"`` for every slice of it, with what they depend on) or
     ``whole_game=True`` (the small morris games, placement included). Tables already complete
     in ``out`` are kept, so a rerun resumes an interrupted build. Ctrl-C (or the stop button
-    of a notebook) stops the build cleanly: the unit in progress is dropped (but for its last
-    checkpoint, below), no half-written file is left, and ``KeyboardInterrupt`` is raised.
+    of a notebook) stops the build cleanly: the unit in progress is saved where it stopped
+    (its checkpoint, below; a ``RuntimeWarning`` if that save fails), no half-written file is
+    left, and ``KeyboardInterrupt`` is raised.
 
     ``threads`` is 1 to 4 per CPU (``ValueError`` otherwise); ``force_threads=True`` allows
     more. ``max_men`` and ``max_pieces`` are checked as on the command line, with the same
@@ -254,8 +255,8 @@ def build(
     position) after ``checkpoint_minutes`` of work and as often again, so that a build
     stopped in the middle of it (Ctrl-C, a killed kernel, a machine handed back) takes the unit
     up from the last save when run again, with the same tables as a build in one go; the file
-    goes once the unit's tables are written. ``None`` saves none (one already there is still
-    taken up); a checkpoint made from other rules or tables, or damaged, raises
+    goes once the unit's tables are written. ``None`` saves none, not even when the build is
+    stopped (one already there is still taken up); a checkpoint made from other rules or tables, or damaged, raises
     ``TablebaseError`` naming it (delete it to start the unit over).
 
     Returns one dict per table: ``subspace``, ``positions``, ``wins``, ``draws``, ``losses``,

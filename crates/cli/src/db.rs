@@ -46,6 +46,34 @@ use crate::errors::CliError;
 use crate::games::{self, GameId};
 use crate::settings;
 
+/// SIGINT and SIGTERM caught instead of ending the process, so that a command can save its
+/// work first (`solve` its unit under way, `search` its transposition table); a second SIGINT
+/// or SIGTERM ends the process at once.
+struct Interrupts {
+    /// Raised by the first signal.
+    raised: Arc<std::sync::atomic::AtomicBool>,
+    /// The signal that came first, 0 while none has.
+    which: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+/// Starts catching SIGINT and SIGTERM ([`Interrupts`]).
+fn watch_interrupts() -> Result<Interrupts, CliError> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let raised = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let which = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    for signal in [SIGINT, SIGTERM] {
+        // The order matters: the shutdown checks the flag before this signal raises it.
+        signal_hook::flag::register_conditional_shutdown(
+            signal,
+            128 + signal,
+            Arc::clone(&raised),
+        )?;
+        signal_hook::flag::register(signal, Arc::clone(&raised))?;
+        signal_hook::flag::register_usize(signal, Arc::clone(&which), signal as usize)?;
+    }
+    Ok(Interrupts { raised, which })
+}
+
 /// The thread count of `solve`, `verify` and `search`.
 #[derive(Args, Debug)]
 pub(crate) struct Threads {

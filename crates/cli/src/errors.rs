@@ -137,12 +137,39 @@ pub(crate) enum CliError {
         /// How many.
         files: u64,
     },
+    /// A build stopped by a signal (SIGINT or SIGTERM), its complete tables kept.
+    #[error(
+        "stopped by {}: the complete tables are kept, and {}",
+        signal_name(*signal),
+        if *saved {
+            "the unit under way, if any, is saved where it stopped (KEY.ppck in the output \
+             directory); run the same command to take it up"
+        } else {
+            "the unit under way is not saved (--no-checkpoints): the same command solves it \
+             again from its start, or from a checkpoint it had"
+        }
+    )]
+    Stopped {
+        /// The signal's number.
+        signal: i32,
+        /// Whether the unit under way was saved.
+        saved: bool,
+    },
     /// Verification found stored values that disagree with their successors.
     #[error("verification failed: {mismatches} positions disagree with their successors")]
     VerifyFailed {
         /// How many.
         mismatches: u64,
     },
+}
+
+/// The name of a signal the command line catches.
+fn signal_name(signal: i32) -> String {
+    match signal {
+        signal_hook::consts::SIGINT => "SIGINT".to_owned(),
+        signal_hook::consts::SIGTERM => "SIGTERM".to_owned(),
+        n => format!("signal {n}"),
+    }
 }
 
 impl From<LoadError> for CliError {
@@ -187,6 +214,8 @@ impl CliError {
             | CliError::VerifyFailed { .. }
             | CliError::UnreadableTables { .. }
             | CliError::ChecksumsDiffer { .. } => 1,
+            // As a shell reports a process the signal ended.
+            CliError::Stopped { signal, .. } => u8::try_from(128 + signal).unwrap_or(1),
         }
     }
 

@@ -199,3 +199,47 @@ fn checkpoint_intervals_are_checked() {
         text(&out)
     );
 }
+
+/// SIGTERM stops a build between two of its tasks: the unit under way is saved where it
+/// stopped (here with no save due: the interval is the default half hour), and the same
+/// command takes it up and writes the tables of an undisturbed build.
+#[test]
+fn a_build_stopped_by_sigterm_saves_its_unit_and_goes_on_from_there() {
+    let want = reference();
+    let mut seed = 0x7e4d_u64;
+    for _ in 0..30 {
+        let dir = tempfile::tempdir().unwrap();
+        let child = solve_command(dir.path(), &[]).spawn().unwrap();
+        std::thread::sleep(Duration::from_millis(100 + next(&mut seed) % 1500));
+        // SAFETY: kill(2) with the pid of a child not yet waited for, so still ours.
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+        let stopped = child.wait_with_output().unwrap();
+        if stopped.status.success() {
+            // Done before the signal came: try a shorter delay.
+            continue;
+        }
+        assert_eq!(stopped.status.code(), Some(128 + 15), "{}", text(&stopped));
+        assert!(
+            text(&stopped).contains("stopped by SIGTERM: the complete tables are kept"),
+            "{}",
+            text(&stopped)
+        );
+        let saved = digests(dir.path())
+            .keys()
+            .any(|name| name.ends_with(".ppck"));
+        if !saved {
+            // Stopped between two units: nothing was under way.
+            continue;
+        }
+        let again = solve_command(dir.path(), &[]).output().unwrap();
+        assert!(again.status.success(), "{}", text(&again));
+        assert!(
+            text(&again).contains("taken up from checkpoints: "),
+            "{}",
+            text(&again)
+        );
+        assert_eq!(digests(dir.path()), want, "{}", text(&again));
+        return;
+    }
+    panic!("no build was stopped in the middle of a unit in 30 tries");
+}

@@ -15,7 +15,7 @@ use perfectplay_solver::limits::check_threads;
 use perfectplay_solver::morris::MorrisDomain;
 use perfectplay_solver::{
     game_of_tables, planned_units, solve, solve_planned_unit, BuildProgress, Domain, PlannedUnit,
-    SolveOptions, Tabled,
+    SolveError, SolveOptions, Tabled,
 };
 use pyo3::exceptions::PyRuntimeWarning;
 use pyo3::prelude::*;
@@ -106,8 +106,14 @@ pub(crate) fn build_tables<'py>(
         });
         if let Some(err) = stop {
             cancel.store(true, std::sync::atomic::Ordering::Relaxed);
-            // The solver stops at its next task boundary and removes its temporary file.
-            let _ = py.detach(|| worker.join());
+            // The solver stops at its next task boundary, saves the unit under way (unless told
+            // never to) and removes its temporary file.
+            if let Ok(Err(e @ Error::Solve(SolveError::InterruptedUnsaved { .. }))) =
+                py.detach(|| worker.join())
+            {
+                let message = std::ffi::CString::new(e.to_string()).unwrap_or_default();
+                PyErr::warn(py, &py.get_type::<PyRuntimeWarning>(), &message, 1)?;
+            }
             return Err(err);
         }
     }

@@ -347,9 +347,19 @@ pub enum SolveError {
         source: DbError,
     },
     /// The build was cancelled; complete files stay, the unit in progress left no half table
-    /// behind (only its last whole checkpoint, if it saved one).
+    /// behind, only its checkpoint: saved where it stopped, unless it was told never to save.
     #[error("interrupted")]
     Interrupted,
+    /// The build was cancelled, and the unit under way could not be saved where it stopped (a
+    /// full disk): it goes on from its last whole checkpoint, if it has one.
+    #[error(
+        "interrupted, and the unit under way could not be saved: {source} (it goes on from \
+         its last checkpoint, if it has one)"
+    )]
+    InterruptedUnsaved {
+        /// Why the save failed, naming the file.
+        source: DbError,
+    },
     /// The solver's own consistency check failed: a bug, reported instead of a wrong table.
     #[error("internal inconsistency in {subspace}: {detail}")]
     Inconsistent {

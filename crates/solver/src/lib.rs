@@ -32,8 +32,9 @@
 //! units up to 2 GiB in all (beyond what the current unit reads). Files are
 //! written under a temporary name and renamed when complete; a rerun keeps complete valid files.
 //! Within a unit, [`SolveOptions::checkpoint_every`] saves the solving state now and then
-//! (`KEY.ppck`, 2 bytes a position, module `unit_checkpoint`): a build stopped in the middle
-//! of a unit of hours takes it up from the last save, with the same bytes as a build in one go.
+//! (`KEY.ppck`, 2 bytes a position, module `unit_checkpoint`), and [`SolveOptions::cancel`]
+//! saves it where it stopped: a build stopped or killed in the middle of a unit of hours takes
+//! it up from the last save, with the same bytes as a build in one go.
 //! The bytes written do not depend on the number of threads. One build at a time writes into a
 //! directory: it holds the directory's [`BuildLock`] (an `flock` on `.lock`, released by the
 //! kernel however the process ends), and a second build fails naming the holder or, with

@@ -43,7 +43,7 @@ use crate::domain::Domain;
 use crate::error::{ProbeError, SolveError};
 use crate::table::Table;
 use crate::tablebase::terminal_value;
-use crate::unit_checkpoint::{Checkpoints, Progress, Stage};
+use crate::unit_checkpoint::{Checkpoints, DoneChunks, Progress, Stage};
 use crate::value::{Packed, Value, Wdl, MAX_DISTANCE};
 
 /// The most successors in the unit one position may have.
@@ -66,6 +66,8 @@ pub(crate) trait Observer: Sync {
     fn initialised(&self, n: u64);
     /// Layer `d` begins; `max` is the longest distance known so far.
     fn layer(&self, d: u32, max: u32);
+    /// One more chunk of the layer under way is done.
+    fn layer_chunk_done(&self) {}
 }
 
 /// A solved unit: its cells, from which each subspace's payload (distance form) is taken when
@@ -108,6 +110,9 @@ pub(crate) struct UnitSolver<'a, D: Domain> {
     error: Mutex<Option<SolveError>>,
     failed: AtomicBool,
     cancel: Option<&'a AtomicBool>,
+    /// The chunks of the pass under way that are done, a bit each: a stopped pass is saved
+    /// with them, and a pass taken up skips them.
+    done: Vec<AtomicU64>,
 }
 
 /// How many reads in the exits' tables one position gathers before making them.
@@ -191,6 +196,9 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             error: Mutex::new(None),
             failed: AtomicBool::new(false),
             cancel,
+            done: (0..total.div_ceil(CHUNK).div_ceil(64))
+                .map(|_| AtomicU64::new(0))
+                .collect(),
         })
     }
 
@@ -250,9 +258,10 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
     }
 
     /// Runs `task` on each of the unit's `chunks` (numbered from 0, [`CHUNK`] positions each)
-    /// in parallel, with a per-chunk count of the distances written; the first error stops the
-    /// others. Returns whether every chunk ran to its end: a pass cut short by an error or a
-    /// cancel is not whole, whatever the flags say afterwards.
+    /// not yet done in this pass, in parallel, with a per-chunk count of the distances written,
+    /// and marks each done as it ends; the first error stops the others, and so does a
+    /// cancel, between chunks. Returns whether every chunk ran to its end: a pass cut short by
+    /// an error or a cancel is not whole, whatever the flags say afterwards.
     #[must_use]
     fn for_each_chunk<F>(&self, chunks: std::ops::Range<u64>, task: F) -> bool
     where
@@ -260,6 +269,9 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
     {
         let cut = AtomicBool::new(false);
         chunks.into_par_iter().for_each(|c| {
+            if self.is_done(c) {
+                return;
+            }
             if self.stopped() {
                 cut.store(true, Ordering::Relaxed);
                 return;
@@ -267,7 +279,10 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             let start = c * CHUNK;
             let mut local = [0u64; 256];
             match task(start..(start + CHUNK).min(self.total()), &mut local) {
-                Ok(()) => self.merge_counts(&local),
+                Ok(()) => {
+                    self.merge_counts(&local);
+                    self.done[(c / 64) as usize].fetch_or(1 << (c % 64), Ordering::Relaxed);
+                }
                 Err(e) => {
                     cut.store(true, Ordering::Relaxed);
                     self.fail(e);
@@ -277,14 +292,44 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         !cut.load(Ordering::Relaxed)
     }
 
-    /// After a pass: its error, or `Interrupted` if it was cut short (`whole` false).
-    fn finished(&self, whole: bool) -> Result<(), SolveError> {
-        self.check()?;
-        if whole {
-            Ok(())
-        } else {
-            Err(SolveError::Interrupted)
+    fn is_done(&self, chunk: u64) -> bool {
+        self.done[(chunk / 64) as usize].load(Ordering::Relaxed) >> (chunk % 64) & 1 == 1
+    }
+
+    /// The chunks done in the pass under way.
+    fn done_chunks(&self) -> DoneChunks {
+        DoneChunks::from_flags(self.total().div_ceil(CHUNK), |c| self.is_done(c))
+    }
+
+    /// A new pass: no chunk of it done.
+    fn clear_done(&self) {
+        for word in &self.done {
+            word.store(0, Ordering::Relaxed);
         }
+    }
+
+    /// After a pass: its error, if it had one; else, if it was cut short (`whole` false) by a
+    /// cancel, the state saved as `stage` (when `checkpoints` save a stopped unit) and
+    /// `Interrupted`.
+    fn finished(
+        &self,
+        whole: bool,
+        checkpoints: Option<&mut Checkpoints>,
+        stage: impl FnOnce() -> Stage,
+    ) -> Result<(), SolveError> {
+        if let Some(e) = self.error.lock().expect("error lock").take() {
+            return Err(e);
+        }
+        if whole {
+            return Ok(());
+        }
+        // No error, so every chunk of the pass ran to its end or was not begun: a whole state.
+        if let Some(checkpoints) = checkpoints.filter(|c| c.saves_when_stopped()) {
+            checkpoints
+                .save(&self.progress(stage()), &self.cells)
+                .map_err(|source| SolveError::InterruptedUnsaved { source })?;
+        }
+        Err(SolveError::Interrupted)
     }
 
     /// Calls `visit` with the member, index and position of each combined index of `range`, in
@@ -311,29 +356,74 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
     }
 
     /// Solves the unit. With `checkpoints`, takes it up where a checkpoint left it, if there
-    /// is one, and saves one now and then (module `unit_checkpoint`).
+    /// is one, saves one now and then, and one when the unit is stopped (module
+    /// `unit_checkpoint`).
     pub(crate) fn run(
         self,
         observer: &dyn Observer,
         mut checkpoints: Option<&mut Checkpoints>,
     ) -> Result<Solved, SolveError> {
-        let chunks = self.total().div_ceil(CHUNK);
-        let (mut chunks_done, mut d) = match self.resume(checkpoints.as_deref_mut())? {
-            None => (0, 0),
-            Some(Stage::Initialising { chunks_done }) => (chunks_done, 0),
-            Some(Stage::Layers { next }) => (chunks, next),
+        // Where a checkpoint leaves the unit: the chunks done of the pass it was in are marked.
+        let mut d = match self.resume(checkpoints.as_deref_mut())? {
+            None | Some(Stage::Initialising { .. }) => {
+                self.initialise_all(observer, checkpoints.as_deref_mut())?;
+                0
+            }
+            Some(Stage::Layers { next, .. }) => next,
         };
-        if chunks_done > 0 {
-            observer.initialised((chunks_done * CHUNK).min(self.total()));
+        while d <= self.max_plies.load(Ordering::Relaxed) {
+            if self.layer_counts[d as usize].load(Ordering::Relaxed) > 0 {
+                observer.layer(d, self.max_plies.load(Ordering::Relaxed));
+                let whole = self.layer(d, observer);
+                self.finished(whole, checkpoints.as_deref_mut(), || Stage::Layers {
+                    next: d,
+                    done: self.done_chunks(),
+                })?;
+                // After the last layer only the tables are left to write: nothing to save.
+                if d < self.max_plies.load(Ordering::Relaxed) {
+                    self.save_if_due(
+                        checkpoints.as_deref_mut(),
+                        Stage::Layers {
+                            next: d + 1,
+                            done: DoneChunks::default(),
+                        },
+                    );
+                }
+            }
+            // The next layer is a new pass. (A layer taken up with chunks done always has
+            // positions: a checkpoint saying otherwise is refused as implausible.)
+            self.clear_done();
+            d += 1;
         }
-        // The first pass goes in segments, between which a checkpoint may be saved.
+
+        let UnitSolver { cells, offsets, .. } = self;
+        Ok(Solved { cells, offsets })
+    }
+
+    /// The first pass, in segments between which a checkpoint may be saved; the chunks marked
+    /// done (by a checkpoint taken up) are skipped.
+    fn initialise_all(
+        &self,
+        observer: &dyn Observer,
+        mut checkpoints: Option<&mut Checkpoints>,
+    ) -> Result<(), SolveError> {
+        let chunks = self.total().div_ceil(CHUNK);
+        let done: u64 = self
+            .done_chunks()
+            .iter()
+            .map(|c| (c * CHUNK + CHUNK).min(self.total()) - c * CHUNK)
+            .sum();
+        if done > 0 {
+            observer.initialised(done);
+        }
         let segment = checkpoints
             .as_ref()
             .map_or(chunks, |c| c.segment_chunks)
             .max(1);
-        while chunks_done < chunks {
-            let end = (chunks_done + segment).min(chunks);
-            let whole = self.for_each_chunk(chunks_done..end, |range, local| {
+        let mut start = 0;
+        while start < chunks {
+            let end = (start + segment).min(chunks);
+            let whole = self.for_each_chunk(start..end, |range, local| {
                 let mut run: ArrayVec<Cell, { CHUNK as usize }> = ArrayVec::new();
                 self.walk(range.clone(), |m, i, pos| {
                     run.push(self.initialise(m, i, pos, local)?);
@@ -343,32 +433,24 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                 observer.initialised(range.end - range.start);
                 Ok(())
             });
-            // Before any save: a segment cut short by an error or a cancel is not whole.
-            self.finished(whole)?;
-            chunks_done = end;
-            let stage = if chunks_done < chunks {
-                Stage::Initialising { chunks_done }
+            self.finished(whole, checkpoints.as_deref_mut(), || Stage::Initialising {
+                done: self.done_chunks(),
+            })?;
+            start = end;
+            let stage = if end < chunks {
+                Stage::Initialising {
+                    done: self.done_chunks(),
+                }
             } else {
-                Stage::Layers { next: 0 }
+                Stage::Layers {
+                    next: 0,
+                    done: DoneChunks::default(),
+                }
             };
             self.save_if_due(checkpoints.as_deref_mut(), stage);
         }
-
-        while d <= self.max_plies.load(Ordering::Relaxed) {
-            if self.layer_counts[d as usize].load(Ordering::Relaxed) > 0 {
-                observer.layer(d, self.max_plies.load(Ordering::Relaxed));
-                let whole = self.layer(d);
-                self.finished(whole)?;
-                // After the last layer only the tables are left to write: nothing to save.
-                if d < self.max_plies.load(Ordering::Relaxed) {
-                    self.save_if_due(checkpoints.as_deref_mut(), Stage::Layers { next: d + 1 });
-                }
-            }
-            d += 1;
-        }
-
-        let UnitSolver { cells, offsets, .. } = self;
-        Ok(Solved { cells, offsets })
+        self.clear_done();
+        Ok(())
     }
 
     /// Loads the unit's checkpoint, if it has one, into the cells and the counts; returns
@@ -385,6 +467,10 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         for (count, &n) in self.layer_counts.iter().zip(&progress.layer_counts) {
             count.store(n, Ordering::Relaxed);
         }
+        let (Stage::Initialising { done } | Stage::Layers { done, .. }) = &progress.stage;
+        for c in done.iter() {
+            self.done[(c / 64) as usize].fetch_or(1 << (c % 64), Ordering::Relaxed);
+        }
         Ok(Some(progress.stage))
     }
 
@@ -393,7 +479,12 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         let Some(checkpoints) = checkpoints.filter(|c| c.due()) else {
             return;
         };
-        let progress = Progress {
+        checkpoints.save_or_note(&self.progress(stage), &self.cells);
+    }
+
+    /// The unit's state at `stage`, beside its cells.
+    fn progress(&self, stage: Stage) -> Progress {
+        Progress {
             stage,
             max_plies: self.max_plies.load(Ordering::Relaxed),
             layer_counts: self
@@ -401,18 +492,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                 .iter()
                 .map(|n| n.load(Ordering::Relaxed))
                 .collect(),
-        };
-        checkpoints.save_or_note(&progress, &self.cells);
-    }
-
-    fn check(&self) -> Result<(), SolveError> {
-        if let Some(e) = self.error.lock().expect("error lock").take() {
-            return Err(e);
         }
-        if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-            return Err(SolveError::Interrupted);
-        }
-        Ok(())
     }
 
     fn merge_counts(&self, local: &[u64; 256]) {
@@ -621,7 +701,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
 
     /// Unmoves every position final at distance `d`.
     #[must_use]
-    fn layer(&self, d: u32) -> bool {
+    fn layer(&self, d: u32, observer: &dyn Observer) -> bool {
         let target = Packed::decided(d)
             .expect("layers stay within the encoding")
             .0;
@@ -644,17 +724,19 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                         self.unmove(g, &self.position(g), d, local)?;
                     }
                 }
-                return Ok(());
+            } else {
+                // Many positions of this chunk are in the layer: walking the chunk's boards in
+                // order is cheaper than unranking each.
+                self.walk(range.clone(), |m, i, pos| {
+                    let g = self.offsets[m] + i;
+                    if in_layer(g) {
+                        self.unmove(g, pos, d, local)?;
+                    }
+                    Ok(())
+                })?;
             }
-            // Many positions of this chunk are in the layer: walking the chunk's boards in
-            // order is cheaper than unranking each.
-            self.walk(range.clone(), |m, i, pos| {
-                let g = self.offsets[m] + i;
-                if in_layer(g) {
-                    self.unmove(g, pos, d, local)?;
-                }
-                Ok(())
-            })
+            observer.layer_chunk_done();
+            Ok(())
         })
     }
 

@@ -30,8 +30,10 @@ pub struct SolveOptions {
     pub threads: Option<usize>,
     /// Write the compact WDL-only form (2 bits per position) instead of distances.
     pub wdl_only: bool,
-    /// Set to stop the build between tasks; the unit in progress is dropped (its last whole
-    /// checkpoint, if it saved one, stays to be taken up), nothing half written is left behind.
+    /// Set to stop the build between tasks: the unit in progress is saved where it stopped
+    /// (unless [`SolveOptions::checkpoint_every`] is `None`; its last checkpoint, if any, stays
+    /// then), nothing half written is left behind, and the build returns
+    /// [`SolveError::Interrupted`] ([`SolveError::InterruptedUnsaved`] if that save failed).
     /// Once set it must stay set until the build returns.
     pub cancel: Option<Arc<AtomicBool>>,
     /// Live figures of the build, for a caller that shows progress (the solver draws nothing).
@@ -47,7 +49,8 @@ pub struct SolveOptions {
     /// Save a unit's solving state (`KEY.ppck` in the output directory, 2 bytes a position)
     /// once this long has passed since it started or was last saved, at the next point where
     /// the state is whole; a later build takes the unit up from there, with the same tables
-    /// as a build in one go. `None`: never save; a checkpoint already there is still taken up.
+    /// as a build in one go; and when [`SolveOptions::cancel`] stops the unit, where it stopped.
+    /// `None`: never save, not even when stopped; a checkpoint already there is still taken up.
     pub checkpoint_every: Option<Duration>,
 }
 

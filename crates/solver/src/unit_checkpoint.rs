@@ -13,6 +13,15 @@
 //! unit that finishes sooner never writes one. The layers read nothing but the cells and the
 //! exits, so a resumed unit writes the same tables, byte for byte, as one solved in one go.
 //!
+//! A unit that is stopped (a cancel: the command line's SIGINT or SIGTERM, Python's Ctrl-C)
+//! saves at once, wherever it is, unless it was told never to save: a pass stops between
+//! chunks, every chunk of it run to its end or not begun, so its state is whole too once the
+//! chunks done are written down ([`DoneChunks`]). Taken up, the pass runs the others. A layer's
+//! positions are those holding its distance, which the layer itself never writes, so the
+//! chunks still to run find the same positions they would have found in one go, and each
+//! predecessor is counted down once per successor whichever chunk unmoves it. A pass cut short
+//! by an error is never saved.
+//!
 //! # What must match
 //!
 //! Game, rules, index scheme, the unit's subspaces and their sizes, and each exit table's
@@ -65,7 +74,8 @@ use crate::value::MAX_DISTANCE;
 /// The extension of unit checkpoints.
 pub const CHECKPOINT_EXTENSION: &str = "ppck";
 const MAGIC: [u8; 8] = *b"PPUNITCK";
-const VERSION: u32 = 1;
+/// 2: the stage names the chunks of its pass that are done (a unit stopped in a pass).
+const VERSION: u32 = 2;
 const KIND: FramedKind = FramedKind {
     magic: MAGIC,
     version: VERSION,
@@ -151,13 +161,55 @@ impl std::fmt::Display for ExitIdentity {
     }
 }
 
+/// Chunks of a pass that are done, by number: sorted, disjoint, non-empty ranges.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct DoneChunks(Vec<std::ops::Range<u64>>);
+
+impl DoneChunks {
+    /// The chunks `0..n`.
+    #[cfg(test)]
+    pub(crate) fn first(n: u64) -> DoneChunks {
+        DoneChunks::from_flags(n, |_| true)
+    }
+
+    /// The chunks for which `done` says so, of `0..chunks`.
+    pub(crate) fn from_flags(chunks: u64, done: impl Fn(u64) -> bool) -> DoneChunks {
+        let mut ranges: Vec<std::ops::Range<u64>> = Vec::new();
+        for c in (0..chunks).filter(|&c| done(c)) {
+            match ranges.last_mut() {
+                Some(last) if last.end == c => last.end = c + 1,
+                _ => ranges.push(c..c + 1),
+            }
+        }
+        DoneChunks(ranges)
+    }
+
+    /// The chunk numbers, in order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        self.0.iter().flat_map(Clone::clone)
+    }
+
+    /// Whether no chunk is done.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Whether the ranges are sorted, disjoint, non-empty and within `0..chunks`.
+    fn is_plausible(&self, chunks: u64) -> bool {
+        self.0.iter().all(|r| r.start < r.end && r.end <= chunks)
+            && self.0.windows(2).all(|w| w[0].end < w[1].start)
+    }
+}
+
 /// Where a unit's solving stands at a save.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) enum Stage {
-    /// In the first pass: its first `chunks_done` chunks are initialised.
-    Initialising { chunks_done: u64 },
-    /// The first pass is done, and every layer before `next`.
-    Layers { next: u32 },
+    /// In the first pass: the chunks in `done` are initialised, the others not begun (after a
+    /// segment, the chunks before its end).
+    Initialising { done: DoneChunks },
+    /// The first pass is done, every layer before `next`, and of layer `next` the chunks in
+    /// `done` (none after a layer).
+    Layers { next: u32, done: DoneChunks },
 }
 
 /// A unit's state beside its cells.
@@ -172,16 +224,21 @@ pub(crate) struct Progress {
 
 impl Progress {
     /// Whether a solver can go on from here: the longest distance within the encoding, no
-    /// count beyond it, the next layer at most one past it, and no more chunks done than a unit
-    /// of `cells` positions has.
+    /// count beyond it, the next layer at most one past it (and one with positions where part
+    /// of it is done), and the chunks done among those a unit of `cells` positions has.
     fn is_plausible(&self, cells: u64) -> bool {
         let max = self.max_plies as usize;
+        let chunks = cells.div_ceil(CHUNK);
         self.max_plies <= MAX_DISTANCE
             && self.layer_counts.len() == MAX_DISTANCE as usize + 2
             && self.layer_counts[max + 1..].iter().all(|&n| n == 0)
-            && match self.stage {
-                Stage::Initialising { chunks_done } => chunks_done <= cells.div_ceil(CHUNK),
-                Stage::Layers { next } => next <= self.max_plies + 1,
+            && match &self.stage {
+                Stage::Initialising { done } => done.is_plausible(chunks),
+                Stage::Layers { next, done } => {
+                    *next <= self.max_plies + 1
+                        && done.is_plausible(chunks)
+                        && (done.is_empty() || self.layer_counts[*next as usize] > 0)
+                }
             }
     }
 }
@@ -214,7 +271,8 @@ impl Checkpoints {
         dir.join(format!("{first}.{CHECKPOINT_EXTENSION}"))
     }
 
-    /// Checkpoints at `path` of the unit `identity`, saved once `every` has passed.
+    /// Checkpoints at `path` of the unit `identity`, saved once `every` has passed and when the
+    /// unit is stopped; with `every` [`Duration::MAX`], never saved (one there is taken up).
     pub(crate) fn new(path: PathBuf, identity: UnitIdentity, every: Duration) -> Checkpoints {
         Checkpoints {
             path,
@@ -234,8 +292,8 @@ impl Checkpoints {
     }
 
     /// Where this run took the unit up, if it resumed from a checkpoint.
-    pub(crate) fn resumed(&self) -> Option<Stage> {
-        self.resumed
+    pub(crate) fn resumed(&self) -> Option<&Stage> {
+        self.resumed.as_ref()
     }
 
     /// Why a save failed in this run, if one did.
@@ -246,6 +304,12 @@ impl Checkpoints {
     /// Whether the time has come to save.
     pub(crate) fn due(&self) -> bool {
         self.failure.is_none() && self.last.elapsed() >= self.every
+    }
+
+    /// Whether a unit that is stopped saves: unless it was told never to save
+    /// ([`Duration::MAX`]: a checkpoint already there is only taken up).
+    pub(crate) fn saves_when_stopped(&self) -> bool {
+        self.every != Duration::MAX
     }
 
     /// Saves as [`Checkpoints::save`] does, but a save that fails (a full disk) only stops the
@@ -325,7 +389,7 @@ impl Checkpoints {
             return Err(DbError::corrupted(path, "cells checksum mismatch"));
         }
         self.last = Instant::now();
-        self.resumed = Some(progress.stage);
+        self.resumed = Some(progress.stage.clone());
         Ok(Some(progress))
     }
 
@@ -392,7 +456,7 @@ mod tests {
     use perfectplay_core::morris::Morris;
 
     use super::*;
-    use crate::morris::MorrisDomain;
+    use crate::morris::{MorrisDomain, MorrisKey};
     use crate::retro::{Observer, UnitSolver};
 
     /// Twelve Men's Morris 3-3 with its memories: a unit of twelve chunks and some dozens of
@@ -414,24 +478,48 @@ mod tests {
         UnitIdentity::of(domain, unit, &[])
     }
 
-    /// Sets `cancel` once `init_limit` positions are initialised or layer `layer` begins, and
-    /// notes the layers it sees.
+    /// Where a test stops a unit.
+    #[derive(Clone, Copy, Debug, Default)]
+    struct Stop {
+        /// Once this many positions are initialised.
+        initialised: Option<u64>,
+        /// Once this many chunks of layer `.0` are done (0: as it begins).
+        layer: Option<(u32, u64)>,
+    }
+
+    /// Sets `cancel` at `stop`, and notes the layers it sees. With `keep`, copies the
+    /// checkpoint file `.0` to `.1` at that moment, before the solver saves the stopped unit:
+    /// what a build killed there would leave.
     struct StopAt<'a> {
         cancel: &'a AtomicBool,
-        init_limit: Option<u64>,
-        layer: Option<u32>,
+        stop: Stop,
+        keep: Option<(PathBuf, PathBuf)>,
         initialised: AtomicU64,
+        layer_chunks: AtomicU64,
         layers: Mutex<Vec<u32>>,
     }
 
     impl<'a> StopAt<'a> {
-        fn new(cancel: &'a AtomicBool, init_limit: Option<u64>, layer: Option<u32>) -> Self {
+        fn new(cancel: &'a AtomicBool, stop: Stop) -> Self {
             StopAt {
                 cancel,
-                init_limit,
-                layer,
+                stop,
+                keep: None,
                 initialised: AtomicU64::new(0),
+                layer_chunks: AtomicU64::new(0),
                 layers: Mutex::new(Vec::new()),
+            }
+        }
+
+        fn stop_now(&self) {
+            if self.cancel.swap(true, Ordering::Relaxed) {
+                return;
+            }
+            if let Some((file, copy)) = &self.keep {
+                let _ = fs::remove_file(copy);
+                if file.exists() {
+                    fs::copy(file, copy).unwrap();
+                }
             }
         }
     }
@@ -439,15 +527,24 @@ mod tests {
     impl Observer for StopAt<'_> {
         fn initialised(&self, n: u64) {
             let seen = self.initialised.fetch_add(n, Ordering::Relaxed) + n;
-            if self.init_limit.is_some_and(|limit| seen >= limit) {
-                self.cancel.store(true, Ordering::Relaxed);
+            if self.stop.initialised.is_some_and(|limit| seen >= limit) {
+                self.stop_now();
             }
         }
 
         fn layer(&self, d: u32, _max: u32) {
             self.layers.lock().unwrap().push(d);
-            if self.layer == Some(d) {
-                self.cancel.store(true, Ordering::Relaxed);
+            self.layer_chunks.store(0, Ordering::Relaxed);
+            if self.stop.layer == Some((d, 0)) {
+                self.stop_now();
+            }
+        }
+
+        fn layer_chunk_done(&self) {
+            let seen = self.layer_chunks.fetch_add(1, Ordering::Relaxed) + 1;
+            let d = *self.layers.lock().unwrap().last().unwrap();
+            if self.stop.layer == Some((d, seen)) {
+                self.stop_now();
             }
         }
     }
@@ -456,80 +553,276 @@ mod tests {
         (0..members).map(|m| solved.payload(m)).collect()
     }
 
-    /// Stopped in the first pass or between layers (as a killed build is: the last save is
-    /// what is left) and taken up again, the unit's tables are those of one run in one go.
-    #[test]
-    fn a_unit_stopped_anywhere_and_taken_up_gives_the_same_tables() {
-        let (domain, unit) = unit();
+    /// The unit solved in one go: its payloads and the layers it ran.
+    fn solved_in_one_go(domain: &MorrisDomain, unit: &[MorrisKey]) -> (Vec<Vec<u8>>, Vec<u32>) {
         let never = AtomicBool::new(false);
-        let whole = StopAt::new(&never, None, None);
-        let reference = UnitSolver::new(&domain, &unit, Vec::new(), None)
+        let whole = StopAt::new(&never, Stop::default());
+        let solved = UnitSolver::new(domain, unit, Vec::new(), None)
             .unwrap()
             .run(&whole, None)
             .unwrap();
-        let expected = payloads(&reference, unit.len());
         let layers = whole.layers.lock().unwrap().clone();
         assert!(layers.len() > 10, "{layers:?}");
+        (payloads(&solved, unit.len()), layers)
+    }
 
+    /// Solves the unit from the checkpoint at `path`, saving none: its payloads and where it
+    /// took the unit up.
+    fn taken_up(
+        domain: &MorrisDomain,
+        unit: &[MorrisKey],
+        path: &Path,
+    ) -> (Vec<Vec<u8>>, Option<Stage>) {
+        let mut again = Checkpoints::new(path.to_owned(), identity(domain, unit), Duration::MAX);
+        let never = AtomicBool::new(false);
+        let solved = UnitSolver::new(domain, unit, Vec::new(), None)
+            .unwrap()
+            .run(&StopAt::new(&never, Stop::default()), Some(&mut again))
+            .unwrap();
+        assert_eq!(again.saves(), 0);
+        (payloads(&solved, unit.len()), again.resumed().cloned())
+    }
+
+    /// Two workers, so that a stopped pass has chunks done and chunks not begun, whatever
+    /// machine the tests run on.
+    fn two_workers<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap()
+            .install(work)
+    }
+
+    /// Stopped in the first pass or in the middle of a layer, a unit saves where it stopped,
+    /// and taken up from there it gives the tables of one run in one go.
+    #[test]
+    fn a_unit_stopped_anywhere_saves_there_and_gives_the_same_tables() {
+        let (domain, unit) = unit();
+        let (expected, layers) = solved_in_one_go(&domain, &unit);
+        let chunks = unit
+            .iter()
+            .map(|&k| domain.size(k))
+            .sum::<u64>()
+            .div_ceil(CHUNK);
         let dir = tempfile::tempdir().unwrap();
         let path = Checkpoints::path_in(dir.path(), &unit[0].to_string());
         let stops = [
-            (Some(3 << 14), None, Stage::Initialising { chunks_done: 2 }),
+            Stop {
+                initialised: Some(3 << 14),
+                layer: None,
+            },
+            Stop {
+                initialised: None,
+                layer: Some((layers[0], 0)),
+            },
+            Stop {
+                initialised: None,
+                layer: Some((layers[0], 2)),
+            },
+            Stop {
+                initialised: None,
+                layer: Some((layers[5], 4)),
+            },
+            Stop {
+                initialised: None,
+                layer: Some((*layers.last().unwrap(), 1)),
+            },
+        ];
+        for stop in stops {
+            let _ = fs::remove_file(&path);
+            let cancel = AtomicBool::new(false);
+            // Due only when stopped.
+            let mut saving = Checkpoints::new(
+                path.clone(),
+                identity(&domain, &unit),
+                Duration::from_secs(3600),
+            );
+            let stopped = two_workers(|| {
+                UnitSolver::new(&domain, &unit, Vec::new(), Some(&cancel))
+                    .unwrap()
+                    .run(&StopAt::new(&cancel, stop), Some(&mut saving))
+            });
+            assert!(matches!(stopped, Err(crate::SolveError::Interrupted)));
+            assert_eq!(saving.saves(), 1, "{stop:?}");
+
+            let (tables, at) = taken_up(&domain, &unit, &path);
+            let some_not_all = |done: &DoneChunks| {
+                let n = done.iter().count() as u64;
+                n > 0 && n < chunks
+            };
+            match (stop, at) {
+                (Stop { layer: None, .. }, Some(Stage::Initialising { done })) => {
+                    assert!(some_not_all(&done), "{done:?}");
+                }
+                (
+                    Stop {
+                        layer: Some((d, 0)),
+                        ..
+                    },
+                    Some(Stage::Layers { next, done }),
+                ) => {
+                    assert_eq!((next, done), (d, DoneChunks::default()));
+                }
+                (
+                    Stop {
+                        layer: Some((d, _)),
+                        ..
+                    },
+                    Some(Stage::Layers { next, done }),
+                ) => {
+                    assert_eq!(next, d);
+                    assert!(some_not_all(&done), "{done:?}");
+                }
+                (stop, at) => panic!("stopped at {stop:?}, taken up at {at:?}"),
+            }
+            assert_eq!(tables, expected, "{stop:?}");
+        }
+    }
+
+    /// Killed in the first pass or between layers (the save of the stopped unit never made:
+    /// the last save is what is left), a unit taken up gives the tables of one run in one go.
+    #[test]
+    fn a_unit_killed_anywhere_goes_on_from_its_last_save() {
+        let (domain, unit) = unit();
+        let (expected, layers) = solved_in_one_go(&domain, &unit);
+        let dir = tempfile::tempdir().unwrap();
+        let path = Checkpoints::path_in(dir.path(), &unit[0].to_string());
+        let last_save = dir.path().join("last-save");
+        let at = |layer: u32| Stop {
+            initialised: None,
+            layer: Some((layer, 0)),
+        };
+        let stops = [
             (
-                Some(5 * (1 << 14)),
-                None,
-                Stage::Initialising { chunks_done: 4 },
+                Stop {
+                    initialised: Some(3 << 14),
+                    layer: None,
+                },
+                Stage::Initialising {
+                    done: DoneChunks::first(2),
+                },
             ),
-            (None, Some(layers[0]), Stage::Layers { next: 0 }),
             (
-                None,
-                Some(layers[1]),
+                Stop {
+                    initialised: Some(5 << 14),
+                    layer: None,
+                },
+                Stage::Initialising {
+                    done: DoneChunks::first(4),
+                },
+            ),
+            (
+                at(layers[0]),
+                Stage::Layers {
+                    next: 0,
+                    done: DoneChunks::default(),
+                },
+            ),
+            (
+                at(layers[1]),
                 Stage::Layers {
                     next: layers[0] + 1,
+                    done: DoneChunks::default(),
                 },
             ),
             (
-                None,
-                Some(layers[7]),
+                at(layers[7]),
                 Stage::Layers {
                     next: layers[6] + 1,
+                    done: DoneChunks::default(),
                 },
             ),
             (
-                None,
-                layers.last().copied(),
+                at(*layers.last().unwrap()),
                 Stage::Layers {
                     next: layers[layers.len() - 2] + 1,
+                    done: DoneChunks::default(),
                 },
             ),
         ];
-        for (init_limit, layer, taken_up_at) in stops {
+        for (stop, last) in stops {
             let _ = fs::remove_file(&path);
             let cancel = AtomicBool::new(false);
-            let stop = StopAt::new(&cancel, init_limit, layer);
+            let mut observer = StopAt::new(&cancel, stop);
+            observer.keep = Some((path.clone(), last_save.clone()));
             let mut saving =
                 Checkpoints::new(path.clone(), identity(&domain, &unit), Duration::ZERO);
             saving.segment_chunks = 2;
             let stopped = UnitSolver::new(&domain, &unit, Vec::new(), Some(&cancel))
                 .unwrap()
-                .run(&stop, Some(&mut saving));
+                .run(&observer, Some(&mut saving));
             assert!(matches!(stopped, Err(crate::SolveError::Interrupted)));
-            assert!(saving.saves() > 0);
-
-            let mut again = Checkpoints::new(path.clone(), identity(&domain, &unit), Duration::MAX);
-            let go_on = StopAt::new(&never, None, None);
-            let solved = UnitSolver::new(&domain, &unit, Vec::new(), None)
-                .unwrap()
-                .run(&go_on, Some(&mut again))
-                .unwrap();
-            assert_eq!(
-                again.resumed(),
-                Some(taken_up_at),
-                "{init_limit:?} {layer:?}"
-            );
-            assert_eq!(again.saves(), 0);
-            assert_eq!(payloads(&solved, unit.len()), expected, "{taken_up_at:?}");
+            fs::rename(&last_save, &path).unwrap();
+            let (tables, at) = taken_up(&domain, &unit, &path);
+            assert_eq!(at, Some(last), "{stop:?}");
+            assert_eq!(tables, expected, "{stop:?}");
         }
+    }
+
+    /// Told never to save, a stopped unit leaves no checkpoint.
+    #[test]
+    fn a_unit_told_never_to_save_saves_nothing_when_stopped() {
+        let (domain, unit) = unit();
+        let dir = tempfile::tempdir().unwrap();
+        let path = Checkpoints::path_in(dir.path(), &unit[0].to_string());
+        let cancel = AtomicBool::new(false);
+        let stop = Stop {
+            initialised: None,
+            layer: Some((1, 1)),
+        };
+        let mut never = Checkpoints::new(path.clone(), identity(&domain, &unit), Duration::MAX);
+        let stopped = UnitSolver::new(&domain, &unit, Vec::new(), Some(&cancel))
+            .unwrap()
+            .run(&StopAt::new(&cancel, stop), Some(&mut never));
+        assert!(matches!(stopped, Err(crate::SolveError::Interrupted)));
+        assert_eq!(never.saves(), 0);
+        assert!(!path.exists());
+    }
+
+    /// A stopped unit whose save fails says so: it goes on from its last checkpoint, if any.
+    #[test]
+    fn a_stopped_unit_that_cannot_be_saved_says_so() {
+        let (domain, unit) = unit();
+        let dir = tempfile::tempdir().unwrap();
+        let nowhere = dir.path().join("gone").join("3-3.ppck");
+        let cancel = AtomicBool::new(false);
+        let stop = Stop {
+            initialised: None,
+            layer: Some((1, 1)),
+        };
+        let mut failing = Checkpoints::new(nowhere, identity(&domain, &unit), Duration::MAX / 2);
+        let err = UnitSolver::new(&domain, &unit, Vec::new(), Some(&cancel))
+            .unwrap()
+            .run(&StopAt::new(&cancel, stop), Some(&mut failing))
+            .err()
+            .unwrap();
+        assert!(
+            matches!(err, crate::SolveError::InterruptedUnsaved { .. }),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains("gone"), "{err}");
+    }
+
+    #[test]
+    fn done_chunks_are_ranges() {
+        let done = DoneChunks::from_flags(10, |c| [0, 1, 2, 5, 7, 8].contains(&c));
+        assert_eq!(done, DoneChunks(vec![0..3, 5..6, 7..9]));
+        assert_eq!(done.iter().collect::<Vec<_>>(), [0, 1, 2, 5, 7, 8]);
+        assert!(done.is_plausible(9) && !done.is_plausible(8));
+        assert_eq!(DoneChunks::first(3), DoneChunks::from_flags(10, |c| c < 3));
+        assert!(DoneChunks::first(0).is_empty());
+        assert!(
+            !DoneChunks(vec![0..3, 3..4]).is_plausible(10),
+            "ranges that touch"
+        );
+        assert!(
+            !DoneChunks(vec![4..6, 0..2]).is_plausible(10),
+            "out of order"
+        );
+        assert!(
+            !DoneChunks(std::iter::once(2..2).collect()).is_plausible(10),
+            "an empty range"
+        );
     }
 
     /// A save that fails (here: into a directory that is not there) stops the saves, not the
@@ -540,14 +833,14 @@ mod tests {
         let never = AtomicBool::new(false);
         let plain = UnitSolver::new(&domain, &unit, Vec::new(), None)
             .unwrap()
-            .run(&StopAt::new(&never, None, None), None)
+            .run(&StopAt::new(&never, Stop::default()), None)
             .unwrap();
         let dir = tempfile::tempdir().unwrap();
         let nowhere = dir.path().join("gone").join("3-3.ppck");
         let mut failing = Checkpoints::new(nowhere, identity(&domain, &unit), Duration::ZERO);
         let solved = UnitSolver::new(&domain, &unit, Vec::new(), None)
             .unwrap()
-            .run(&StopAt::new(&never, None, None), Some(&mut failing))
+            .run(&StopAt::new(&never, Stop::default()), Some(&mut failing))
             .unwrap();
         assert_eq!(payloads(&solved, unit.len()), payloads(&plain, unit.len()));
         assert_eq!(failing.saves(), 0);
@@ -562,7 +855,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = Checkpoints::path_in(dir.path(), &unit[0].to_string());
         let cancel = AtomicBool::new(false);
-        let stop = StopAt::new(&cancel, None, Some(3));
+        let stop = StopAt::new(
+            &cancel,
+            Stop {
+                initialised: None,
+                layer: Some((3, 0)),
+            },
+        );
         let mut saving = Checkpoints::new(path.clone(), identity(&domain, &unit), Duration::ZERO);
         let _ = UnitSolver::new(&domain, &unit, Vec::new(), Some(&cancel))
             .unwrap()
@@ -601,7 +900,7 @@ mod tests {
         fs::write(&path, &flipped).unwrap();
         assert!(refusal(identity(&domain, &unit)).contains("cells checksum"));
         let mut newer = whole.clone();
-        newer[8] = 2;
+        newer[8] = VERSION as u8 + 1;
         fs::write(&path, &newer).unwrap();
         assert!(refusal(identity(&domain, &unit)).contains("format version"));
         fs::write(&path, b"PPLAYDB\x1a not a checkpoint").unwrap();
@@ -609,15 +908,24 @@ mod tests {
 
         // Checksums are no seal: a header that says what no solver could go on from.
         let total_cells = total;
+        let layers = |next: u32, done: DoneChunks| Stage::Layers { next, done };
         for (max_plies, stage) in [
-            (300, Stage::Layers { next: 0 }),
-            (20, Stage::Layers { next: 40 }),
+            (300, layers(0, DoneChunks::default())),
+            (20, layers(40, DoneChunks::default())),
             (
                 20,
                 Stage::Initialising {
-                    chunks_done: 1 << 40,
+                    done: DoneChunks::first(1 << 40),
                 },
             ),
+            (
+                20,
+                Stage::Initialising {
+                    done: DoneChunks(vec![3..5, 1..2]),
+                },
+            ),
+            // Chunks done of a layer with no positions.
+            (20, layers(5, DoneChunks::first(1))),
         ] {
             let mut counts = vec![0u64; crate::value::MAX_DISTANCE as usize + 2];
             counts[0] = 1;
@@ -635,7 +943,7 @@ mod tests {
         let mut counts = vec![0u64; crate::value::MAX_DISTANCE as usize + 2];
         counts[30] = 1;
         let beyond = Progress {
-            stage: Stage::Layers { next: 0 },
+            stage: layers(0, DoneChunks::default()),
             max_plies: 20,
             layer_counts: counts,
         };

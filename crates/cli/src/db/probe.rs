@@ -55,25 +55,6 @@ struct Checkpoint<'a> {
     interrupted: Arc<AtomicUsize>,
 }
 
-/// Makes SIGINT and SIGTERM set a number instead of ending the process, so that a search can
-/// save its transposition table first; a second SIGINT or SIGTERM ends it at once.
-fn watch_interrupts() -> Result<Arc<AtomicUsize>, CliError> {
-    use signal_hook::consts::{SIGINT, SIGTERM};
-    let raised = Arc::new(AtomicBool::new(false));
-    let which = Arc::new(AtomicUsize::new(0));
-    for signal in [SIGINT, SIGTERM] {
-        // The order matters: the shutdown checks the flag before this signal raises it.
-        signal_hook::flag::register_conditional_shutdown(
-            signal,
-            128 + signal,
-            Arc::clone(&raised),
-        )?;
-        signal_hook::flag::register(signal, Arc::clone(&raised))?;
-        signal_hook::flag::register_usize(signal, Arc::clone(&which), signal as usize)?;
-    }
-    Ok(which)
-}
-
 impl Checkpoint<'_> {
     /// What the runs so far did, this one (started at `started`) included.
     fn history(&self, search: &PlacementSearch<'_>, started: Instant) -> SearchHistory {
@@ -175,7 +156,7 @@ pub(crate) fn run_search(args: &SearchArgs, out: &mut dyn Write) -> Result<(), C
             lock,
             every: std::time::Duration::from_secs(60 * args.checkpoint_minutes),
             earlier,
-            interrupted: watch_interrupts()?,
+            interrupted: watch_interrupts()?.which,
         }),
         _ => None,
     };

@@ -2,6 +2,8 @@
 
 use super::*;
 
+use std::sync::atomic::Ordering;
+
 /// Arguments of `perfectplay solve`.
 #[derive(Args, Debug)]
 pub(crate) struct SolveArgs {
@@ -42,11 +44,12 @@ pub(crate) struct SolveArgs {
     /// many minutes of solving it, and again each time as many more have passed, so that a
     /// build stopped in the middle of a long unit takes it up from there when run again, with
     /// the same tables; 0 saves at every chance (after each segment of the first pass and each
-    /// layer). A checkpoint that does not fit the tables now beside it stops the build until it
-    /// is deleted.
+    /// layer). SIGINT or SIGTERM saves the unit where it stopped, whatever the interval (a
+    /// second signal ends the build at once). A checkpoint that does not fit the tables now
+    /// beside it stops the build until it is deleted.
     #[arg(long, value_name = "MINUTES", default_value = "30", value_parser = parse_minutes)]
     pub(crate) checkpoint_every: f64,
-    /// Save no unit checkpoints (one already there is still taken up).
+    /// Save no unit checkpoints, not even when stopped (one already there is still taken up).
     #[arg(long, conflicts_with = "checkpoint_every")]
     pub(crate) no_checkpoints: bool,
     /// No progress bars (the summary is still printed).
@@ -67,10 +70,20 @@ fn parse_minutes(text: &str) -> Result<f64, String> {
 
 /// Builds the requested tables and prints the summary table.
 pub(crate) fn run_solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    // SIGINT or SIGTERM stops the build between two of its tasks: complete tables stay, and
+    // the unit under way is saved where it stopped (unless --no-checkpoints).
+    let interrupts = watch_interrupts()?;
+    let stopped = |e: SolveError| match (e, interrupts.which.load(Ordering::Relaxed)) {
+        (SolveError::Interrupted, signal) if signal != 0 => CliError::Stopped {
+            signal: signal as i32,
+            saved: !args.no_checkpoints,
+        },
+        (e, _) => CliError::Solve(e),
+    };
     let options = SolveOptions {
         threads: args.threads.checked()?,
         wdl_only: args.wdl_only,
-        cancel: None,
+        cancel: Some(Arc::clone(&interrupts.raised)),
         report_to: (!args.quiet).then(|| Arc::new(BuildProgress::default())),
         wait: args.wait,
         compress: args.compress,
@@ -97,7 +110,7 @@ pub(crate) fn run_solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), Cli
             } else {
                 parse_checkers_keys(&domain, &args.subspace)?
             };
-            let report = build(domain, &args.out, &targets, &options)?;
+            let report = build(domain, &args.out, &targets, &options).map_err(stopped)?;
             return write_report(out, &report);
         }
     };
@@ -114,7 +127,7 @@ pub(crate) fn run_solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), Cli
     } else {
         domain.moving_keys_checked(args.max_men.unwrap_or(men))?
     };
-    let report = build(domain, &args.out, &targets, &options)?;
+    let report = build(domain, &args.out, &targets, &options).map_err(stopped)?;
     write_report(out, &report)?;
     Ok(())
 }
