@@ -335,11 +335,14 @@ def test_an_interrupted_build_leaves_no_half_file_and_resumes(tmp_path):
     with pytest.raises(KeyboardInterrupt):
         pp.tablebase.build("checkers", tmp_path, max_pieces=4, threads=1, progress=interrupt)
     left = os.listdir(tmp_path)
-    # Tables only: neither a half-written file nor the build lock's file.
-    assert all(name.endswith(".ppdb") for name in left), left
+    # Tables and the checkpoint of the unit under way: neither a half-written file nor the
+    # build lock's file.
+    assert all(name.endswith((".ppdb", ".ppck")) for name in left), left
+    tables = [name for name in left if name.endswith(".ppdb")]
     report = pp.tablebase.build("checkers", tmp_path, max_pieces=4, progress=False)
-    assert len(left) < len(report), "the build was not cut short"
-    assert sum(r["kept"] for r in report) == len(left)
+    assert len(tables) < len(report), "the build was not cut short"
+    assert sum(r["kept"] for r in report) == len(tables)
+    assert any(r["resumed"] for r in report) == (len(left) > len(tables))
     assert pp.tablebase.open(tmp_path).probe("B:WK32:BK1,K5").wdl == 1
 
 
@@ -351,8 +354,9 @@ def test_a_build_stopped_inside_a_unit_takes_it_up_from_its_checkpoint(tmp_path)
             raise KeyboardInterrupt
 
     build = pp.tablebase.build
+    # No save is due in half an hour: the unit is saved because it was stopped.
     with pytest.raises(KeyboardInterrupt):
-        build("nine_mens_morris", stopped, max_men=5, checkpoint_minutes=0, progress=stop_late_in_5_5)
+        build("nine_mens_morris", stopped, max_men=5, checkpoint_minutes=30, progress=stop_late_in_5_5)
     assert "5-5.ppck" in os.listdir(stopped)
     report = build("nine_mens_morris", stopped, max_men=5, progress=False)
     assert [r["subspace"] for r in report if r["resumed"]] == ["5-5"]
