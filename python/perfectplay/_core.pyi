@@ -646,8 +646,9 @@ def _build_unit(
     driver holds the directory's (`_DirectoryClaim`). Returns a dict: `tables`
     (`{subspace: positions}`), `solved_positions` (0 when kept), `seconds`, `threads`,
     `peak_working_bytes` (0 when kept), `resumed` (taken up from a checkpoint),
-    `checkpoints_saved` and `checkpoint_failures`; the GIL is released meanwhile. The unit saves its state after
-    `checkpoint_minutes` of work and as often again (`None`: never)."""
+    `checkpoints_saved` and `checkpoint_failures`; the GIL is released meanwhile. The unit saves
+    its state after `checkpoint_minutes` of work and as often again (`None`: never), and where it
+    stopped at a signal (Ctrl-C, a Ray task cancelled without force), which is then raised."""
 
 class _DirectoryClaim:
     """A directory claimed by a cluster build's driver: its build lock, held until `release()`

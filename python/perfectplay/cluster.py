@@ -42,8 +42,10 @@ import argparse
 import collections
 import dataclasses
 import os
+import signal
 import socket
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Union
@@ -111,6 +113,8 @@ class ClusterReport:
             f"({self.positions_per_second:.0f} positions/s); peak working memory "
             f"{self.peak_working_bytes} bytes (one unit)"
         ]
+        if self.units_resumed:
+            lines.append(f"taken up from checkpoints: {self.units_resumed} units")
         for n in self.nodes:
             lines.append(
                 f"  node {n.node[:12]} ({n.host}): {n.units} units, {n.solved_positions} "
@@ -199,6 +203,7 @@ def build(
     max_retries: int = 3,
     progress: bool = True,
     checkpoint_minutes: Optional[float] = 30.0,
+    stop_grace_seconds: float = 120.0,
     **rules: Any,
 ) -> ClusterReport:
     """Builds the tables of a request on a Ray cluster into ``out`` (a directory every node
@@ -217,6 +222,12 @@ def build(
     of the driver, goes on from there with the same tables (see
     :func:`perfectplay.tablebase.build`).
 
+    A build stopped by an exception in the driver (Ctrl-C, or SIGTERM, which the build turns
+    into a ``KeyboardInterrupt`` while it runs in the main thread) drops the units not started
+    and asks the running ones to stop: each saves its state where it is, as a local build
+    stopped by Ctrl-C does. The driver waits ``stop_grace_seconds`` for those saves (a second
+    Ctrl-C ends the wait), kills the tasks still running, and raises again.
+
     Raises ``TablebaseError`` when another build holds ``out``, and the first error of a unit
     (a missing or damaged table, a full disk) as Ray raises it (``ray.exceptions.RayTaskError``
     wrapping ours).
@@ -227,6 +238,10 @@ def build(
         raise ValueError(
             f"checkpoint_minutes must be a number of minutes, 0 or more (or None), "
             f"not {checkpoint_minutes}"
+        )
+    if not 0 <= stop_grace_seconds <= 1e9:
+        raise ValueError(
+            f"stop_grace_seconds must be a number of seconds, 0 or more, not {stop_grace_seconds}"
         )
     the_game = _game(game, rules)
     units = plan(
@@ -242,17 +257,19 @@ def build(
     try:
         if not ray.is_initialized():
             ray.init(address=address, log_to_driver=False)
-        return _run(
-            the_game,
-            out,
-            units,
-            cpus_per_task,
-            wdl_only,
-            compress,
-            checkpoint_minutes,
-            max_retries,
-            progress,
-        )
+        with _sigterm_as_interrupt():
+            return _run(
+                the_game,
+                out,
+                units,
+                cpus_per_task,
+                wdl_only,
+                compress,
+                checkpoint_minutes,
+                max_retries,
+                progress,
+                stop_grace_seconds,
+            )
     finally:
         claim.release()
 
@@ -267,6 +284,7 @@ def _run(
     checkpoint_minutes: Optional[float],
     max_retries: int,
     progress: bool,
+    stop_grace_seconds: float,
 ) -> ClusterReport:
     started = time.monotonic()
     refs: Dict[int, Any] = {}
@@ -306,13 +324,29 @@ def _run(
                 if bar is not None:
                     bar.update(units[i]["positions"])
     except BaseException:
-        for ref in pending:
-            ray.cancel(ref, force=True)
+        _stop(pending, stop_grace_seconds)
         raise
     finally:
         if bar is not None:
             bar.close()
     return _report(units, results, time.monotonic() - started)
+
+
+def _stop(pending: List[Any], grace_seconds: float) -> None:
+    """Stops the units still pending. Ray raises ``KeyboardInterrupt`` in a running task that is
+    cancelled without force, so its solver stops between two chunks, saves the unit under way
+    (``KEY.ppck``, unless checkpoints are off) and leaves no half-written file; queued tasks are
+    dropped. Tasks still running after ``grace_seconds`` (a save on a slow disk), or all of
+    them at a second Ctrl-C, are killed: their units go on from their last periodic save."""
+    for ref in pending:
+        ray.cancel(ref, force=False)
+    left = pending
+    try:
+        if left and grace_seconds > 0:
+            _, left = ray.wait(left, num_returns=len(left), timeout=grace_seconds)
+    finally:
+        for ref in left:
+            ray.cancel(ref, force=True)
 
 
 def _report(
@@ -349,6 +383,38 @@ def _report(
     )
 
 
+class _sigterm_as_interrupt:
+    """SIGTERM (how a batch system ends a job) raises :class:`_Stopped`, a ``KeyboardInterrupt``,
+    while the build runs in the main thread, so that it stops as at Ctrl-C, letting the units
+    save. Installed after ``ray.init``, which sets a handler of its own that ends the process."""
+
+    def __enter__(self) -> None:
+        self.previous: Any = None
+        self.received = False
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGTERM, self._raise)
+
+    def _raise(self, signum: int, _frame: Any) -> None:
+        self.received = True
+        raise _Stopped(signum)
+
+    def __exit__(self, kind: Any, error: Any, _traceback: Any) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGTERM, self.previous)
+        # Ray's own calls may raise a KeyboardInterrupt of their own for the one raised in them.
+        if self.received and isinstance(error, KeyboardInterrupt):
+            if not isinstance(error, _Stopped):
+                raise _Stopped(signal.SIGTERM) from error
+
+
+class _Stopped(KeyboardInterrupt):
+    """A stop by a signal other than SIGINT, handled as Ctrl-C is."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """``perfectplay-cluster GAME --out DIR [--max-men N | --max-pieces N | --subspace KEY ...]``."""
     parser = argparse.ArgumentParser(
@@ -376,6 +442,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument(
         "--no-checkpoints", action="store_true", help="save no unit checkpoints"
     )
+    parser.add_argument(
+        "--stop-grace",
+        type=float,
+        default=120.0,
+        metavar="SECONDS",
+        help="on Ctrl-C or SIGTERM, how long the running units have to save their state "
+        "before they are killed (default 120)",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     parser.add_argument(
         "--set", action="append", default=[], metavar="NAME=VALUE", help="a rule option"
@@ -402,11 +476,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             max_retries=args.max_retries,
             progress=not args.quiet,
             checkpoint_minutes=None if args.no_checkpoints else args.checkpoint_every,
+            stop_grace_seconds=args.stop_grace,
             **rules,
         )
     except (ValueError, KeyError) as error:
         print(f"perfectplay-cluster: error: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt as stop:
+        signum = stop.signum if isinstance(stop, _Stopped) else signal.SIGINT
+        print(
+            f"perfectplay-cluster: stopped by {signal.Signals(signum).name}: complete tables "
+            f"are kept and the units under way saved their state unless killed after "
+            f"{args.stop_grace:g} s; the same command goes on from there",
+            file=sys.stderr,
+        )
+        return 128 + signum
     print(report.summary())
     return 0
 

@@ -119,13 +119,16 @@ class _holding:
         self.claim.release()
 
 
-def _unit_workers():
-    """PIDs of Ray workers running a unit now (Ray titles a busy worker by its task's name)."""
+def _unit_workers(subspace):
+    """PIDs of Ray workers running the unit of ``subspace`` now (Ray titles a busy worker by its
+    task's name, ``perfectplay unit 5-3 + 3-5``; the worker of the unit before may still hold
+    its title for a moment after writing its tables)."""
     listing = subprocess.run(["ps", "-eo", "pid=,args="], capture_output=True, text=True)
     return [
         int(line.split(None, 1)[0])
         for line in listing.stdout.splitlines()
         if "ray::perfectplay unit" in line
+        and subspace in line.split("ray::perfectplay unit", 1)[1].split()
     ]
 
 
@@ -152,7 +155,7 @@ def _build_killing_the_last_units_worker(tmp_path, ready, **options):
     while killed is None and time.monotonic() < deadline and driver.is_alive():
         # Once 4-3 is written, the last unit is running.
         if (out / "4-3.ppdb").exists() and ready(out):
-            workers = _unit_workers()
+            workers = _unit_workers("5-3")
             if workers:
                 killed = workers[0]
                 os.kill(killed, signal.SIGKILL)
@@ -181,6 +184,8 @@ def test_a_worker_killed_after_its_units_checkpoint_is_retried_from_it(two_nodes
     assert report.units_resumed == 1
     with pytest.raises(ValueError, match="checkpoint_minutes"):
         ppc.build("nine_mens_morris", out, subspaces=["5-3"], checkpoint_minutes=-5)
+    with pytest.raises(ValueError, match="stop_grace_seconds"):
+        ppc.build("nine_mens_morris", out, subspaces=["5-3"], stop_grace_seconds=-1)
 
 
 def test_a_driver_killed_and_started_again_resumes_byte_identical(two_nodes, tmp_path):
@@ -202,6 +207,39 @@ def test_a_driver_killed_and_started_again_resumes_byte_identical(two_nodes, tmp
     assert again.returncode == 0, again.stderr
     assert checksums(out) == checksums(local)
     assert not [p for p in out.iterdir() if ".tmp-" in p.name]
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_a_driver_stopped_by_a_signal_has_the_running_unit_save_its_state(
+    two_nodes, tmp_path, stop
+):
+    local = tmp_path / "local"
+    pp.tablebase.build("nine_mens_morris", local, subspaces=["5-3"], progress=False)
+    out = tmp_path / "cluster"
+    # No periodic save is due for half an hour: a checkpoint is there only because the unit was
+    # asked to stop.
+    command = [sys.executable, "-m", "perfectplay.cluster", "nine_mens_morris"]
+    command += ["--subspace", "5-3", "-q", "--checkpoint-every", "30"]
+    command += ["--out", str(out), "--address", two_nodes.address]
+    first = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not _unit_workers("5-3"):
+        assert time.monotonic() < deadline and first.poll() is None, first.communicate()
+        time.sleep(0.02)
+    # The last unit (5-3 + 3-5) takes seconds: stop it a moment into its work.
+    time.sleep(1.0)
+    first.send_signal(stop)
+    _, stderr = first.communicate(timeout=180)
+    assert first.returncode == 128 + stop, stderr
+    assert f"stopped by {stop.name}" in stderr
+    left = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
+    assert not (out / "5-3.ppdb").exists(), "stopped before the last unit was written"
+    assert [name for name in left if name.endswith(".ppck")] in (["3-5.ppck"], ["5-3.ppck"]), left
+    assert not [name for name in left if ".tmp-" in name], left
+    again = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert "taken up from checkpoints: 1 units" in again.stdout
+    assert checksums(out) == checksums(local)
 
 
 def test_the_command_line(two_nodes, tmp_path):

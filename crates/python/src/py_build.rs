@@ -82,44 +82,15 @@ pub(crate) fn build_tables<'py>(
         checkpoint_every: checkpoint_interval(checkpoint_minutes)?,
     };
     let job = BuildJob::new(&game.get().game, targets, max_men, max_pieces, whole_game)?;
-    let worker = std::thread::spawn(move || job.run(&out, &options));
-    let tick = Duration::from_millis(25);
-    loop {
-        // Wait a quarter of a second at most without the GIL, then look at the signals (Ctrl-C
-        // in a terminal or a notebook) and show progress.
-        let finished = py.detach(|| {
-            for _ in 0..10 {
-                if worker.is_finished() {
-                    return true;
-                }
-                std::thread::sleep(tick);
-            }
-            worker.is_finished()
-        });
-        if finished {
-            break;
-        }
-        let stop = py.check_signals().err().or_else(|| {
-            progress
-                .as_ref()
-                .and_then(|f| f.call1((snapshot_dict(py, &figures).ok()?,)).err())
-        });
-        if let Some(err) = stop {
-            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
-            // The solver stops at its next task boundary, saves the unit under way (unless told
-            // never to) and removes its temporary file.
-            if let Ok(Err(e @ Error::Solve(SolveError::InterruptedUnsaved { .. }))) =
-                py.detach(|| worker.join())
-            {
-                let message = std::ffi::CString::new(e.to_string()).unwrap_or_default();
-                PyErr::warn(py, &py.get_type::<PyRuntimeWarning>(), &message, 1)?;
-            }
-            return Err(err);
-        }
-    }
-    let report = worker
-        .join()
-        .map_err(|_| Error::Tablebase("the build stopped with a panic".to_owned()))??;
+    let report = run_interruptibly(
+        py,
+        &cancel,
+        move || job.run(&out, &options),
+        || match &progress {
+            Some(f) => f.call1((snapshot_dict(py, &figures)?,)).map(drop),
+            None => Ok(()),
+        },
+    )?;
     // The figures at the end, once the build is known to have succeeded.
     if let Some(f) = &progress {
         f.call1((snapshot_dict(py, &figures)?,))?;
@@ -153,6 +124,50 @@ pub(crate) fn build_tables<'py>(
         list.append(d)?;
     }
     Ok(list)
+}
+
+/// Runs `work` (a build told to stop by `cancel`) on its own thread with the GIL released, and
+/// every quarter of a second looks at Python's signals (Ctrl-C in a terminal or a notebook, a
+/// Ray task cancelled) and calls `between` (progress). A signal, or an error from `between`,
+/// sets `cancel`: the solver stops at its next task boundary, saves the unit under way (unless
+/// told never to) and removes its temporary file; then the signal's exception is raised, with a
+/// `RuntimeWarning` first if that save failed.
+pub(crate) fn run_interruptibly<T: Send + 'static>(
+    py: Python<'_>,
+    cancel: &AtomicBool,
+    work: impl FnOnce() -> Result<T> + Send + 'static,
+    mut between: impl FnMut() -> PyResult<()>,
+) -> PyResult<T> {
+    let worker = std::thread::spawn(work);
+    let tick = Duration::from_millis(25);
+    loop {
+        let finished = py.detach(|| {
+            for _ in 0..10 {
+                if worker.is_finished() {
+                    return true;
+                }
+                std::thread::sleep(tick);
+            }
+            worker.is_finished()
+        });
+        if finished {
+            break;
+        }
+        if let Err(stop) = py.check_signals().and_then(|()| between()) {
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+            if let Ok(Err(e @ Error::Solve(SolveError::InterruptedUnsaved { .. }))) =
+                py.detach(|| worker.join())
+            {
+                let message = std::ffi::CString::new(e.to_string()).unwrap_or_default();
+                PyErr::warn(py, &py.get_type::<PyRuntimeWarning>(), &message, 1)?;
+            }
+            return Err(stop);
+        }
+    }
+    let done = worker
+        .join()
+        .map_err(|_| Error::Tablebase("the build stopped with a panic".to_owned()))?;
+    Ok(done?)
 }
 
 fn snapshot_dict<'py>(py: Python<'py>, figures: &BuildProgress) -> PyResult<Bound<'py, PyDict>> {

@@ -3,13 +3,15 @@
 //! in whichever worker process a task lands.
 
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use perfectplay_solver::{claim_directory, remove_leftovers, BuildLock, LockWait, SolveOptions};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use crate::errors::{Error, Result};
-use crate::py_build::BuildJob;
+use crate::py_build::{run_interruptibly, BuildJob};
 use crate::py_game::PyGame;
 
 /// The units that building `targets` (or `max_men`, `max_pieces`, `whole_game`, as in
@@ -46,8 +48,9 @@ pub(crate) fn _plan_units<'py>(
 /// driver holds the directory's (`_DirectoryClaim`). Returns a dict: `tables`
 /// (`{subspace: positions}`), `solved_positions` (0 when kept), `seconds`, `threads`,
 /// `peak_working_bytes` (0 when kept), `resumed` (taken up from a checkpoint),
-/// `checkpoints_saved` and `checkpoint_failures`; the GIL is released meanwhile. The unit saves its state after
-/// `checkpoint_minutes` of work and as often again (`None`: never).
+/// `checkpoints_saved` and `checkpoint_failures`; the GIL is released meanwhile. The unit saves
+/// its state after `checkpoint_minutes` of work and as often again (`None`: never), and where it
+/// stopped at a signal (Ctrl-C, a Ray task cancelled without force), which is then raised.
 #[pyfunction]
 #[pyo3(signature = (game, out, subspaces, threads = None, wdl_only = false, compress = false, checkpoint_minutes = Some(30.0)))]
 #[allow(clippy::too_many_arguments)]
@@ -62,14 +65,23 @@ pub(crate) fn _build_unit<'py>(
     checkpoint_minutes: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let job = BuildJob::new(&game.get().game, Some(subspaces.clone()), None, None, false)?;
+    let cancel = Arc::new(AtomicBool::new(false));
     let options = SolveOptions {
         threads,
         wdl_only,
         compress,
         checkpoint_every: crate::py_build::checkpoint_interval(checkpoint_minutes)?,
+        cancel: Some(Arc::clone(&cancel)),
         ..SolveOptions::default()
     };
-    let report = py.detach(|| job.run_unit(&out, &subspaces, &options))?;
+    // Ray cancels a running task (without force) by raising KeyboardInterrupt in it: the unit
+    // stops and saves its state as a local build does at Ctrl-C.
+    let report = run_interruptibly(
+        py,
+        &cancel,
+        move || job.run_unit(&out, &subspaces, &options),
+        || Ok(()),
+    )?;
     let d = PyDict::new(py);
     let tables = PyDict::new(py);
     for row in &report.subspaces {
