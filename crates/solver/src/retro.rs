@@ -281,7 +281,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             match task(start..(start + CHUNK).min(self.total()), &mut local) {
                 Ok(()) => {
                     self.merge_counts(&local);
-                    self.done[(c / 64) as usize].fetch_or(1 << (c % 64), Ordering::Relaxed);
+                    self.mark_done(c);
                 }
                 Err(e) => {
                     cut.store(true, Ordering::Relaxed);
@@ -294,6 +294,10 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
 
     fn is_done(&self, chunk: u64) -> bool {
         self.done[(chunk / 64) as usize].load(Ordering::Relaxed) >> (chunk % 64) & 1 == 1
+    }
+
+    fn mark_done(&self, chunk: u64) {
+        self.done[(chunk / 64) as usize].fetch_or(1 << (chunk % 64), Ordering::Relaxed);
     }
 
     /// The chunks done in the pass under way.
@@ -469,7 +473,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         }
         let (Stage::Initialising { done } | Stage::Layers { done, .. }) = &progress.stage;
         for c in done.iter() {
-            self.done[(c / 64) as usize].fetch_or(1 << (c % 64), Ordering::Relaxed);
+            self.mark_done(c);
         }
         Ok(Some(progress.stage))
     }
