@@ -170,7 +170,7 @@ impl DoneChunks {
     /// them could count.
     #[cfg(test)]
     pub(crate) fn first(n: u64) -> DoneChunks {
-        DoneChunks(if n == 0 { Vec::new() } else { vec![0..n] })
+        DoneChunks((n > 0).then_some(0..n).into_iter().collect())
     }
 
     /// The chunks for which `done` says so, of `0..chunks`.
