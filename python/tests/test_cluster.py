@@ -209,37 +209,52 @@ def test_a_driver_killed_and_started_again_resumes_byte_identical(two_nodes, tmp
     assert not [p for p in out.iterdir() if ".tmp-" in p.name]
 
 
+@pytest.fixture(scope="module")
+def local_6_3(tmp_path_factory):
+    """A local build of Nine Men's Morris to 6-3, the reference for the stopped cluster builds."""
+    local = tmp_path_factory.mktemp("local-6-3")
+    pp.tablebase.build("nine_mens_morris", local, subspaces=["6-3"], progress=False)
+    return local
+
+
+def _cpu_seconds(pid):
+    """User and system CPU time of a process so far (0 once it is gone)."""
+    try:
+        fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
 def test_a_driver_stopped_by_a_signal_has_the_running_unit_save_its_state(
-    two_nodes, tmp_path, stop
+    two_nodes, tmp_path, local_6_3, stop
 ):
-    local = tmp_path / "local"
-    pp.tablebase.build("nine_mens_morris", local, subspaces=["5-3"], progress=False)
     out = tmp_path / "cluster"
     # No periodic save is due for half an hour: a checkpoint is there only because the unit was
     # asked to stop.
     command = [sys.executable, "-m", "perfectplay.cluster", "nine_mens_morris"]
-    command += ["--subspace", "5-3", "-q", "--checkpoint-every", "30"]
+    command += ["--subspace", "6-3", "-q", "--checkpoint-every", "30"]
     command += ["--out", str(out), "--address", two_nodes.address]
     first = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120
-    while not _unit_workers("5-3"):
+    # The last unit (6-3 + 3-6) takes some 15 s of CPU: stop it once its worker has spent a
+    # second on it, whatever the machine's speed.
+    deadline = time.monotonic() + 180
+    while not any(_cpu_seconds(pid) >= 1.0 for pid in _unit_workers("6-3")):
         assert time.monotonic() < deadline and first.poll() is None, first.communicate()
-        time.sleep(0.02)
-    # The last unit (5-3 + 3-5) takes seconds: stop it a moment into its work.
-    time.sleep(1.0)
+        time.sleep(0.05)
     first.send_signal(stop)
     _, stderr = first.communicate(timeout=180)
     assert first.returncode == 128 + stop, stderr
     assert f"stopped by {stop.name}" in stderr
     left = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
-    assert not (out / "5-3.ppdb").exists(), "stopped before the last unit was written"
-    assert [name for name in left if name.endswith(".ppck")] in (["3-5.ppck"], ["5-3.ppck"]), left
+    assert not (out / "6-3.ppdb").exists(), "stopped before the last unit was written"
+    assert [name for name in left if name.endswith(".ppck")] in (["3-6.ppck"], ["6-3.ppck"]), left
     assert not [name for name in left if ".tmp-" in name], left
     again = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr
     assert "taken up from checkpoints: 1 units" in again.stdout
-    assert checksums(out) == checksums(local)
+    assert checksums(out) == checksums(local_6_3)
 
 
 def test_the_command_line(two_nodes, tmp_path):
