@@ -170,7 +170,18 @@ def _build_unit_task(
     """One unit, in a Ray worker. ``inputs`` are the results of the units it reads: Ray hands
     them over only once those tasks are done, which is all they are for."""
     del inputs
-    done = _build_unit(game, out, subspaces, threads, wdl_only, compress, checkpoint_minutes)
+    # Ray stops a running task (a cancel without force) with _thread.interrupt_main, which does
+    # nothing where SIGINT is not Python's: a worker of a cluster started in the background
+    # inherits an ignored SIGINT. Python's handler lets the unit stop and save.
+    handled = threading.current_thread() is threading.main_thread() and signal.getsignal(
+        signal.SIGINT
+    ) in (signal.SIG_IGN, signal.SIG_DFL)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler) if handled else None
+    try:
+        done = _build_unit(game, out, subspaces, threads, wdl_only, compress, checkpoint_minutes)
+    finally:
+        if handled:
+            signal.signal(signal.SIGINT, previous)
     context = ray.get_runtime_context()
     done["node"] = context.get_node_id()
     done["host"] = socket.gethostname()

@@ -236,7 +236,15 @@ def test_a_driver_stopped_by_a_signal_has_the_running_unit_save_its_state(
     command = [sys.executable, "-m", "perfectplay.cluster", "nine_mens_morris"]
     command += ["--subspace", "6-3", "-q", "--checkpoint-every", "30"]
     command += ["--out", str(out), "--address", two_nodes.address]
-    first = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # SIGINT as a terminal leaves it, even where these tests run in the background (which
+    # ignores it, and a driver that ignores it rightly goes on).
+    first = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     # The last unit (6-3 + 3-6) takes some 15 s of CPU: stop it once its worker has spent a
     # second on it, whatever the machine's speed.
     deadline = time.monotonic() + 180
