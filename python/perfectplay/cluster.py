@@ -395,9 +395,10 @@ def _report(
 
 
 class _sigterm_as_interrupt:
-    """SIGTERM (how a batch system ends a job) raises :class:`_Stopped`, a ``KeyboardInterrupt``,
-    while the build runs in the main thread, so that it stops as at Ctrl-C, letting the units
-    save. Installed after ``ray.init``, which sets a handler of its own that ends the process."""
+    """SIGTERM (how a batch system ends a job) raises ``KeyboardInterrupt`` while the build runs
+    in the main thread, so that it stops as at Ctrl-C, letting the units save, and leaves the
+    block as :class:`_Stopped`. Installed after ``ray.init``, which sets a handler of its own
+    that ends the process."""
 
     def __enter__(self) -> None:
         self.previous: Any = None
@@ -405,17 +406,17 @@ class _sigterm_as_interrupt:
         if threading.current_thread() is threading.main_thread():
             self.previous = signal.signal(signal.SIGTERM, self._raise)
 
-    def _raise(self, signum: int, _frame: Any) -> None:
+    def _raise(self, _signum: int, _frame: Any) -> None:
         self.received = True
-        raise _Stopped(signum)
+        raise KeyboardInterrupt
 
     def __exit__(self, kind: Any, error: Any, _traceback: Any) -> None:
         if self.previous is not None:
             signal.signal(signal.SIGTERM, self.previous)
-        # Ray's own calls may raise a KeyboardInterrupt of their own for the one raised in them.
+        # Named here, once it is out: Ray's calls may raise a KeyboardInterrupt of their own for
+        # the one raised in them.
         if self.received and isinstance(error, KeyboardInterrupt):
-            if not isinstance(error, _Stopped):
-                raise _Stopped(signal.SIGTERM) from error
+            raise _Stopped(signal.SIGTERM) from error
 
 
 class _Stopped(KeyboardInterrupt):
