@@ -237,11 +237,13 @@ def build(
     into a ``KeyboardInterrupt`` while it runs in the main thread) drops the units not started
     and asks the running ones to stop: each saves its state where it is, as a local build
     stopped by Ctrl-C does. The driver waits ``stop_grace_seconds`` for those saves (a second
-    Ctrl-C ends the wait), kills the tasks still running, and raises again.
+    Ctrl-C ends the wait; a second SIGTERM is ignored), kills the tasks still running, waits
+    until none runs, and raises again.
 
     Raises ``TablebaseError`` when another build holds ``out``, and the first error of a unit
     (a missing or damaged table, a full disk) as Ray raises it (``ray.exceptions.RayTaskError``
-    wrapping ours).
+    wrapping ours), after stopping the other units as above; the error is printed to stderr at
+    once, and is what is raised even if a Ctrl-C ends the wait.
     """
     if cpus_per_task < 1:
         raise ValueError(f"cpus_per_task must be at least 1, not {cpus_per_task}")
@@ -300,33 +302,36 @@ def _run(
     started = time.monotonic()
     refs: Dict[int, Any] = {}
     unit_of_ref: Dict[Any, int] = {}
-    for i in critical_path_order(units):
-        unit = units[i]
-        task = _build_unit_task.options(
-            num_cpus=cpus_per_task,
-            memory=max(int(unit["working_bytes"]), 1),
-            max_retries=max_retries,
-            retry_exceptions=False,
-            name=f"perfectplay unit {' + '.join(unit['subspaces'])}",
-        )
-        inputs = [refs[j] for j in sorted(set(unit["reads"]))]
-        ref = task.remote(
-            game,
-            out,
-            unit["subspaces"],
-            cpus_per_task,
-            wdl_only,
-            compress,
-            checkpoint_minutes,
-            *inputs,
-        )
-        refs[i] = ref
-        unit_of_ref[ref] = i
-    total = sum(unit["positions"] for unit in units)
-    bar = _progress_bar(total, progress)
     results: Dict[int, Dict[str, Any]] = {}
-    pending = list(refs.values())
+    # Every task submitted is in `pending` at once, so that a stop during the submissions (a
+    # plan of thousands of units) reaches the tasks already under way.
+    pending: List[Any] = []
+    bar = None
     try:
+        for i in critical_path_order(units):
+            unit = units[i]
+            task = _build_unit_task.options(
+                num_cpus=cpus_per_task,
+                memory=max(int(unit["working_bytes"]), 1),
+                max_retries=max_retries,
+                retry_exceptions=False,
+                name=f"perfectplay unit {' + '.join(unit['subspaces'])}",
+            )
+            inputs = [refs[j] for j in sorted(set(unit["reads"]))]
+            ref = task.remote(
+                game,
+                out,
+                unit["subspaces"],
+                cpus_per_task,
+                wdl_only,
+                compress,
+                checkpoint_minutes,
+                *inputs,
+            )
+            refs[i] = ref
+            unit_of_ref[ref] = i
+            pending.append(ref)
+        bar = _progress_bar(sum(unit["positions"] for unit in units), progress)
         while pending:
             ready, pending = ray.wait(pending, num_returns=1, timeout=1.0)
             for ref in ready:
@@ -334,8 +339,24 @@ def _run(
                 results[i] = ray.get(ref)
                 if bar is not None:
                     bar.update(units[i]["positions"])
-    except BaseException:
-        _stop(pending, stop_grace_seconds)
+    except BaseException as error:
+        if bar is not None:
+            bar.close()
+            bar = None
+        if not isinstance(error, KeyboardInterrupt):
+            # Said now: the wait below may be long, and a Ctrl-C during it must not hide why.
+            print(
+                f"perfectplay-cluster: a unit failed ({type(error).__name__}: {error}); "
+                f"stopping the units under way (up to {stop_grace_seconds:g} s)",
+                file=sys.stderr,
+            )
+        try:
+            _stop(pending, stop_grace_seconds)
+        except KeyboardInterrupt:
+            if isinstance(error, KeyboardInterrupt):
+                raise
+            # A Ctrl-C that only cut the wait short: the unit's error is what ended the build.
+            raise error from None
         raise
     finally:
         if bar is not None:
@@ -348,16 +369,35 @@ def _stop(pending: List[Any], grace_seconds: float) -> None:
     cancelled without force, so its solver stops between two chunks, saves the unit under way
     (``KEY.ppck``, unless checkpoints are off) and leaves no half-written file; queued tasks are
     dropped. Tasks still running after ``grace_seconds`` (a save on a slow disk), or all of
-    them at a second Ctrl-C, are killed: their units go on from their last periodic save."""
-    for ref in pending:
-        ray.cancel(ref, force=False)
+    them at a second Ctrl-C, are killed: their units go on from their last periodic save.
+    Returns (or raises) only once none of them runs, so that no worker writes in the directory
+    after the driver has let it go."""
     left = pending
     try:
-        if left and grace_seconds > 0:
-            _, left = ray.wait(left, num_returns=len(left), timeout=grace_seconds)
+        if grace_seconds > 0:
+            for ref in left:
+                ray.cancel(ref, force=False)
+            if left:
+                _, left = ray.wait(left, num_returns=len(left), timeout=grace_seconds)
     finally:
-        for ref in left:
+        _kill(left)
+
+
+def _kill(refs: List[Any], patience_seconds: float = 30.0) -> None:
+    """Force-cancels ``refs`` and waits until they have ended. The cancel is asked for again
+    every few seconds: a force-cancel sent while an earlier cancel of the same task is still on
+    its way can be dropped."""
+    deadline = time.monotonic() + patience_seconds
+    while refs:
+        for ref in refs:
             ray.cancel(ref, force=True)
+        _, refs = ray.wait(refs, num_returns=len(refs), timeout=2.0)
+        if time.monotonic() > deadline:
+            print(
+                f"perfectplay-cluster: {len(refs)} units still run after being killed",
+                file=sys.stderr,
+            )
+            return
 
 
 def _report(
@@ -397,8 +437,9 @@ def _report(
 class _sigterm_as_interrupt:
     """SIGTERM (how a batch system ends a job) raises ``KeyboardInterrupt`` while the build runs
     in the main thread, so that it stops as at Ctrl-C, letting the units save, and leaves the
-    block as :class:`_Stopped`. Installed after ``ray.init``, which sets a handler of its own
-    that ends the process."""
+    block as :class:`_Stopped`. A second SIGTERM is ignored, so that a supervisor that repeats
+    its signal does not cut the units' saves short (Ctrl-C still does). Installed after
+    ``ray.init``, which sets a handler of its own that ends the process."""
 
     def __enter__(self) -> None:
         self.previous: Any = None
@@ -407,6 +448,8 @@ class _sigterm_as_interrupt:
             self.previous = signal.signal(signal.SIGTERM, self._raise)
 
     def _raise(self, _signum: int, _frame: Any) -> None:
+        if self.received:
+            return
         self.received = True
         raise KeyboardInterrupt
 
@@ -420,11 +463,15 @@ class _sigterm_as_interrupt:
 
 
 class _Stopped(KeyboardInterrupt):
-    """A stop by a signal other than SIGINT, handled as Ctrl-C is."""
+    """A stop by a signal other than SIGINT, handled as Ctrl-C is. Its one argument is the
+    signal's number, so that it pickles (a build run inside a Ray task or a process pool)."""
 
     def __init__(self, signum: int) -> None:
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
+        super().__init__(int(signum))
+        self.signum = int(signum)
+
+    def __str__(self) -> str:
+        return signal.Signals(self.signum).name
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

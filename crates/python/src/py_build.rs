@@ -131,7 +131,7 @@ pub(crate) fn build_tables<'py>(
 /// Ray task cancelled) and calls `between` (progress). A signal, or an error from `between`,
 /// sets `cancel`: the solver stops at its next task boundary, saves the unit under way (unless
 /// told never to) and removes its temporary file; then the signal's exception is raised, with a
-/// `RuntimeWarning` first if that save failed.
+/// `RuntimeWarning` first if that save failed or the build ended otherwise in error.
 pub(crate) fn run_interruptibly<T: Send + 'static>(
     py: Python<'_>,
     cancel: &AtomicBool,
@@ -155,11 +155,22 @@ pub(crate) fn run_interruptibly<T: Send + 'static>(
         }
         if let Err(stop) = py.check_signals().and_then(|()| between()) {
             cancel.store(true, std::sync::atomic::Ordering::Relaxed);
-            if let Ok(Err(e @ Error::Solve(SolveError::InterruptedUnsaved { .. }))) =
-                py.detach(|| worker.join())
-            {
-                let message = std::ffi::CString::new(e.to_string()).unwrap_or_default();
-                PyErr::warn(py, &py.get_type::<PyRuntimeWarning>(), &message, 1)?;
+            // Whatever the build says now, the signal is what is raised: what went wrong on
+            // the way out is a warning, and a warning that cannot be given (warnings made
+            // errors) is reported as unraisable rather than put in the signal's place.
+            let trouble = match py.detach(|| worker.join()) {
+                Ok(Ok(_) | Err(Error::Solve(SolveError::Interrupted))) => None,
+                Ok(Err(e @ Error::Solve(SolveError::InterruptedUnsaved { .. }))) => {
+                    Some(e.to_string())
+                }
+                Ok(Err(e)) => Some(format!("the build stopped with an error: {e}")),
+                Err(_) => Some("the build stopped with a panic".to_owned()),
+            };
+            if let Some(trouble) = trouble {
+                let message = std::ffi::CString::new(trouble).unwrap_or_default();
+                if let Err(e) = PyErr::warn(py, &py.get_type::<PyRuntimeWarning>(), &message, 1) {
+                    e.write_unraisable(py, None);
+                }
             }
             return Err(stop);
         }

@@ -526,7 +526,11 @@ pub fn remove_leftovers(dir: &Path) -> Result<(), DbError> {
             .iter()
             .any(|ext| name.contains(&format!(".{ext}.tmp-")));
         if name.starts_with('.') && leftover {
-            std::fs::remove_file(entry.path()).map_err(|e| DbError::io(entry.path(), e))?;
+            match std::fs::remove_file(entry.path()) {
+                // Renamed or removed by its writer since the listing: not left over.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                other => other.map_err(|e| DbError::io(entry.path(), e))?,
+            }
         }
     }
     Ok(())
