@@ -345,8 +345,11 @@ def _run(
             bar = None
         if not isinstance(error, KeyboardInterrupt):
             # Said now: the wait below may be long, and a Ctrl-C during it must not hide why.
+            # A task's error carries the worker's traceback; its last line names the fault.
+            lines = [line for line in str(error).splitlines() if line.strip()]
             print(
-                f"perfectplay-cluster: a unit failed ({type(error).__name__}: {error}); "
+                f"perfectplay-cluster: a unit failed ({type(error).__name__}: "
+                f"{lines[-1].strip() if lines else ''}); "
                 f"stopping the units under way (up to {stop_grace_seconds:g} s)",
                 file=sys.stderr,
             )
