@@ -97,7 +97,7 @@ pub(crate) fn build_tables<'py>(
     }
     for failure in &report.checkpoint_failures {
         let message = std::ffi::CString::new(format!(
-            "a unit checkpoint could not be saved (the unit solved on without): {failure}"
+            "a unit checkpoint could not be saved (the unit solved on, and tried again at each interval): {failure}"
         ))
         .unwrap_or_default();
         PyErr::warn(py, &py.get_type::<PyRuntimeWarning>(), &message, 1)?;

@@ -113,6 +113,11 @@ pub(crate) struct UnitSolver<'a, D: Domain> {
     /// The chunks of the pass under way that are done, a bit each: a stopped pass is saved
     /// with them, and a pass taken up skips them.
     done: Vec<AtomicU64>,
+    /// Whether a chunk has ended since the unit began, was taken up or was last saved: a unit
+    /// stopped without one is where its checkpoint (or its start) has it, and is not saved
+    /// again (a large unit's save is gigabytes, and a stop soon after taking it up would write
+    /// the same state twice).
+    changed: AtomicBool,
 }
 
 /// How many reads in the exits' tables one position gathers before making them.
@@ -199,6 +204,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             done: (0..total.div_ceil(CHUNK).div_ceil(64))
                 .map(|_| AtomicU64::new(0))
                 .collect(),
+            changed: AtomicBool::new(false),
         })
     }
 
@@ -282,6 +288,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                 Ok(()) => {
                     self.merge_counts(&local);
                     self.mark_done(c);
+                    self.changed.store(true, Ordering::Relaxed);
                 }
                 Err(e) => {
                     cut.store(true, Ordering::Relaxed);
@@ -329,9 +336,11 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         }
         // No error, so every chunk of the pass ran to its end or was not begun: a whole state.
         if let Some(checkpoints) = checkpoints.filter(|c| c.saves_when_stopped()) {
-            checkpoints
-                .save(&self.progress(stage()), &self.cells)
-                .map_err(|source| SolveError::InterruptedUnsaved { source })?;
+            if self.changed.load(Ordering::Relaxed) {
+                checkpoints
+                    .save(&self.progress(stage()), &self.cells)
+                    .map_err(|source| SolveError::InterruptedUnsaved { source })?;
+            }
         }
         Err(SolveError::Interrupted)
     }
@@ -480,10 +489,16 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
 
     /// Saves a checkpoint at `stage` if one is due.
     fn save_if_due(&self, checkpoints: Option<&mut Checkpoints>, stage: Stage) {
+        // Nothing new since the last save (or the checkpoint taken up): the same state again.
+        if !self.changed.load(Ordering::Relaxed) {
+            return;
+        }
         let Some(checkpoints) = checkpoints.filter(|c| c.due()) else {
             return;
         };
-        checkpoints.save_or_note(&self.progress(stage), &self.cells);
+        if checkpoints.save_or_note(&self.progress(stage), &self.cells) {
+            self.changed.store(false, Ordering::Relaxed);
+        }
     }
 
     /// The unit's state at `stage`, beside its cells.

@@ -264,9 +264,10 @@ pub struct SolveReport {
     pub compressed: Vec<crate::CompressedTable>,
     /// Checkpoints this run saved ([`SolveOptions::checkpoint_every`]).
     pub checkpoints_saved: u32,
-    /// Why saving a unit's checkpoint failed (a full disk, say), once per unit where it did:
-    /// such a unit solves on without more saves, so the build succeeds, but a build stopped in
-    /// it would start that unit over from its last whole checkpoint or its start.
+    /// Why saving a unit's checkpoint failed (a full disk, say), the last failure of each unit
+    /// where one did: such a unit solves on and tries again at the next interval, so the build
+    /// succeeds, but a build stopped in it before a save succeeded would take that unit up
+    /// from its last whole checkpoint or start it over.
     pub checkpoint_failures: Vec<String>,
 }
 
@@ -449,6 +450,14 @@ pub fn planned_units<D: Domain>(
         .collect()
 }
 
+/// Whether the build has been told to stop.
+fn cancelled(options: &SolveOptions) -> bool {
+    options
+        .cancel
+        .as_ref()
+        .is_some_and(|c| c.load(Ordering::Relaxed))
+}
+
 /// What building a unit needs, for [`solve`] and [`solve_planned_unit`] alike.
 struct UnitWork<'a, D: Domain> {
     tb: &'a Tablebase<D>,
@@ -468,6 +477,11 @@ impl<D: Domain> UnitWork<'_, D> {
         report: &mut SolveReport,
     ) -> Result<(), SolveError> {
         let (tb, options) = (self.tb, self.options);
+        // A stop between two units begins no other: loading a large unit's exits and its
+        // checkpoint takes minutes, after which its state would only be saved again as it was.
+        if cancelled(options) {
+            return Err(SolveError::Interrupted);
+        }
         if let Some(kept) = kept_files(tb, unit, options.wdl_only) {
             // A build stopped between writing the tables and removing the checkpoint.
             remove_checkpoint(self.out, unit)?;
@@ -546,6 +560,11 @@ fn compress_unit<D: Domain>(
     report: &mut SolveReport,
 ) -> Result<(), SolveError> {
     for &key in unit {
+        // Each table is compressed whole or not at all: a stop between two leaves the rest
+        // plain, to be compressed by the next build.
+        if cancelled(options) {
+            return Err(SolveError::Interrupted);
+        }
         let path = out.join(crate::format::file_name(&key.to_string()));
         let table = Table::open(&path, Some(&tb.expected(key)))?;
         if table.layout().is_some() {
@@ -720,6 +739,9 @@ fn solve_unit<D: Domain>(
             options.checkpoint_every.unwrap_or(Duration::MAX),
         )
     });
+    if cancelled(options) {
+        return Err(SolveError::Interrupted);
+    }
     let solver = UnitSolver::new(domain, unit, exits, options.cancel.as_deref())?;
     let solved = solver.run(figures, checkpoints.as_mut())?;
     figures.writing();
@@ -758,11 +780,7 @@ fn solve_unit<D: Domain>(
             path,
         });
     }
-    if options
-        .cancel
-        .as_ref()
-        .is_some_and(|c| c.load(Ordering::Relaxed))
-    {
+    if cancelled(options) {
         return Err(SolveError::Interrupted);
     }
     let Some(checkpoints) = checkpoints else {

@@ -262,7 +262,8 @@ pub(crate) struct Checkpoints {
     pub(crate) segment_chunks: u64,
     saves: u32,
     resumed: Option<Stage>,
-    /// Why a save failed: no more are tried in this unit, which solves on without them.
+    /// Why the last save that failed did: the unit solves on, and tries again at the next
+    /// interval (a disk that was full may have room again).
     failure: Option<String>,
 }
 
@@ -297,14 +298,14 @@ impl Checkpoints {
         self.resumed.as_ref()
     }
 
-    /// Why a save failed in this run, if one did.
+    /// Why the last save that failed in this run did, if one did.
     pub(crate) fn failure(&self) -> Option<&str> {
         self.failure.as_deref()
     }
 
     /// Whether the time has come to save.
     pub(crate) fn due(&self) -> bool {
-        self.failure.is_none() && self.last.elapsed() >= self.every
+        self.last.elapsed() >= self.every
     }
 
     /// Whether a unit that is stopped saves: unless it was told never to save
@@ -313,11 +314,17 @@ impl Checkpoints {
         self.every != Duration::MAX
     }
 
-    /// Saves as [`Checkpoints::save`] does, but a save that fails (a full disk) only stops the
-    /// saves of this unit, which solves on: the last whole checkpoint, if any, stays.
-    pub(crate) fn save_or_note(&mut self, progress: &Progress, cells: &Cells) {
-        if let Err(e) = self.save(progress, cells) {
-            self.failure = Some(e.to_string());
+    /// Saves as [`Checkpoints::save`] does, but a save that fails (a full disk) is only noted,
+    /// and tried again an interval later, while the unit solves on: the last whole checkpoint,
+    /// if any, stays. Returns whether it saved.
+    pub(crate) fn save_or_note(&mut self, progress: &Progress, cells: &Cells) -> bool {
+        match self.save(progress, cells) {
+            Ok(()) => true,
+            Err(e) => {
+                self.failure = Some(e.to_string());
+                self.last = Instant::now();
+                false
+            }
         }
     }
 
@@ -804,6 +811,89 @@ mod tests {
         assert!(err.to_string().contains("gone"), "{err}");
     }
 
+    /// A unit taken up and stopped again before any chunk of it ends is where its checkpoint
+    /// has it: the checkpoint is not written again (for the largest units, gigabytes), and it
+    /// still gives the tables of one run in one go.
+    #[test]
+    fn a_unit_stopped_before_any_new_chunk_keeps_its_checkpoint_as_it_was() {
+        let (domain, unit) = unit();
+        let (expected, layers) = solved_in_one_go(&domain, &unit);
+        let dir = tempfile::tempdir().unwrap();
+        let path = Checkpoints::path_in(dir.path(), &unit[0].to_string());
+        let d = layers[3];
+        let run = |stop: Stop| {
+            let cancel = AtomicBool::new(false);
+            let mut saving = Checkpoints::new(
+                path.clone(),
+                identity(&domain, &unit),
+                Duration::from_secs(3600),
+            );
+            let stopped = two_workers(|| {
+                UnitSolver::new(&domain, &unit, Vec::new(), Some(&cancel))
+                    .unwrap()
+                    .run(&StopAt::new(&cancel, stop), Some(&mut saving))
+            });
+            assert!(matches!(stopped, Err(crate::SolveError::Interrupted)));
+            (saving.saves(), saving.resumed().cloned())
+        };
+        let first = run(Stop {
+            initialised: None,
+            layer: Some((d, 2)),
+        });
+        assert_eq!(first, (1, None));
+        let saved = fs::read(&path).unwrap();
+        // Taken up in layer `d` and stopped as it begins again, before any chunk ends.
+        let (saves, at) = run(Stop {
+            initialised: None,
+            layer: Some((d, 0)),
+        });
+        assert_eq!(saves, 0);
+        assert!(
+            matches!(at, Some(Stage::Layers { next, .. }) if next == d),
+            "{at:?}"
+        );
+        assert_eq!(fs::read(&path).unwrap(), saved);
+        assert_eq!(taken_up(&domain, &unit, &path).0, expected);
+    }
+
+    /// A periodic save that fails (the checkpoint's directory missing for a while) is tried
+    /// again at the next chance, and saves once it can.
+    #[test]
+    fn a_failed_save_is_tried_again() {
+        struct MakeDirAt<'a> {
+            dir: &'a Path,
+            layer: u32,
+        }
+        impl Observer for MakeDirAt<'_> {
+            fn initialised(&self, _n: u64) {}
+            fn layer(&self, d: u32, _max: u32) {
+                if d == self.layer {
+                    fs::create_dir_all(self.dir).unwrap();
+                }
+            }
+        }
+        let (domain, unit) = unit();
+        let (expected, layers) = solved_in_one_go(&domain, &unit);
+        let dir = tempfile::tempdir().unwrap();
+        let later = dir.path().join("later");
+        let mut saving = Checkpoints::new(
+            later.join("3-3.ppck"),
+            identity(&domain, &unit),
+            Duration::ZERO,
+        );
+        let observer = MakeDirAt {
+            dir: &later,
+            layer: layers[2],
+        };
+        let solved = UnitSolver::new(&domain, &unit, Vec::new(), None)
+            .unwrap()
+            .run(&observer, Some(&mut saving))
+            .unwrap();
+        assert_eq!(payloads(&solved, unit.len()), expected);
+        assert!(saving.failure().is_some_and(|why| why.contains("later")));
+        assert!(saving.saves() > 0, "no save once the directory was there");
+    }
+
     #[test]
     fn done_chunks_are_ranges() {
         let done = DoneChunks::from_flags(10, |c| [0, 1, 2, 5, 7, 8].contains(&c));
@@ -826,8 +916,8 @@ mod tests {
         );
     }
 
-    /// A save that fails (here: into a directory that is not there) stops the saves, not the
-    /// unit, which writes the tables it would have written.
+    /// A save that fails (here: into a directory that is not there) does not stop the unit,
+    /// which writes the tables it would have written.
     #[test]
     fn a_failed_save_leaves_the_unit_to_finish() {
         let (domain, unit) = unit();
