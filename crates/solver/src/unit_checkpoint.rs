@@ -601,6 +601,29 @@ mod tests {
             .install(work)
     }
 
+    /// Runs the unit with checkpoints at `path` (due only when stopped) until `stop`, on two
+    /// workers: how many saves it made, and where it took the unit up.
+    fn stopped_at(
+        domain: &MorrisDomain,
+        unit: &[MorrisKey],
+        path: &Path,
+        stop: Stop,
+    ) -> (u32, Option<Stage>) {
+        let cancel = AtomicBool::new(false);
+        let mut saving = Checkpoints::new(
+            path.to_owned(),
+            identity(domain, unit),
+            Duration::from_secs(3600),
+        );
+        let stopped = two_workers(|| {
+            UnitSolver::new(domain, unit, Vec::new(), Some(&cancel))
+                .unwrap()
+                .run(&StopAt::new(&cancel, stop), Some(&mut saving))
+        });
+        assert!(matches!(stopped, Err(crate::SolveError::Interrupted)));
+        (saving.saves(), saving.resumed().cloned())
+    }
+
     /// Stopped in the first pass or in the middle of a layer, a unit saves where it stopped,
     /// and taken up from there it gives the tables of one run in one go.
     #[test]
@@ -638,20 +661,7 @@ mod tests {
         ];
         for stop in stops {
             let _ = fs::remove_file(&path);
-            let cancel = AtomicBool::new(false);
-            // Due only when stopped.
-            let mut saving = Checkpoints::new(
-                path.clone(),
-                identity(&domain, &unit),
-                Duration::from_secs(3600),
-            );
-            let stopped = two_workers(|| {
-                UnitSolver::new(&domain, &unit, Vec::new(), Some(&cancel))
-                    .unwrap()
-                    .run(&StopAt::new(&cancel, stop), Some(&mut saving))
-            });
-            assert!(matches!(stopped, Err(crate::SolveError::Interrupted)));
-            assert_eq!(saving.saves(), 1, "{stop:?}");
+            assert_eq!(stopped_at(&domain, &unit, &path, stop).0, 1, "{stop:?}");
 
             let (tables, at) = taken_up(&domain, &unit, &path);
             let some_not_all = |done: &DoneChunks| {
@@ -821,21 +831,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = Checkpoints::path_in(dir.path(), &unit[0].to_string());
         let d = layers[3];
-        let run = |stop: Stop| {
-            let cancel = AtomicBool::new(false);
-            let mut saving = Checkpoints::new(
-                path.clone(),
-                identity(&domain, &unit),
-                Duration::from_secs(3600),
-            );
-            let stopped = two_workers(|| {
-                UnitSolver::new(&domain, &unit, Vec::new(), Some(&cancel))
-                    .unwrap()
-                    .run(&StopAt::new(&cancel, stop), Some(&mut saving))
-            });
-            assert!(matches!(stopped, Err(crate::SolveError::Interrupted)));
-            (saving.saves(), saving.resumed().cloned())
-        };
+        let run = |stop: Stop| stopped_at(&domain, &unit, &path, stop);
         let first = run(Stop {
             initialised: None,
             layer: Some((d, 2)),
