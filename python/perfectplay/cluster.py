@@ -367,6 +367,10 @@ def _run(
     return _report(units, results, time.monotonic() - started)
 
 
+# How often a running unit is asked again to stop (see _stop).
+_ASK_AGAIN_SECONDS = 5.0
+
+
 def _stop(pending: List[Any], grace_seconds: float) -> None:
     """Stops the units still pending. Ray raises ``KeyboardInterrupt`` in a running task that is
     cancelled without force, so its solver stops between two chunks, saves the unit under way
@@ -374,14 +378,26 @@ def _stop(pending: List[Any], grace_seconds: float) -> None:
     dropped. Tasks still running after ``grace_seconds`` (a save on a slow disk), or all of
     them at a second Ctrl-C, are killed: their units go on from their last periodic save.
     Returns (or raises) only once none of them runs, so that no worker writes in the directory
-    after the driver has let it go."""
+    after the driver has let it go.
+
+    The cancel is sent again every few seconds while the grace lasts: Ray interrupts a task
+    through Python's SIGINT handler, and a task that had only just started in a worker that
+    inherited an ignored SIGINT (a cluster started in the background) has not yet installed
+    that handler, so the first cancel does nothing there. A unit already saving is not cut
+    short by the repeat: the solver's save runs outside Python's reach."""
     left = pending
     try:
         if grace_seconds > 0:
-            for ref in left:
-                ray.cancel(ref, force=False)
-            if left:
-                _, left = ray.wait(left, num_returns=len(left), timeout=grace_seconds)
+            deadline = time.monotonic() + grace_seconds
+            while left:
+                for ref in left:
+                    ray.cancel(ref, force=False)
+                remaining = max(deadline - time.monotonic(), 0.0)
+                _, left = ray.wait(
+                    left, num_returns=len(left), timeout=min(_ASK_AGAIN_SECONDS, remaining)
+                )
+                if time.monotonic() >= deadline:
+                    break
     finally:
         _kill(left)
 

@@ -17,23 +17,32 @@ GRACE = 77.0
 
 
 class FakeRay:
-    """Ray's `wait`, `get` and `cancel` over refs that are plain names. A ref is over once it
-    is in `over`; `get` raises what `fails` holds for it. A ref in `stubborn` ends only at its
-    second force-cancel; one in `saves` ends at a cancel without force (the unit saved)."""
+    """Ray's `wait`, `get` and `cancel` over refs that are plain names, and a clock that only
+    a `wait` which times out moves on. A ref is over once it is in `over`; `get` raises what
+    `fails` holds for it. A ref in `stubborn` ends only at its second force-cancel; one in
+    `saves` ends at a cancel without force (the unit saved), one in `deaf` too but only at the
+    second (the first came before the task listened)."""
 
     def __init__(self):
+        self.now = 0.0
         self.over = set()
         self.fails = {}
         self.stubborn = set()
         self.saves = set()
+        self.deaf = set()
         self.cancels = []
         self.interrupt_grace_wait = False
 
+    def monotonic(self):
+        return self.now
+
     def wait(self, refs, num_returns=1, timeout=None):
-        if timeout == GRACE and self.interrupt_grace_wait:
+        if timeout == ppc._ASK_AGAIN_SECONDS and self.interrupt_grace_wait:
             self.interrupt_grace_wait = False
             raise KeyboardInterrupt
         ready = [r for r in refs if r in self.over][:num_returns]
+        if len(ready) < num_returns and timeout is not None:
+            self.now += timeout
         return ready, [r for r in refs if r not in ready]
 
     def get(self, ref):
@@ -44,7 +53,10 @@ class FakeRay:
     def cancel(self, ref, force=False):
         self.cancels.append((ref, force))
         forced = sum(1 for r, f in self.cancels if r == ref and f)
-        if (force and (ref not in self.stubborn or forced >= 2)) or (not force and ref in self.saves):
+        asked = sum(1 for r, f in self.cancels if r == ref and not f)
+        if force and (ref not in self.stubborn or forced >= 2):
+            self.over.add(ref)
+        if not force and (ref in self.saves or (ref in self.deaf and asked >= 2)):
             self.over.add(ref)
 
 
@@ -82,6 +94,7 @@ def run(n):
 def fake(monkeypatch):
     fake_ray = FakeRay()
     monkeypatch.setattr(ppc, "ray", fake_ray)
+    monkeypatch.setattr(ppc, "time", fake_ray)
     return fake_ray
 
 
@@ -117,6 +130,28 @@ def test_a_kill_is_asked_for_again_until_the_task_has_ended(fake):
     # No grace: no cancel without force, and the stubborn task's kill repeated.
     assert fake.cancels == [("slow", True), ("quick", True), ("slow", True)]
     assert fake.over == {"slow", "quick"}
+
+
+def test_a_cancel_that_came_before_the_task_listened_is_sent_again(fake):
+    fake.deaf.add("just started")
+    fake.saves.add("saving")
+    ppc._stop(["just started", "saving"], GRACE)
+    # Both saved within the grace, the one that missed the first cancel at the second: no kill.
+    assert fake.cancels == [
+        ("just started", False),
+        ("saving", False),
+        ("just started", False),
+    ]
+    assert fake.now == ppc._ASK_AGAIN_SECONDS
+
+
+def test_a_unit_that_does_not_stop_is_asked_through_the_grace_and_then_killed(fake):
+    ppc._stop(["deaf to cancels"], GRACE)
+    asks = [force for ref, force in fake.cancels]
+    # Asked at 0, 5, ..., 75 s; the wait after the last ends at the grace; then killed.
+    assert asks == [False] * 16 + [True]
+    assert fake.now == GRACE
+    assert fake.over == {"deaf to cancels"}
 
 
 def test_a_stop_by_sigterm_pickles_and_names_its_signal():
