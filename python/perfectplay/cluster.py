@@ -367,8 +367,9 @@ def _run(
     return _report(units, results, time.monotonic() - started)
 
 
-# How often a running unit is asked again to stop (see _stop).
+# How often a running unit is asked again to stop (see _stop), and a unit again to die (_kill).
 _ASK_AGAIN_SECONDS = 5.0
+_KILL_AGAIN_SECONDS = 2.0
 
 
 def _stop(pending: List[Any], grace_seconds: float) -> None:
@@ -388,16 +389,7 @@ def _stop(pending: List[Any], grace_seconds: float) -> None:
     left = pending
     try:
         if grace_seconds > 0:
-            deadline = time.monotonic() + grace_seconds
-            while left:
-                for ref in left:
-                    ray.cancel(ref, force=False)
-                remaining = max(deadline - time.monotonic(), 0.0)
-                _, left = ray.wait(
-                    left, num_returns=len(left), timeout=min(_ASK_AGAIN_SECONDS, remaining)
-                )
-                if time.monotonic() >= deadline:
-                    break
+            left = _cancel_until_ended(left, False, grace_seconds, _ASK_AGAIN_SECONDS)
     finally:
         _kill(left)
 
@@ -406,17 +398,28 @@ def _kill(refs: List[Any], patience_seconds: float = 30.0) -> None:
     """Force-cancels ``refs`` and waits until they have ended. The cancel is asked for again
     every few seconds: a force-cancel sent while an earlier cancel of the same task is still on
     its way can be dropped."""
-    deadline = time.monotonic() + patience_seconds
+    left = _cancel_until_ended(refs, True, patience_seconds, _KILL_AGAIN_SECONDS)
+    if left:
+        print(
+            f"perfectplay-cluster: {len(left)} units still run after being killed",
+            file=sys.stderr,
+        )
+
+
+def _cancel_until_ended(
+    refs: List[Any], force: bool, seconds: float, every_seconds: float
+) -> List[Any]:
+    """Cancels ``refs`` (with or without ``force``) every ``every_seconds`` until they have
+    ended or ``seconds`` have passed; returns those still running."""
+    deadline = time.monotonic() + seconds
     while refs:
         for ref in refs:
-            ray.cancel(ref, force=True)
-        _, refs = ray.wait(refs, num_returns=len(refs), timeout=2.0)
-        if time.monotonic() > deadline:
-            print(
-                f"perfectplay-cluster: {len(refs)} units still run after being killed",
-                file=sys.stderr,
-            )
-            return
+            ray.cancel(ref, force=force)
+        remaining = max(deadline - time.monotonic(), 0.0)
+        _, refs = ray.wait(refs, num_returns=len(refs), timeout=min(every_seconds, remaining))
+        if time.monotonic() >= deadline:
+            break
+    return refs
 
 
 def _report(
