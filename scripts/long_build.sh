@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# A morris moving phase built unit by unit and each unit verified table by table, resumable
+# across stops, sessions and reboots of the same disk: the driver of the long WDL-only builds
+# (Twelve Men's Morris, 100.8 G indices a variant) that outlast one sitting.
+#
+#   scripts/long_build.sh GAME DIR MAX_MEN [--set NAME=VALUE ...]   # build (or go on)
+#   scripts/long_build.sh --stop DIR                                # stop, the unit saved
+#
+# Units come in the solver's order (3-3, 3-4 with 4-3, ..., 3-N, 4-4, ..., N-N; each after the
+# units its captures lead to), each with its no-re-forming memory subspaces. A unit is built by
+# `perfectplay solve GAME --subspace A,B --wdl-only --compress` (its checkpoint, KEY.ppck, is
+# saved every 30 minutes and on SIGTERM, and taken up by the next run), then every table it
+# wrote is checked by `perfectplay verify --subspace KEY`, one process a table, so a stop loses
+# at most one table's verification. When every unit is verified it writes the SHA-256 manifest
+# (`info --write-checksums`) and runs the placement search (`search --moves`).
+#
+# DIR/marks/ records what is done: `built-A-B` (seconds), `verified-KEY` (seconds), the output
+# of every run (`build-A-B.log`, `verify-KEY.log`) and `events.log` (one line a step, UTC).
+# `scripts/long_build_progress.py DIR` sums them up.
+#
+# Environment: PERFECTPLAY (the binary; default `perfectplay` on PATH), THREADS (2),
+# MIN_FREE_GB (20: stop before a unit when the disk has less; the largest Twelve Men's Morris
+# unit's checkpoint takes up to 28 GB while it is written), TABLE_BITS (29: the search's
+# transposition table, 2^N entries).
+set -uo pipefail
+
+usage() {
+  sed -n '6,7p' "$0" | sed 's/^# *//' >&2
+  exit 2
+}
+
+if [ "${1:-}" = "--stop" ]; then
+  dir=${2:?usage: scripts/long_build.sh --stop DIR}
+  pid=$(cat "$dir/marks/driver.pid" 2>/dev/null) || { echo "no build running in $dir"; exit 0; }
+  if ! kill -0 "$pid" 2>/dev/null; then
+    echo "no build running in $dir (stale pid $pid)"
+    exit 0
+  fi
+  kill -TERM "$pid"
+  echo "sent SIGTERM to the build ($pid); waiting for the unit to be saved"
+  while kill -0 "$pid" 2>/dev/null; do sleep 2; done
+  tail -n 3 "$dir/marks/events.log"
+  exit 0
+fi
+
+[ $# -ge 3 ] || usage
+game=$1 dir=$2 max_men=$3
+shift 3
+rules=("$@")
+bin=${PERFECTPLAY:-perfectplay}
+threads=${THREADS:-2}
+min_free_gb=${MIN_FREE_GB:-20}
+table_bits=${TABLE_BITS:-29}
+marks=$dir/marks
+mkdir -p "$marks"
+
+log() { echo "$(date -u '+%Y-%m-%d %H:%M:%S') $*" | tee -a "$marks/events.log"; }
+
+if [ -f "$marks/driver.pid" ] && kill -0 "$(cat "$marks/driver.pid")" 2>/dev/null; then
+  echo "a build already runs in $dir (pid $(cat "$marks/driver.pid"))" >&2
+  exit 1
+fi
+echo $$ > "$marks/driver.pid"
+
+# SIGTERM or SIGINT: passed on to the perfectplay process under way (which saves its unit or
+# ends its table's verification unfinished, harmlessly), then the driver ends.
+child=
+stopping=
+on_signal() {
+  stopping=1
+  [ -n "$child" ] && kill -TERM "$child" 2>/dev/null
+}
+trap on_signal TERM INT
+
+# Runs a command in the background and waits for it even across the signal: its exit status.
+run_child() {
+  "$@" &
+  child=$!
+  local rc
+  while :; do
+    wait "$child"
+    rc=$?
+    kill -0 "$child" 2>/dev/null || break
+  done
+  child=
+  return "$rc"
+}
+
+check_disk() {
+  local free_gb
+  free_gb=$(df -P -BG "$dir" | awk 'NR == 2 { sub("G", "", $4); print $4 }')
+  if [ "$free_gb" -lt "$min_free_gb" ]; then
+    log "stopped: $free_gb GB free in $dir, under MIN_FREE_GB=$min_free_gb"
+    exit 1
+  fi
+}
+
+# The rule options, as `--set NAME=VALUE` arguments passed on to every command.
+set_args=("${rules[@]}")
+
+log "start: $game in $dir up to $max_men men, $("$bin" --version 2>&1 | head -n 1), $threads threads ${rules[*]}"
+for a in $(seq 3 "$max_men"); do
+  for b in $(seq "$a" "$max_men"); do
+    unit=$a-$b
+    if [ ! -f "$marks/built-$unit" ]; then
+      check_disk
+      log "build $unit"
+      start=$(date +%s)
+      run_child nice -n 10 "$bin" solve "$game" --subspace "$a,$b" --wdl-only --compress \
+        --out "$dir" --threads "$threads" -q "${set_args[@]}" > "$marks/build-$unit.log" 2>&1
+      rc=$?
+      if [ "$rc" -ne 0 ]; then
+        [ -n "$stopping" ] && { log "stopped in the build of $unit (exit $rc; its checkpoint is saved)"; exit 0; }
+        log "build $unit failed (exit $rc): $(tail -n 1 "$marks/build-$unit.log")"
+        exit 1
+      fi
+      echo $(($(date +%s) - start)) > "$marks/built-$unit"
+      log "built $unit in $(cat "$marks/built-$unit") s"
+    fi
+    # The unit's tables: A-B and B-A, each with the memory subspaces the game has.
+    for file in "$dir/$a-$b".ppdb "$dir/$a-$b"-b*.ppdb "$dir/$b-$a".ppdb "$dir/$b-$a"-b*.ppdb; do
+      [ -f "$file" ] || continue
+      key=$(basename "$file" .ppdb)
+      [ -f "$marks/verified-$key" ] && continue
+      start=$(date +%s)
+      run_child nice -n 10 "$bin" verify "$game" --db "$dir" --subspace "$key" \
+        --threads "$threads" -q "${set_args[@]}" > "$marks/verify-$key.log" 2>&1
+      rc=$?
+      if [ "$rc" -ne 0 ]; then
+        [ -n "$stopping" ] && { log "stopped in the verification of $key"; exit 0; }
+        log "verify $key FAILED (exit $rc): $(tail -n 1 "$marks/verify-$key.log")"
+        exit 1
+      fi
+      echo $(($(date +%s) - start)) > "$marks/verified-$key"
+      log "verified $key in $(cat "$marks/verified-$key") s"
+    done
+    [ -n "$stopping" ] && { log "stopped after $unit"; exit 0; }
+  done
+done
+
+if [ ! -f "$dir/CHECKSUMS" ]; then
+  "$bin" info --db "$dir" --write-checksums > "$marks/info.log" 2>&1 \
+    || { log "info --write-checksums failed: $(tail -n 1 "$marks/info.log")"; exit 1; }
+  log "every unit built and verified; CHECKSUMS written"
+fi
+if [ ! -f "$marks/searched" ]; then
+  log "search"
+  start=$(date +%s)
+  run_child nice -n 10 "$bin" search "$game" --db "$dir" --moves --threads "$threads" \
+    --table-bits "$table_bits" --checkpoint "$dir/search.tt" "${set_args[@]}" \
+    > "$marks/search.log" 2>&1
+  rc=$?
+  if [ "$rc" -ne 0 ]; then
+    [ -n "$stopping" ] && { log "stopped in the search (its table is saved in search.tt)"; exit 0; }
+    log "search failed (exit $rc): $(tail -n 1 "$marks/search.log")"
+    exit 1
+  fi
+  echo $(($(date +%s) - start)) > "$marks/searched"
+  log "searched in $(cat "$marks/searched") s: $(grep -m 1 '^value' "$marks/search.log")"
+fi
+log "done"
