@@ -35,6 +35,9 @@ target/release/perfectplay verify checkers --db "$checkers_db/compressed" --quie
 rm -rf "$checkers_db"
 target/release/perfectplay positions checkers --max-pieces 5
 
+echo "== the long-build driver: Twelve Men's Morris with 4 men, stopped, resumed, verified, searched"
+./scripts/long_build_test.sh target/release/perfectplay
+
 echo "== the Python package"
 ./scripts/python_test.sh
 

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# scripts/long_build.sh end to end on Twelve Men's Morris with four men a side (three units,
+# 7 M indices, seconds): stopped while it builds, run again to the end (every table verified,
+# the manifest written, the placement searched), its tables compared byte for byte with one
+# uninterrupted `perfectplay solve --wdl-only --compress` of the same game, and the search's
+# value of the start and of every first placement with those of a retrograde build of the
+# whole game, placement included.
+#
+#   scripts/long_build_test.sh [BINARY]     # default target/release/perfectplay
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=$(realpath "${1:-target/release/perfectplay}")
+work=$(mktemp -d)
+trap 'bash scripts/long_build.sh --stop "$work/long" > /dev/null; rm -rf "$work"' EXIT
+fail() {
+  echo "long_build_test: $*" >&2
+  cat "$work/long/marks/events.log" >&2 2>/dev/null || true
+  exit 1
+}
+events() { cat "$work/long/marks/events.log" 2>/dev/null || true; }
+# `start VALUE` and `MOVE VALUE` for each move listed under "moves, best first:", sorted.
+values() {
+  (sed -nE 's/^value: ([a-z]+).*/start \1/p' "$1"
+    sed -n '/^moves, best first:/,/^[^ ]/p' "$1" | awk '/^  / { print $1, $2 }') | sort
+}
+
+export PERFECTPLAY=$bin THREADS=2 TABLE_BITS=20
+rules=(--set men=4)
+
+# 1. Stopped as soon as the last unit's build starts.
+bash scripts/long_build.sh twelve_mens_morris "$work/long" 4 "${rules[@]}" > /dev/null &
+for _ in $(seq 600); do
+  events | grep -q "build 4-4" && break
+  sleep 0.1
+done
+events | grep -q "build 4-4" || fail "the build never reached unit 4-4"
+bash scripts/long_build.sh --stop "$work/long" > /dev/null
+wait
+events | tail -n 1 | grep -q "stopped" || fail "the driver did not record its stop"
+[ ! -f "$work/long/marks/searched" ] || fail "a stopped build went on to the search"
+
+# 2. Run again: it goes on from the marks (units 3-3 and 3-4 are not built twice).
+bash scripts/long_build.sh twelve_mens_morris "$work/long" 4 "${rules[@]}" > /dev/null
+events | tail -n 1 | grep -q "done" || fail "the second run did not finish"
+[ "$(events | grep -c "build 3-4$")" -eq 1 ] || fail "unit 3-4 was built twice"
+for table in "$work"/long/*.ppdb; do
+  key=$(basename "$table" .ppdb)
+  [ -f "$work/long/marks/verified-$key" ] || fail "$key was never verified"
+done
+grep -q "^value: " "$work/long/marks/search.log" || fail "the search printed no value"
+python3 scripts/long_build_progress.py "$work/long" --table > /dev/null \
+  || fail "long_build_progress.py failed on the marks"
+
+# 3. The same tables as one uninterrupted build.
+"$bin" solve twelve_mens_morris --max-men 4 --wdl-only --compress --out "$work/once" -q \
+  "${rules[@]}" > /dev/null
+"$bin" info --db "$work/once" --write-checksums > /dev/null
+diff "$work/long/CHECKSUMS" "$work/once/CHECKSUMS" > /dev/null \
+  || fail "the resumed build's tables differ from an uninterrupted build's"
+# 4. The search's values against the whole game solved backwards.
+"$bin" solve twelve_mens_morris --whole-game --wdl-only --out "$work/whole" -q "${rules[@]}" \
+  > /dev/null
+"$bin" probe twelve_mens_morris --db "$work/whole" "${rules[@]}" > "$work/probe.txt"
+searched=$(values "$work/long/marks/search.log")
+probed=$(values "$work/probe.txt")
+[ "$(echo "$searched" | wc -l)" -eq 25 ] || fail "the search valued $(echo "$searched" | wc -l) of 25 (start and 24 first placements)"
+[ "$searched" = "$probed" ] || fail "the search and the whole-game tables disagree:
+$(diff <(echo "$searched") <(echo "$probed"))"
+echo "long_build.sh: stopped, resumed, verified and searched; $(wc -l < "$work/long/CHECKSUMS") tables identical to one uninterrupted build; the start ($(echo "$searched" | awk '$1 == "start" { print $2 }')) and 24 first placements as the whole-game tables value them"
