@@ -107,6 +107,7 @@ mod solve;
 mod table;
 mod tablebase;
 mod tabled;
+mod tasks;
 mod touched;
 mod unit_checkpoint;
 pub mod value;

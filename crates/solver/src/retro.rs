@@ -274,7 +274,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         F: Fn(std::ops::Range<u64>, &mut [u64; 256]) -> Result<(), SolveError> + Sync,
     {
         let cut = AtomicBool::new(false);
-        chunks.into_par_iter().for_each(|c| {
+        crate::tasks::each_chunk(chunks).for_each(|c| {
             if self.is_done(c) {
                 return;
             }

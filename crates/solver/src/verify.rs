@@ -240,8 +240,7 @@ fn scan_differences<D: Domain, E: Send>(
     positions: bool,
     differs: impl Fn(u64, Option<&Position<D>>) -> Result<bool, E> + Sync,
 ) -> Result<(u64, Option<u64>), E> {
-    (0..len.div_ceil(CHUNK))
-        .into_par_iter()
+    crate::tasks::each_chunk(0..len.div_ceil(CHUNK))
         .map(|c| {
             let range = c * CHUNK..(c * CHUNK + CHUNK).min(len);
             let (mut count, mut first, mut error) = (0u64, None, None);
@@ -298,61 +297,56 @@ fn verify_table<D: Domain>(
     let mismatches = AtomicU64::new(0);
     let example: Mutex<Option<(u64, String)>> = Mutex::new(None);
     let error: Mutex<Option<SolveError>> = Mutex::new(None);
-    (0..positions.div_ceil(CHUNK))
-        .into_par_iter()
-        .for_each(|c| {
-            let start = c * CHUNK;
-            let mut stop = false;
-            tb.domain().for_each_position(
-                key,
-                start..(start + CHUNK).min(positions),
-                |index, pos| {
-                    if stop {
-                        return;
-                    }
-                    // A position the table leaves out holds no value: readers search it.
-                    if omits && tb.domain().omits(pos) {
-                        return;
-                    }
-                    let result = (|| -> Result<Option<String>, SolveError> {
-                        let stored = near.tables[0].value(index)?;
-                        let computed = if tb.domain().is_hole(key, index, pos) {
-                            None
-                        } else {
-                            recompute(tb, near, pos).map_err(dependency)?
-                        };
-                        let same = match (stored, computed) {
-                            (None, None) => true,
-                            (Some(s), Some(c)) if s.plies.is_none() || c.plies.is_none() => {
-                                s.wdl == c.wdl
-                            }
-                            (s, c) => s == c,
-                        };
-                        Ok((!same).then(|| {
-                            format!(
-                                "index {index}: stored {}, successors give {} ({pos:?})",
-                                describe(stored),
-                                describe(computed)
-                            )
-                        }))
-                    })();
-                    match result {
-                        Ok(None) => {}
-                        Ok(Some(text)) => {
-                            mismatches.fetch_add(1, Ordering::Relaxed);
-                            let mut slot = example.lock().expect("lock");
-                            if slot.as_ref().is_none_or(|(i, _)| index < *i) {
-                                *slot = Some((index, text));
-                            }
+    crate::tasks::each_chunk(0..positions.div_ceil(CHUNK)).for_each(|c| {
+        let start = c * CHUNK;
+        let mut stop = false;
+        tb.domain()
+            .for_each_position(key, start..(start + CHUNK).min(positions), |index, pos| {
+                if stop {
+                    return;
+                }
+                // A position the table leaves out holds no value: readers search it.
+                if omits && tb.domain().omits(pos) {
+                    return;
+                }
+                let result = (|| -> Result<Option<String>, SolveError> {
+                    let stored = near.tables[0].value(index)?;
+                    let computed = if tb.domain().is_hole(key, index, pos) {
+                        None
+                    } else {
+                        recompute(tb, near, pos).map_err(dependency)?
+                    };
+                    let same = match (stored, computed) {
+                        (None, None) => true,
+                        (Some(s), Some(c)) if s.plies.is_none() || c.plies.is_none() => {
+                            s.wdl == c.wdl
                         }
-                        Err(e) => {
-                            error.lock().expect("lock").get_or_insert(e);
-                            stop = true;
+                        (s, c) => s == c,
+                    };
+                    Ok((!same).then(|| {
+                        format!(
+                            "index {index}: stored {}, successors give {} ({pos:?})",
+                            describe(stored),
+                            describe(computed)
+                        )
+                    }))
+                })();
+                match result {
+                    Ok(None) => {}
+                    Ok(Some(text)) => {
+                        mismatches.fetch_add(1, Ordering::Relaxed);
+                        let mut slot = example.lock().expect("lock");
+                        if slot.as_ref().is_none_or(|(i, _)| index < *i) {
+                            *slot = Some((index, text));
                         }
                     }
-                },
-            );
-        });
+                    Err(e) => {
+                        error.lock().expect("lock").get_or_insert(e);
+                        stop = true;
+                    }
+                }
+            });
+    });
     if let Some(e) = error.into_inner().expect("lock") {
         return Err(e);
     }
