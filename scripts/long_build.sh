@@ -86,6 +86,25 @@ run_child() {
   return "$rc"
 }
 
+# Runs one step: `run_step WHAT MARK LOG COMMAND...`, its output in LOG and its seconds in MARK
+# once it succeeds. A stop (the unit's state saved, or a verification or search cut short, to
+# be done again) or a failure ends the driver.
+run_step() {
+  local what=$1 mark=$2 out=$3 start rc
+  shift 3
+  [ -n "$stopping" ] && { log "stopped before $what"; exit 0; }
+  start=$(date +%s)
+  run_child nice -n 10 "$@" > "$out" 2>&1
+  rc=$?
+  if [ "$rc" -ne 0 ]; then
+    [ -n "$stopping" ] && { log "stopped in $what (exit $rc)"; exit 0; }
+    log "$what FAILED (exit $rc): $(tail -n 1 "$out")"
+    exit 1
+  fi
+  echo $(($(date +%s) - start)) > "$mark"
+  log "$what: done in $(cat "$mark") s"
+}
+
 check_disk() {
   local free_gb
   free_gb=$(df -P -BG "$dir" | awk 'NR == 2 { sub("G", "", $4); print $4 }')
@@ -105,34 +124,18 @@ for a in $(seq 3 "$max_men"); do
     if [ ! -f "$marks/built-$unit" ]; then
       check_disk
       log "build $unit"
-      start=$(date +%s)
-      run_child nice -n 10 "$bin" solve "$game" --subspace "$a,$b" --wdl-only --compress \
-        --out "$dir" --threads "$threads" -q "${set_args[@]}" > "$marks/build-$unit.log" 2>&1
-      rc=$?
-      if [ "$rc" -ne 0 ]; then
-        [ -n "$stopping" ] && { log "stopped in the build of $unit (exit $rc; its checkpoint is saved)"; exit 0; }
-        log "build $unit failed (exit $rc): $(tail -n 1 "$marks/build-$unit.log")"
-        exit 1
-      fi
-      echo $(($(date +%s) - start)) > "$marks/built-$unit"
-      log "built $unit in $(cat "$marks/built-$unit") s"
+      run_step "the build of $unit" "$marks/built-$unit" "$marks/build-$unit.log" \
+        "$bin" solve "$game" --subspace "$a,$b" --wdl-only --compress --out "$dir" \
+        --threads "$threads" -q "${set_args[@]}"
     fi
     # The unit's tables: A-B and B-A, each with the memory subspaces the game has.
     for file in "$dir/$a-$b".ppdb "$dir/$a-$b"-b*.ppdb "$dir/$b-$a".ppdb "$dir/$b-$a"-b*.ppdb; do
       [ -f "$file" ] || continue
       key=$(basename "$file" .ppdb)
       [ -f "$marks/verified-$key" ] && continue
-      start=$(date +%s)
-      run_child nice -n 10 "$bin" verify "$game" --db "$dir" --subspace "$key" \
-        --threads "$threads" -q "${set_args[@]}" > "$marks/verify-$key.log" 2>&1
-      rc=$?
-      if [ "$rc" -ne 0 ]; then
-        [ -n "$stopping" ] && { log "stopped in the verification of $key"; exit 0; }
-        log "verify $key FAILED (exit $rc): $(tail -n 1 "$marks/verify-$key.log")"
-        exit 1
-      fi
-      echo $(($(date +%s) - start)) > "$marks/verified-$key"
-      log "verified $key in $(cat "$marks/verified-$key") s"
+      run_step "the verification of $key" "$marks/verified-$key" "$marks/verify-$key.log" \
+        "$bin" verify "$game" --db "$dir" --subspace "$key" --threads "$threads" -q \
+        "${set_args[@]}"
     done
     [ -n "$stopping" ] && { log "stopped after $unit"; exit 0; }
   done
@@ -145,17 +148,9 @@ if [ ! -f "$dir/CHECKSUMS" ]; then
 fi
 if [ ! -f "$marks/searched" ]; then
   log "search"
-  start=$(date +%s)
-  run_child nice -n 10 "$bin" search "$game" --db "$dir" --moves --threads "$threads" \
-    --table-bits "$table_bits" --checkpoint "$dir/search.tt" "${set_args[@]}" \
-    > "$marks/search.log" 2>&1
-  rc=$?
-  if [ "$rc" -ne 0 ]; then
-    [ -n "$stopping" ] && { log "stopped in the search (its table is saved in search.tt)"; exit 0; }
-    log "search failed (exit $rc): $(tail -n 1 "$marks/search.log")"
-    exit 1
-  fi
-  echo $(($(date +%s) - start)) > "$marks/searched"
-  log "searched in $(cat "$marks/searched") s: $(grep -m 1 '^value' "$marks/search.log")"
+  run_step "the search" "$marks/searched" "$marks/search.log" \
+    "$bin" search "$game" --db "$dir" --moves --threads "$threads" \
+    --table-bits "$table_bits" --checkpoint "$dir/search.tt" "${set_args[@]}"
+  log "value: $(grep -m 1 '^value' "$marks/search.log")"
 fi
 log "done"
