@@ -46,7 +46,8 @@ fi
 [ $# -ge 3 ] || usage
 game=$1 dir=$2 max_men=$3
 shift 3
-rules=("$@")
+# The rule options, as `--set NAME=VALUE` arguments passed on to every command.
+set_args=("$@")
 bin=${PERFECTPLAY:-perfectplay}
 threads=${THREADS:-2}
 min_free_gb=${MIN_FREE_GB:-20}
@@ -114,10 +115,7 @@ check_disk() {
   fi
 }
 
-# The rule options, as `--set NAME=VALUE` arguments passed on to every command.
-set_args=("${rules[@]}")
-
-log "start: $game in $dir up to $max_men men, $("$bin" --version 2>&1 | head -n 1), $threads threads ${rules[*]}"
+log "start: $game in $dir up to $max_men men, $("$bin" --version 2>&1 | head -n 1), $threads threads ${set_args[*]}"
 for a in $(seq 3 "$max_men"); do
   for b in $(seq "$a" "$max_men"); do
     unit=$a-$b

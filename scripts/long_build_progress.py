@@ -25,7 +25,6 @@ UNIT = re.compile(r"^built-(\d+)-(\d+)$")
 class Unit(NamedTuple):
     a: int
     b: int
-    subspaces: int
     indices: int
     build_s: int
     verify_s: int
@@ -34,11 +33,10 @@ class Unit(NamedTuple):
     verified_at: Optional[float]
 
 
-def unit_tables(marks: Path, a: int, b: int) -> List[str]:
+def unit_tables(log: str) -> List[str]:
     """The unit's tables, as its build log names them (kept tables of earlier units left out)."""
-    log = marks / f"build-{a}-{b}.log"
     keys = []
-    for line in log.read_text().splitlines():
+    for line in log.splitlines():
         cols = line.split()
         if len(cols) == 7 and cols[-1] != "kept" and re.match(r"^\d+-\d+(-b\w+)?$", cols[0]):
             keys.append(cols[0])
@@ -54,13 +52,12 @@ def read_units(marks: Path) -> List[Unit]:
         a, b = int(m.group(1)), int(m.group(2))
         log = (marks / f"build-{a}-{b}.log").read_text()
         solved = SOLVED.search(log)
-        keys = unit_tables(marks, a, b)
+        keys = unit_tables(log)
         verified = [marks / f"verified-{k}" for k in keys if (marks / f"verified-{k}").exists()]
         units.append(
             Unit(
                 a=a,
                 b=b,
-                subspaces=len(keys),
                 indices=int(solved.group(1)) if solved else 0,
                 build_s=int(mark.read_text().strip() or 0),
                 verify_s=sum(int(v.read_text().strip() or 0) for v in verified),
@@ -95,7 +92,7 @@ def main(argv: List[str]) -> int:
         for n, u in enumerate(units, 1):
             at = utc(u.verified_at) if u.verified == u.tables else f"{u.verified} of {u.tables}"
             print(
-                f"| {n} | `{u.a}-{u.b}` and {u.subspaces - 1} more | {u.indices:,} "
+                f"| {n} | `{u.a}-{u.b}` and {u.tables - 1} more | {u.indices:,} "
                 f"| {u.build_s} | {u.verify_s} | {at} |"
             )
     done = [u for u in units if u.verified == u.tables]
