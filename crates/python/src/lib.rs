@@ -29,6 +29,11 @@ mod py_tablebase;
 
 use pyo3::prelude::*;
 
+/// Large blocks on transparent huge pages, as in the command-line tool: builds, verifications
+/// and probes from Python read their tables at random (`perfectplay_solver::HugePageAlloc`).
+#[global_allocator]
+static ALLOC: perfectplay_solver::HugePageAlloc = perfectplay_solver::HugePageAlloc;
+
 /// The compiled core of perfectplay: games, states, moves and the batched environment.
 #[pymodule]
 mod _core {

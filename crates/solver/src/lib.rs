@@ -94,6 +94,7 @@ pub mod compressed;
 mod domain;
 mod error;
 pub mod format;
+mod huge_alloc;
 pub mod limits;
 mod lock;
 mod mapping;
@@ -117,6 +118,7 @@ pub use any::{AnyPosition, AnyTablebase, RowsError};
 pub use compress::{compress_table, compress_tables, inflate, CompressedTable};
 pub use domain::Domain;
 pub use error::{DbError, MissingTables, ProbeError, RequestError, SolveError};
+pub use huge_alloc::{HugePageAlloc, ADVISED_FROM};
 pub use lock::{BuildLock, LockWait, LOCK_FILE};
 pub use plan::plan;
 pub use solve::{
