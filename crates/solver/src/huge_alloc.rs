@@ -31,8 +31,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 /// The size of a transparent huge page on x86-64 and most aarch64 kernels.
 const HUGE_PAGE: usize = 2 << 20;
 
-/// The smallest block advised: smaller ones hold no whole huge page wherever they start, or
-/// one at most, beside ends on small pages.
+/// The smallest block advised: a smaller one holds one whole huge page at most, often none.
 pub const ADVISED_FROM: usize = 2 * HUGE_PAGE;
 
 /// The system allocator, with blocks of at least [`ADVISED_FROM`] bytes advised to use
