@@ -132,6 +132,17 @@ pub trait Domain: Send + Sync {
     /// The subspace and index of `pos`; an error if the databases do not cover it.
     fn locate(&self, pos: &<Self::Game as Game>::Position) -> Result<(Self::Key, u64), ProbeError>;
 
+    /// [`Domain::locate`] of a position that [`Domain::for_each_quiet_predecessor`] gave: the
+    /// same answer. A domain whose generator gives positions already in the form that locating
+    /// brings them to (a morris position's memories, only those that can still forbid a turn)
+    /// overrides it to skip that work.
+    fn locate_predecessor(
+        &self,
+        pos: &<Self::Game as Game>::Position,
+    ) -> Result<(Self::Key, u64), ProbeError> {
+        self.locate(pos)
+    }
+
     /// What consecutive [`Domain::locate_near`] calls share, kept by the caller.
     type LocateMemo: Default;
 

@@ -773,7 +773,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             if error.is_some() {
                 return;
             }
-            match self.domain.locate(q) {
+            match self.domain.locate_predecessor(q) {
                 Ok((key, index)) => {
                     // A predecessor in another subspace reaches this unit by a quiet turn from
                     // outside: it is solved later, forward.

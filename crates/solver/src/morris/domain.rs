@@ -142,9 +142,22 @@ impl MorrisDomain {
             return Err(Unlocated::Memory);
         }
         let us = pos.side_to_move();
-        let (ours, theirs) = (pos.men(us), pos.men(!us));
         let mover = self.game.effective_barrier(pos, us);
         let other = self.game.effective_barrier(pos, !us);
+        self.key_with(pos, mover, other)
+    }
+
+    /// [`MorrisDomain::key_of`] for a position whose effective memories are `mover` and
+    /// `other` (the side to move's and the other side's), already worked out.
+    #[inline(always)]
+    fn key_with(
+        &self,
+        pos: &MorrisPosition,
+        mover: Option<Barrier>,
+        other: Option<Barrier>,
+    ) -> Result<(MorrisKey, Option<Barrier>, Option<Barrier>), Unlocated> {
+        let us = pos.side_to_move();
+        let (ours, theirs) = (pos.men(us), pos.men(!us));
         let (a, b) = (ours.count() as u8, theirs.count() as u8);
         let (hand_a, hand_b) = (pos.in_hand(us), pos.in_hand(!us));
         let key = MorrisKey {
@@ -172,7 +185,18 @@ impl MorrisDomain {
         pos: &MorrisPosition,
         memo: &mut Option<MoverPart>,
     ) -> Result<(MorrisKey, u64), Unlocated> {
-        let (key, mover, other) = self.key_of(pos)?;
+        let located = self.key_of(pos)?;
+        self.locate_keyed(pos, located, memo)
+    }
+
+    /// The index of `pos` in its subspace, from [`MorrisDomain::key_of`]'s answer.
+    #[inline(always)]
+    fn locate_keyed(
+        &self,
+        pos: &MorrisPosition,
+        (key, mover, other): (MorrisKey, Option<Barrier>, Option<Barrier>),
+        memo: &mut Option<MoverPart>,
+    ) -> Result<(MorrisKey, u64), Unlocated> {
         let us = pos.side_to_move();
         let (ours, theirs) = (pos.men(us), pos.men(!us));
         if mover.is_some() || other.is_some() {
@@ -200,6 +224,7 @@ impl MorrisDomain {
     }
 
     /// The index of `key`, a valid subspace with memories.
+    #[inline]
     pub(super) fn memory_index(&self, key: MorrisKey) -> &MemoryIndex {
         let slot = self.key_slot(key).expect("a valid key has a slot");
         self.memory_indices[slot].get_or_init(|| Arc::new(MemoryIndex::new(self, key)))
@@ -473,6 +498,22 @@ impl Domain for MorrisDomain {
 
     fn successor_keys(&self, key: MorrisKey) -> Vec<MorrisKey> {
         self.subspaces_after(key)
+    }
+
+    /// The generator gives each predecessor its memories in canonical form, only effective
+    /// ones ([`Morris::for_each_quiet_predecessor`]): they are taken as they are rather than
+    /// checked again (checked in debug builds).
+    #[inline]
+    fn locate_predecessor(&self, pos: &MorrisPosition) -> Result<(MorrisKey, u64), ProbeError> {
+        debug_assert_eq!(
+            *pos,
+            self.game.canonical_memory(pos),
+            "a canonical predecessor"
+        );
+        let us = pos.side_to_move();
+        self.key_with(pos, pos.barrier(us), pos.barrier(!us))
+            .and_then(|located| self.locate_keyed(pos, located, &mut None))
+            .map_err(Unlocated::into_error)
     }
 
     fn for_each_quiet_predecessor<F: FnMut(&MorrisPosition)>(

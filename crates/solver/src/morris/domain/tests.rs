@@ -170,6 +170,7 @@ fn check_unit(domain: &MorrisDomain, keys: &[MorrisKey]) -> (u64, u64) {
             let mut located = Vec::new();
             domain.for_each_quiet_predecessor(&pos, |q| {
                 let (k, i) = domain.locate(q).unwrap();
+                assert_eq!(domain.locate_predecessor(q).unwrap(), (k, i));
                 assert!(!domain.is_hole(k, i, q));
                 located.push((k, i));
                 if unit_keys.contains(&k) {
@@ -323,8 +324,12 @@ fn predecessors_said_to_be_distinct_locate_to_distinct_indices() {
                 }
                 sampled += 1;
                 let mut located = Vec::new();
-                domain
-                    .for_each_quiet_predecessor(&pos, |q| located.push(domain.locate(q).unwrap()));
+                domain.for_each_quiet_predecessor(&pos, |q| {
+                    let at = domain.locate(q).unwrap();
+                    // The solver's shortcut for generated predecessors agrees.
+                    assert_eq!(domain.locate_predecessor(q).unwrap(), at);
+                    located.push(at);
+                });
                 let unique = located.iter().collect::<HashSet<_>>().len();
                 if domain.quiet_predecessors_are_distinct(&pos) {
                     assert_eq!(unique, located.len(), "{}", domain.game().fen(&pos, 0));
