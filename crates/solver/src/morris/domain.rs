@@ -148,7 +148,8 @@ impl MorrisDomain {
     }
 
     /// [`MorrisDomain::key_of`] for a position whose effective memories are `mover` and
-    /// `other` (the side to move's and the other side's), already worked out.
+    /// `other` (the side to move's and the other side's), already worked out, and that carries
+    /// no memory these rules lack: the caller knows both.
     #[inline(always)]
     fn key_with(
         &self,
