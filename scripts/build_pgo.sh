@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # A profile-guided build of the command-line tool, for builds of tables that run for days: the
 # compiler lays out and inlines the solver and the verifier by where a real build spends its
-# time. Measured 11-13% less CPU per unit built and per table verified on Twelve Men's Morris
-# (BENCHMARKS.md, "A profile-guided build for the long builds"); the tables are byte for byte
-# those of the plain release build.
+# time. Measured on Twelve Men's Morris: about 10% less CPU per unit built, 3-12% (noisy) per
+# table verified (BENCHMARKS.md, "A profile-guided build for the long builds"); the tables are
+# byte for byte those of the plain release build.
 #
 #   scripts/build_pgo.sh [OUT]     # OUT: the binary (default target/pgo/perfectplay)
 #
 # 1. builds the tool instrumented (target/pgo-gen);
-# 2. runs it on the long build's own steps, at a size that takes a minute: Twelve Men's Morris
+# 2. runs it on the long build's own steps, at a size that takes two minutes: Twelve Men's Morris
 #    up to 4 men a side (its no-re-forming memories included) solved WDL-only and compressed,
 #    then every table verified (the tables go to a temporary directory);
 # 3. merges the profile and builds the tool with it (target/pgo).
