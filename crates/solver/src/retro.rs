@@ -120,8 +120,10 @@ pub(crate) struct UnitSolver<'a, D: Domain> {
     changed: AtomicBool,
 }
 
-/// How many reads in the exits' tables one position gathers before making them.
-const EXIT_READS: usize = 64;
+/// How many reads in the exits' tables one position gathers before making them: enough to
+/// overlap their cache misses, few enough that a win found among them (a turn into a lost
+/// position, which no other turn betters) spares the position's turns left.
+const EXIT_READS: usize = 8;
 
 /// Where a successor's value comes from.
 enum Successor {
@@ -547,7 +549,9 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         // that their cache misses overlap.
         let mut reads: ArrayVec<(usize, u64), EXIT_READS> = ArrayVec::new();
         game.for_each_move(pos, |mv| {
-            if error.is_some() {
+            // A win in one ply is the best a position can have: its other turns change
+            // nothing, whether they stay in the unit or leave it.
+            if error.is_some() || exits.best_win == Some(1) {
                 return;
             }
             // Played on a copy in place: see `verify::recompute`.
@@ -581,14 +585,13 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                     }
                 }
                 Ok(Successor::Exit(table, index)) => {
-                    if reads.is_full() {
-                        if let Err(e) = self.read_exits(g, &mut reads, exits) {
-                            error = Some(e);
-                            return;
-                        }
-                    }
                     self.exits[table].1.prefetch(index);
                     reads.push((table, index));
+                    if reads.len() == EXIT_READS {
+                        if let Err(e) = self.read_exits(g, &mut reads, exits) {
+                            error = Some(e);
+                        }
+                    }
                 }
                 Err(e) => error = Some(e),
             }

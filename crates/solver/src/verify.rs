@@ -43,7 +43,7 @@ use crate::format::{DISTANCE_EXTENSION, EXTENSION};
 use crate::limits::worker_pool;
 use crate::table::Table;
 use crate::tablebase::{search_successors, stored, terminal_value, Tablebase};
-use crate::value::{Packed, Value};
+use crate::value::{Packed, Value, Wdl};
 
 type Position<D> = <<D as Domain>::Game as Game>::Position;
 
@@ -311,10 +311,19 @@ fn verify_table<D: Domain>(
                 }
                 let result = (|| -> Result<Option<String>, SolveError> {
                     let stored = near.tables[0].value(index)?;
+                    // A stored win without a distance is proven by one successor lost for
+                    // its mover: no other successor can make the result better than a win.
+                    let a_loss_proves = matches!(
+                        stored,
+                        Some(Value {
+                            wdl: Wdl::Win,
+                            plies: None
+                        })
+                    );
                     let computed = if tb.domain().is_hole(key, index, pos) {
                         None
                     } else {
-                        recompute(tb, near, pos).map_err(dependency)?
+                        recompute(tb, near, pos, a_loss_proves).map_err(dependency)?
                     };
                     let same = match (stored, computed) {
                         (None, None) => true,
@@ -432,16 +441,25 @@ type Reads = ArrayVec<(usize, u64), READS>;
 
 /// How many successor reads one position gathers before reading them.
 const READS: usize = 64;
+/// How many it gathers when a successor lost for its mover settles the position: reads made
+/// in smaller batches let the rest of its turns go unplayed once one is found, and still
+/// overlap a few cache misses.
+const READS_TO_SETTLE: usize = 4;
 
 /// The value `pos` must have given its successors; `None` if it cannot arise.
 ///
 /// Successors are valued in two passes: each in a table of `near` is located and its read
 /// prefetched; then the reads are made. Any other successor is tested for the end of the game
 /// and else probed through the tablebase at once.
+///
+/// With `a_loss_proves` (the position is stored as a win without a distance), the first
+/// successor found lost for its mover settles the result, a win, and the turns left are not
+/// valued: their values could not change it, only a distance, which is not compared.
 fn recompute<D: Domain>(
     tb: &Tablebase<D>,
     near: Near<'_, D::Key>,
     pos: &<D::Game as Game>::Position,
+    a_loss_proves: bool,
 ) -> Result<Option<Value>, ProbeError> {
     let game = tb.domain().game();
     if let Some(v) = terminal_value(game, pos) {
@@ -452,17 +470,24 @@ fn recompute<D: Domain>(
         };
     }
     let mut best: Option<Value> = None;
-    let mut add = |v: Value| {
+    let add = |best: &mut Option<Value>, v: Value| {
         let v = v.before();
         if best.is_none_or(|b| v.better_than(b)) {
-            best = Some(v);
+            *best = Some(v);
         }
+    };
+    let settles = |best: Option<Value>| a_loss_proves && best.is_some_and(|b| b.wdl == Wdl::Win);
+    let batch = if a_loss_proves {
+        READS_TO_SETTLE
+    } else {
+        READS
     };
     let mut reads = Reads::new();
     let mut error = None;
+    let mut settled = false;
     let mut memo = D::LocateMemo::default();
     game.for_each_move(pos, |mv| {
-        if error.is_some() {
+        if error.is_some() || settled {
             return;
         }
         // Played on a copy in place: a returned position is copied once more, and that copy
@@ -483,31 +508,30 @@ fn recompute<D: Domain>(
                 Some((t, index, left_out))
             });
         let located = match in_near {
-            Some((_, _, true)) => search_near(tb, near, &next).map(&mut add),
+            Some((_, _, true)) => search_near(tb, near, &next).map(|v| add(&mut best, v)),
             Some((t, index, false)) => {
-                let room = if reads.is_full() {
-                    read_all(near.tables, &mut reads, &mut add)
+                near.tables[t].prefetch(index);
+                reads.push((t, index));
+                if reads.len() == batch {
+                    read_all(near.tables, &mut reads, &mut |v| add(&mut best, v))
                 } else {
                     Ok(())
-                };
-                room.map(|()| {
-                    near.tables[t].prefetch(index);
-                    reads.push((t, index));
-                })
+                }
             }
             None => match terminal_value(game, &next) {
-                Some(v) => v.map(&mut add),
-                None => tb.probe(&next).map(&mut add),
+                Some(v) => v.map(|v| add(&mut best, v)),
+                None => tb.probe(&next).map(|v| add(&mut best, v)),
             },
         };
         if let Err(e) = located {
             error = Some(e);
         }
+        settled = settles(best);
     });
     if let Some(e) = error {
         return Err(e);
     }
-    read_all(near.tables, &mut reads, &mut add)?;
+    read_all(near.tables, &mut reads, &mut |v| add(&mut best, v))?;
     Ok(best)
 }
 

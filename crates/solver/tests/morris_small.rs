@@ -300,6 +300,57 @@ fn verify_finds_a_wrong_value_behind_a_valid_checksum() {
     );
 }
 
+/// A stored win without a distance is checked by its first successor lost for its mover, the
+/// rest of its turns left unvalued: a win stored for a lost or a drawn position has no such
+/// successor, and is still found.
+#[test]
+fn verify_finds_a_wrong_win_in_a_wdl_only_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let keys = [MorrisKey::moving(3, 4)];
+    let options = SolveOptions {
+        wdl_only: true,
+        ..quiet()
+    };
+    solve(domain("nine_mens_morris"), dir.path(), &keys, &options).unwrap();
+    let tb = Tablebase::open(domain("nine_mens_morris"), dir.path()).unwrap();
+    assert!(verify(&tb, None, None, &|_, _| {}).unwrap().passed());
+    drop(tb);
+
+    let path = dir.path().join("4-3.ppdb");
+    let table = perfectplay_solver::Table::open(&path, None).unwrap();
+    assert!(!table.has_distances());
+    let find = |wdl: Wdl| {
+        (0..table.positions())
+            .find(|&i| table.value(i).unwrap().is_some_and(|v| v.wdl == wdl))
+            .unwrap()
+    };
+    let (lost, drawn) = (find(Wdl::Loss), find(Wdl::Draw));
+    let mut header = table.header().clone();
+    let mut payload = table.payload().to_vec();
+    // Two bits a position, four to a byte; 1 is a win.
+    for i in [lost, drawn] {
+        let shift = 2 * (i % 4);
+        let byte = &mut payload[(i / 4) as usize];
+        *byte = (*byte & !(3 << shift)) | 1 << shift;
+    }
+    header.payload_checksum = xxhash_rust::xxh3::xxh3_64(&payload);
+    drop(table);
+    perfectplay_solver::format::write_table(dir.path(), &header, &payload).unwrap();
+
+    let tb = Tablebase::open(domain("nine_mens_morris"), dir.path()).unwrap();
+    let check = verify(&tb, None, None, &|_, _| {}).unwrap();
+    // Positions of 3-4 that lead to the changed ones disagree with them too (as in the test
+    // above); those of 4-3 only where they were changed.
+    let table = check.tables.iter().find(|t| t.subspace == "4-3").unwrap();
+    assert_eq!(table.mismatches, 2, "{:?}", check.tables);
+    let example = table.example.as_deref().unwrap();
+    let first = lost.min(drawn);
+    assert!(
+        example.starts_with(&format!("index {first}: stored win")),
+        "{example}"
+    );
+}
+
 #[test]
 fn a_cancelled_build_leaves_no_file() {
     let dir = tempfile::tempdir().unwrap();
