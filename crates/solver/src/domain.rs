@@ -92,6 +92,28 @@ pub trait Domain: Send + Sync {
         false
     }
 
+    /// Whether turn `mv` of `pos` is quiet (it keeps the material), so that its successor lies
+    /// in one of [`Domain::quiet_successor_keys`] of `pos`'s subspace. Where every one of those
+    /// is in the unit being solved and [`Domain::quiet_turns_are_distinct`] holds, the solver's
+    /// first pass counts such a turn without playing it. `false` (the default) is always safe:
+    /// the turn is played and its successor's subspace looked up.
+    fn is_quiet_turn(
+        &self,
+        pos: &<Self::Game as Game>::Position,
+        mv: &<Self::Game as Game>::Move,
+    ) -> bool {
+        let _ = (pos, mv);
+        false
+    }
+
+    /// Every subspace a quiet turn ([`Domain::is_quiet_turn`]) from a position of `key` can
+    /// lead to, or `None` (the default) where the domain does not say. Over-approximations are
+    /// safe: a unit missing one of them plays its quiet turns.
+    fn quiet_successor_keys(&self, key: Self::Key) -> Option<Vec<Self::Key>> {
+        let _ = key;
+        None
+    }
+
     /// Whether no two different quiet turns lead back from `pos` to predecessors of the same
     /// subspace and index. When they cannot, the solver counts a won position down in each of
     /// its predecessors without sorting them to find repeats. `false` is always safe.

@@ -11,7 +11,10 @@
 //!    (or as the end of the game); turns that stay in the unit are counted, each successor index
 //!    once (two turns reaching symmetric positions count once, as the backward pass finds them
 //!    once). Where the domain knows no two quiet turns of a position meet
-//!    ([`Domain::quiet_turns_are_distinct`]), they are counted without being located.
+//!    ([`Domain::quiet_turns_are_distinct`]), they are counted without being located, and
+//!    where it also knows which turns are quiet and that they all stay in the unit
+//!    ([`Domain::is_quiet_turn`], [`Domain::quiet_successor_keys`]), without being played.
+//!    A win in one ply (a turn into a lost exit) ends a position's valuing: nothing betters it.
 //!    A position with a winning exit is marked *won in d* (possibly improved later); one with
 //!    a drawing exit cannot lose; otherwise the counter holds its successors in the unit and
 //!    the value byte the longest loss through its exits, and a position with no successor in
@@ -105,6 +108,9 @@ pub(crate) struct UnitSolver<'a, D: Domain> {
     /// Tables of the subspaces the unit's exits lead to, by key.
     exits: Vec<(D::Key, Arc<Table>)>,
     cells: Cells,
+    /// For each member: whether every subspace its quiet turns lead to is in the unit
+    /// ([`Domain::quiet_successor_keys`]), so that the first pass counts those turns unplayed.
+    quiet_stay: Vec<bool>,
     max_plies: AtomicU32,
     layer_counts: Vec<AtomicU64>,
     error: Mutex<Option<SolveError>>,
@@ -192,12 +198,21 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             bytes: total * 2,
             source,
         })?;
+        let quiet_stay = keys
+            .iter()
+            .map(|&k| {
+                domain
+                    .quiet_successor_keys(k)
+                    .is_some_and(|next| next.iter().all(|n| keys.contains(n)))
+            })
+            .collect();
         Ok(UnitSolver {
             domain,
             keys,
             offsets,
             exits,
             cells,
+            quiet_stay,
             max_plies: AtomicU32::new(0),
             layer_counts: (0..=MAX_DISTANCE + 1).map(|_| AtomicU64::new(0)).collect(),
             error: Mutex::new(None),
@@ -541,9 +556,11 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
     ///
     /// `exits` is filled in place: it holds an array of indices, too large to return by value
     /// once per position.
-    fn exits(&self, g: u64, pos: &Pos<D>, exits: &mut Exits) -> Result<(), SolveError> {
+    fn exits(&self, m: usize, g: u64, pos: &Pos<D>, exits: &mut Exits) -> Result<(), SolveError> {
         let game = self.domain.game();
         let distinct = self.domain.quiet_turns_are_distinct(pos);
+        // Counted unplayed: every turn that keeps the material stays in the unit.
+        let count_quiet = distinct && self.quiet_stay[m];
         let mut error: Option<SolveError> = None;
         // Reads in the exits' tables, prefetched as they are located and made at the end, so
         // that their cache misses overlap.
@@ -552,6 +569,17 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             // A win in one ply is the best a position can have: its other turns change
             // nothing, whether they stay in the unit or leave it.
             if error.is_some() || exits.best_win == Some(1) {
+                return;
+            }
+            if count_quiet && self.domain.is_quiet_turn(pos, mv) {
+                debug_assert!(
+                    self.domain
+                        .subspace_of(&game.play(pos, mv))
+                        .and_then(|k| self.member(k))
+                        .is_some(),
+                    "a quiet turn leaves the unit"
+                );
+                exits.distinct += 1;
                 return;
             }
             // Played on a copy in place: see `verify::recompute`.
@@ -678,7 +706,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             });
         }
         let mut exits = Exits::default();
-        self.exits(g, pos, &mut exits)?;
+        self.exits(m, g, pos, &mut exits)?;
         if exits.overflow {
             return Err(SolveError::TooManySuccessors {
                 subspace: self.subspace(g),

@@ -2,7 +2,9 @@
 
 use std::sync::Arc;
 
-use perfectplay_core::morris::{Barrier, Morris, MorrisPosition, MorrisRules};
+use perfectplay_core::morris::{
+    Barrier, Morris, MorrisMove, MorrisPosition, MorrisRules, MoveKind,
+};
 use perfectplay_core::{Bitboard, Color};
 
 use super::index::{MorrisIndexer, MoverPart, SubspaceIndex};
@@ -443,6 +445,15 @@ impl Domain for MorrisDomain {
         // symmetric images of each other need a symmetry that fixes those men.
         let us = pos.side_to_move();
         self.fixed_by_identity_only(pos.men(!us), pos.men(us))
+    }
+
+    #[inline]
+    fn is_quiet_turn(&self, _pos: &MorrisPosition, mv: &MorrisMove) -> bool {
+        matches!(mv.kind(), MoveKind::Move { .. } | MoveKind::Pass) && !mv.is_capture()
+    }
+
+    fn quiet_successor_keys(&self, key: MorrisKey) -> Option<Vec<MorrisKey>> {
+        Some(self.subspaces_after_quiet(key))
     }
 
     fn quiet_predecessors_are_distinct(&self, pos: &MorrisPosition) -> bool {

@@ -56,6 +56,35 @@ impl MorrisDomain {
                 });
             }
         }
+        self.with_memories(key, &steps, &others)
+    }
+
+    /// The subspaces a quiet turn of `key`'s positions (a slide, a flight or a pass that takes
+    /// nothing) leads to ([`Domain::quiet_successor_keys`](crate::Domain::quiet_successor_keys)):
+    /// the men stay, the sides swap.
+    pub(super) fn subspaces_after_quiet(&self, key: MorrisKey) -> Vec<MorrisKey> {
+        let base = key.with_barriers(false, false).swapped();
+        let steps: &[MorrisKey] = if key.mover_hand == 0 || self.game.rules().mixed_placement {
+            &[base]
+        } else {
+            &[]
+        };
+        let passes: &[MorrisKey] = if self.game.rules().trapped == Trapped::Passes {
+            &[base]
+        } else {
+            &[]
+        };
+        self.with_memories(key, steps, passes)
+    }
+
+    /// The subspaces of `steps` (after a slide or flight) and `others` (after a placement or
+    /// a pass), with each memory the turn may leave, the valid ones once each, sorted.
+    fn with_memories(
+        &self,
+        key: MorrisKey,
+        steps: &[MorrisKey],
+        others: &[MorrisKey],
+    ) -> Vec<MorrisKey> {
         // The side that moved remembers only after a slide or flight, and only then; the side
         // that waited keeps its memory or loses it (its point filled, its men taken).
         let mut next = Vec::new();
