@@ -262,28 +262,39 @@ fn a_rerun_keeps_complete_tables_and_rebuilds_damaged_ones() {
     );
 }
 
+/// Rewrites the plain table `name` in `dir` with its payload changed by `change`, the checksum
+/// made to match: `change` gets the first index holding a result and the payload.
+fn rewrite_table(
+    dir: &std::path::Path,
+    name: &str,
+    change: impl FnOnce(&dyn Fn(Wdl) -> u64, &mut Vec<u8>),
+) {
+    let table = perfectplay_solver::Table::open(&dir.join(format!("{name}.ppdb")), None).unwrap();
+    let find = |wdl: Wdl| {
+        (0..table.positions())
+            .find(|&i| table.value(i).unwrap().is_some_and(|v| v.wdl == wdl))
+            .unwrap()
+    };
+    let mut header = table.header().clone();
+    let mut payload = table.payload().to_vec();
+    change(&find, &mut payload);
+    header.payload_checksum = xxhash_rust::xxh3::xxh3_64(&payload);
+    drop(table);
+    perfectplay_solver::format::write_table(dir, &header, &payload).unwrap();
+}
+
 #[test]
 fn verify_finds_a_wrong_value_behind_a_valid_checksum() {
     let dir = tempfile::tempdir().unwrap();
     let keys = [MorrisKey::moving(3, 4)];
     solve(domain("nine_mens_morris"), dir.path(), &keys, &quiet()).unwrap();
 
-    // Store a lost position's byte for a won one, with the checksum made to match, as a
-    // solver bug (not a damaged file) would.
-    let path = dir.path().join("4-3.ppdb");
-    let table = perfectplay_solver::Table::open(&path, None).unwrap();
-    let find = |wdl: Wdl| {
-        (0..table.positions())
-            .find(|&i| table.value(i).unwrap().is_some_and(|v| v.wdl == wdl))
-            .unwrap()
-    };
-    let (won, lost) = (find(Wdl::Win), find(Wdl::Loss));
-    let mut header = table.header().clone();
-    let mut payload = table.payload().to_vec();
-    payload[won as usize] = payload[lost as usize];
-    header.payload_checksum = xxhash_rust::xxh3::xxh3_64(&payload);
-    drop(table);
-    perfectplay_solver::format::write_table(dir.path(), &header, &payload).unwrap();
+    // Store a lost position's byte for a won one, as a solver bug (not a damaged file) would.
+    let mut won = 0;
+    rewrite_table(dir.path(), "4-3", |find, payload| {
+        won = find(Wdl::Win);
+        payload[won as usize] = payload[find(Wdl::Loss) as usize];
+    });
 
     let tb = Tablebase::open(domain("nine_mens_morris"), dir.path()).unwrap();
     let check = verify(&tb, None, None, &|_, _| {}).unwrap();
@@ -316,26 +327,17 @@ fn verify_finds_a_wrong_win_in_a_wdl_only_table() {
     assert!(verify(&tb, None, None, &|_, _| {}).unwrap().passed());
     drop(tb);
 
-    let path = dir.path().join("4-3.ppdb");
-    let table = perfectplay_solver::Table::open(&path, None).unwrap();
-    assert!(!table.has_distances());
-    let find = |wdl: Wdl| {
-        (0..table.positions())
-            .find(|&i| table.value(i).unwrap().is_some_and(|v| v.wdl == wdl))
-            .unwrap()
-    };
-    let (lost, drawn) = (find(Wdl::Loss), find(Wdl::Draw));
-    let mut header = table.header().clone();
-    let mut payload = table.payload().to_vec();
-    // Two bits a position, four to a byte; 1 is a win.
-    for i in [lost, drawn] {
-        let shift = 2 * (i % 4);
-        let byte = &mut payload[(i / 4) as usize];
-        *byte = (*byte & !(3 << shift)) | 1 << shift;
-    }
-    header.payload_checksum = xxhash_rust::xxh3::xxh3_64(&payload);
-    drop(table);
-    perfectplay_solver::format::write_table(dir.path(), &header, &payload).unwrap();
+    let (mut lost, mut drawn) = (0, 0);
+    rewrite_table(dir.path(), "4-3", |find, payload| {
+        (lost, drawn) = (find(Wdl::Loss), find(Wdl::Draw));
+        // Two bits a position, four to a byte (the form of a WDL-only table); 1 is a win.
+        assert_eq!(payload.len() as u64, 760_398_u64.div_ceil(4));
+        for i in [lost, drawn] {
+            let shift = 2 * (i % 4);
+            let byte = &mut payload[(i / 4) as usize];
+            *byte = (*byte & !(3 << shift)) | 1 << shift;
+        }
+    });
 
     let tb = Tablebase::open(domain("nine_mens_morris"), dir.path()).unwrap();
     let check = verify(&tb, None, None, &|_, _| {}).unwrap();
