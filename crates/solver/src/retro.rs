@@ -556,11 +556,19 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
     ///
     /// `exits` is filled in place: it holds an array of indices, too large to return by value
     /// once per position.
-    fn exits(&self, m: usize, g: u64, pos: &Pos<D>, exits: &mut Exits) -> Result<(), SolveError> {
+    ///
+    /// `quiet_stay`: every subspace the position's quiet turns lead to is in the unit.
+    fn exits(
+        &self,
+        g: u64,
+        pos: &Pos<D>,
+        quiet_stay: bool,
+        exits: &mut Exits,
+    ) -> Result<(), SolveError> {
         let game = self.domain.game();
         let distinct = self.domain.quiet_turns_are_distinct(pos);
         // Counted unplayed: every turn that keeps the material stays in the unit.
-        let count_quiet = distinct && self.quiet_stay[m];
+        let count_quiet = distinct && quiet_stay;
         let mut error: Option<SolveError> = None;
         // Reads in the exits' tables, prefetched as they are located and made at the end, so
         // that their cache misses overlap.
@@ -706,7 +714,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             });
         }
         let mut exits = Exits::default();
-        self.exits(m, g, pos, &mut exits)?;
+        self.exits(g, pos, self.quiet_stay[m], &mut exits)?;
         if exits.overflow {
             return Err(SolveError::TooManySuccessors {
                 subspace: self.subspace(g),

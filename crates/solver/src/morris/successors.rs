@@ -18,21 +18,14 @@ impl MorrisDomain {
         } else {
             1
         };
-        let moves = key.mover_hand == 0 || rules.mixed_placement;
+        let (step, pass) = self.quiet_bases(key);
         // The subspaces after a slide or flight, and after a placement or a pass, before
         // memories.
-        let mut steps = Vec::new();
-        let mut others = Vec::new();
-        let base = key.with_barriers(false, false);
-        if moves {
-            steps.push(base.swapped());
-        }
-        if rules.trapped == Trapped::Passes {
-            others.push(base.swapped());
-        }
-        if moves {
+        let mut steps: Vec<MorrisKey> = step.into_iter().collect();
+        let mut others: Vec<MorrisKey> = pass.into_iter().collect();
+        if let Some(base) = step {
             for taken in 1..=most_taken.min(key.other) {
-                let mut k = base.swapped();
+                let mut k = base;
                 k.mover -= taken;
                 steps.push(k);
             }
@@ -63,18 +56,19 @@ impl MorrisDomain {
     /// nothing) leads to ([`Domain::quiet_successor_keys`](crate::Domain::quiet_successor_keys)):
     /// the men stay, the sides swap.
     pub(super) fn subspaces_after_quiet(&self, key: MorrisKey) -> Vec<MorrisKey> {
+        let (step, pass) = self.quiet_bases(key);
+        self.with_memories(key, step.as_slice(), pass.as_slice())
+    }
+
+    /// The subspace, before memories, after a slide or flight of `key`'s positions and after
+    /// a pass, where they can make one: the men stay, the sides swap.
+    fn quiet_bases(&self, key: MorrisKey) -> (Option<MorrisKey>, Option<MorrisKey>) {
+        let rules = self.game.rules();
         let base = key.with_barriers(false, false).swapped();
-        let steps: &[MorrisKey] = if key.mover_hand == 0 || self.game.rules().mixed_placement {
-            &[base]
-        } else {
-            &[]
-        };
-        let passes: &[MorrisKey] = if self.game.rules().trapped == Trapped::Passes {
-            &[base]
-        } else {
-            &[]
-        };
-        self.with_memories(key, steps, passes)
+        (
+            (key.mover_hand == 0 || rules.mixed_placement).then_some(base),
+            (rules.trapped == Trapped::Passes).then_some(base),
+        )
     }
 
     /// The subspaces of `steps` (after a slide or flight) and `others` (after a placement or
