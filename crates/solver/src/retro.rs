@@ -593,12 +593,25 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             // Played on a copy in place: see `verify::recompute`.
             let mut next = *pos;
             game.play_in_place(&mut next, mv);
-            if let Some(m) = self.domain.subspace_of(&next).and_then(|k| self.member(k)) {
+            // Where the successors that stay are counted without their indices, most of the
+            // turns played here leave the unit (with quiet turns counted unplayed, all of them
+            // may): their subspace and index are found together, once. Otherwise the
+            // subspace is looked up alone first, as the many successors that stay need no more.
+            let located = if count_quiet || !distinct {
+                Some(self.domain.locate(&next))
+            } else {
+                None
+            };
+            let key = match &located {
+                Some(located) => located.as_ref().ok().map(|&(key, _)| key),
+                None => self.domain.subspace_of(&next),
+            };
+            if let Some(m) = key.and_then(|k| self.member(k)) {
                 if distinct {
                     exits.distinct += 1;
                     return;
                 }
-                match self.domain.locate(&next) {
+                match located.unwrap_or_else(|| self.domain.locate(&next)) {
                     Ok((_, index)) => {
                         if exits.internal.try_push(self.offsets[m] + index).is_err() {
                             exits.overflow = true;
@@ -613,7 +626,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                 }
                 return;
             }
-            match self.successor(g, &next) {
+            match self.successor(g, &next, located) {
                 Ok(Successor::Value(v)) => exits.add(v),
                 Ok(Successor::Internal(internal)) => {
                     if exits.internal.try_push(internal).is_err() {
@@ -659,16 +672,21 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
     }
 
     /// Where successor `next` (outside the unit's quiet turns) is valued: at once (the end of
-    /// the game), by its cell in the unit, or by a read in the table of an exit.
-    fn successor(&self, g: u64, next: &Pos<D>) -> Result<Successor, SolveError> {
+    /// the game), by its cell in the unit, or by a read in the table of an exit. `located` is
+    /// its location where the caller has it already (not needed when the game is over there).
+    fn successor(
+        &self,
+        g: u64,
+        next: &Pos<D>,
+        located: Option<Result<(D::Key, u64), ProbeError>>,
+    ) -> Result<Successor, SolveError> {
         if let Some(v) = terminal_value(self.domain.game(), next) {
             return v
                 .map(Successor::Value)
                 .map_err(|_| self.inconsistent(g, "a turn leads to a position won by its mover"));
         }
-        let (key, index) = self
-            .domain
-            .locate(next)
+        let (key, index) = located
+            .unwrap_or_else(|| self.domain.locate(next))
             .map_err(|e| SolveError::Dependency {
                 subspace: self.subspace(g),
                 source: e,

@@ -433,7 +433,20 @@ impl Domain for MorrisDomain {
         if !effective(key.mover_barrier, us) || !effective(key.other_barrier, !us) {
             return true;
         }
-        self.locate(pos).ok() != Some((key, index))
+        debug_assert_eq!(
+            (pos.barrier(us).is_some(), pos.barrier(!us).is_some()),
+            (key.mover_barrier, key.other_barrier),
+            "an unranked position has the memories of its key"
+        );
+        // The memories are effective and present exactly where the key has them: the
+        // position locates to this key, at the least of its memory index's indices.
+        self.memory_index(key).is_hole(
+            self,
+            (pos.men(us), pos.men(!us)),
+            pos.barrier(us),
+            pos.barrier(!us),
+            index,
+        )
     }
 
     fn subspace_of(&self, pos: &MorrisPosition) -> Option<MorrisKey> {

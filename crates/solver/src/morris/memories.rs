@@ -314,6 +314,49 @@ impl MemoryIndex {
         least
     }
 
+    /// Whether `index`, the index of the board `(ours, theirs)` with memories `mover` and
+    /// `other` (each effective, present exactly where the subspace has a memory), is a hole:
+    /// the position has a smaller index ([`MemoryIndex::locate`]).
+    ///
+    /// Most positions have one witness a side, and the configuration they witness is fixed by
+    /// the identity alone: then their index is their only one, and nothing is ranked.
+    pub(super) fn is_hole(
+        &self,
+        domain: &MorrisDomain,
+        (ours, theirs): (Bitboard, Bitboard),
+        mover: Option<Barrier>,
+        other: Option<Barrier>,
+        index: u64,
+    ) -> bool {
+        let only = |side: &Option<SideConfigs>, men: Bitboard, barrier: Option<Barrier>| match (
+            side, barrier,
+        ) {
+            (Some(s), Some(b)) => {
+                let mut found = s
+                    .witnesses(domain, men.0, b)
+                    .into_iter()
+                    .filter(|&w| w != NONE);
+                match (found.next(), found.next()) {
+                    (Some(w), None) => Some(w as usize),
+                    _ => None,
+                }
+            }
+            _ => Some(0),
+        };
+        if let (Some(m), Some(o)) = (
+            only(&self.mover, ours, mover),
+            only(&self.other, theirs, other),
+        ) {
+            // The index was ranked through this configuration (its class's representative)
+            // and the identity.
+            if self.configurations[m * self.other_count + o].1 == 1 {
+                debug_assert_eq!(self.locate(domain, (ours, theirs), mover, other), index);
+                return false;
+            }
+        }
+        self.locate(domain, (ours, theirs), mover, other) != index
+    }
+
     /// The board and memories at `index`: (mover's men, other's men, their memories).
     pub(super) fn unrank(
         &self,
