@@ -19,8 +19,8 @@
 //!
 //! # Memory
 //!
-//! The table of one mover count `a` takes 4 bytes per `a`-set plus 8 per class (about
-//! `C(n, a) / 16` classes on the 16-symmetry boards) and is shared by every subspace with that
+//! The table of one mover count `a` takes 4 bytes and a bit per `a`-set plus 8 bytes per class
+//! (about `C(n, a) / 16` classes on the 16-symmetry boards) and is shared by every subspace with that
 //! `a`. A subspace adds 16 bytes per class plus 4 per kept other-side set of the symmetric
 //! classes, and for ranking those classes 12 bytes (a bitmap word and a running count) per 64 of
 //! their `C(n - a, b)` ranks; the kept lists dominate, since a class fixed by one reflection
@@ -28,10 +28,10 @@
 //!
 //! | table          | indices     | classes | bytes                                   |
 //! |----------------|-------------|---------|-----------------------------------------|
-//! | movers `a = 9` |             | 82,880  | 5,893,056 (1,307,504 sets)              |
-//! | movers `a = 12`|             | 170,854 | 12,183,456 (2,704,156 sets)             |
-//! | `(9, 9)`       | 409,106,740 | 82,880  | 26,713,328 own, 32,606,384 with movers  |
-//! | `(8, 9)`       | 525,979,400 | 46,879  | 43,842,908 own, 47,159,824 with movers  |
+//! | movers `a = 9` |             | 82,880  | 6,056,496 (1,307,504 sets)              |
+//! | movers `a = 12`|             | 170,854 | 12,521,480 (2,704,156 sets)             |
+//! | `(9, 9)`       | 409,106,740 | 82,880  | 26,713,328 own, 32,769,824 with movers  |
+//! | `(8, 9)`       | 525,979,400 | 46,879  | 43,842,908 own, 47,251,760 with movers  |
 //!
 //! Sizes exceed `C(24, a) C(24 - a, b) / 16` by the symmetric boards: by 0.8% for `(3, 3)`,
 //! 0.03% for `(9, 9)`. The `subspace_sizes_on_24_points` test checks these figures.
@@ -91,6 +91,11 @@ struct MoverTable {
     canonical: Vec<u32>,
     /// The symmetries that fix each class's canonical set, bit `s` for symmetry `s`.
     stabilizer: Vec<u32>,
+    /// Bit `r`: some symmetry other than the identity fixes the `a`-set of colex rank `r`.
+    /// The solver asks this of nearly every position it generates turns or turns back for; a
+    /// bit array a 32nd the size of `entries` mostly stays in the cache where `entries` and
+    /// `stabilizer` would not.
+    symmetric: Vec<u64>,
 }
 
 impl MoverTable {
@@ -125,15 +130,24 @@ impl MoverTable {
             canonical.push(set);
             stabilizer.push(fixing);
         }
+        // The sets of one orbit have stabilizers of one size (conjugate subgroups).
+        let mut symmetric = vec![0u64; entries.len().div_ceil(64)];
+        for (rank, &entry) in entries.iter().enumerate() {
+            if stabilizer[(entry >> SYMMETRY_BITS) as usize] != 1 {
+                symmetric[rank / 64] |= 1 << (rank % 64);
+            }
+        }
         MoverTable {
             entries,
             canonical,
             stabilizer,
+            symmetric,
         }
     }
 
     fn heap_bytes(&self) -> usize {
         4 * (self.entries.len() + self.canonical.len() + self.stabilizer.len())
+            + 8 * self.symmetric.len()
     }
 }
 
@@ -388,8 +402,10 @@ impl SubspaceIndex {
     #[inline]
     #[must_use]
     pub fn has_trivial_stabilizer(&self, mover: Bitboard) -> bool {
-        let (class, ..) = self.mover_class(mover);
-        self.movers.stabilizer[class] == 1
+        debug_assert_eq!(mover.count(), self.a, "mover count");
+        debug_assert!(mover.is_subset(Bitboard(self.all_points)));
+        let rank = colex_rank(mover.0) as usize;
+        self.movers.symmetric[rank / 64] >> (rank % 64) & 1 == 0
     }
 
     /// The canonical board of index `index` (below [`size`](Self::size)): `(mover, other)`.
@@ -674,6 +690,29 @@ mod tests {
         assert_eq!(subspace.canonical(mover, other), (mover, other));
     }
 
+    #[test]
+    fn trivial_stabilizers_are_those_no_other_symmetry_fixes() {
+        for board in [&BOARD_24_DIAGONALS, &BOARD_24, &BOARD_9] {
+            let indexer = MorrisIndexer::new(board);
+            let group = indexer.symmetries();
+            let n = board.point_count() as u32;
+            for a in [1, 3, 4, n / 2] {
+                let subspace = indexer.subspace(a, 0);
+                let mut symmetric = 0;
+                for set in combinations(n, a) {
+                    let fixed = (1..group.len()).any(|s| group.apply(s, set) == set);
+                    symmetric += usize::from(fixed);
+                    assert_eq!(
+                        subspace.has_trivial_stabilizer(Bitboard(set)),
+                        !fixed,
+                        "{set:#x} of {a} on {n} points"
+                    );
+                }
+                assert!(symmetric > 0, "some {a}-sets on {n} points are symmetric");
+            }
+        }
+    }
+
     /// Every board of the subspace, by mover set and free-point rank.
     fn for_each_board(board: &Board, a: u32, b: u32, mut f: impl FnMut(Bitboard, Bitboard)) {
         let n = board.point_count() as u32;
@@ -879,9 +918,9 @@ mod tests {
                 subspace.mover_table_bytes(),
             )
         };
-        assert_eq!(figures(9, 9), (409_106_740, 82_880, 26_713_328, 5_893_056));
-        assert_eq!(figures(8, 9), (525_979_400, 46_879, 43_842_908, 3_316_916));
-        assert_eq!(INDEXER_24.subspace(12, 0).mover_table_bytes(), 12_183_456);
+        assert_eq!(figures(9, 9), (409_106_740, 82_880, 26_713_328, 6_056_496));
+        assert_eq!(figures(8, 9), (525_979_400, 46_879, 43_842_908, 3_408_852));
+        assert_eq!(INDEXER_24.subspace(12, 0).mover_table_bytes(), 12_521_480);
         assert_eq!(INDEXER_24.subspace(12, 0).mover_classes(), 170_854);
     }
 
