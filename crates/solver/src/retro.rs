@@ -108,6 +108,10 @@ pub(crate) struct UnitSolver<'a, D: Domain> {
     /// Tables of the subspaces the unit's exits lead to, by key.
     exits: Vec<(D::Key, Arc<Table>)>,
     cells: Cells,
+    /// For each key slot ([`Domain::key_slot`]), the member with that key or [`NO_MEMBER`];
+    /// empty where the domain numbers no slots, or too many, and members are searched. Every
+    /// turn and turn back located asks which member holds its subspace.
+    member_by_slot: Vec<u16>,
     /// For each member: whether every subspace its quiet turns lead to is in the unit
     /// ([`Domain::quiet_successor_keys`]), so that the first pass counts those turns unplayed.
     quiet_stay: Vec<bool>,
@@ -125,6 +129,11 @@ pub(crate) struct UnitSolver<'a, D: Domain> {
     /// the same state twice).
     changed: AtomicBool,
 }
+
+/// A key slot no member of the unit has.
+const NO_MEMBER: u16 = u16::MAX;
+/// The most key slots numbered for [`UnitSolver::member`]'s table (128 KiB of it).
+const MAX_MEMBER_SLOTS: usize = 1 << 16;
 
 /// How many reads in the exits' tables one position gathers before making them: enough to
 /// overlap their cache misses, few enough that a win found among them (a turn into a lost
@@ -198,6 +207,17 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             bytes: total * 2,
             source,
         })?;
+        let slots = domain.key_slots();
+        let mut member_by_slot = Vec::new();
+        if slots <= MAX_MEMBER_SLOTS && keys.len() < usize::from(NO_MEMBER) {
+            let numbered: Option<Vec<usize>> = keys.iter().map(|&k| domain.key_slot(k)).collect();
+            if let Some(numbered) = numbered {
+                member_by_slot = vec![NO_MEMBER; slots];
+                for (m, slot) in numbered.into_iter().enumerate() {
+                    member_by_slot[slot] = m as u16;
+                }
+            }
+        }
         let quiet_stay = keys
             .iter()
             .map(|&k| {
@@ -212,6 +232,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             offsets,
             exits,
             cells,
+            member_by_slot,
             quiet_stay,
             max_plies: AtomicU32::new(0),
             layer_counts: (0..=MAX_DISTANCE + 1).map(|_| AtomicU64::new(0)).collect(),
@@ -247,7 +268,18 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         (m, g - self.offsets[m])
     }
 
+    #[inline]
     fn member(&self, key: D::Key) -> Option<usize> {
+        if !self.member_by_slot.is_empty() {
+            if let Some(slot) = self.domain.key_slot(key) {
+                let m = self.member_by_slot[slot];
+                debug_assert_eq!(
+                    (m != NO_MEMBER).then_some(usize::from(m)),
+                    self.keys.iter().position(|&k| k == key)
+                );
+                return (m != NO_MEMBER).then_some(usize::from(m));
+            }
+        }
         self.keys.iter().position(|&k| k == key)
     }
 
