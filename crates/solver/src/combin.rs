@@ -69,9 +69,9 @@ pub fn choose(n: u32, k: u32) -> u64 {
 /// The colex rank of `set` among the sets of the same size: `0..C(32, set.count_ones())`, and
 /// below `C(n, k)` when every point is below `n`.
 ///
-/// Read a byte at a time from [`BYTE_RANKS`]: four loads whose rows the counts below each byte
-/// pick, instead of a step per point whose loop exit the branch predictor rarely foresees (the
-/// indices rank sets of every size, over and over).
+/// Read a byte at a time from a table of each byte's share (`BYTE_RANKS`): four loads whose
+/// rows the counts below each byte pick, instead of a step per point whose loop exit the branch
+/// predictor rarely foresees (the indices rank sets of every size, over and over).
 #[inline]
 #[must_use]
 pub fn colex_rank(set: u32) -> u64 {
