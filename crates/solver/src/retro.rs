@@ -605,6 +605,9 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         // Reads in the exits' tables, prefetched as they are located and made at the end, so
         // that their cache misses overlap.
         let mut reads: ArrayVec<(usize, u64), EXIT_READS> = ArrayVec::new();
+        // Successors that keep the men of the side to move there share a part of locating:
+        // see `Domain::locate_near`.
+        let mut memo = D::LocateMemo::default();
         game.for_each_move(pos, |mv| {
             // A win in one ply is the best a position can have: its other turns change
             // nothing, whether they stay in the unit or leave it.
@@ -625,17 +628,15 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             // Played on a copy in place: see `verify::recompute`.
             let mut next = *pos;
             game.play_in_place(&mut next, mv);
-            // Where the successors that stay are counted without their indices, most of the
-            // turns played here leave the unit (with quiet turns counted unplayed, all of them
-            // may): their subspace and index are found together, once. Otherwise the
-            // subspace is looked up alone first, as the many successors that stay need no more.
-            let located = if count_quiet || !distinct {
-                Some(self.domain.locate(&next))
-            } else {
-                None
-            };
-            let key = match &located {
-                Some(located) => located.as_ref().ok().map(|&(key, _)| key),
+            // With quiet turns counted unplayed, the turns played here (captures, mostly) leave
+            // the unit: their subspace and index are found together, once. Otherwise the
+            // subspace is looked up alone first, as the many successors that stay need no more
+            // (and one that leaves is tested for the end of the game before it is located). A
+            // position no subspace holds (where the game is over, mostly) is `None` here,
+            // without the error's text.
+            let located = count_quiet.then(|| self.domain.try_locate_near(&next, &mut memo));
+            let key = match located {
+                Some(located) => located.map(|(key, _)| key),
                 None => self.domain.subspace_of(&next),
             };
             if let Some(m) = key.and_then(|k| self.member(k)) {
@@ -643,7 +644,10 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                     exits.distinct += 1;
                     return;
                 }
-                match located.unwrap_or_else(|| self.domain.locate(&next)) {
+                match located
+                    .flatten()
+                    .map_or_else(|| self.domain.locate(&next), Ok)
+                {
                     Ok((_, index)) => {
                         if exits.internal.try_push(self.offsets[m] + index).is_err() {
                             exits.overflow = true;
@@ -705,12 +709,13 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
 
     /// Where successor `next` (outside the unit's quiet turns) is valued: at once (the end of
     /// the game), by its cell in the unit, or by a read in the table of an exit. `located` is
-    /// its location where the caller has it already (not needed when the game is over there).
+    /// its location where the caller has found it already (not needed when the game is over
+    /// there); it is looked for again, for the error, where it was not found.
     fn successor(
         &self,
         g: u64,
         next: &Pos<D>,
-        located: Option<Result<(D::Key, u64), ProbeError>>,
+        located: Option<Option<(D::Key, u64)>>,
     ) -> Result<Successor, SolveError> {
         if let Some(v) = terminal_value(self.domain.game(), next) {
             return v
@@ -718,7 +723,8 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                 .map_err(|_| self.inconsistent(g, "a turn leads to a position won by its mover"));
         }
         let (key, index) = located
-            .unwrap_or_else(|| self.domain.locate(next))
+            .flatten()
+            .map_or_else(|| self.domain.locate(next), Ok)
             .map_err(|e| SolveError::Dependency {
                 subspace: self.subspace(g),
                 source: e,
