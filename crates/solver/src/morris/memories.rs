@@ -29,6 +29,10 @@ const LINES_PER_POINT: usize = 4;
 /// No configuration, or a configuration whose fixed points clash.
 const NONE: u32 = u32::MAX;
 
+/// The numbers of the memories each side's lines witness (mover, other side), [`NONE`] for
+/// none; a side without a memory has the one number 0.
+type Witnesses = ([u32; LINES_PER_POINT], [u32; LINES_PER_POINT]);
+
 /// One side's memory with a line that witnesses it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Witnessed {
@@ -278,19 +282,44 @@ impl MemoryIndex {
     pub(super) fn locate(
         &self,
         domain: &MorrisDomain,
-        (ours, theirs): (Bitboard, Bitboard),
+        boards: (Bitboard, Bitboard),
         mover: Option<Barrier>,
         other: Option<Barrier>,
     ) -> u64 {
+        let witnesses = self.witnesses(domain, boards, mover, other);
+        self.least_index(domain, boards, witnesses)
+    }
+
+    /// The numbers of the witnessed memories of each side (`[0, NONE, NONE, NONE]` for a side
+    /// the subspace gives no memory), [`NONE`] where a line witnesses nothing.
+    fn witnesses(
+        &self,
+        domain: &MorrisDomain,
+        (ours, theirs): (Bitboard, Bitboard),
+        mover: Option<Barrier>,
+        other: Option<Barrier>,
+    ) -> Witnesses {
         let none = [0, NONE, NONE, NONE];
-        let witnesses = |side: &Option<SideConfigs>, men: Bitboard, barrier: Option<Barrier>| match (
+        let side = |side: &Option<SideConfigs>, men: Bitboard, barrier: Option<Barrier>| match (
             side, barrier,
         ) {
             (Some(s), Some(b)) => s.witnesses(domain, men.0, b),
             _ => none,
         };
-        let ms = witnesses(&self.mover, ours, mover);
-        let os = witnesses(&self.other, theirs, other);
+        (
+            side(&self.mover, ours, mover),
+            side(&self.other, theirs, other),
+        )
+    }
+
+    /// The least index of the board `(ours, theirs)` over the configurations its `witnesses`
+    /// make and the symmetries taking each to its class's representative.
+    fn least_index(
+        &self,
+        domain: &MorrisDomain,
+        (ours, theirs): (Bitboard, Bitboard),
+        (ms, os): Witnesses,
+    ) -> u64 {
         let group = domain.indexer.symmetries();
         let mut least = u64::MAX;
         for &m in ms.iter().filter(|&&m| m != NONE) {
@@ -323,38 +352,28 @@ impl MemoryIndex {
     pub(super) fn is_hole(
         &self,
         domain: &MorrisDomain,
-        (ours, theirs): (Bitboard, Bitboard),
+        boards: (Bitboard, Bitboard),
         mover: Option<Barrier>,
         other: Option<Barrier>,
         index: u64,
     ) -> bool {
-        let only = |side: &Option<SideConfigs>, men: Bitboard, barrier: Option<Barrier>| match (
-            side, barrier,
-        ) {
-            (Some(s), Some(b)) => {
-                let mut found = s
-                    .witnesses(domain, men.0, b)
-                    .into_iter()
-                    .filter(|&w| w != NONE);
-                match (found.next(), found.next()) {
-                    (Some(w), None) => Some(w as usize),
-                    _ => None,
-                }
+        let witnesses = self.witnesses(domain, boards, mover, other);
+        let only = |found: [u32; LINES_PER_POINT]| {
+            let mut found = found.into_iter().filter(|&w| w != NONE);
+            match (found.next(), found.next()) {
+                (Some(w), None) => Some(w as usize),
+                _ => None,
             }
-            _ => Some(0),
         };
-        if let (Some(m), Some(o)) = (
-            only(&self.mover, ours, mover),
-            only(&self.other, theirs, other),
-        ) {
+        if let (Some(m), Some(o)) = (only(witnesses.0), only(witnesses.1)) {
             // The index was ranked through this configuration (its class's representative)
             // and the identity.
             if self.configurations[m * self.other_count + o].1 == 1 {
-                debug_assert_eq!(self.locate(domain, (ours, theirs), mover, other), index);
+                debug_assert_eq!(self.least_index(domain, boards, witnesses), index);
                 return false;
             }
         }
-        self.locate(domain, (ours, theirs), mover, other) != index
+        self.least_index(domain, boards, witnesses) != index
     }
 
     /// The board and memories at `index`: (mover's men, other's men, their memories).
