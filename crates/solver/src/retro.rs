@@ -644,10 +644,8 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                     exits.distinct += 1;
                     return;
                 }
-                match located
-                    .flatten()
-                    .map_or_else(|| self.domain.locate(&next), Ok)
-                {
+                // Not distinct: quiet turns are not counted unplayed, so nothing was located.
+                match self.domain.locate(&next) {
                     Ok((_, index)) => {
                         if exits.internal.try_push(self.offsets[m] + index).is_err() {
                             exits.overflow = true;
@@ -662,7 +660,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                 }
                 return;
             }
-            match self.successor(g, &next, located) {
+            match self.successor(g, &next, located.flatten()) {
                 Ok(Successor::Value(v)) => exits.add(v),
                 Ok(Successor::Internal(internal)) => {
                     if exits.internal.try_push(internal).is_err() {
@@ -715,7 +713,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         &self,
         g: u64,
         next: &Pos<D>,
-        located: Option<Option<(D::Key, u64)>>,
+        located: Option<(D::Key, u64)>,
     ) -> Result<Successor, SolveError> {
         if let Some(v) = terminal_value(self.domain.game(), next) {
             return v
@@ -723,7 +721,6 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                 .map_err(|_| self.inconsistent(g, "a turn leads to a position won by its mover"));
         }
         let (key, index) = located
-            .flatten()
             .map_or_else(|| self.domain.locate(next), Ok)
             .map_err(|e| SolveError::Dependency {
                 subspace: self.subspace(g),

@@ -21,10 +21,10 @@
 //!
 //! The table of one mover count `a` takes 4 bytes and a bit per `a`-set plus 8 bytes per
 //! class (about `C(n, a) / 16` classes on the 16-symmetry boards) and is shared by every
-//! subspace with that `a`. A subspace adds 16 bytes per class plus 4 per kept other-side set of the symmetric
-//! classes, and for ranking those classes 12 bytes (a bitmap word and a running count) per 64 of
-//! their `C(n - a, b)` ranks; the kept lists dominate, since a class fixed by one reflection
-//! keeps about half of its sets. On 24 points:
+//! subspace with that `a`. A subspace adds 16 bytes per class plus 4 per kept other-side set
+//! of the symmetric classes, and for ranking those classes 12 bytes (a bitmap word and a
+//! running count) per 64 of their `C(n - a, b)` ranks; the kept lists dominate, since a class
+//! fixed by one reflection keeps about half of its sets. On 24 points:
 //!
 //! | table          | indices     | classes | bytes                                   |
 //! |----------------|-------------|---------|-----------------------------------------|
