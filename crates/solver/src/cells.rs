@@ -221,6 +221,29 @@ impl Cells {
         Ok(())
     }
 
+    /// Calls `visit` with every position in `range` and its cell, in order, each word read
+    /// once. `range` may start and end anywhere.
+    #[inline]
+    pub(crate) fn for_each_cell(
+        &self,
+        range: std::ops::Range<u64>,
+        mut visit: impl FnMut(u64, Cell),
+    ) {
+        let end = range.end.min(self.len);
+        let mut i = range.start;
+        while i < end {
+            let word = self.words()[(i / LANES) as usize].load(Ordering::Relaxed);
+            let word_end = ((i / LANES + 1) * LANES).min(end);
+            while i < word_end {
+                visit(
+                    i,
+                    Cell::from_bits(word >> ((i % LANES) * LANE_BITS) & LANE_MASK),
+                );
+                i += 1;
+            }
+        }
+    }
+
     /// The number of cells.
     pub(crate) fn len(&self) -> u64 {
         self.len
@@ -382,6 +405,22 @@ mod tests {
             })
             .unwrap();
         assert_eq!(tail, vec![96, 98]);
+    }
+
+    #[test]
+    fn every_cell_of_a_range_is_visited_once_in_order_from_any_start() {
+        let len = 23;
+        let cells = Cells::new(len).unwrap();
+        let run: Vec<Cell> = (0..len).map(|i| Cell::counting(i as u8 + 1, 0)).collect();
+        cells.store_run(0, &run);
+        for (start, end) in [(0, 23), (1, 2), (3, 9), (5, 5), (6, 40)] {
+            let mut seen = Vec::new();
+            cells.for_each_cell(start..end, |i, c| seen.push((i, c)));
+            let expected: Vec<(u64, Cell)> = (start..end.min(len))
+                .map(|i| (i, run[i as usize]))
+                .collect();
+            assert_eq!(seen, expected, "{start}..{end}");
+        }
     }
 
     #[test]

@@ -27,7 +27,10 @@
 //!    processed with a barrier between them, so every value written in layer `d` is the same
 //!    whatever the thread schedule. A layer scans the cells for its value four at a time; where
 //!    a chunk holds many of its positions the chunk's boards are walked rather than unranked;
-//!    predecessors are prefetched as they are located and updated once all are.
+//!    predecessors are prefetched as they are located and updated once all are. An even layer
+//!    (its positions lost) may look forward instead, in whole or member by member, where that
+//!    visits fewer positions (module `forward`): each open position that a turn takes into the
+//!    layer is won in `d + 1`, the same cells as unmoving the losses.
 //! 3. What is still undecided can only repeat or reach draws: a draw.
 //!
 //! Distances are exact under optimal play (the winner the shortest way, the loser the
@@ -48,6 +51,11 @@ use crate::table::Table;
 use crate::tablebase::terminal_value;
 use crate::unit_checkpoint::{Checkpoints, DoneChunks, Progress, Stage};
 use crate::value::{Packed, Value, Wdl, MAX_DISTANCE};
+
+mod forward;
+
+use forward::EvenLayer;
+pub(crate) use forward::WinSearch;
 
 /// The most successors in the unit one position may have.
 const MAX_INTERNAL: usize = 254;
@@ -115,6 +123,10 @@ pub(crate) struct UnitSolver<'a, D: Domain> {
     /// For each member: whether every subspace its quiet turns lead to is in the unit
     /// ([`Domain::quiet_successor_keys`]), so that the first pass counts those turns unplayed.
     quiet_stay: Vec<bool>,
+    /// For each member: the members a turn from it may lead to ([`Domain::successor_keys`]).
+    successor_members: Vec<Vec<usize>>,
+    /// How even layers find the positions their losses win for (module `forward`).
+    win_search: WinSearch,
     max_plies: AtomicU32,
     layer_counts: Vec<AtomicU64>,
     error: Mutex<Option<SolveError>>,
@@ -226,6 +238,15 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                     .is_some_and(|next| next.iter().all(|n| keys.contains(n)))
             })
             .collect();
+        let successor_members = keys
+            .iter()
+            .map(|&k| {
+                let next = domain.successor_keys(k);
+                (0..keys.len())
+                    .filter(|&s| next.contains(&keys[s]))
+                    .collect()
+            })
+            .collect();
         Ok(UnitSolver {
             domain,
             keys,
@@ -234,6 +255,8 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             cells,
             member_by_slot,
             quiet_stay,
+            successor_members,
+            win_search: WinSearch::default(),
             max_plies: AtomicU32::new(0),
             layer_counts: (0..=MAX_DISTANCE + 1).map(|_| AtomicU64::new(0)).collect(),
             error: Mutex::new(None),
@@ -257,6 +280,14 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             } else {
                 largest
             }
+    }
+
+    /// The same solver with even layers found `win_search`'s way (tests: every way writes the
+    /// same cells).
+    #[cfg(test)]
+    pub(crate) fn with_win_search(mut self, win_search: WinSearch) -> Self {
+        self.win_search = win_search;
+        self
     }
 
     fn total(&self) -> u64 {
@@ -436,10 +467,23 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         while d <= self.max_plies.load(Ordering::Relaxed) {
             if self.layer_counts[d as usize].load(Ordering::Relaxed) > 0 {
                 observer.layer(d, self.max_plies.load(Ordering::Relaxed));
-                let whole = self.layer(d, observer);
+                let split = d
+                    .is_multiple_of(2)
+                    .then(|| self.split_even_layer(d))
+                    .flatten();
+                if split.is_some() {
+                    // Chunks marked done by a checkpoint are those of a layer that unmoved
+                    // every loss: they say nothing of the open positions in them.
+                    self.clear_done();
+                }
+                let whole = self.layer(d, split.as_ref(), observer);
+                // A split layer cut short is saved as not begun (module `forward`).
                 self.finished(whole, checkpoints.as_deref_mut(), || Stage::Layers {
                     next: d,
-                    done: self.done_chunks(),
+                    done: match split {
+                        Some(_) => DoneChunks::default(),
+                        None => self.done_chunks(),
+                    },
                 })?;
                 // After the last layer only the tables are left to write: nothing to save.
                 if d < self.max_plies.load(Ordering::Relaxed) {
@@ -810,40 +854,59 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         Ok(Cell::decided(self.packed(g, exit_loss)?.0))
     }
 
-    /// Unmoves every position final at distance `d`.
+    /// Runs layer `d`: unmoves every position final at distance `d` or, for an even layer with
+    /// a `split`, those of the members it unmoves, and looks forward from the open positions
+    /// of the members it looks at (module `forward`).
     #[must_use]
-    fn layer(&self, d: u32, observer: &dyn Observer) -> bool {
+    fn layer(&self, d: u32, split: Option<&EvenLayer>, observer: &dyn Observer) -> bool {
         let target = Packed::decided(d)
             .expect("layers stay within the encoding")
             .0;
+        let lost = Cell::decided(target);
         self.for_each_chunk(0..self.total().div_ceil(CHUNK), |range, local| {
-            let mut found = [0u64; (CHUNK / 64) as usize];
+            // Bit k of `unmoved`: position `range.start + k` is in the layer and unmoved; of
+            // `looked_at`: it is open and looks forward.
+            let mut unmoved = [0u64; (CHUNK / 64) as usize];
+            let mut looked_at = [0u64; (CHUNK / 64) as usize];
             let mut n = 0u64;
-            self.cells.for_each_decided(range.clone(), target, |g| {
+            let mut mark = |bits: &mut [u64; (CHUNK / 64) as usize], g: u64| {
                 let k = g - range.start;
-                found[(k / 64) as usize] |= 1 << (k % 64);
+                bits[(k / 64) as usize] |= 1 << (k % 64);
                 n += 1;
+            };
+            self.cells.for_each_decided(range.clone(), target, |g| {
+                if split.is_none_or(|s| s.unmoves(self.member_of(g).0)) {
+                    mark(&mut unmoved, g);
+                }
                 Ok::<(), SolveError>(())
             })?;
-            let in_layer = |g: u64| {
+            if let Some(split) = split {
+                self.for_each_open(range.clone(), d, split, |g| mark(&mut looked_at, g));
+            }
+            let has = |bits: &[u64; (CHUNK / 64) as usize], g: u64| {
                 let k = g - range.start;
-                found[(k / 64) as usize] >> (k % 64) & 1 == 1
+                bits[(k / 64) as usize] >> (k % 64) & 1 == 1
+            };
+            let mut visit = |m: usize, g: u64, pos: &Pos<D>| {
+                if has(&unmoved, g) {
+                    self.unmove(g, pos, d, local)
+                } else if has(&looked_at, g) && self.reaches(g, m, pos, lost)? {
+                    self.improve_win(g, d + 1, local)
+                } else {
+                    Ok(())
+                }
             };
             if n * WALK_PER_UNRANK < range.end - range.start {
                 for g in range.clone() {
-                    if in_layer(g) {
-                        self.unmove(g, &self.position(g), d, local)?;
+                    if has(&unmoved, g) || has(&looked_at, g) {
+                        visit(self.member_of(g).0, g, &self.position(g))?;
                     }
                 }
             } else {
-                // Many positions of this chunk are in the layer: walking the chunk's boards in
+                // Many positions of this chunk are visited: walking the chunk's boards in
                 // order is cheaper than unranking each.
                 self.walk(range.clone(), |m, i, pos| {
-                    let g = self.offsets[m] + i;
-                    if in_layer(g) {
-                        self.unmove(g, pos, d, local)?;
-                    }
-                    Ok(())
+                    visit(m, self.offsets[m] + i, pos)
                 })?;
             }
             observer.layer_chunk_done();

@@ -465,7 +465,7 @@ mod tests {
 
     use super::*;
     use crate::morris::{MorrisDomain, MorrisKey};
-    use crate::retro::{Observer, UnitSolver};
+    use crate::retro::{Observer, UnitSolver, WinSearch};
 
     /// Twelve Men's Morris 3-3 with its memories: a unit of twelve chunks and some dozens of
     /// layers whose turns leave it only to ends of the game, so it reads no table.
@@ -581,10 +581,21 @@ mod tests {
         unit: &[MorrisKey],
         path: &Path,
     ) -> (Vec<Vec<u8>>, Option<Stage>) {
+        taken_up_by(domain, unit, path, WinSearch::Backward)
+    }
+
+    /// [`taken_up`], even layers found `way`'s way.
+    fn taken_up_by(
+        domain: &MorrisDomain,
+        unit: &[MorrisKey],
+        path: &Path,
+        way: WinSearch,
+    ) -> (Vec<Vec<u8>>, Option<Stage>) {
         let mut again = Checkpoints::new(path.to_owned(), identity(domain, unit), Duration::MAX);
         let never = AtomicBool::new(false);
         let solved = UnitSolver::new(domain, unit, Vec::new(), None)
             .unwrap()
+            .with_win_search(way)
             .run(&StopAt::new(&never, Stop::default()), Some(&mut again))
             .unwrap();
         assert_eq!(again.saves(), 0);
@@ -609,6 +620,17 @@ mod tests {
         path: &Path,
         stop: Stop,
     ) -> (u32, Option<Stage>) {
+        stopped_by(domain, unit, path, stop, WinSearch::Backward)
+    }
+
+    /// [`stopped_at`], even layers found `way`'s way.
+    fn stopped_by(
+        domain: &MorrisDomain,
+        unit: &[MorrisKey],
+        path: &Path,
+        stop: Stop,
+        way: WinSearch,
+    ) -> (u32, Option<Stage>) {
         let cancel = AtomicBool::new(false);
         let mut saving = Checkpoints::new(
             path.to_owned(),
@@ -618,6 +640,7 @@ mod tests {
         let stopped = two_workers(|| {
             UnitSolver::new(domain, unit, Vec::new(), Some(&cancel))
                 .unwrap()
+                .with_win_search(way)
                 .run(&StopAt::new(&cancel, stop), Some(&mut saving))
         });
         assert!(matches!(stopped, Err(crate::SolveError::Interrupted)));
@@ -694,6 +717,45 @@ mod tests {
                 (stop, at) => panic!("stopped at {stop:?}, taken up at {at:?}"),
             }
             assert_eq!(tables, expected, "{stop:?}");
+        }
+    }
+
+    /// Stopped in the middle of an even layer looked at forward (module `retro::forward`), a
+    /// unit saves that layer as not begun, and taken up either way it gives the tables of one
+    /// run in one go; a backward layer stopped part way and taken up forward does too.
+    #[test]
+    fn an_even_layer_stopped_part_way_is_taken_up_either_way() {
+        let (domain, unit) = unit();
+        let (expected, layers) = solved_in_one_go(&domain, &unit);
+        let even: Vec<u32> = layers.iter().copied().filter(|d| d % 2 == 0).collect();
+        let dir = tempfile::tempdir().unwrap();
+        let path = Checkpoints::path_in(dir.path(), &unit[0].to_string());
+        for (d, chunks) in [(even[0], 2), (even[2], 3), (even[3], 1)] {
+            let stop = Stop {
+                initialised: None,
+                layer: Some((d, chunks)),
+            };
+            for (stopped, taken) in [
+                (WinSearch::Forward, WinSearch::Forward),
+                (WinSearch::Forward, WinSearch::Backward),
+                (WinSearch::Backward, WinSearch::Forward),
+                (WinSearch::Halves, WinSearch::Backward),
+                (WinSearch::Backward, WinSearch::Halves),
+            ] {
+                let _ = fs::remove_file(&path);
+                assert_eq!(stopped_by(&domain, &unit, &path, stop, stopped).0, 1);
+                let (tables, at) = taken_up_by(&domain, &unit, &path, taken);
+                let Some(Stage::Layers { next, done }) = at else {
+                    panic!("stopped at {stop:?}, taken up at {at:?}");
+                };
+                assert_eq!(next, d);
+                assert_eq!(
+                    done.is_empty(),
+                    stopped != WinSearch::Backward,
+                    "{stopped:?} at {stop:?}: {done:?}"
+                );
+                assert_eq!(tables, expected, "{stopped:?} then {taken:?} at {stop:?}");
+            }
         }
     }
 
