@@ -227,15 +227,11 @@ impl<D: Domain> UnitSolver<'_, D> {
             .map(|b| {
                 let mut census = Census::zero(members);
                 let block = b * COUNT_BLOCK..((b + 1) * COUNT_BLOCK).min(self.total());
-                for m in 0..members {
-                    let start = block.start.max(self.offsets[m]);
-                    let end = block.end.min(self.offsets[m + 1]);
-                    if start < end {
-                        self.cells.for_each_cell(start..end, |_, cell| {
-                            census.lost[m] += u64::from(cell == lost);
-                            census.open[m] += u64::from(is_open(cell, d));
-                        });
-                    }
+                for (m, part) in self.member_parts(block) {
+                    self.cells.for_each_cell(part, |_, cell| {
+                        census.lost[m] += u64::from(cell == lost);
+                        census.open[m] += u64::from(is_open(cell, d));
+                    });
                 }
                 census
             })
@@ -251,17 +247,27 @@ impl<D: Domain> UnitSolver<'_, D> {
         split: &EvenLayer,
         mut found: impl FnMut(u64),
     ) {
-        for m in (0..self.keys.len()).filter(|&m| split.look[m]) {
-            let start = range.start.max(self.offsets[m]);
-            let end = range.end.min(self.offsets[m + 1]);
-            if start < end {
-                self.cells.for_each_cell(start..end, |g, cell| {
+        for (m, part) in self.member_parts(range) {
+            if split.look[m] {
+                self.cells.for_each_cell(part, |g, cell| {
                     if is_open(cell, d) {
                         found(g);
                     }
                 });
             }
         }
+    }
+
+    /// The members `range` (of combined indices) overlaps, each with its part of `range`, in
+    /// order.
+    fn member_parts(
+        &self,
+        range: std::ops::Range<u64>,
+    ) -> impl Iterator<Item = (usize, std::ops::Range<u64>)> + '_ {
+        (0..self.keys.len()).filter_map(move |m| {
+            let part = range.start.max(self.offsets[m])..range.end.min(self.offsets[m + 1]);
+            (part.start < part.end).then_some((m, part))
+        })
     }
 
     /// Whether some turn of `pos` (combined index `g`, member `m`) leads to a position of the
