@@ -431,21 +431,33 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
     where
         F: FnMut(usize, u64, &Pos<D>) -> Result<(), SolveError>,
     {
-        let mut g = range.start;
-        while g < range.end {
-            let (m, first) = self.member_of(g);
-            let stop = range.end.min(self.offsets[m + 1]);
+        for (m, part) in self.member_parts(range) {
+            let first = self.offsets[m];
             let mut result = Ok(());
-            self.domain
-                .for_each_position(self.keys[m], first..first + (stop - g), |i, pos| {
+            self.domain.for_each_position(
+                self.keys[m],
+                part.start - first..part.end - first,
+                |i, pos| {
                     if result.is_ok() {
                         result = visit(m, i, pos);
                     }
-                });
+                },
+            );
             result?;
-            g = stop;
         }
         Ok(())
+    }
+
+    /// The members `range` (of combined indices) overlaps, each with its part of `range`, in
+    /// order.
+    fn member_parts(
+        &self,
+        range: std::ops::Range<u64>,
+    ) -> impl Iterator<Item = (usize, std::ops::Range<u64>)> + '_ {
+        (0..self.keys.len()).filter_map(move |m| {
+            let part = range.start.max(self.offsets[m])..range.end.min(self.offsets[m + 1]);
+            (part.start < part.end).then_some((m, part))
+        })
     }
 
     /// Solves the unit. With `checkpoints`, takes it up where a checkpoint left it, if there

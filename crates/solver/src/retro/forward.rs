@@ -258,18 +258,6 @@ impl<D: Domain> UnitSolver<'_, D> {
         }
     }
 
-    /// The members `range` (of combined indices) overlaps, each with its part of `range`, in
-    /// order.
-    fn member_parts(
-        &self,
-        range: std::ops::Range<u64>,
-    ) -> impl Iterator<Item = (usize, std::ops::Range<u64>)> + '_ {
-        (0..self.keys.len()).filter_map(move |m| {
-            let part = range.start.max(self.offsets[m])..range.end.min(self.offsets[m + 1]);
-            (part.start < part.end).then_some((m, part))
-        })
-    }
-
     /// Whether some turn of `pos` (combined index `g`, member `m`) leads to a position of the
     /// unit whose cell is `target`.
     pub(super) fn reaches(
