@@ -909,8 +909,14 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                 }
             };
             if n * WALK_PER_UNRANK < range.end - range.start {
-                for g in range.clone() {
-                    if has(&unmoved, g) || has(&looked_at, g) {
+                // The set bits only: the late layers of a unit are a few positions spread over
+                // every chunk, and testing each index of each chunk cost them more than
+                // scanning the cells did.
+                for (w, (&a, &b)) in unmoved.iter().zip(&looked_at).enumerate() {
+                    let mut bits = a | b;
+                    while bits != 0 {
+                        let g = range.start + w as u64 * 64 + u64::from(bits.trailing_zeros());
+                        bits &= bits - 1;
                         visit(self.member_of(g).0, g, &self.position(g))?;
                     }
                 }
