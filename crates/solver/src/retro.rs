@@ -25,12 +25,15 @@
 //!    and the predecessor is lost in `max(d + 1, longest exit loss)`: layers come in order,
 //!    so the successor that empties the counter is the longest internal one. Layers are
 //!    processed with a barrier between them, so every value written in layer `d` is the same
-//!    whatever the thread schedule. A layer scans the cells for its value four at a time; where
-//!    a chunk holds many of its positions the chunk's boards are walked rather than unranked;
-//!    predecessors are prefetched as they are located and updated once all are. An even layer
-//!    (its positions lost) may look forward instead, in whole or member by member, where that
-//!    visits fewer positions (module `forward`): each open position that a turn takes into the
-//!    layer is won in `d + 1`, the same cells as unmoving the losses.
+//!    whatever the thread schedule. A layer scans the cells for its value four at a time, in
+//!    the chunks marked as holding a position decided at its distance (module `layer_chunks`:
+//!    every decision marks its chunk, so the late layers of a few positions each skip the
+//!    rest of the unit); where a chunk holds many of its positions the chunk's boards are
+//!    walked rather than unranked; predecessors are prefetched as they are located and updated
+//!    once all are. An even layer (its positions lost) may look forward instead, in whole or
+//!    member by member, where that visits fewer positions (module `forward`): each open
+//!    position that a turn takes into the layer is won in `d + 1`, the same cells as unmoving
+//!    the losses.
 //! 3. What is still undecided can only repeat or reach draws: a draw.
 //!
 //! Distances are exact under optimal play (the winner the shortest way, the loser the
@@ -53,9 +56,11 @@ use crate::unit_checkpoint::{Checkpoints, DoneChunks, Progress, Stage};
 use crate::value::{Packed, Value, Wdl, MAX_DISTANCE};
 
 mod forward;
+mod layer_chunks;
 
 use forward::EvenLayer;
 pub(crate) use forward::WinSearch;
+use layer_chunks::LayerChunks;
 
 /// The most successors in the unit one position may have.
 const MAX_INTERNAL: usize = 254;
@@ -129,6 +134,8 @@ pub(crate) struct UnitSolver<'a, D: Domain> {
     win_search: WinSearch,
     max_plies: AtomicU32,
     layer_counts: Vec<AtomicU64>,
+    /// Which chunks hold positions decided at each distance (module `layer_chunks`).
+    layer_chunks: LayerChunks,
     error: Mutex<Option<SolveError>>,
     failed: AtomicBool,
     cancel: Option<&'a AtomicBool>,
@@ -259,6 +266,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             win_search: WinSearch::default(),
             max_plies: AtomicU32::new(0),
             layer_counts: (0..=MAX_DISTANCE + 1).map(|_| AtomicU64::new(0)).collect(),
+            layer_chunks: LayerChunks::new(total.div_ceil(CHUNK)),
             error: Mutex::new(None),
             failed: AtomicBool::new(false),
             cancel,
@@ -343,18 +351,18 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         self.domain.unrank(self.keys[m], i)
     }
 
-    /// Runs `task` on each of the unit's `chunks` (numbered from 0, [`CHUNK`] positions each)
-    /// not yet done in this pass, in parallel, with a per-chunk count of the distances written,
+    /// Runs `task` on each of the unit's `chunks` (numbered from 0, [`CHUNK`] positions each;
+    /// a task each, as `tasks` makes them) not yet done in this pass, in parallel, with a per-chunk count of the distances written,
     /// and marks each done as it ends; the first error stops the others, and so does a
     /// cancel, between chunks. Returns whether every chunk ran to its end: a pass cut short by
     /// an error or a cancel is not whole, whatever the flags say afterwards.
     #[must_use]
-    fn for_each_chunk<F>(&self, chunks: std::ops::Range<u64>, task: F) -> bool
+    fn for_each_chunk<F>(&self, chunks: impl ParallelIterator<Item = u64>, task: F) -> bool
     where
         F: Fn(std::ops::Range<u64>, &mut [u64; 256]) -> Result<(), SolveError> + Sync,
     {
         let cut = AtomicBool::new(false);
-        crate::tasks::each_chunk(chunks).for_each(|c| {
+        chunks.for_each(|c| {
             if self.is_done(c) {
                 return;
             }
@@ -541,7 +549,8 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         let mut start = 0;
         while start < chunks {
             let end = (start + segment).min(chunks);
-            let whole = self.for_each_chunk(start..end, |range, local| {
+            let segment_chunks = crate::tasks::each_chunk(start..end);
+            let whole = self.for_each_chunk(segment_chunks, |range, local| {
                 let mut run: ArrayVec<Cell, { CHUNK as usize }> = ArrayVec::new();
                 self.walk(range.clone(), |m, i, pos| {
                     run.push(self.initialise(m, i, pos, local)?);
@@ -589,6 +598,10 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         for c in done.iter() {
             self.mark_done(c);
         }
+        // The checkpoint's decisions were made by another process: their layers' chunks are
+        // marked from the cells (the chunks not yet initialised hold no decided distance).
+        crate::tasks::each_chunk(0..self.total().div_ceil(CHUNK))
+            .for_each(|c| self.layer_chunks.mark_decided(&self.cells, c));
         Ok(Some(progress.stage))
     }
 
@@ -816,8 +829,9 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             return Ok(match v {
                 Ok(v) if v.wdl == Wdl::Draw => Cell::CANNOT_LOSE,
                 Ok(_) => {
-                    counts[0] += 1;
-                    Cell::decided(self.packed(g, 0)?.0)
+                    let cell = Cell::decided(self.packed(g, 0)?.0);
+                    self.decided_at(g, 0, counts);
+                    cell
                 }
                 Err(_) => Cell::CANNOT_ARISE,
             });
@@ -831,8 +845,9 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             });
         }
         if let Some(win) = exits.best_win {
-            counts[win as usize] += 1;
-            return Ok(Cell::decided(self.packed(g, win)?.0));
+            let cell = Cell::decided(self.packed(g, win)?.0);
+            self.decided_at(g, win, counts);
+            return Ok(cell);
         }
         if exits.draw {
             return Ok(Cell::CANNOT_LOSE);
@@ -862,8 +877,17 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         if exit_loss == 0 {
             return Err(self.inconsistent(g, "a position that goes on has no turn"));
         }
-        counts[exit_loss as usize] += 1;
-        Ok(Cell::decided(self.packed(g, exit_loss)?.0))
+        let cell = Cell::decided(self.packed(g, exit_loss)?.0);
+        self.decided_at(g, exit_loss, counts);
+        Ok(cell)
+    }
+
+    /// Notes that combined index `g` is decided at `plies` (which fits the encoding): in the
+    /// count of its distance (`counts`, the task's) and in the chunks of its layer.
+    #[inline]
+    fn decided_at(&self, g: u64, plies: u32, counts: &mut [u64; 256]) {
+        counts[plies as usize] += 1;
+        self.layer_chunks.mark(plies, g);
     }
 
     /// Runs layer `d`: unmoves every position final at distance `d` or, for an even layer with
@@ -875,7 +899,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             .expect("layers stay within the encoding")
             .0;
         let lost = Cell::decided(target);
-        self.for_each_chunk(0..self.total().div_ceil(CHUNK), |range, local| {
+        let task = |range: std::ops::Range<u64>, local: &mut [u64; 256]| {
             // Bit k of `unmoved`: position `range.start + k` is in the layer and unmoved; of
             // `looked_at`: it is open and looks forward.
             let mut unmoved = [0u64; (CHUNK / 64) as usize];
@@ -929,7 +953,19 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             }
             observer.layer_chunk_done();
             Ok(())
-        })
+        };
+        // Unmoving every position of the layer visits the chunks that hold one; looking
+        // forward from the open positions visits every chunk.
+        match split {
+            None => self.for_each_chunk(
+                crate::tasks::each_listed(&self.layer_chunks.marked(d)),
+                task,
+            ),
+            Some(_) => self.for_each_chunk(
+                crate::tasks::each_chunk(0..self.total().div_ceil(CHUNK)),
+                task,
+            ),
+        }
     }
 
     fn unmove(
@@ -1015,7 +1051,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             return Err(self.inconsistent(q, "a lost position has a losing successor"));
         }
         if changed {
-            counts[plies as usize] += 1;
+            self.decided_at(q, plies, counts);
         }
         Ok(())
     }
@@ -1041,7 +1077,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         // error) its distance does not fit the encoding.
         if let (1, Some(plies)) = (seen.counter, lost_in) {
             self.packed(q, plies)?;
-            counts[plies as usize] += 1;
+            self.decided_at(q, plies, counts);
         }
         Ok(())
     }

@@ -21,6 +21,11 @@ pub(crate) fn each_chunk(chunks: std::ops::Range<u64>) -> impl IndexedParallelIt
         .map(|c| c as u64)
 }
 
+/// The chunks of `chunks`, each its own task.
+pub(crate) fn each_listed(chunks: &[u64]) -> impl IndexedParallelIterator<Item = u64> + '_ {
+    chunks.par_iter().with_max_len(1).copied()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -36,6 +41,15 @@ mod tests {
             assert_eq!(n.load(Ordering::Relaxed), u64::from(c >= 17), "chunk {c}");
         }
         assert_eq!(each_chunk(5..5).count(), 0);
+    }
+
+    #[test]
+    fn every_listed_chunk_once() {
+        let list = [3, 9, 10, 400];
+        let mut seen: Vec<u64> = each_listed(&list).collect();
+        seen.sort_unstable();
+        assert_eq!(seen, list);
+        assert_eq!(each_listed(&[]).count(), 0);
     }
 
     #[test]

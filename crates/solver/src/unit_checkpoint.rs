@@ -505,6 +505,8 @@ mod tests {
         initialised: AtomicU64,
         layer_chunks: AtomicU64,
         layers: Mutex<Vec<u32>>,
+        /// The chunks each layer of `layers` visited.
+        visited: Mutex<Vec<u64>>,
     }
 
     impl<'a> StopAt<'a> {
@@ -516,6 +518,7 @@ mod tests {
                 initialised: AtomicU64::new(0),
                 layer_chunks: AtomicU64::new(0),
                 layers: Mutex::new(Vec::new()),
+                visited: Mutex::new(Vec::new()),
             }
         }
 
@@ -542,6 +545,7 @@ mod tests {
 
         fn layer(&self, d: u32, _max: u32) {
             self.layers.lock().unwrap().push(d);
+            self.visited.lock().unwrap().push(0);
             self.layer_chunks.store(0, Ordering::Relaxed);
             if self.stop.layer == Some((d, 0)) {
                 self.stop_now();
@@ -550,6 +554,7 @@ mod tests {
 
         fn layer_chunk_done(&self) {
             let seen = self.layer_chunks.fetch_add(1, Ordering::Relaxed) + 1;
+            *self.visited.lock().unwrap().last_mut().unwrap() += 1;
             let d = *self.layers.lock().unwrap().last().unwrap();
             if self.stop.layer == Some((d, seen)) {
                 self.stop_now();
@@ -572,6 +577,25 @@ mod tests {
         let layers = whole.layers.lock().unwrap().clone();
         assert!(layers.len() > 10, "{layers:?}");
         (payloads(&solved, unit.len()), layers)
+    }
+
+    /// The layers of the unit solved in one go that visit at least `chunks` chunks (a layer
+    /// visits the chunks holding its positions: module `retro::layer_chunks`).
+    fn layers_visiting(domain: &MorrisDomain, unit: &[MorrisKey], chunks: u64) -> Vec<u32> {
+        let never = AtomicBool::new(false);
+        let whole = StopAt::new(&never, Stop::default());
+        UnitSolver::new(domain, unit, Vec::new(), None)
+            .unwrap()
+            .run(&whole, None)
+            .unwrap();
+        let layers = whole.layers.lock().unwrap().clone();
+        let visited = whole.visited.lock().unwrap().clone();
+        layers
+            .into_iter()
+            .zip(visited)
+            .filter(|&(_, n)| n >= chunks)
+            .map(|(d, _)| d)
+            .collect()
     }
 
     /// Solves the unit from the checkpoint at `path`, saving none: its payloads and where it
@@ -653,6 +677,11 @@ mod tests {
     fn a_unit_stopped_anywhere_saves_there_and_gives_the_same_tables() {
         let (domain, unit) = unit();
         let (expected, layers) = solved_in_one_go(&domain, &unit);
+        // Stopped after 4 chunks, in a layer that visits more: the sixth such layer, then the
+        // last that visits two chunks or more, stopped after one.
+        let busy = layers_visiting(&domain, &unit, 5);
+        let late = *layers_visiting(&domain, &unit, 2).last().unwrap();
+        assert!(busy.len() > 5 && late > busy[5], "{busy:?} {late}");
         let chunks = unit
             .iter()
             .map(|&k| domain.size(k))
@@ -675,11 +704,11 @@ mod tests {
             },
             Stop {
                 initialised: None,
-                layer: Some((layers[5], 4)),
+                layer: Some((busy[5], 4)),
             },
             Stop {
                 initialised: None,
-                layer: Some((*layers.last().unwrap(), 1)),
+                layer: Some((late, 1)),
             },
         ];
         for stop in stops {

@@ -1,0 +1,133 @@
+//! Which chunks of a unit hold a position decided at each distance, so that a layer that
+//! unmoves every position of its distance visits those chunks only.
+//!
+//! The late layers of a unit hold a few positions each, spread over the whole unit: a balanced
+//! Twelve Men's Morris unit has dozens of them, and scanning every cell for each one cost more
+//! than the work they do. A bit per chunk and distance (for a unit of 7 G positions, 430 K
+//! chunks: 54 KB a distance, 14 MB in all) is set whenever a cell is decided at that distance,
+//! by the first pass or by a layer. A chunk whose cell is later improved to a shorter win keeps
+//! its bit: a layer then scans it for nothing, which costs time, not correctness. A bit missing
+//! would leave a position un-unmoved, so every write of a decided cell marks, and a unit taken
+//! up from a checkpoint marks every decided cell of its cells before its layers go on
+//! ([`LayerChunks::mark_decided`]).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::cells::Cells;
+use crate::retro::CHUNK;
+use crate::value::{Packed, MAX_DISTANCE};
+
+/// Distances a cell can be decided at: `0..=MAX_DISTANCE`.
+const DISTANCES: usize = MAX_DISTANCE as usize + 1;
+
+/// A bit per chunk and distance.
+pub(super) struct LayerChunks {
+    /// Words of chunk bits per distance.
+    words: usize,
+    bits: Vec<AtomicU64>,
+}
+
+impl LayerChunks {
+    /// No chunk marked, for a unit of `chunks` chunks.
+    pub(super) fn new(chunks: u64) -> LayerChunks {
+        let words = usize::try_from(chunks.div_ceil(64)).expect("chunk words fit in usize");
+        LayerChunks {
+            words,
+            bits: (0..words * DISTANCES).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    /// Notes that combined index `g` is decided at `plies`.
+    #[inline]
+    pub(super) fn mark(&self, plies: u32, g: u64) {
+        let c = g / CHUNK;
+        let word = &self.bits[plies as usize * self.words + (c / 64) as usize];
+        let bit = 1u64 << (c % 64);
+        // Read first: once a chunk is marked, the threads that decide more of its positions
+        // only read the word, and its cache line is not passed between the cores.
+        if word.load(Ordering::Relaxed) & bit == 0 {
+            word.fetch_or(bit, Ordering::Relaxed);
+        }
+    }
+
+    /// Marks every decided cell of `chunk` (a unit taken up from a checkpoint: its earlier
+    /// decisions were never marked in this process).
+    pub(super) fn mark_decided(&self, cells: &Cells, chunk: u64) {
+        let start = chunk * CHUNK;
+        let mut seen = [0u64; DISTANCES.div_ceil(64)];
+        cells.for_each_cell(start..start + CHUNK, |_, cell| {
+            match Packed(cell.value).plies() {
+                Some(plies) if cell.is_decided() => seen[plies as usize / 64] |= 1 << (plies % 64),
+                _ => {}
+            }
+        });
+        for (w, &word) in seen.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let plies = w as u32 * 64 + bits.trailing_zeros();
+                bits &= bits - 1;
+                self.mark(plies, start);
+            }
+        }
+    }
+
+    /// The chunks marked at `plies`, in order.
+    pub(super) fn marked(&self, plies: u32) -> Vec<u64> {
+        let row = &self.bits[plies as usize * self.words..(plies as usize + 1) * self.words];
+        let mut chunks = Vec::new();
+        for (w, word) in row.iter().enumerate() {
+            let mut bits = word.load(Ordering::Relaxed);
+            while bits != 0 {
+                chunks.push(w as u64 * 64 + u64::from(bits.trailing_zeros()));
+                bits &= bits - 1;
+            }
+        }
+        chunks
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cells::Cell;
+
+    #[test]
+    fn a_chunk_is_listed_at_each_distance_it_was_marked_at() {
+        let marks = LayerChunks::new(200);
+        marks.mark(3, 5 * CHUNK + 17);
+        marks.mark(3, 5 * CHUNK);
+        marks.mark(3, 130 * CHUNK + CHUNK - 1);
+        marks.mark(MAX_DISTANCE, 199 * CHUNK);
+        marks.mark(0, 0);
+        assert_eq!(marks.marked(3), vec![5, 130]);
+        assert_eq!(marks.marked(MAX_DISTANCE), vec![199]);
+        assert_eq!(marks.marked(0), vec![0]);
+        assert!(marks.marked(4).is_empty());
+    }
+
+    #[test]
+    fn marking_the_decided_cells_finds_every_distance_and_nothing_else() {
+        let cells = Cells::new(3 * CHUNK).unwrap();
+        // A fresh cell is zero, which reads as decided with the draw's byte: not a distance.
+        let decided = |plies: u32| Cell::decided(Packed::decided(plies).unwrap().0);
+        let mut run = vec![Cell::counting(3, 0); CHUNK as usize];
+        run[7] = decided(0);
+        run[100] = decided(64);
+        run[CHUNK as usize - 1] = decided(MAX_DISTANCE);
+        run[200] = Cell::CANNOT_LOSE;
+        run[201] = Cell::CANNOT_ARISE;
+        cells.store_run(CHUNK, &run);
+        let marks = LayerChunks::new(3);
+        for c in 0..3 {
+            marks.mark_decided(&cells, c);
+        }
+        for plies in 0..=MAX_DISTANCE {
+            let expected: Vec<u64> = if [0, 64, MAX_DISTANCE].contains(&plies) {
+                vec![1]
+            } else {
+                Vec::new()
+            };
+            assert_eq!(marks.marked(plies), expected, "distance {plies}");
+        }
+    }
+}
