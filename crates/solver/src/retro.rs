@@ -352,10 +352,11 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
     }
 
     /// Runs `task` on each of the unit's `chunks` (numbered from 0, [`CHUNK`] positions each;
-    /// a task each, as `tasks` makes them) not yet done in this pass, in parallel, with a per-chunk count of the distances written,
-    /// and marks each done as it ends; the first error stops the others, and so does a
-    /// cancel, between chunks. Returns whether every chunk ran to its end: a pass cut short by
-    /// an error or a cancel is not whole, whatever the flags say afterwards.
+    /// a task each, as module `tasks` makes them) not yet done in this pass, in parallel, with
+    /// a per-chunk count of the distances written, and marks each done as it ends; the first
+    /// error stops the others, and so does a cancel, between chunks. Returns whether every
+    /// chunk ran to its end: a pass cut short by an error or a cancel is not whole, whatever
+    /// the flags say afterwards.
     #[must_use]
     fn for_each_chunk<F>(&self, chunks: impl ParallelIterator<Item = u64>, task: F) -> bool
     where

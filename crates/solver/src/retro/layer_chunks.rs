@@ -6,9 +6,9 @@
 //! than the work they do. A bit per chunk and distance (for a unit of 7 G positions, 430 K
 //! chunks: 54 KB a distance, 14 MB in all) is set whenever a cell is decided at that distance,
 //! by the first pass or by a layer. A chunk whose cell is later improved to a shorter win keeps
-//! its bit: a layer then scans it for nothing, which costs time, not correctness. A bit missing
-//! would leave a position un-unmoved, so every write of a decided cell marks, and a unit taken
-//! up from a checkpoint marks every decided cell of its cells before its layers go on
+//! its bit: a layer then scans it for nothing, which costs time, not correctness. A missing bit
+//! would leave a position never unmoved, so every write of a decided cell marks, and a unit
+//! taken up from a checkpoint marks every decided cell it loads before its layers go on
 //! ([`LayerChunks::mark_decided`]).
 
 use std::sync::atomic::{AtomicU64, Ordering};
