@@ -937,13 +937,10 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                 // The set bits only: the late layers of a unit are a few positions spread over
                 // every chunk, and testing each index of each chunk cost them more than
                 // scanning the cells did.
-                for (w, (&a, &b)) in unmoved.iter().zip(&looked_at).enumerate() {
-                    let mut bits = a | b;
-                    while bits != 0 {
-                        let g = range.start + w as u64 * 64 + u64::from(bits.trailing_zeros());
-                        bits &= bits - 1;
-                        visit(self.member_of(g).0, g, &self.position(g))?;
-                    }
+                let either = unmoved.iter().zip(&looked_at).map(|(&a, &b)| a | b);
+                for k in layer_chunks::set_bits(either) {
+                    let g = range.start + k;
+                    visit(self.member_of(g).0, g, &self.position(g))?;
                 }
             } else {
                 // Many positions of this chunk are visited: walking the chunk's boards in

@@ -61,29 +61,27 @@ impl LayerChunks {
                 _ => {}
             }
         });
-        for (w, &word) in seen.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                let plies = w as u32 * 64 + bits.trailing_zeros();
-                bits &= bits - 1;
-                self.mark(plies, start);
-            }
+        for plies in set_bits(seen) {
+            self.mark(plies as u32, start);
         }
     }
 
     /// The chunks marked at `plies`, in order.
     pub(super) fn marked(&self, plies: u32) -> Vec<u64> {
         let row = &self.bits[plies as usize * self.words..(plies as usize + 1) * self.words];
-        let mut chunks = Vec::new();
-        for (w, word) in row.iter().enumerate() {
-            let mut bits = word.load(Ordering::Relaxed);
-            while bits != 0 {
-                chunks.push(w as u64 * 64 + u64::from(bits.trailing_zeros()));
-                bits &= bits - 1;
-            }
-        }
-        chunks
+        set_bits(row.iter().map(|word| word.load(Ordering::Relaxed))).collect()
     }
+}
+
+/// The numbers of the set bits of `words`, in order: bit `k` of the `w`-th word is `64 * w + k`.
+pub(super) fn set_bits(words: impl IntoIterator<Item = u64>) -> impl Iterator<Item = u64> {
+    words.into_iter().enumerate().flat_map(|(w, word)| {
+        std::iter::successors((word != 0).then_some(word), |&rest| {
+            let next = rest & (rest - 1);
+            (next != 0).then_some(next)
+        })
+        .map(move |rest| w as u64 * 64 + u64::from(rest.trailing_zeros()))
+    })
 }
 
 #[cfg(test)]
@@ -103,6 +101,14 @@ mod tests {
         assert_eq!(marks.marked(MAX_DISTANCE), vec![199]);
         assert_eq!(marks.marked(0), vec![0]);
         assert!(marks.marked(4).is_empty());
+    }
+
+    #[test]
+    fn set_bits_are_numbered_across_words_in_order() {
+        let words = [0b1010_0001, 0, 1 << 63 | 1, u64::MAX];
+        let expected: Vec<u64> = [0, 5, 7, 128, 191].into_iter().chain(192..256).collect();
+        assert_eq!(set_bits(words).collect::<Vec<_>>(), expected);
+        assert_eq!(set_bits([0u64; 4]).count(), 0);
     }
 
     #[test]
