@@ -52,15 +52,17 @@ use crate::domain::Domain;
 use crate::error::{ProbeError, SolveError};
 use crate::table::Table;
 use crate::tablebase::terminal_value;
-use crate::unit_checkpoint::{Checkpoints, DoneChunks, Progress, Stage};
+use crate::unit_checkpoint::{Checkpoints, DoneChunks, Progress, Stage, StalePass};
 use crate::value::{Packed, Value, Wdl, MAX_DISTANCE};
 
 mod forward;
 mod layer_chunks;
+mod odd_forward;
 
 use forward::EvenLayer;
 pub(crate) use forward::WinSearch;
 use layer_chunks::LayerChunks;
+pub(crate) use odd_forward::CountDown;
 
 /// The most successors in the unit one position may have.
 const MAX_INTERNAL: usize = 254;
@@ -132,6 +134,8 @@ pub(crate) struct UnitSolver<'a, D: Domain> {
     successor_members: Vec<Vec<usize>>,
     /// How even layers find the positions their losses win for (module `forward`).
     win_search: WinSearch,
+    /// How odd layers count down (module `odd_forward`).
+    count_down: CountDown,
     max_plies: AtomicU32,
     layer_counts: Vec<AtomicU64>,
     /// Which chunks hold positions decided at each distance (module `layer_chunks`).
@@ -264,6 +268,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             quiet_stay,
             successor_members,
             win_search: WinSearch::default(),
+            count_down: CountDown::default(),
             max_plies: AtomicU32::new(0),
             layer_counts: (0..=MAX_DISTANCE + 1).map(|_| AtomicU64::new(0)).collect(),
             layer_chunks: LayerChunks::new(total.div_ceil(CHUNK)),
@@ -295,6 +300,14 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
     #[cfg(test)]
     pub(crate) fn with_win_search(mut self, win_search: WinSearch) -> Self {
         self.win_search = win_search;
+        self
+    }
+
+    /// The same solver with odd layers counting down `count_down`'s way (tests: every way
+    /// writes the same cells).
+    #[cfg(test)]
+    pub(crate) fn with_count_down(mut self, count_down: CountDown) -> Self {
+        self.count_down = count_down;
         self
     }
 
@@ -478,42 +491,76 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         mut checkpoints: Option<&mut Checkpoints>,
     ) -> Result<Solved, SolveError> {
         // Where a checkpoint leaves the unit: the chunks done of the pass it was in are marked.
-        let mut d = match self.resume(checkpoints.as_deref_mut())? {
+        let (mut d, mut stale, mut taken_up) = match self.resume(checkpoints.as_deref_mut())? {
             None | Some(Stage::Initialising { .. }) => {
                 self.initialise_all(observer, checkpoints.as_deref_mut())?;
-                0
+                (0, false, None)
             }
-            Some(Stage::Layers { next, .. }) => next,
+            Some(Stage::Layers { next, .. }) => (next, false, None),
+            Some(Stage::Stale { next, pass, .. }) => (next, true, pass),
+        };
+        // A unit recounts once: after that, odd layers are unmoved (module `odd_forward`).
+        let mut recounted = false;
+        // The stage of layer `next` with the chunks done of its pass `pass`, as the counters
+        // stand.
+        let stage = |stale: bool, next: u32, done: DoneChunks, pass: Option<StalePass>| {
+            if stale {
+                Stage::Stale { next, done, pass }
+            } else {
+                Stage::Layers { next, done }
+            }
         };
         while d <= self.max_plies.load(Ordering::Relaxed) {
+            // What the chunks done of the layer taken up did: that layer only.
+            let pass = taken_up.take();
             if self.layer_counts[d as usize].load(Ordering::Relaxed) > 0 {
                 observer.layer(d, self.max_plies.load(Ordering::Relaxed));
-                let split = d
-                    .is_multiple_of(2)
-                    .then(|| self.split_even_layer(d))
-                    .flatten();
-                if split.is_some() {
-                    // Chunks marked done by a checkpoint are those of a layer that unmoved
-                    // every loss: they say nothing of the open positions in them.
-                    self.clear_done();
+                let forward = !d.is_multiple_of(2)
+                    && match pass {
+                        Some(StalePass::Forward) => true,
+                        Some(StalePass::Recount) => false,
+                        None => !recounted && self.looks_forward(d),
+                    };
+                if forward {
+                    let whole = self.odd_layer_forward(d, observer);
+                    stale = true;
+                    self.finished(whole, checkpoints.as_deref_mut(), || {
+                        stage(true, d, self.done_chunks(), Some(StalePass::Forward))
+                    })?;
+                } else {
+                    if stale && !d.is_multiple_of(2) {
+                        let whole = self.recount(d, observer);
+                        self.finished(whole, checkpoints.as_deref_mut(), || {
+                            stage(true, d, self.done_chunks(), Some(StalePass::Recount))
+                        })?;
+                        self.clear_done();
+                        stale = false;
+                        recounted = true;
+                    }
+                    let split = d
+                        .is_multiple_of(2)
+                        .then(|| self.split_even_layer(d))
+                        .flatten();
+                    if split.is_some() {
+                        // Chunks marked done by a checkpoint are those of a layer that unmoved
+                        // every loss: they say nothing of the open positions in them.
+                        self.clear_done();
+                    }
+                    let whole = self.layer(d, split.as_ref(), observer);
+                    // A split layer cut short is saved as not begun (module `forward`).
+                    self.finished(whole, checkpoints.as_deref_mut(), || {
+                        let done = match split {
+                            Some(_) => DoneChunks::default(),
+                            None => self.done_chunks(),
+                        };
+                        stage(stale, d, done, None)
+                    })?;
                 }
-                let whole = self.layer(d, split.as_ref(), observer);
-                // A split layer cut short is saved as not begun (module `forward`).
-                self.finished(whole, checkpoints.as_deref_mut(), || Stage::Layers {
-                    next: d,
-                    done: match split {
-                        Some(_) => DoneChunks::default(),
-                        None => self.done_chunks(),
-                    },
-                })?;
                 // After the last layer only the tables are left to write: nothing to save.
                 if d < self.max_plies.load(Ordering::Relaxed) {
                     self.save_if_due(
                         checkpoints.as_deref_mut(),
-                        Stage::Layers {
-                            next: d + 1,
-                            done: DoneChunks::default(),
-                        },
+                        stage(stale, d + 1, DoneChunks::default(), None),
                     );
                 }
             }
@@ -595,7 +642,8 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         for (count, &n) in self.layer_counts.iter().zip(&progress.layer_counts) {
             count.store(n, Ordering::Relaxed);
         }
-        let (Stage::Initialising { done } | Stage::Layers { done, .. }) = &progress.stage;
+        let (Stage::Initialising { done } | Stage::Layers { done, .. } | Stage::Stale { done, .. }) =
+            &progress.stage;
         for c in done.iter() {
             self.mark_done(c);
         }

@@ -211,6 +211,24 @@ pub(crate) enum Stage {
     /// The first pass is done, every layer before `next`, and of layer `next` the chunks in
     /// `done` (none after a layer).
     Layers { next: u32, done: DoneChunks },
+    /// As `Layers`, with the counters of the positions still counting stale: odd layers before
+    /// `next` were looked at forward (module `retro::odd_forward`) and no recount has been made
+    /// since. `pass` says what the chunks in `done` did in odd layer `next`: looked forward,
+    /// or recounted before the layer is unmoved; `None` for an even layer and after a layer.
+    Stale {
+        next: u32,
+        done: DoneChunks,
+        pass: Option<StalePass>,
+    },
+}
+
+/// What the chunks done of an odd layer with stale counters did ([`Stage::Stale`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum StalePass {
+    /// Looked forward from their counting positions.
+    Forward,
+    /// Recounted their counting positions' counters, before the layer is unmoved.
+    Recount,
 }
 
 /// A unit's state beside its cells.
@@ -235,12 +253,27 @@ impl Progress {
             && self.layer_counts[max + 1..].iter().all(|&n| n == 0)
             && match &self.stage {
                 Stage::Initialising { done } => done.is_plausible(chunks),
-                Stage::Layers { next, done } => {
-                    *next <= self.max_plies + 1
-                        && done.is_plausible(chunks)
-                        && (done.is_empty() || self.layer_counts[*next as usize] > 0)
-                }
+                Stage::Layers { next, done }
+                | Stage::Stale {
+                    next,
+                    done,
+                    pass: None,
+                } => self.layer_is_plausible(*next, done, chunks),
+                // Only odd layers look forward, or recount.
+                Stage::Stale {
+                    next,
+                    done,
+                    pass: Some(_),
+                } => next % 2 == 1 && self.layer_is_plausible(*next, done, chunks),
             }
+    }
+
+    /// Whether layer `next` with the chunks in `done` is one a solver can take up: at most one
+    /// past the longest distance, and one with positions where part of it is done.
+    fn layer_is_plausible(&self, next: u32, done: &DoneChunks, chunks: u64) -> bool {
+        next <= self.max_plies + 1
+            && done.is_plausible(chunks)
+            && (done.is_empty() || self.layer_counts[next as usize] > 0)
     }
 }
 
@@ -465,7 +498,12 @@ mod tests {
 
     use super::*;
     use crate::morris::{MorrisDomain, MorrisKey};
-    use crate::retro::{Observer, UnitSolver, WinSearch};
+    use crate::retro::{CountDown, Observer, UnitSolver, WinSearch};
+
+    /// How a test has a unit solved: even layers one way, odd layers one way.
+    type Way = (WinSearch, CountDown);
+    /// Every layer unmoved.
+    const BACKWARD: Way = (WinSearch::Backward, CountDown::Backward);
 
     /// Twelve Men's Morris 3-3 with its memories: a unit of twelve chunks and some dozens of
     /// layers whose turns leave it only to ends of the game, so it reads no table.
@@ -572,6 +610,7 @@ mod tests {
         let whole = StopAt::new(&never, Stop::default());
         let solved = UnitSolver::new(domain, unit, Vec::new(), None)
             .unwrap()
+            .with_count_down(CountDown::Backward)
             .run(&whole, None)
             .unwrap();
         let layers = whole.layers.lock().unwrap().clone();
@@ -586,6 +625,7 @@ mod tests {
         let whole = StopAt::new(&never, Stop::default());
         UnitSolver::new(domain, unit, Vec::new(), None)
             .unwrap()
+            .with_count_down(CountDown::Backward)
             .run(&whole, None)
             .unwrap();
         let layers = whole.layers.lock().unwrap().clone();
@@ -605,21 +645,22 @@ mod tests {
         unit: &[MorrisKey],
         path: &Path,
     ) -> (Vec<Vec<u8>>, Option<Stage>) {
-        taken_up_by(domain, unit, path, WinSearch::Backward)
+        taken_up_by(domain, unit, path, BACKWARD)
     }
 
-    /// [`taken_up`], even layers found `way`'s way.
+    /// [`taken_up`], layers going `way`'s way.
     fn taken_up_by(
         domain: &MorrisDomain,
         unit: &[MorrisKey],
         path: &Path,
-        way: WinSearch,
+        way: Way,
     ) -> (Vec<Vec<u8>>, Option<Stage>) {
         let mut again = Checkpoints::new(path.to_owned(), identity(domain, unit), Duration::MAX);
         let never = AtomicBool::new(false);
         let solved = UnitSolver::new(domain, unit, Vec::new(), None)
             .unwrap()
-            .with_win_search(way)
+            .with_win_search(way.0)
+            .with_count_down(way.1)
             .run(&StopAt::new(&never, Stop::default()), Some(&mut again))
             .unwrap();
         assert_eq!(again.saves(), 0);
@@ -644,16 +685,16 @@ mod tests {
         path: &Path,
         stop: Stop,
     ) -> (u32, Option<Stage>) {
-        stopped_by(domain, unit, path, stop, WinSearch::Backward)
+        stopped_by(domain, unit, path, stop, BACKWARD)
     }
 
-    /// [`stopped_at`], even layers found `way`'s way.
+    /// [`stopped_at`], layers going `way`'s way.
     fn stopped_by(
         domain: &MorrisDomain,
         unit: &[MorrisKey],
         path: &Path,
         stop: Stop,
-        way: WinSearch,
+        way: Way,
     ) -> (u32, Option<Stage>) {
         let cancel = AtomicBool::new(false);
         let mut saving = Checkpoints::new(
@@ -664,7 +705,8 @@ mod tests {
         let stopped = two_workers(|| {
             UnitSolver::new(domain, unit, Vec::new(), Some(&cancel))
                 .unwrap()
-                .with_win_search(way)
+                .with_win_search(way.0)
+                .with_count_down(way.1)
                 .run(&StopAt::new(&cancel, stop), Some(&mut saving))
         });
         assert!(matches!(stopped, Err(crate::SolveError::Interrupted)));
@@ -772,8 +814,9 @@ mod tests {
                 (WinSearch::Backward, WinSearch::Halves),
             ] {
                 let _ = fs::remove_file(&path);
-                assert_eq!(stopped_by(&domain, &unit, &path, stop, stopped).0, 1);
-                let (tables, at) = taken_up_by(&domain, &unit, &path, taken);
+                let way = |w| (w, CountDown::Backward);
+                assert_eq!(stopped_by(&domain, &unit, &path, stop, way(stopped)).0, 1);
+                let (tables, at) = taken_up_by(&domain, &unit, &path, way(taken));
                 let Some(Stage::Layers { next, done }) = at else {
                     panic!("stopped at {stop:?}, taken up at {at:?}");
                 };
@@ -784,6 +827,66 @@ mod tests {
                     "{stopped:?} at {stop:?}: {done:?}"
                 );
                 assert_eq!(tables, expected, "{stopped:?} then {taken:?} at {stop:?}");
+            }
+        }
+    }
+
+    /// Stopped while odd layers look forward (module `retro::odd_forward`), while the counters
+    /// are recounted, in an even layer between, or in the first odd layer unmoved after the
+    /// recount, a unit saves where it stopped and whether its counters are stale, and taken up
+    /// (any way) it gives the tables of one run in one go.
+    #[test]
+    fn a_unit_stopped_with_stale_counters_is_taken_up_where_it_stopped() {
+        let (domain, unit) = unit();
+        let (expected, layers) = solved_in_one_go(&domain, &unit);
+        let chunks = unit
+            .iter()
+            .map(|&k| domain.size(k))
+            .sum::<u64>()
+            .div_ceil(CHUNK);
+        // Odd layers forward through the second with positions, then a recount before the
+        // third.
+        let odd: Vec<u32> = layers.iter().copied().filter(|d| d % 2 == 1).collect();
+        let even_between = *layers
+            .iter()
+            .find(|&&d| d % 2 == 0 && d > odd[0] && d < odd[1])
+            .unwrap();
+        let stopped_way = (WinSearch::Backward, CountDown::ForwardThrough(odd[1]));
+        let dir = tempfile::tempdir().unwrap();
+        let path = Checkpoints::path_in(dir.path(), &unit[0].to_string());
+        // Where each stop leaves the unit: stale counters and what the chunks done of the
+        // layer did, or (`None`) counters recounted.
+        let (forward, recount) = (Some(StalePass::Forward), Some(StalePass::Recount));
+        // A forward look visits every chunk; the recount does too, before the layer.
+        let cases = [
+            (odd[0], 3, Some(forward)),
+            (odd[1], 5, Some(forward)),
+            (even_between, 1, Some(None)),
+            (odd[2], 2, Some(recount)),
+            (odd[2], chunks + 1, None),
+        ];
+        for (d, after, saved_as) in cases {
+            let stop = Stop {
+                initialised: None,
+                layer: Some((d, after)),
+            };
+            for taken in [
+                stopped_way,
+                BACKWARD,
+                (WinSearch::Cheaper, CountDown::Cheaper),
+            ] {
+                let _ = fs::remove_file(&path);
+                assert_eq!(stopped_by(&domain, &unit, &path, stop, stopped_way).0, 1);
+                let (tables, at) = taken_up_by(&domain, &unit, &path, taken);
+                let saved_right = match (at.as_ref(), saved_as) {
+                    (Some(Stage::Stale { next, done, pass }), Some(expected)) => {
+                        *next == d && *pass == expected && !done.is_empty()
+                    }
+                    (Some(Stage::Layers { next, done }), None) => *next == d && !done.is_empty(),
+                    _ => false,
+                };
+                assert!(saved_right, "stopped at {stop:?}, saved as {at:?}");
+                assert_eq!(tables, expected, "stopped at {stop:?}, taken up {taken:?}");
             }
         }
     }
@@ -859,6 +962,7 @@ mod tests {
             saving.segment_chunks = 2;
             let stopped = UnitSolver::new(&domain, &unit, Vec::new(), Some(&cancel))
                 .unwrap()
+                .with_count_down(CountDown::Backward)
                 .run(&observer, Some(&mut saving));
             assert!(matches!(stopped, Err(crate::SolveError::Interrupted)));
             fs::rename(&last_save, &path).unwrap();
@@ -1104,6 +1208,15 @@ mod tests {
             ),
             // Chunks done of a layer with no positions.
             (20, layers(5, DoneChunks::first(1))),
+            // An even layer looked at forward as an odd one.
+            (
+                20,
+                Stage::Stale {
+                    next: 0,
+                    done: DoneChunks::first(1),
+                    pass: Some(StalePass::Forward),
+                },
+            ),
         ] {
             let mut counts = vec![0u64; crate::value::MAX_DISTANCE as usize + 2];
             counts[0] = 1;

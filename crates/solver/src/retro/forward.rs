@@ -70,6 +70,8 @@ pub(crate) enum WinSearch {
 const COUNT_ABOVE: u64 = 1024;
 /// Cells one task of the count reads.
 const COUNT_BLOCK: u64 = 1 << 20;
+/// The most successors [`UnitSolver::turns_into_unit`] locates before reading their cells.
+pub(super) const MOST_READS: usize = 16;
 /// The most successors a forward look locates before reading their cells. Its first is read
 /// at once (where a side is far ahead, nearly every turn of the side behind it is lost, and
 /// the first turn settles most looks), then two, then this many at a time: their cache misses
@@ -267,28 +269,42 @@ impl<D: Domain> UnitSolver<'_, D> {
         pos: &Pos<D>,
         target: Cell,
     ) -> Result<bool, SolveError> {
+        self.turns_into_unit(g, m, pos, 1, READS, |batch| {
+            batch.iter().any(|&q| self.cells.get(q) == target)
+        })
+    }
+
+    /// Locates the successors of `pos` (combined index `g`, member `m`) that the unit holds,
+    /// starts fetching each one's cell, and hands their combined indices to `read` in batches:
+    /// `first` of them, then twice as many each time, up to `most` (at most [`MOST_READS`]),
+    /// so that the cache misses of a batch overlap while an answer found early spares the
+    /// turns after it. Stops once `read` returns true, and returns whether it did. Turns that
+    /// leave the unit are passed over: the first pass valued them.
+    pub(super) fn turns_into_unit(
+        &self,
+        g: u64,
+        m: usize,
+        pos: &Pos<D>,
+        first: usize,
+        most: usize,
+        mut read: impl FnMut(&[u64]) -> bool,
+    ) -> Result<bool, SolveError> {
+        debug_assert!(0 < first && first <= most && most <= MOST_READS);
         let game = self.domain.game();
         let quiet_stay = self.quiet_stay[m];
-        let mut reads: ArrayVec<u64, READS> = ArrayVec::new();
-        let mut batch = 1;
-        let read = |reads: &mut ArrayVec<u64, READS>, batch: &mut usize| {
-            let found = reads.iter().any(|&q| self.cells.get(q) == target);
-            reads.clear();
-            *batch = (2 * *batch).min(READS);
-            found
-        };
+        let mut reads: ArrayVec<u64, MOST_READS> = ArrayVec::new();
+        let mut batch = first;
         let mut memo = D::LocateMemo::default();
-        let mut found = false;
+        let mut done = false;
         let mut error = None;
         game.for_each_move(pos, |mv| {
-            if found || error.is_some() {
+            if done || error.is_some() {
                 return;
             }
             let stays = quiet_stay && self.domain.is_quiet_turn(pos, mv);
             // Played on a copy in place: see `verify::recompute`.
             let mut next = *pos;
             game.play_in_place(&mut next, mv);
-            // Turns that leave the unit were valued in the first pass.
             if !stays
                 && self
                     .domain
@@ -305,7 +321,9 @@ impl<D: Domain> UnitSolver<'_, D> {
                         self.cells.prefetch(q);
                         reads.push(q);
                         if reads.len() == batch {
-                            found = read(&mut reads, &mut batch);
+                            done = read(&reads);
+                            reads.clear();
+                            batch = (2 * batch).min(most);
                         }
                     }
                     None => error = Some(self.inconsistent(g, "a quiet turn leaves the unit")),
@@ -320,13 +338,13 @@ impl<D: Domain> UnitSolver<'_, D> {
         });
         match error {
             Some(e) => Err(e),
-            None => Ok(found || read(&mut reads, &mut batch)),
+            None => Ok(done || !reads.is_empty() && read(&reads)),
         }
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::path::Path;
     use std::sync::atomic::AtomicU32;
     use std::sync::Mutex;
@@ -337,7 +355,7 @@ mod tests {
     use super::*;
     use crate::checkers::CheckersDomain;
     use crate::morris::MorrisDomain;
-    use crate::retro::Observer;
+    use crate::retro::{CountDown, Observer};
     use crate::{solve_planned_unit, SolveOptions, Tablebase};
 
     /// Records the layers a solver runs.
@@ -354,13 +372,17 @@ mod tests {
         }
     }
 
+    /// How a test has a unit solved: even layers one way, odd layers one way.
+    pub(in crate::retro) type Way = (WinSearch, CountDown);
+
     /// Solves the unit of `target` (the last of its plan), its exits built first into `dir`,
-    /// each way: the payloads (with distances) of each, and the layers run.
-    fn solved_every_way<D: Domain>(
+    /// each of `ways`: the payloads (with distances) of each.
+    pub(in crate::retro) fn solved_each_way<D: Domain>(
         make: impl Fn() -> D,
         target: &str,
         dir: &Path,
-    ) -> Vec<(WinSearch, Vec<Vec<u8>>)> {
+        ways: &[Way],
+    ) -> Vec<(Way, Vec<Vec<u8>>)> {
         let domain = make();
         let target = domain.parse_key(target).unwrap();
         let mut units = crate::plan(&domain, &[target]);
@@ -383,31 +405,42 @@ mod tests {
                 }
             }
         }
-        [
+        ways.iter()
+            .map(|&way| {
+                let layers = Layers::default();
+                let solved = UnitSolver::new(&domain, &unit, exits.clone(), None)
+                    .unwrap()
+                    .with_win_search(way.0)
+                    .with_count_down(way.1)
+                    .run(&layers, None)
+                    .unwrap();
+                assert!(
+                    layers.0.lock().unwrap().len() > 4,
+                    "{target}: too few layers"
+                );
+                let payloads = (0..unit.len()).map(|m| solved.payload(m)).collect();
+                (way, payloads)
+            })
+            .collect()
+    }
+
+    /// Solves the unit of `target` each way even layers may go.
+    fn solved_every_way<D: Domain>(
+        make: impl Fn() -> D,
+        target: &str,
+        dir: &Path,
+    ) -> Vec<(Way, Vec<Vec<u8>>)> {
+        let ways = [
             WinSearch::Backward,
             WinSearch::Forward,
             WinSearch::Halves,
             WinSearch::Cheaper,
         ]
-        .into_iter()
-        .map(|way| {
-            let layers = Layers::default();
-            let solved = UnitSolver::new(&domain, &unit, exits.clone(), None)
-                .unwrap()
-                .with_win_search(way)
-                .run(&layers, None)
-                .unwrap();
-            assert!(
-                layers.0.lock().unwrap().len() > 4,
-                "{target}: too few layers"
-            );
-            let payloads = (0..unit.len()).map(|m| solved.payload(m)).collect();
-            (way, payloads)
-        })
-        .collect()
+        .map(|w| (w, CountDown::Backward));
+        solved_each_way(make, target, dir, &ways)
     }
 
-    fn assert_all_the_same(solved: &[(WinSearch, Vec<Vec<u8>>)]) {
+    pub(in crate::retro) fn assert_all_the_same(solved: &[(Way, Vec<Vec<u8>>)]) {
         let (first, expected) = &solved[0];
         assert!(expected.iter().any(|p| p.iter().any(|&b| b != 0)));
         for (way, payloads) in &solved[1..] {
