@@ -33,7 +33,10 @@
 //!    once all are. An even layer (its positions lost) may look forward instead, in whole or
 //!    member by member, where that visits fewer positions (module `forward`): each open
 //!    position that a turn takes into the layer is won in `d + 1`, the same cells as unmoving
-//!    the losses.
+//!    the losses. So may an odd layer where its wins outnumber the positions still counting
+//!    enough (module `odd_forward`): each counting position whose every turn into the unit
+//!    reaches a win in `d` or fewer is lost in `d + 1`, and the counters, left stale, are
+//!    recounted once, before the first odd layer unmoved after.
 //! 3. What is still undecided can only repeat or reach draws: a draw.
 //!
 //! Distances are exact under optimal play (the winner the shortest way, the loser the
