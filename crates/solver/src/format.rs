@@ -333,8 +333,10 @@ pub(crate) fn framed_prefix(magic: &[u8; 8], version: u32, encoded: &[u8]) -> Ve
 pub(crate) struct FramedKind {
     /// Its first eight bytes.
     pub(crate) magic: [u8; 8],
-    /// The one version this program reads.
+    /// The version this program writes, the newest it reads.
     pub(crate) version: u32,
+    /// The oldest version it reads (`version` where it reads one only).
+    pub(crate) oldest: u32,
     /// What it is, as a message names it: `a perfectplay search table`.
     pub(crate) name: &'static str,
     /// Its version as a message names it: `search table format version`.
@@ -389,7 +391,7 @@ pub(crate) fn read_framed<T: DeserializeOwned>(
         ));
     }
     let version = u32::from_le_bytes(prefix[8..12].try_into().expect("4 bytes"));
-    if version != kind.version {
+    if !(kind.oldest..=kind.version).contains(&version) {
         return Err(mismatch(path, kind.version_name, version, kind.version));
     }
     let header_len = u32::from_le_bytes(prefix[12..16].try_into().expect("4 bytes")) as usize;

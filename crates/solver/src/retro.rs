@@ -412,6 +412,13 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         self.done[(chunk / 64) as usize].fetch_or(1 << (chunk % 64), Ordering::Relaxed);
     }
 
+    /// Whether no chunk of the pass under way is done.
+    fn none_done(&self) -> bool {
+        self.done
+            .iter()
+            .all(|word| word.load(Ordering::Relaxed) == 0)
+    }
+
     /// The chunks done in the pass under way.
     fn done_chunks(&self) -> DoneChunks {
         DoneChunks::from_flags(self.total().div_ceil(CHUNK), |c| self.is_done(c))
@@ -522,7 +529,9 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                     && match pass {
                         Some(StalePass::Forward) => true,
                         Some(StalePass::Recount) => false,
-                        None => !recounted && self.looks_forward(d),
+                        // A layer taken up with chunks done, and no pass named, was being
+                        // unmoved: its chunks done hold wins unmoved, not positions looked at.
+                        None => !recounted && self.none_done() && self.looks_forward(d),
                     };
                 if forward {
                     let whole = self.odd_layer_forward(d, observer);

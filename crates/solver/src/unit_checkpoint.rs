@@ -75,10 +75,14 @@ use crate::value::MAX_DISTANCE;
 pub const CHECKPOINT_EXTENSION: &str = "ppck";
 const MAGIC: [u8; 8] = *b"PPUNITCK";
 /// 2: the stage names the chunks of its pass that are done (a unit stopped in a pass).
-const VERSION: u32 = 2;
+/// 3: the stage may say the counters are stale ([`Stage::Stale`], appended to the stages of
+/// version 2, which version 3 reads as they are); a program that reads version 2 only refuses
+/// such a checkpoint by its version rather than misreading it.
+const VERSION: u32 = 3;
 const KIND: FramedKind = FramedKind {
     magic: MAGIC,
     version: VERSION,
+    oldest: 2,
     name: "a perfectplay unit checkpoint",
     version_name: "unit checkpoint format version",
 };
@@ -870,10 +874,14 @@ mod tests {
                 initialised: None,
                 layer: Some((d, after)),
             };
+            // Taken up the way it was stopped, unmoving throughout, the solver's way, and
+            // looking forward wherever it may: a layer stopped while unmoving goes on
+            // unmoving.
             for taken in [
                 stopped_way,
                 BACKWARD,
                 (WinSearch::Cheaper, CountDown::Cheaper),
+                (WinSearch::Backward, CountDown::ForwardThrough(u32::MAX)),
             ] {
                 let _ = fs::remove_file(&path);
                 assert_eq!(stopped_by(&domain, &unit, &path, stop, stopped_way).0, 1);
@@ -1184,6 +1192,18 @@ mod tests {
         let mut newer = whole.clone();
         newer[8] = VERSION as u8 + 1;
         fs::write(&path, &newer).unwrap();
+        assert!(refusal(identity(&domain, &unit)).contains("format version"));
+        // Version 2 (no stale stages) is read as it is; version 1 is refused.
+        let mut older = whole.clone();
+        older[8] = 2;
+        fs::write(&path, &older).unwrap();
+        let cells = Cells::new(total).unwrap();
+        let loaded = Checkpoints::new(path.clone(), identity(&domain, &unit), Duration::MAX)
+            .load(&cells)
+            .unwrap();
+        assert!(loaded.is_some());
+        older[8] = 1;
+        fs::write(&path, &older).unwrap();
         assert!(refusal(identity(&domain, &unit)).contains("format version"));
         fs::write(&path, b"PPLAYDB\x1a not a checkpoint").unwrap();
         assert!(refusal(identity(&domain, &unit)).contains("unit checkpoint"));

@@ -49,6 +49,7 @@ pub const TABLE_FILE_VERSION: u32 = 1;
 const TABLE_FILE_KIND: FramedKind = FramedKind {
     magic: TABLE_FILE_MAGIC,
     version: TABLE_FILE_VERSION,
+    oldest: TABLE_FILE_VERSION,
     name: "a perfectplay search table",
     version_name: "search table format version",
 };

@@ -131,11 +131,15 @@ impl<D: Domain> UnitSolver<'_, D> {
     #[must_use]
     pub(super) fn odd_layer_forward(&self, d: u32, observer: &dyn Observer) -> bool {
         self.for_each_counting(observer, |m, g, pos, local| {
-            let mut every_turn_won = true;
+            let (mut every_turn_won, mut any) = (true, false);
             self.turns_into_unit(g, m, pos, FIRST_READS, MOST_READS, |batch| {
+                any = true;
                 every_turn_won = batch.iter().all(|&q| won_before(self.cells.get(q), d + 1));
                 !every_turn_won
             })?;
+            if !any {
+                return Err(self.inconsistent(g, "a counting position has no turn into the unit"));
+            }
             if !every_turn_won {
                 return Ok(());
             }
