@@ -64,7 +64,7 @@ mod odd_forward;
 
 use forward::EvenLayer;
 pub(crate) use forward::WinSearch;
-use layer_chunks::LayerChunks;
+use layer_chunks::{ChunkMarks, LayerChunks};
 pub(crate) use odd_forward::CountDown;
 
 /// The most successors in the unit one position may have.
@@ -478,6 +478,37 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             result?;
         }
         Ok(())
+    }
+
+    /// Calls `visit` with the member, combined index and board of each position of chunk
+    /// `range` that `marks` holds, in order: unranking each where they are few (the late layers
+    /// of a unit are a few positions spread over every chunk, and testing each index of each
+    /// chunk cost them more than scanning the cells did), walking the chunk's boards in order
+    /// where they are many.
+    fn visit_marked<F>(
+        &self,
+        range: std::ops::Range<u64>,
+        marks: &ChunkMarks,
+        mut visit: F,
+    ) -> Result<(), SolveError>
+    where
+        F: FnMut(usize, u64, &Pos<D>) -> Result<(), SolveError>,
+    {
+        if marks.count() * WALK_PER_UNRANK < range.end - range.start {
+            for g in marks.indices() {
+                visit(self.member_of(g).0, g, &self.position(g))?;
+            }
+            Ok(())
+        } else {
+            self.walk(range, |m, i, pos| {
+                let g = self.offsets[m] + i;
+                if marks.has(g) {
+                    visit(m, g, pos)
+                } else {
+                    Ok(())
+                }
+            })
+        }
     }
 
     /// The members `range` (of combined indices) overlaps, each with its part of `range`, in
@@ -961,54 +992,27 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             .0;
         let lost = Cell::decided(target);
         let task = |range: std::ops::Range<u64>, local: &mut [u64; 256]| {
-            // Bit k of `unmoved`: position `range.start + k` is in the layer and unmoved; of
-            // `looked_at`: it is open and looks forward.
-            let mut unmoved = [0u64; (CHUNK / 64) as usize];
-            let mut looked_at = [0u64; (CHUNK / 64) as usize];
-            let mut n = 0u64;
-            let mut mark = |bits: &mut [u64; (CHUNK / 64) as usize], g: u64| {
-                let k = g - range.start;
-                bits[(k / 64) as usize] |= 1 << (k % 64);
-                n += 1;
-            };
+            // The positions of the layer unmoved, and the open ones that look forward.
+            let mut unmoved = ChunkMarks::new(range.start);
+            let mut looked_at = ChunkMarks::new(range.start);
             self.cells.for_each_decided(range.clone(), target, |g| {
                 if split.is_none_or(|s| s.unmoves(self.member_of(g).0)) {
-                    mark(&mut unmoved, g);
+                    unmoved.mark(g);
                 }
                 Ok::<(), SolveError>(())
             })?;
             if let Some(split) = split {
-                self.for_each_open(range.clone(), d, split, |g| mark(&mut looked_at, g));
+                self.for_each_open(range.clone(), d, split, |g| looked_at.mark(g));
             }
-            let has = |bits: &[u64; (CHUNK / 64) as usize], g: u64| {
-                let k = g - range.start;
-                bits[(k / 64) as usize] >> (k % 64) & 1 == 1
-            };
-            let mut visit = |m: usize, g: u64, pos: &Pos<D>| {
-                if has(&unmoved, g) {
+            self.visit_marked(range, &unmoved.union(&looked_at), |m, g, pos| {
+                if unmoved.has(g) {
                     self.unmove(g, pos, d, local)
-                } else if has(&looked_at, g) && self.reaches(g, m, pos, lost)? {
+                } else if self.reaches(g, m, pos, lost)? {
                     self.improve_win(g, d + 1, local)
                 } else {
                     Ok(())
                 }
-            };
-            if n * WALK_PER_UNRANK < range.end - range.start {
-                // The set bits only: the late layers of a unit are a few positions spread over
-                // every chunk, and testing each index of each chunk cost them more than
-                // scanning the cells did.
-                let either = unmoved.iter().zip(&looked_at).map(|(&a, &b)| a | b);
-                for k in layer_chunks::set_bits(either) {
-                    let g = range.start + k;
-                    visit(self.member_of(g).0, g, &self.position(g))?;
-                }
-            } else {
-                // Many positions of this chunk are visited: walking the chunk's boards in
-                // order is cheaper than unranking each.
-                self.walk(range.clone(), |m, i, pos| {
-                    visit(m, self.offsets[m] + i, pos)
-                })?;
-            }
+            })?;
             observer.layer_chunk_done();
             Ok(())
         };

@@ -73,8 +73,64 @@ impl LayerChunks {
     }
 }
 
+/// Positions of one chunk, a bit each: those a pass visits there.
+pub(super) struct ChunkMarks {
+    /// Combined index of the chunk's first position.
+    start: u64,
+    words: [u64; (CHUNK / 64) as usize],
+    count: u64,
+}
+
+impl ChunkMarks {
+    /// None marked in the chunk that begins at combined index `start`.
+    pub(super) fn new(start: u64) -> ChunkMarks {
+        ChunkMarks {
+            start,
+            words: [0; (CHUNK / 64) as usize],
+            count: 0,
+        }
+    }
+
+    /// Marks combined index `g`, of this chunk and not yet marked.
+    pub(super) fn mark(&mut self, g: u64) {
+        let k = g - self.start;
+        self.words[(k / 64) as usize] |= 1 << (k % 64);
+        self.count += 1;
+    }
+
+    pub(super) fn has(&self, g: u64) -> bool {
+        let k = g - self.start;
+        self.words[(k / 64) as usize] >> (k % 64) & 1 == 1
+    }
+
+    /// How many are marked.
+    pub(super) fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// The positions marked in either, which mark none in common.
+    pub(super) fn union(&self, other: &ChunkMarks) -> ChunkMarks {
+        debug_assert_eq!(self.start, other.start);
+        let mut words = self.words;
+        for (word, theirs) in words.iter_mut().zip(&other.words) {
+            debug_assert_eq!(*word & theirs, 0);
+            *word |= theirs;
+        }
+        ChunkMarks {
+            start: self.start,
+            words,
+            count: self.count + other.count,
+        }
+    }
+
+    /// The combined indices marked, in order.
+    pub(super) fn indices(&self) -> impl Iterator<Item = u64> + '_ {
+        set_bits(self.words.iter().copied()).map(move |k| self.start + k)
+    }
+}
+
 /// The numbers of the set bits of `words`, in order: bit `k` of the `w`-th word is `64 * w + k`.
-pub(super) fn set_bits(words: impl IntoIterator<Item = u64>) -> impl Iterator<Item = u64> {
+fn set_bits(words: impl IntoIterator<Item = u64>) -> impl Iterator<Item = u64> {
     words.into_iter().enumerate().flat_map(|(w, word)| {
         std::iter::successors((word != 0).then_some(word), |&rest| {
             let next = rest & (rest - 1);
@@ -101,6 +157,23 @@ mod tests {
         assert_eq!(marks.marked(MAX_DISTANCE), vec![199]);
         assert_eq!(marks.marked(0), vec![0]);
         assert!(marks.marked(4).is_empty());
+    }
+
+    #[test]
+    fn chunk_marks_list_what_was_marked_in_order_and_count_it() {
+        let start = 7 * CHUNK;
+        let mut low = ChunkMarks::new(start);
+        let mut high = ChunkMarks::new(start);
+        for g in [start + 65, start, start + CHUNK - 1] {
+            low.mark(g);
+        }
+        high.mark(start + 64);
+        assert!(low.has(start + 65) && !low.has(start + 64) && high.has(start + 64));
+        let both = low.union(&high);
+        assert_eq!(both.count(), 4);
+        let expected = vec![start, start + 64, start + 65, start + CHUNK - 1];
+        assert_eq!(both.indices().collect::<Vec<_>>(), expected);
+        assert_eq!(ChunkMarks::new(start).indices().count(), 0);
     }
 
     #[test]

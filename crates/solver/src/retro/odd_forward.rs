@@ -41,7 +41,8 @@ use arrayvec::ArrayVec;
 use rayon::prelude::*;
 
 use super::forward::MOST_READS;
-use super::{layer_chunks, Observer, Pos, UnitSolver, CHUNK, MAX_INTERNAL, WALK_PER_UNRANK};
+use super::layer_chunks::ChunkMarks;
+use super::{Observer, Pos, UnitSolver, CHUNK, MAX_INTERNAL};
 use crate::cells::{Cell, CANNOT_LOSE};
 use crate::domain::Domain;
 use crate::error::SolveError;
@@ -207,31 +208,13 @@ impl<D: Domain> UnitSolver<'_, D> {
     ) -> bool {
         let chunks = crate::tasks::each_chunk(0..self.total().div_ceil(CHUNK));
         self.for_each_chunk(chunks, |range, local| {
-            let mut counting = [0u64; (CHUNK / 64) as usize];
-            let mut n = 0u64;
+            let mut counting = ChunkMarks::new(range.start);
             self.cells.for_each_cell(range.clone(), |g, cell| {
                 if is_counting(cell) {
-                    let k = g - range.start;
-                    counting[(k / 64) as usize] |= 1 << (k % 64);
-                    n += 1;
+                    counting.mark(g);
                 }
             });
-            if n * WALK_PER_UNRANK < range.end - range.start {
-                for k in layer_chunks::set_bits(counting.iter().copied()) {
-                    let g = range.start + k;
-                    visit(self.member_of(g).0, g, &self.position(g), local)?;
-                }
-            } else if n > 0 {
-                self.walk(range.clone(), |m, i, pos| {
-                    let g = self.offsets[m] + i;
-                    let k = g - range.start;
-                    if counting[(k / 64) as usize] >> (k % 64) & 1 == 1 {
-                        visit(m, g, pos, local)
-                    } else {
-                        Ok(())
-                    }
-                })?;
-            }
+            self.visit_marked(range, &counting, |m, g, pos| visit(m, g, pos, local))?;
             observer.layer_chunk_done();
             Ok(())
         })
