@@ -78,6 +78,8 @@ pub(crate) const METHOD: &str = "retrograde layers, 16-bit cells, 16384-position
 /// How many positions walking a chunk visits in the time of one unranking: a layer walks a
 /// chunk rather than unranking its positions when more than this share of it is in the layer.
 const WALK_PER_UNRANK: u64 = 8;
+/// Cells one task of a count over the whole unit reads.
+const COUNT_BLOCK: u64 = 1 << 20;
 /// The most quiet predecessors one position may have.
 const MAX_PREDECESSORS: usize = 4096;
 
@@ -165,6 +167,13 @@ const MAX_MEMBER_SLOTS: usize = 1 << 16;
 /// overlap their cache misses, few enough that a win found among them (a turn into a lost
 /// position, which no other turn betters) spares the position's turns left.
 const EXIT_READS: usize = 8;
+
+/// Sorts `indices` and drops the repeats.
+fn sort_distinct<const N: usize>(indices: &mut ArrayVec<u64, N>) {
+    indices.sort_unstable();
+    let mut last = None;
+    indices.retain(|q| last.replace(*q) != Some(*q));
+}
 
 /// Where a successor's value comes from.
 enum Successor {
@@ -509,6 +518,21 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                 }
             })
         }
+    }
+
+    /// `count` of each block of the unit's cells ([`COUNT_BLOCK`] each), in parallel, added
+    /// up by `add` from `zero`.
+    fn count_cells<T: Send>(
+        &self,
+        zero: impl Fn() -> T + Sync + Send,
+        count: impl Fn(std::ops::Range<u64>) -> T + Sync + Send,
+        add: impl Fn(T, T) -> T + Sync + Send,
+    ) -> T {
+        let total = self.total();
+        (0..total.div_ceil(COUNT_BLOCK))
+            .into_par_iter()
+            .map(|b| count(b * COUNT_BLOCK..((b + 1) * COUNT_BLOCK).min(total)))
+            .reduce(zero, add)
     }
 
     /// The members `range` (of combined indices) overlaps, each with its part of `range`, in
@@ -1075,9 +1099,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         // per predecessor index.
         let repeats_matter = !d.is_multiple_of(2);
         if repeats_matter && !self.domain.quiet_predecessors_are_distinct(pos) {
-            preds.sort_unstable();
-            let mut last = None;
-            preds.retain(|q| last.replace(*q) != Some(*q));
+            sort_distinct(&mut preds);
         }
         for &q in &preds {
             if d.is_multiple_of(2) {

@@ -38,7 +38,6 @@ use std::sync::atomic::Ordering;
 
 use arrayvec::ArrayVec;
 use perfectplay_core::Game;
-use rayon::prelude::*;
 
 use super::{Pos, UnitSolver};
 use crate::cells::Cell;
@@ -68,8 +67,6 @@ pub(crate) enum WinSearch {
 /// counting the cells: the count reads every cell, which costs about as much as unmoving one
 /// position per thousand.
 const COUNT_ABOVE: u64 = 1024;
-/// Cells one task of the count reads.
-const COUNT_BLOCK: u64 = 1 << 20;
 /// The most successors [`UnitSolver::turns_into_unit`] locates before reading their cells.
 pub(super) const MOST_READS: usize = 16;
 /// The most successors a forward look locates before reading their cells. Its first is read
@@ -224,11 +221,10 @@ impl<D: Domain> UnitSolver<'_, D> {
                 .0,
         );
         let members = self.keys.len();
-        (0..self.total().div_ceil(COUNT_BLOCK))
-            .into_par_iter()
-            .map(|b| {
+        self.count_cells(
+            || Census::zero(members),
+            |block| {
                 let mut census = Census::zero(members);
-                let block = b * COUNT_BLOCK..((b + 1) * COUNT_BLOCK).min(self.total());
                 for (m, part) in self.member_parts(block) {
                     self.cells.for_each_cell(part, |_, cell| {
                         census.lost[m] += u64::from(cell == lost);
@@ -236,8 +232,9 @@ impl<D: Domain> UnitSolver<'_, D> {
                     });
                 }
                 census
-            })
-            .reduce(|| Census::zero(members), Census::add)
+            },
+            Census::add,
+        )
     }
 
     /// Calls `found` with each position of `range` open at even layer `d` in a member that

@@ -38,11 +38,10 @@
 use std::sync::atomic::Ordering;
 
 use arrayvec::ArrayVec;
-use rayon::prelude::*;
 
 use super::forward::MOST_READS;
 use super::layer_chunks::ChunkMarks;
-use super::{Observer, Pos, UnitSolver, CHUNK, MAX_INTERNAL};
+use super::{sort_distinct, Observer, Pos, UnitSolver, CHUNK, MAX_INTERNAL};
 use crate::cells::{Cell, CANNOT_LOSE};
 use crate::domain::Domain;
 use crate::error::SolveError;
@@ -72,8 +71,6 @@ const LOOK_COST: u64 = 4;
 /// counting the cells: looking forward would need under a seventh of the positions counting,
 /// and the count reads every cell.
 const COUNT_ABOVE: u64 = 16;
-/// Cells one task of the count reads.
-const COUNT_BLOCK: u64 = 1 << 20;
 /// How many successors a forward look locates before reading the first batch of cells.
 const FIRST_READS: usize = 4;
 
@@ -115,16 +112,16 @@ impl<D: Domain> UnitSolver<'_, D> {
 
     /// How many positions are counting.
     fn counting(&self) -> u64 {
-        (0..self.total().div_ceil(COUNT_BLOCK))
-            .into_par_iter()
-            .map(|b| {
+        self.count_cells(
+            || 0,
+            |block| {
                 let mut n = 0;
-                let block = b * COUNT_BLOCK..((b + 1) * COUNT_BLOCK).min(self.total());
                 self.cells
                     .for_each_cell(block, |_, cell| n += u64::from(is_counting(cell)));
                 n
-            })
-            .sum()
+            },
+            |a, b| a + b,
+        )
     }
 
     /// Odd layer `d` looked at forward: each counting position whose every successor in the
@@ -180,14 +177,12 @@ impl<D: Domain> UnitSolver<'_, D> {
                 });
             }
             // Two turns reaching one index count once, as the first pass counted them.
-            all.sort_unstable();
-            let mut last = None;
-            let mut left = 0u8;
-            for &q in &all {
-                if last.replace(q) != Some(q) && !won_before(self.cells.get(q), d) {
-                    left += 1;
-                }
-            }
+            sort_distinct(&mut all);
+            let left = all
+                .iter()
+                .filter(|&&q| !won_before(self.cells.get(q), d))
+                .count();
+            let left = u8::try_from(left).expect("at most MAX_INTERNAL successors, under 256");
             if left == 0 {
                 return Err(self.inconsistent(g, "a recount finds every successor won"));
             }
