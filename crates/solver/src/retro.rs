@@ -968,15 +968,8 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         if exits.draw {
             return Ok(Cell::CANNOT_LOSE);
         }
-        exits.internal.sort_unstable();
-        let mut internal = exits.distinct;
-        let mut last = None;
-        for &h in &exits.internal {
-            if last != Some(h) {
-                internal += 1;
-                last = Some(h);
-            }
-        }
+        sort_distinct(&mut exits.internal);
+        let internal = exits.distinct as usize + exits.internal.len();
         let internal = u8::try_from(internal)
             .ok()
             .filter(|&n| usize::from(n) <= MAX_INTERNAL)
