@@ -420,19 +420,24 @@ impl Domain for MorrisDomain {
         }
     }
 
-    /// An index of a subspace with memories is a hole unless its memories are effective and
-    /// the position locates back to it (its least index over witnesses and symmetries).
+    /// An index of a subspace with memories is a hole unless the position locates back to it
+    /// (its least index over witnesses and symmetries). The memories of a position unranked
+    /// from a key are effective by construction (each class fixes a man beside the point it
+    /// left and the two men of the line it would re-form; the key says whether the side
+    /// flies), so they are not tested again here but in debug builds.
     fn is_hole(&self, key: MorrisKey, index: u64, pos: &MorrisPosition) -> bool {
         if !key.has_barriers() {
             return false;
         }
         let us = pos.side_to_move();
-        let effective = |present: bool, color: Color| {
-            !present || self.game.effective_barrier(pos, color).is_some()
-        };
-        if !effective(key.mover_barrier, us) || !effective(key.other_barrier, !us) {
-            return true;
-        }
+        debug_assert_eq!(
+            (
+                self.game.effective_barrier(pos, us),
+                self.game.effective_barrier(pos, !us)
+            ),
+            (pos.barrier(us), pos.barrier(!us)),
+            "an unranked position's memories are effective"
+        );
         debug_assert_eq!(
             (pos.barrier(us).is_some(), pos.barrier(!us).is_some()),
             (key.mover_barrier, key.other_barrier),

@@ -5,7 +5,13 @@ use std::str::FromStr;
 
 /// A morris subspace: men on the board and in hand of the side to move and of the other side,
 /// and under `no_reforming` which sides carry an effective no-re-forming memory.
+///
+/// Aligned to eight bytes, so that a key is copied as one word: the solver's first pass and
+/// verifier pass keys (in `Option<(MorrisKey, u64)>` and the like) between functions for every
+/// successor, and a six-byte key, written a field at a time and read back whole, stalled each
+/// read on store forwarding (BENCHMARKS.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(align(8))]
 pub struct MorrisKey {
     /// Men in hand of the side to move (compared first: placement subspaces sort after the
     /// moving phase).

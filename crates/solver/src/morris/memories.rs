@@ -358,14 +358,16 @@ impl MemoryIndex {
         index: u64,
     ) -> bool {
         let witnesses = self.witnesses(domain, boards, mover, other);
-        let only = |found: [u32; LINES_PER_POINT]| {
-            let mut found = found.into_iter().filter(|&w| w != NONE);
+        // Read in place, a number at a time: the arrays were just written that way, and a
+        // copy read back whole waited on store forwarding (BENCHMARKS.md).
+        let only = |found: &[u32; LINES_PER_POINT]| {
+            let mut found = found.iter().filter(|&&w| w != NONE);
             match (found.next(), found.next()) {
-                (Some(w), None) => Some(w as usize),
+                (Some(&w), None) => Some(w as usize),
                 _ => None,
             }
         };
-        if let (Some(m), Some(o)) = (only(witnesses.0), only(witnesses.1)) {
+        if let (Some(m), Some(o)) = (only(&witnesses.0), only(&witnesses.1)) {
             // The index was ranked through this configuration (its class's representative)
             // and the identity.
             if self.configurations[m * self.other_count + o].1 == 1 {
