@@ -422,9 +422,9 @@ impl Domain for MorrisDomain {
 
     /// An index of a subspace with memories is a hole unless the position locates back to it
     /// (its least index over witnesses and symmetries). The memories of a position unranked
-    /// from a key are effective by construction (each class fixes a man beside the point it
-    /// left and the two men of the line it would re-form; the key says whether the side
-    /// flies), so they are not tested again here but in debug builds.
+    /// from a key are effective by construction (each class fixes a man that can reach the
+    /// point it left, a neighbour or any man of a side that flies, and the two men of the line
+    /// it would re-form), so they are not tested again here but in debug builds.
     fn is_hole(&self, key: MorrisKey, index: u64, pos: &MorrisPosition) -> bool {
         if !key.has_barriers() {
             return false;

@@ -8,8 +8,8 @@ use std::str::FromStr;
 ///
 /// Aligned to eight bytes, so that a key is copied as one word: the solver's first pass and
 /// verifier pass keys (in `Option<(MorrisKey, u64)>` and the like) between functions for every
-/// successor, and a six-byte key, written a field at a time and read back whole, stalled each
-/// read on store forwarding (BENCHMARKS.md).
+/// successor, and a six-byte key, written a field at a time and read back whole, stalled such
+/// reads on store forwarding (BENCHMARKS.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(align(8))]
 pub struct MorrisKey {
