@@ -18,10 +18,16 @@
 # of every run (`build-A-B.log`, `verify-KEY.log`) and `events.log` (one line a step, UTC).
 # `scripts/long_build_progress.py DIR` sums them up.
 #
+# EXPECT names a manifest of an earlier build of the same game and rules (`SHA-256  KEY.ppdb`
+# lines, such as solver-data/twelve_mens_morris/CHECKSUMS.partial): each table it lists is
+# compared with it once verified (`expected-KEY` in the marks), and a table that differs stops
+# the build. Tables are deterministic, so a difference means the binary changed what it
+# computes, or the earlier build was wrong: either way a person should look.
+#
 # Environment: PERFECTPLAY (the binary; default `perfectplay` on PATH), THREADS (2),
 # MIN_FREE_GB (20: stop before a unit when the disk has less; the largest Twelve Men's Morris
 # unit's checkpoint takes up to 28 GB while it is written), TABLE_BITS (29: the search's
-# transposition table, 2^N entries).
+# transposition table, 2^N entries), EXPECT (none: a manifest to compare the tables with).
 set -uo pipefail
 
 usage() {
@@ -52,6 +58,11 @@ bin=${PERFECTPLAY:-perfectplay}
 threads=${THREADS:-2}
 min_free_gb=${MIN_FREE_GB:-20}
 table_bits=${TABLE_BITS:-29}
+expect=${EXPECT:-}
+if [ -n "$expect" ]; then
+  [ -f "$expect" ] || { echo "EXPECT=$expect: no such file" >&2; exit 2; }
+  expect=$(realpath "$expect")
+fi
 marks=$dir/marks
 mkdir -p "$marks"
 
@@ -106,6 +117,21 @@ run_step() {
   log "$what: done in $(cat "$mark") s"
 }
 
+# Compares verified table KEY with EXPECT's digest, if EXPECT lists it and it was not compared
+# before; a difference ends the driver.
+check_expected() {
+  local key=$1 want got
+  [ -n "$expect" ] && [ ! -f "$marks/expected-$key" ] || return 0
+  want=$(awk -v f="$key.ppdb" '$2 == f { print $1 }' "$expect")
+  [ -n "$want" ] || return 0
+  got=$(sha256sum "$dir/$key.ppdb" | cut -d ' ' -f 1)
+  if [ "$got" != "$want" ]; then
+    log "$key.ppdb differs from $expect (SHA-256 $got, expected $want): stopped"
+    exit 1
+  fi
+  echo "$got" > "$marks/expected-$key"
+}
+
 check_disk() {
   local free_gb
   free_gb=$(df -P -BG "$dir" | awk 'NR == 2 { sub("G", "", $4); print $4 }')
@@ -130,10 +156,12 @@ for a in $(seq 3 "$max_men"); do
     for file in "$dir/$a-$b".ppdb "$dir/$a-$b"-b*.ppdb "$dir/$b-$a".ppdb "$dir/$b-$a"-b*.ppdb; do
       [ -f "$file" ] || continue
       key=$(basename "$file" .ppdb)
-      [ -f "$marks/verified-$key" ] && continue
-      run_step "the verification of $key" "$marks/verified-$key" "$marks/verify-$key.log" \
-        "$bin" verify "$game" --db "$dir" --subspace "$key" --threads "$threads" -q \
-        "${set_args[@]}"
+      if [ ! -f "$marks/verified-$key" ]; then
+        run_step "the verification of $key" "$marks/verified-$key" "$marks/verify-$key.log" \
+          "$bin" verify "$game" --db "$dir" --subspace "$key" --threads "$threads" -q \
+          "${set_args[@]}"
+      fi
+      check_expected "$key"
     done
     [ -n "$stopping" ] && { log "stopped after $unit"; exit 0; }
   done

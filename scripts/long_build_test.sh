@@ -4,7 +4,8 @@
 # the manifest written, the placement searched), its tables compared byte for byte with one
 # uninterrupted `perfectplay solve --wdl-only --compress` of the same game, and the search's
 # value of the start and of every first placement with those of a retrograde build of the
-# whole game, placement included.
+# whole game, placement included; then a fresh build given a manifest with one digest changed
+# (EXPECT) stops at that table.
 #
 #   scripts/long_build_test.sh [BINARY]     # default target/release/perfectplay
 set -euo pipefail
@@ -66,4 +67,18 @@ probed=$(values "$work/probe.txt")
 [ "$(echo "$searched" | wc -l)" -eq 25 ] || fail "the search valued $(echo "$searched" | wc -l) of 25 (start and 24 first placements)"
 [ "$searched" = "$probed" ] || fail "the search and the whole-game tables disagree:
 $(diff <(echo "$searched") <(echo "$probed"))"
-echo "long_build.sh: stopped, resumed, verified and searched; $(wc -l < "$work/long/CHECKSUMS") tables identical to one uninterrupted build; the start ($(echo "$searched" | awk '$1 == "start" { print $2 }')) and 24 first placements as the whole-game tables value them"
+# 5. EXPECT: a fresh build compared with the uninterrupted build's manifest, one digest of it
+# changed, goes through the tables that match and stops at the one that differs.
+sed -E 's/^[0-9a-f]{64}  3-4\.ppdb$/'"$(printf '0%.0s' $(seq 64))"'  3-4.ppdb/' \
+  "$work/once/CHECKSUMS" > "$work/tampered"
+grep -q "^0\{64\}  3-4.ppdb$" "$work/tampered" || fail "the manifest has no 3-4.ppdb to change"
+if EXPECT="$work/tampered" bash scripts/long_build.sh twelve_mens_morris "$work/again" 4 \
+  "${rules[@]}" > /dev/null 2>&1; then
+  fail "a table that differs from EXPECT did not stop the build"
+fi
+tail -n 1 "$work/again/marks/events.log" | grep -q "3-4.ppdb differs from" \
+  || fail "the stop did not name the table that differs: $(tail -n 1 "$work/again/marks/events.log")"
+[ -f "$work/again/marks/expected-3-3" ] || fail "3-3, which matches, was not compared"
+[ ! -f "$work/again/marks/built-4-4" ] || fail "the build went on past the table that differs"
+
+echo "long_build.sh: stopped, resumed, verified and searched; $(wc -l < "$work/long/CHECKSUMS") tables identical to one uninterrupted build; the start ($(echo "$searched" | awk '$1 == "start" { print $2 }')) and 24 first placements as the whole-game tables value them; a table unlike EXPECT's stops it"
