@@ -14,7 +14,8 @@
 # at most one table's verification. When every unit is verified it writes the SHA-256 manifest
 # (`info --write-checksums`) and runs the placement search (`search --moves`).
 #
-# DIR/marks/ records what is done: `built-A-B` (seconds), `verified-KEY` (seconds), the output
+# DIR/marks/ records what is done: `built-A-B` (seconds, over every run of the unit),
+# `verified-KEY` (seconds), the output
 # of every run (`build-A-B.log`, `verify-KEY.log`) and `events.log` (one line a step, UTC).
 # `scripts/long_build_progress.py DIR` sums them up.
 #
@@ -99,22 +100,34 @@ run_child() {
 }
 
 # Runs one step: `run_step WHAT MARK LOG COMMAND...`, its output in LOG and its seconds in MARK
-# once it succeeds. A stop (the unit's state saved, or a verification or search cut short, to
-# be done again) or a failure ends the driver.
+# once it succeeds, those of the runs stopped before it included (kept meanwhile in
+# MARK.stopped: a unit taken up from its checkpoint counts every run). A stop (the unit's state
+# saved, or a verification or search cut short, to be done again) or a failure ends the driver.
 run_step() {
-  local what=$1 mark=$2 out=$3 start rc
+  local what=$1 mark=$2 out=$3 start rc spent before
   shift 3
   [ -n "$stopping" ] && { log "stopped before $what"; exit 0; }
   start=$(date +%s)
   run_child nice -n 10 "$@" > "$out" 2>&1
   rc=$?
+  spent=$(($(date +%s) - start))
+  before=$(cat "$mark.stopped" 2>/dev/null || echo 0)
   if [ "$rc" -ne 0 ]; then
-    [ -n "$stopping" ] && { log "stopped in $what (exit $rc)"; exit 0; }
+    if [ -n "$stopping" ]; then
+      echo $((before + spent)) > "$mark.stopped"
+      log "stopped in $what (exit $rc) after $spent s"
+      exit 0
+    fi
     log "$what FAILED (exit $rc): $(tail -n 1 "$out")"
     exit 1
   fi
-  echo $(($(date +%s) - start)) > "$mark"
-  log "$what: done in $(cat "$mark") s"
+  echo $((before + spent)) > "$mark"
+  rm -f "$mark.stopped"
+  if [ "$before" -gt 0 ]; then
+    log "$what: done in $(cat "$mark") s ($before s of it in runs stopped before)"
+  else
+    log "$what: done in $(cat "$mark") s"
+  fi
 }
 
 # Compares verified table KEY with EXPECT's digest, if EXPECT lists it and it was not compared

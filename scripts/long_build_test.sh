@@ -40,10 +40,19 @@ wait
 events | tail -n 1 | grep -q "stopped" || fail "the driver did not record its stop"
 [ ! -f "$work/long/marks/searched" ] || fail "a stopped build went on to the search"
 
-# 2. Run again: it goes on from the marks (units 3-3 and 3-4 are not built twice).
+# 2. Run again: it goes on from the marks (units 3-3 and 3-4 are not built twice), and 4-4's
+# time counts its stopped run (given 1000 s more here, as the stop may come within a second).
+stopped=$work/long/marks/built-4-4.stopped
+[ -f "$stopped" ] || fail "the stopped run of 4-4 left no time"
+echo $(($(cat "$stopped") + 1000)) > "$stopped"
 bash scripts/long_build.sh twelve_mens_morris "$work/long" 4 "${rules[@]}" > /dev/null
 events | tail -n 1 | grep -q "done" || fail "the second run did not finish"
 [ "$(events | grep -c "build 3-4$")" -eq 1 ] || fail "unit 3-4 was built twice"
+[ "$(cat "$work/long/marks/built-4-4")" -ge 1000 ] \
+  || fail "the time of 4-4's stopped runs was not counted: $(cat "$work/long/marks/built-4-4") s"
+events | grep -q "the build of 4-4: done in [0-9]* s ([0-9]* s of it in runs stopped before)" \
+  || fail "the log does not say that 4-4 was built over several runs"
+[ ! -f "$work/long/marks/built-4-4.stopped" ] || fail "a finished unit kept its stopped runs' time"
 for table in "$work"/long/*.ppdb; do
   key=$(basename "$table" .ppdb)
   [ -f "$work/long/marks/verified-$key" ] || fail "$key was never verified"
