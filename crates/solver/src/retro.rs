@@ -36,7 +36,9 @@
 //!    the losses. So may an odd layer where its wins outnumber the positions still counting
 //!    enough (module `odd_forward`): each counting position whose every turn into the unit
 //!    reaches a win in `d` or fewer is lost in `d + 1`, and the counters, left stale, are
-//!    recounted once, before the first odd layer unmoved after.
+//!    recounted once, before the first odd layer unmoved after. Both kinds of look are
+//!    queued a few positions deep, so that the cache misses of one look's cells overlap the
+//!    work of the next (module `lookahead`).
 //! 3. What is still undecided can only repeat or reach draws: a draw.
 //!
 //! Distances are exact under optimal play (the winner the shortest way, the loser the
@@ -60,11 +62,13 @@ use crate::value::{Packed, Value, Wdl, MAX_DISTANCE};
 
 mod forward;
 mod layer_chunks;
+mod lookahead;
 mod odd_forward;
 
 use forward::EvenLayer;
 pub(crate) use forward::WinSearch;
 use layer_chunks::{ChunkMarks, LayerChunks};
+use lookahead::{Begun, Queue};
 pub(crate) use odd_forward::CountDown;
 
 /// The most successors in the unit one position may have.
@@ -1021,15 +1025,28 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             if let Some(split) = split {
                 self.for_each_open(range.clone(), d, split, |g| looked_at.mark(g));
             }
-            self.visit_marked(range, &unmoved.union(&looked_at), |m, g, pos| {
-                if unmoved.has(g) {
-                    self.unmove(g, pos, d, local)
-                } else if self.reaches(g, m, pos, lost)? {
-                    self.improve_win(g, d + 1, local)
+            // Looks end in the order they began, a few positions later (module `lookahead`).
+            let end = |look: Begun<Pos<D>>, local: &mut [u64; 256]| {
+                if self.reaches(&look, lost)? {
+                    self.improve_win(look.g, d + 1, local)
                 } else {
                     Ok(())
                 }
+            };
+            let mut looks = Queue::new();
+            self.visit_marked(range, &unmoved.union(&looked_at), |m, g, pos| {
+                if unmoved.has(g) {
+                    self.unmove(g, pos, d, local)
+                } else {
+                    match looks.push(self.begin_win_look(m, g, pos)?) {
+                        Some(oldest) => end(oldest, local),
+                        None => Ok(()),
+                    }
+                }
             })?;
+            while let Some(oldest) = looks.pop() {
+                end(oldest, local)?;
+            }
             observer.layer_chunk_done();
             Ok(())
         };

@@ -39,6 +39,7 @@ use std::sync::atomic::Ordering;
 use arrayvec::ArrayVec;
 use perfectplay_core::Game;
 
+use super::lookahead::Begun;
 use super::{Pos, UnitSolver};
 use crate::cells::Cell;
 use crate::domain::Domain;
@@ -69,10 +70,11 @@ pub(crate) enum WinSearch {
 const COUNT_ABOVE: u64 = 1024;
 /// The most successors [`UnitSolver::turns_into_unit`] locates before reading their cells.
 pub(super) const MOST_READS: usize = 16;
-/// The most successors a forward look locates before reading their cells. Its first is read
-/// at once (where a side is far ahead, nearly every turn of the side behind it is lost, and
-/// the first turn settles most looks), then two, then this many at a time: their cache misses
-/// overlap, and a loss found among them spares the turns after.
+/// The most successors a forward look locates before reading their cells. It begins with one
+/// (where a side is far ahead, nearly every turn of the side behind it is lost, and the first
+/// turn settles most looks), read when the look ends (module `lookahead`), then two, then this
+/// many at a time: their cache misses overlap, and a loss found among them spares the turns
+/// after.
 const READS: usize = 4;
 /// What unmoving one loss costs, against [`LOOK_COST`] for looking forward from one open
 /// position: on Twelve Men's Morris 4-6 (two threads), 0.79 µs a loss (a score of predecessors
@@ -257,16 +259,21 @@ impl<D: Domain> UnitSolver<'_, D> {
         }
     }
 
-    /// Whether some turn of `pos` (combined index `g`, member `m`) leads to a position of the
-    /// unit whose cell is `target`.
-    pub(super) fn reaches(
+    /// Begins a look forward from `pos` (combined index `g`, member `m`) for a turn into a
+    /// loss of the layer: see [`reaches`](Self::reaches).
+    pub(super) fn begin_win_look(
         &self,
-        g: u64,
         m: usize,
+        g: u64,
         pos: &Pos<D>,
-        target: Cell,
-    ) -> Result<bool, SolveError> {
-        self.turns_into_unit(g, m, pos, 1, READS, |batch| {
+    ) -> Result<Begun<Pos<D>>, SolveError> {
+        self.begin_look(m, g, pos, 1)
+    }
+
+    /// Whether some turn of the position `look` was begun from leads to a position of the
+    /// unit whose cell is `target`.
+    pub(super) fn reaches(&self, look: &Begun<Pos<D>>, target: Cell) -> Result<bool, SolveError> {
+        self.end_look(look, READS, |batch| {
             batch.iter().any(|&q| self.cells.get(q) == target)
         })
     }
@@ -284,18 +291,44 @@ impl<D: Domain> UnitSolver<'_, D> {
         pos: &Pos<D>,
         first: usize,
         most: usize,
-        mut read: impl FnMut(&[u64]) -> bool,
+        read: impl FnMut(&[u64]) -> bool,
     ) -> Result<bool, SolveError> {
+        Ok(self
+            .turns_into_unit_from(g, m, pos, 0, first, most, read)?
+            .is_some())
+    }
+
+    /// [`turns_into_unit`](Self::turns_into_unit) from turn `skip` of `pos` on, in the order
+    /// the game generates them (the turns before are passed over, neither played nor
+    /// located): returns how many turns had been generated, those skipped included, when
+    /// `read` returned true, or `None` if it never did. A look stopped there goes on from
+    /// there.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn turns_into_unit_from(
+        &self,
+        g: u64,
+        m: usize,
+        pos: &Pos<D>,
+        skip: usize,
+        first: usize,
+        most: usize,
+        mut read: impl FnMut(&[u64]) -> bool,
+    ) -> Result<Option<usize>, SolveError> {
         debug_assert!(0 < first && first <= most && most <= MOST_READS);
         let game = self.domain.game();
         let quiet_stay = self.quiet_stay[m];
         let mut reads: ArrayVec<u64, MOST_READS> = ArrayVec::new();
         let mut batch = first;
         let mut memo = D::LocateMemo::default();
-        let mut done = false;
+        let mut generated = 0;
+        let mut stopped_after = None;
         let mut error = None;
         game.for_each_move(pos, |mv| {
-            if done || error.is_some() {
+            if stopped_after.is_some() || error.is_some() {
+                return;
+            }
+            generated += 1;
+            if generated <= skip {
                 return;
             }
             let stays = quiet_stay && self.domain.is_quiet_turn(pos, mv);
@@ -318,7 +351,9 @@ impl<D: Domain> UnitSolver<'_, D> {
                         self.cells.prefetch(q);
                         reads.push(q);
                         if reads.len() == batch {
-                            done = read(&reads);
+                            if read(&reads) {
+                                stopped_after = Some(generated);
+                            }
                             reads.clear();
                             batch = (2 * batch).min(most);
                         }
@@ -335,7 +370,10 @@ impl<D: Domain> UnitSolver<'_, D> {
         });
         match error {
             Some(e) => Err(e),
-            None => Ok(done || !reads.is_empty() && read(&reads)),
+            None => {
+                Ok(stopped_after
+                    .or_else(|| (!reads.is_empty() && read(&reads)).then_some(generated)))
+            }
         }
     }
 }

@@ -41,6 +41,7 @@ use arrayvec::ArrayVec;
 
 use super::forward::MOST_READS;
 use super::layer_chunks::ChunkMarks;
+use super::lookahead::{Begun, Queue};
 use super::{sort_distinct, Observer, Pos, UnitSolver, CHUNK, MAX_INTERNAL};
 use crate::cells::{Cell, CANNOT_LOSE};
 use crate::domain::Domain;
@@ -71,7 +72,7 @@ const LOOK_COST: u64 = 4;
 /// counting the cells: looking forward would need under a seventh of the positions counting,
 /// and the count reads every cell.
 const COUNT_ABOVE: u64 = 16;
-/// How many successors a forward look locates before reading the first batch of cells.
+/// How many successors a forward look locates when it begins (module `lookahead`).
 const FIRST_READS: usize = 4;
 
 /// Whether looking forward from `counting` positions costs less than unmoving `wins`.
@@ -128,29 +129,42 @@ impl<D: Domain> UnitSolver<'_, D> {
     /// unit is won in `d` plies or fewer is lost. Returns whether every chunk was done.
     #[must_use]
     pub(super) fn odd_layer_forward(&self, d: u32, observer: &dyn Observer) -> bool {
-        self.for_each_counting(observer, |m, g, pos, local| {
-            let (mut every_turn_won, mut any) = (true, false);
-            self.turns_into_unit(g, m, pos, FIRST_READS, MOST_READS, |batch| {
-                any = true;
-                every_turn_won = batch.iter().all(|&q| won_before(self.cells.get(q), d + 1));
-                !every_turn_won
-            })?;
-            if !any {
-                return Err(self.inconsistent(g, "a counting position has no turn into the unit"));
+        // Looks end in the order they began, a few positions later (module `lookahead`).
+        let end = |look: Begun<Pos<D>>, local: &mut [u64; 256]| {
+            if !look.has_turns() {
+                return Err(
+                    self.inconsistent(look.g, "a counting position has no turn into the unit")
+                );
             }
-            if !every_turn_won {
+            let some_turn_not_won = self.end_look(&look, MOST_READS, |batch| {
+                !batch.iter().all(|&q| won_before(self.cells.get(q), d + 1))
+            })?;
+            if some_turn_not_won {
                 return Ok(());
             }
             let mut plies = None;
-            self.cells.update(g, |cell| {
+            self.cells.update(look.g, |cell| {
                 // Layers come in order: the longest internal win is `d` or less, so the loss
                 // is in one more, unless an exit loses later.
                 plies = is_counting(cell).then(|| (d + 1).max(u32::from(cell.value)));
                 Some(Cell::decided(Packed::decided(plies?)?.0))
             });
             if let Some(plies) = plies {
-                self.packed(g, plies)?;
-                self.decided_at(g, plies, local);
+                self.packed(look.g, plies)?;
+                self.decided_at(look.g, plies, local);
+            }
+            Ok(())
+        };
+        self.for_each_counting_chunk(observer, |range, counting, local| {
+            let mut looks = Queue::new();
+            self.visit_marked(range, counting, |m, g, pos| {
+                match looks.push(self.begin_look(m, g, pos, FIRST_READS)?) {
+                    Some(oldest) => end(oldest, local),
+                    None => Ok(()),
+                }
+            })?;
+            while let Some(oldest) = looks.pop() {
+                end(oldest, local)?;
             }
             Ok(())
         })
@@ -201,6 +215,19 @@ impl<D: Domain> UnitSolver<'_, D> {
         observer: &dyn Observer,
         visit: impl Fn(usize, u64, &Pos<D>, &mut [u64; 256]) -> Result<(), SolveError> + Sync,
     ) -> bool {
+        self.for_each_counting_chunk(observer, |range, counting, local| {
+            self.visit_marked(range, counting, |m, g, pos| visit(m, g, pos, local))
+        })
+    }
+
+    /// Runs `task(chunk, its counting positions, counts)` on each chunk of the unit (the
+    /// chunks done of the pass skipped); returns whether every chunk was done.
+    fn for_each_counting_chunk(
+        &self,
+        observer: &dyn Observer,
+        task: impl Fn(std::ops::Range<u64>, &ChunkMarks, &mut [u64; 256]) -> Result<(), SolveError>
+            + Sync,
+    ) -> bool {
         let chunks = crate::tasks::each_chunk(0..self.total().div_ceil(CHUNK));
         self.for_each_chunk(chunks, |range, local| {
             let mut counting = ChunkMarks::new(range.start);
@@ -209,7 +236,7 @@ impl<D: Domain> UnitSolver<'_, D> {
                     counting.mark(g);
                 }
             });
-            self.visit_marked(range, &counting, |m, g, pos| visit(m, g, pos, local))?;
+            task(range, &counting, local)?;
             observer.layer_chunk_done();
             Ok(())
         })
