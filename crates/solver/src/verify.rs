@@ -24,10 +24,6 @@
 //! per position. Decoding a file checks every frame of it; the tables that do not fit are read
 //! in place, value by value, with the same answers.
 //!
-//! Positions are recomputed a few at a time ([`QUEUED`]): each one's successors are located and
-//! their reads prefetched some positions before the reads are made, so that the cache misses
-//! overlap.
-//!
 //! A successor its table leaves out (a checkers position whose mover must capture) has no
 //! stored value: it is searched as a probe searches it, the best of its captures' values, but
 //! through the same decoded tables, the tables those captures lead to decoded after the others
@@ -301,48 +297,9 @@ fn verify_table<D: Domain>(
     let mismatches = AtomicU64::new(0);
     let example: Mutex<Option<(u64, String)>> = Mutex::new(None);
     let error: Mutex<Option<SolveError>> = Mutex::new(None);
-    // Whether a position's stored value is the one recomputed: `None`, or the mismatch told.
-    let verdict =
-        |index: u64, pos: &Position<D>, stored: Option<Value>, computed: Option<Value>| {
-            let same = match (stored, computed) {
-                (None, None) => true,
-                (Some(s), Some(c)) if s.plies.is_none() || c.plies.is_none() => s.wdl == c.wdl,
-                (s, c) => s == c,
-            };
-            (!same).then(|| {
-                format!(
-                    "index {index}: stored {}, successors give {} ({pos:?})",
-                    describe(stored),
-                    describe(computed)
-                )
-            })
-        };
-    let end = |q: &mut Queued<Position<D>>| -> Result<Option<String>, SolveError> {
-        let computed = end_recompute(tb, near, &q.pos, q.a_loss_proves, &mut q.recomputing)
-            .map_err(dependency)?;
-        Ok(verdict(q.index, &q.pos, q.stored, computed))
-    };
     crate::tasks::each_chunk(0..positions.div_ceil(CHUNK)).for_each(|c| {
         let start = c * CHUNK;
         let mut stop = false;
-        // A ring: once full, `oldest` is the slot to end and begin again.
-        let mut queue: ArrayVec<Queued<Position<D>>, QUEUED> = ArrayVec::new();
-        let mut oldest = 0;
-        let record = |index: u64, result: Result<Option<String>, SolveError>| match result {
-            Ok(None) => true,
-            Ok(Some(text)) => {
-                mismatches.fetch_add(1, Ordering::Relaxed);
-                let mut slot = example.lock().expect("lock");
-                if slot.as_ref().is_none_or(|(i, _)| index < *i) {
-                    *slot = Some((index, text));
-                }
-                true
-            }
-            Err(e) => {
-                error.lock().expect("lock").get_or_insert(e);
-                false
-            }
-        };
         tb.domain()
             .for_each_position(key, start..(start + CHUNK).min(positions), |index, pos| {
                 if stop {
@@ -352,61 +309,52 @@ fn verify_table<D: Domain>(
                 if omits && tb.domain().omits(pos) {
                     return;
                 }
-                let stored = match near.tables[0].value(index) {
-                    Ok(stored) => stored,
-                    Err(e) => {
-                        stop = !record(index, Err(e.into()));
-                        return;
-                    }
-                };
-                if tb.domain().is_hole(key, index, pos) {
-                    stop = !record(index, Ok(verdict(index, pos, stored, None)));
-                    return;
-                }
-                // A stored win without a distance is proven by one successor lost for its
-                // mover: no other successor can make the result better than a win.
-                let a_loss_proves = matches!(
-                    stored,
-                    Some(Value {
-                        wdl: Wdl::Win,
-                        plies: None
-                    })
-                );
-                let slot = if queue.is_full() {
-                    let slot = &mut queue[oldest];
-                    oldest = (oldest + 1) % QUEUED;
-                    if !record(slot.index, end(slot)) {
-                        stop = true;
-                        return;
-                    }
-                    slot.index = index;
-                    slot.pos = *pos;
-                    slot.stored = stored;
-                    slot.a_loss_proves = a_loss_proves;
-                    slot
-                } else {
-                    queue.push(Queued {
-                        index,
-                        pos: *pos,
+                let result = (|| -> Result<Option<String>, SolveError> {
+                    let stored = near.tables[0].value(index)?;
+                    // A stored win without a distance is proven by one successor lost for
+                    // its mover: no other successor can make the result better than a win.
+                    let a_loss_proves = matches!(
                         stored,
-                        a_loss_proves,
-                        recomputing: Recomputing::default(),
-                    });
-                    queue.last_mut().expect("just pushed")
-                };
-                let begun = begin_recompute(tb, near, pos, a_loss_proves, &mut slot.recomputing);
-                if let Err(e) = begun {
-                    // Its reads are left unmade: the chunk stops here.
-                    stop = !record(index, Err(dependency(e)));
+                        Some(Value {
+                            wdl: Wdl::Win,
+                            plies: None
+                        })
+                    );
+                    let computed = if tb.domain().is_hole(key, index, pos) {
+                        None
+                    } else {
+                        recompute(tb, near, pos, a_loss_proves).map_err(dependency)?
+                    };
+                    let same = match (stored, computed) {
+                        (None, None) => true,
+                        (Some(s), Some(c)) if s.plies.is_none() || c.plies.is_none() => {
+                            s.wdl == c.wdl
+                        }
+                        (s, c) => s == c,
+                    };
+                    Ok((!same).then(|| {
+                        format!(
+                            "index {index}: stored {}, successors give {} ({pos:?})",
+                            describe(stored),
+                            describe(computed)
+                        )
+                    }))
+                })();
+                match result {
+                    Ok(None) => {}
+                    Ok(Some(text)) => {
+                        mismatches.fetch_add(1, Ordering::Relaxed);
+                        let mut slot = example.lock().expect("lock");
+                        if slot.as_ref().is_none_or(|(i, _)| index < *i) {
+                            *slot = Some((index, text));
+                        }
+                    }
+                    Err(e) => {
+                        error.lock().expect("lock").get_or_insert(e);
+                        stop = true;
+                    }
                 }
             });
-        // The order they end in makes no difference (a verification only reads).
-        for slot in &mut queue {
-            if stop {
-                break;
-            }
-            stop = !record(slot.index, end(slot));
-        }
     });
     if let Some(e) = error.into_inner().expect("lock") {
         return Err(e);
@@ -498,42 +446,7 @@ const READS: usize = 64;
 /// overlap a few cache misses.
 const READS_TO_SETTLE: usize = 4;
 
-/// How many positions of a chunk are recomputed at once: each begins (its successors located
-/// and their reads prefetched) this many positions before it ends (the reads made), so that the
-/// reads' cache misses (the tables are gigabytes, read at random) overlap the work of the
-/// positions between. In Twelve Men's Morris 5-10 the reads made at once, right after their
-/// prefetches, took a fifth of a verification's samples.
-const QUEUED: usize = 8;
-
-/// A recomputation under way ([`begin_recompute`]), kept in place in its queue's slot: its reads
-/// are a kilobyte, too much to move at every position.
-#[derive(Default)]
-struct Recomputing {
-    /// The best of the successors valued so far; where `over`, the position's own value
-    /// (`None`: it cannot arise).
-    best: Option<Value>,
-    /// Whether the position is over (valued by the rules, not by its successors).
-    over: bool,
-    /// Reads gathered and prefetched, not yet made.
-    reads: Reads,
-    /// How many turns were generated to gather `reads`, where more may follow; `None` where
-    /// every turn was.
-    resume: Option<usize>,
-}
-
-/// A position of the verified table whose recomputation is under way.
-struct Queued<P> {
-    index: u64,
-    pos: P,
-    /// Its stored value.
-    stored: Option<Value>,
-    a_loss_proves: bool,
-    recomputing: Recomputing,
-}
-
-/// Begins the recomputation of the value `pos` must have given its successors: its first batch
-/// of successors in tables of `near` located and their reads prefetched ([`end_recompute`]
-/// makes them).
+/// The value `pos` must have given its successors; `None` if it cannot arise.
 ///
 /// Successors are valued in two passes: each in a table of `near` is located and its read
 /// prefetched; then the reads are made. Any other successor is tested for the end of the game
@@ -542,120 +455,39 @@ struct Queued<P> {
 /// With `a_loss_proves` (the position is stored as a win without a distance), the first
 /// successor found lost for its mover settles the result, a win, and the turns left are not
 /// valued: their values could not change it, only a distance, which is not compared.
-fn begin_recompute<D: Domain>(
+fn recompute<D: Domain>(
     tb: &Tablebase<D>,
     near: Near<'_, D::Key>,
     pos: &<D::Game as Game>::Position,
     a_loss_proves: bool,
-    into: &mut Recomputing,
-) -> Result<(), ProbeError> {
-    debug_assert!(
-        into.reads.is_empty(),
-        "a recomputation ended makes its reads"
-    );
-    into.best = None;
-    into.resume = None;
-    into.over = false;
-    if let Some(v) = terminal_value(tb.domain().game(), pos) {
-        into.over = true;
-        into.best = match v {
-            Ok(v) => Some(v),
-            Err(ProbeError::CannotArise) => None,
-            Err(e) => return Err(e),
-        };
-        return Ok(());
-    }
-    into.resume = value_turns(
-        tb,
-        near,
-        pos,
-        a_loss_proves,
-        0,
-        true,
-        &mut into.best,
-        &mut into.reads,
-    )?;
-    Ok(())
-}
-
-/// Ends the recomputation `begun` from `pos`: makes its reads and values the turns after them
-/// where they may still change the result. Returns the value `pos` must have; `None` if it
-/// cannot arise.
-fn end_recompute<D: Domain>(
-    tb: &Tablebase<D>,
-    near: Near<'_, D::Key>,
-    pos: &<D::Game as Game>::Position,
-    a_loss_proves: bool,
-    begun: &mut Recomputing,
 ) -> Result<Option<Value>, ProbeError> {
-    if begun.over {
-        return Ok(begun.best);
-    }
-    let best = &mut begun.best;
-    read_all(near.tables, &mut begun.reads, &mut |v| {
-        add_successor(best, v)
-    })?;
-    if let Some(skip) = begun.resume.filter(|_| !settles(a_loss_proves, *best)) {
-        value_turns(
-            tb,
-            near,
-            pos,
-            a_loss_proves,
-            skip,
-            false,
-            best,
-            &mut begun.reads,
-        )?;
-    }
-    Ok(*best)
-}
-
-/// Takes a successor's value `v` into `best`, the best for the mover so far.
-fn add_successor(best: &mut Option<Value>, v: Value) {
-    let v = v.before();
-    if best.is_none_or(|b| v.better_than(b)) {
-        *best = Some(v);
-    }
-}
-
-/// Whether `best` settles the result where a successor lost for its mover proves it.
-fn settles(a_loss_proves: bool, best: Option<Value>) -> bool {
-    a_loss_proves && best.is_some_and(|b| b.wdl == Wdl::Win)
-}
-
-/// Values the turns of `pos` from turn `skip` on (in the order the game generates them; the
-/// turns before are neither played nor located) into `best`, through `reads`. With `pause`,
-/// stops once a batch of reads is gathered, leaving them unmade, and returns how many turns had
-/// been generated; otherwise, and where the turns run out first, returns `None`, with the last
-/// reads made (or, with `pause`, gathered and left unmade).
-#[allow(clippy::too_many_arguments)]
-fn value_turns<D: Domain>(
-    tb: &Tablebase<D>,
-    near: Near<'_, D::Key>,
-    pos: &<D::Game as Game>::Position,
-    a_loss_proves: bool,
-    skip: usize,
-    pause: bool,
-    best: &mut Option<Value>,
-    reads: &mut Reads,
-) -> Result<Option<usize>, ProbeError> {
     let game = tb.domain().game();
+    if let Some(v) = terminal_value(game, pos) {
+        return match v {
+            Ok(v) => Ok(Some(v)),
+            Err(ProbeError::CannotArise) => Ok(None),
+            Err(e) => Err(e),
+        };
+    }
+    let mut best: Option<Value> = None;
+    let add = |best: &mut Option<Value>, v: Value| {
+        let v = v.before();
+        if best.is_none_or(|b| v.better_than(b)) {
+            *best = Some(v);
+        }
+    };
+    let settles = |best: Option<Value>| a_loss_proves && best.is_some_and(|b| b.wdl == Wdl::Win);
     let batch = if a_loss_proves {
         READS_TO_SETTLE
     } else {
         READS
     };
+    let mut reads = Reads::new();
     let mut error = None;
     let mut settled = false;
-    let mut generated = 0;
-    let mut paused_after = None;
     let mut memo = D::LocateMemo::default();
     game.for_each_move(pos, |mv| {
-        if error.is_some() || settled || paused_after.is_some() {
-            return;
-        }
-        generated += 1;
-        if generated <= skip {
+        if error.is_some() || settled {
             return;
         }
         // Played on a copy in place: a returned position is copied once more, and that copy
@@ -676,36 +508,31 @@ fn value_turns<D: Domain>(
                 Some((t, index, left_out))
             });
         let located = match in_near {
-            Some((_, _, true)) => search_near(tb, near, &next).map(|v| add_successor(best, v)),
+            Some((_, _, true)) => search_near(tb, near, &next).map(|v| add(&mut best, v)),
             Some((t, index, false)) => {
                 near.tables[t].prefetch(index);
                 reads.push((t, index));
-                if reads.len() < batch {
-                    Ok(())
-                } else if pause {
-                    paused_after = Some(generated);
-                    Ok(())
+                if reads.len() == batch {
+                    read_all(near.tables, &mut reads, &mut |v| add(&mut best, v))
                 } else {
-                    read_all(near.tables, reads, &mut |v| add_successor(best, v))
+                    Ok(())
                 }
             }
             None => match terminal_value(game, &next) {
-                Some(v) => v.map(|v| add_successor(best, v)),
-                None => tb.probe(&next).map(|v| add_successor(best, v)),
+                Some(v) => v.map(|v| add(&mut best, v)),
+                None => tb.probe(&next).map(|v| add(&mut best, v)),
             },
         };
         if let Err(e) = located {
             error = Some(e);
         }
-        settled = settles(a_loss_proves, *best);
+        settled = settles(best);
     });
     if let Some(e) = error {
         return Err(e);
     }
-    if paused_after.is_none() && !pause {
-        read_all(near.tables, reads, &mut |v| add_successor(best, v))?;
-    }
-    Ok(paused_after)
+    read_all(near.tables, &mut reads, &mut |v| add(&mut best, v))?;
+    Ok(best)
 }
 
 /// The value of `pos`, which its table (one of `near`) leaves out, as [`Tablebase::probe`]
@@ -960,55 +787,6 @@ mod tests {
             let table = Table::open(&path, Some(&tb.expected(key))).unwrap();
             compress_table(tb.domain(), key, &table, packed, true).unwrap();
         }
-    }
-
-    /// Every position of a chunk is recomputed, those still queued when the chunk's walk ends
-    /// included: a wrong value stored at each of the last positions of every chunk (and at
-    /// the table's last) is found, each once.
-    #[test]
-    fn the_positions_queued_at_a_chunks_end_are_checked_too() {
-        use crate::morris::{MorrisDomain, MorrisKey};
-        use perfectplay_core::morris::Morris;
-        let domain = || MorrisDomain::new(Morris::preset("nine_mens_morris").unwrap()).unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        let keys = [MorrisKey::moving(3, 4)];
-        solve(domain(), dir.path(), &keys, &SolveOptions::default()).unwrap();
-
-        let table = Table::open(&dir.path().join("4-3.ppdb"), None).unwrap();
-        let positions = table.positions();
-        assert!(
-            positions > 20 * CHUNK,
-            "a table of many chunks: {positions}"
-        );
-        let result = |i: u64| table.value(i).unwrap().map(|v| v.wdl);
-        let byte_of = |wdl| {
-            let i = (0..positions).find(|&i| result(i) == Some(wdl)).unwrap();
-            table.payload()[i as usize]
-        };
-        let (win, loss) = (byte_of(Wdl::Win), byte_of(Wdl::Loss));
-        let changed: Vec<u64> = (0..positions.div_ceil(CHUNK))
-            .flat_map(|c| {
-                let end = ((c + 1) * CHUNK).min(positions);
-                end - QUEUED as u64 - 1..end
-            })
-            .collect();
-        let mut header = table.header().clone();
-        let mut payload = table.payload().to_vec();
-        for &i in &changed {
-            payload[i as usize] = if result(i) == Some(Wdl::Win) {
-                loss
-            } else {
-                win
-            };
-        }
-        header.payload_checksum = xxhash_rust::xxh3::xxh3_64(&payload);
-        drop(table);
-        crate::format::write_table(dir.path(), &header, &payload).unwrap();
-
-        let tb = Tablebase::open(domain(), dir.path()).unwrap();
-        let check = verify(&tb, None, None, &|_, _| {}).unwrap();
-        let wrong = check.tables.iter().find(|t| t.subspace == "4-3").unwrap();
-        assert_eq!(wrong.mismatches, changed.len() as u64, "{wrong:?}");
     }
 
     #[test]
