@@ -69,11 +69,25 @@ impl Morris {
     /// only when that re-forms a mill; a side whose only move that is counts as trapped.
     pub(crate) fn has_base_move(&self, pos: &MorrisPosition) -> bool {
         let us = pos.side;
+        let (ours, hand) = (pos.men(us), pos.in_hand(us));
         let empty = self.board.all_points().without(pos.occupied());
-        if !self.can_move(pos.men(us), pos.in_hand(us), empty) {
+        let sliding_memory = pos
+            .barrier(us)
+            .filter(|b| hand == 0 && !self.can_fly(ours, hand) && ours.contains_index(b.man));
+        if let Some(b) = sliding_memory {
+            // Every slide is legal but the man's return: one pass over the men, where the
+            // general way below takes two (the retrograde solver asks this of every position
+            // of its units, most of which hold a memory).
+            let man = Bitboard::from_index(b.man);
+            let own = self.board.neighbours(b.man) & empty;
+            let others = self.board.slide_targets(ours.without(man), empty);
+            return (others | own.without(Bitboard::from_index(b.point))).any()
+                || own.contains_index(b.point) && !self.reforms_mill(ours, b.man, b.point);
+        }
+        if !self.can_move(ours, hand, empty) {
             return false;
         }
-        if pos.in_hand(us) > 0 || pos.barrier(us).is_none() {
+        if hand > 0 || pos.barrier(us).is_none() {
             return true;
         }
         let mut any = false;

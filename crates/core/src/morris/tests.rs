@@ -690,6 +690,96 @@ fn without_no_reforming_a_man_moves_out_and_back_to_take_again() {
     assert_eq!(p3.men(Color::Black).count(), 3);
 }
 
+/// Whether the side to move has a base move, by the general way: every man's targets, the
+/// memory's return taken out where it re-forms the mill.
+fn has_base_move_by_every_target(g: &Morris, pos: &MorrisPosition) -> bool {
+    let mut any = false;
+    g.visit_base_targets(pos, &mut |_, targets| any |= targets.any());
+    any
+}
+
+/// `has_base_move` answers a side with a memory by one pass over its men: on crowded boards
+/// (where men are trapped) it agrees with every man's targets, with the memory's man alone able
+/// to move, with the point it left taken since, and with memories on a point the side does not
+/// hold. (A memory alone never traps: the mill its return would re-form has another man next
+/// to the point left, free to step in.)
+#[test]
+fn a_side_with_a_memory_has_a_move_exactly_when_some_man_has_a_target() {
+    let mut rng = Rng(crate::SplitMix64::new(0x7472_6170));
+    let games = [
+        game("twelve_mens_morris"),
+        with("nine_mens_morris", &[("no_reforming", "true")]),
+        with("six_mens_morris", &[("no_reforming", "true")]),
+    ];
+    // Sides trapped, and sides whose only slide is the memory's man going back (allowed: the
+    // man stood on the mill's line, so going back re-forms nothing).
+    let (mut trapped, mut only_the_return) = (0, 0);
+    for g in &games {
+        let board = g.board();
+        let points = board.all_points().count() as usize;
+        for _ in 0..20_000 {
+            let us = if rng.below(2) == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            // A mill of ours broken by its man stepping off `point` to a neighbour: the return
+            // re-forms it. The other points filled at random, nearly all of them.
+            let mill = board.mills()[rng.below(board.mills().len())];
+            let line: Vec<u8> = Bitboard(mill).indices().collect();
+            let point = line[rng.below(3)];
+            let steps: Vec<u8> = board.neighbours(point).indices().collect();
+            let man = steps[rng.below(steps.len())];
+            let mut men = [Bitboard(0); 2];
+            men[us.index()] = Bitboard(mill).without(Bitboard::from_index(point));
+            men[us.index()] |= Bitboard::from_index(man);
+            let mut taken = men[0] | men[1] | Bitboard::from_index(point);
+            // One to three points left empty besides the point left.
+            let filled = points - 1 - rng.below(3);
+            while (taken.count() as usize) < filled {
+                let q = rng.below(points) as u8;
+                if !taken.contains_index(q) {
+                    taken |= Bitboard::from_index(q);
+                    men[rng.below(2)] |= Bitboard::from_index(q);
+                }
+            }
+            // Now and then the other side has stepped onto the point left: the memory forbids
+            // nothing, and the side may be trapped.
+            if rng.below(2) == 0 {
+                men[(!us).index()] |= Bitboard::from_index(point);
+            }
+            let (white, black) = (men[Color::White.index()], men[Color::Black.index()]);
+            let mut pos = MorrisPosition::from_parts(white, black, 0, 0, us);
+            // Now and then a memory that names another point: nothing it forbids.
+            let memory_man = if rng.below(8) == 0 {
+                rng.below(points) as u8
+            } else {
+                man
+            };
+            pos.set_barrier(
+                us,
+                Some(Barrier {
+                    man: memory_man,
+                    point,
+                }),
+            );
+            let expected = has_base_move_by_every_target(g, &pos);
+            assert_eq!(g.has_base_move(&pos), expected, "{}: {pos:?}", g.rules());
+            let empty = board.all_points().without(men[0] | men[1]);
+            let others =
+                board.slide_targets(men[us.index()].without(Bitboard::from_index(man)), empty);
+            let own = board.neighbours(man) & empty;
+            trapped += u32::from(!expected);
+            only_the_return +=
+                u32::from(memory_man == man && !others.any() && own == Bitboard::from_index(point));
+        }
+    }
+    assert!(
+        trapped > 1000 && only_the_return > 100,
+        "{trapped}, {only_the_return}"
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // 5. Lasker and Shah
 // ---------------------------------------------------------------------------------------------
