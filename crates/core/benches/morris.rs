@@ -1,5 +1,7 @@
 //! Criterion benchmarks of the morris engine: bulk-counted perft from the empty Nine Men's
-//! Morris board, and random playouts (games played to the end with uniformly random turns).
+//! Morris board, random playouts (games played to the end with uniformly random turns), and
+//! the end-of-game test of Twelve Men's Morris positions holding a no-re-forming memory (the
+//! retrograde solver's first pass asks it of every position).
 //!
 //! `cargo bench -p perfectplay-core --bench morris`.
 
@@ -9,8 +11,8 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use perfectplay_core::morris::Morris;
-use perfectplay_core::{perft, Game, GameState, SplitMix64};
+use perfectplay_core::morris::{Barrier, Morris, MorrisPosition};
+use perfectplay_core::{perft, Bitboard, Color, Game, GameState, SplitMix64};
 
 /// Plays one game with random turns through `GameState` (all rules: repetition, the move rule,
 /// the ply limit); returns the plies played.
@@ -70,9 +72,69 @@ fn morris_playouts(c: &mut Criterion) {
     group.finish();
 }
 
+/// Moving-phase Twelve Men's Morris positions, `men` a side, whose side to move holds a memory:
+/// a man of a mill stepped off `point`, which is empty.
+fn positions_with_a_memory(game: &Morris, men: [usize; 2], n: usize) -> Vec<MorrisPosition> {
+    let board = game.board();
+    let mut rng = SplitMix64::new(0x6d65_6d6f);
+    let mut below = |k: usize| rng.below(k).unwrap_or(0);
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let us = if below(2) == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let mill = board.mills()[below(board.mills().len())];
+        let line: Vec<u8> = Bitboard(mill).indices().collect();
+        let point = line[below(3)];
+        let steps: Vec<u8> = board.neighbours(point).indices().collect();
+        let man = steps[below(steps.len())];
+        let mut sides = [Bitboard(0); 2];
+        sides[us.index()] = Bitboard(mill).without(Bitboard::from_index(point));
+        sides[us.index()] |= Bitboard::from_index(man);
+        let mut taken = sides[0] | sides[1] | Bitboard::from_index(point);
+        for (side, &count) in [us, !us].iter().zip(&men) {
+            while (sides[side.index()].count() as usize) < count {
+                let q = below(24) as u8;
+                if !taken.contains_index(q) {
+                    taken |= Bitboard::from_index(q);
+                    sides[side.index()] |= Bitboard::from_index(q);
+                }
+            }
+        }
+        if sides[us.index()].count() as usize != men[0] {
+            continue;
+        }
+        let (white, black) = (sides[Color::White.index()], sides[Color::Black.index()]);
+        let mut pos = MorrisPosition::from_parts(white, black, 0, 0, us);
+        pos.set_barrier(us, Some(Barrier { man, point }));
+        out.push(pos);
+    }
+    out
+}
+
+fn morris_outcome_with_a_memory(c: &mut Criterion) {
+    let game = Morris::preset("twelve_mens_morris").expect("a preset");
+    let mut group = c.benchmark_group("twelve_mens_morris_outcome");
+    for men in [[5, 11], [11, 5], [8, 8]] {
+        let positions = positions_with_a_memory(&game, men, 4096);
+        group.throughput(Throughput::Elements(positions.len() as u64));
+        group.bench_function(format!("memory_{}_{}", men[0], men[1]), |b| {
+            b.iter(|| {
+                positions
+                    .iter()
+                    .filter(|p| game.outcome(black_box(p)).is_some())
+                    .count()
+            })
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default();
-    targets = morris_perft, morris_playouts
+    targets = morris_perft, morris_playouts, morris_outcome_with_a_memory
 }
 criterion_main!(benches);
