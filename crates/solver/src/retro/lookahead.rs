@@ -4,15 +4,17 @@
 //! position's first successors in the unit and reads their cells, and most looks end there.
 //! The cells lie at random among gigabytes, so each read is a cache miss and, on a virtual
 //! machine, often a page walk too; read at once, the look waits for them. In Twelve Men's
-//! Morris 5-10 the loads of those cells took a fifth of the samples of an odd layer looked at
-//! forward, though a look prefetches a batch of them before reading the first. So the layers queue their
-//! looks: a look is *begun* (its first successors located and their cells' fetch started) and
-//! *ended* [`DEPTH`] looks later (those cells read, and the rest of its turns played where
-//! they do not settle it), by which time the cells have arrived.
+//! Morris 5-10 the loads of those cells took a fifth of the samples of an odd layer looked
+//! at forward, though a look prefetches a batch of them before reading the first. So the
+//! layers queue their looks: a look is *begun* (its first successors located and their
+//! cells' fetch started) and *ended* [`DEPTH`] looks later (those cells read, and the rest of
+//! its turns played where they do not settle it), by which time the cells have arrived. A look
+//! its first successors do not settle generates its turns again, passing over those already
+//! located: most looks are settled by their first.
 //!
-//! A queued look writes what it would have written at once: a layer's look reads only cells
-//! the layer does not change and writes only its own position's cell, and a chunk ends its
-//! queued looks before it counts as done.
+//! A queued look writes what it would have written at once: what a layer's look asks of a cell
+//! (a loss in `d`, a win in `d` or fewer) is not changed by that layer, a look writes only its
+//! own position's cell, and a chunk ends its queued looks before it counts as done.
 
 use arrayvec::ArrayVec;
 
@@ -48,28 +50,43 @@ impl<P> Begun<P> {
     }
 }
 
-/// Looks begun, oldest first.
+/// Looks begun: a ring, so that a look goes in and another out without the rest moving.
 pub(super) struct Queue<P> {
     looks: ArrayVec<Begun<P>, DEPTH>,
+    /// Where the oldest look is.
+    oldest: usize,
 }
 
 impl<P> Queue<P> {
     pub(super) fn new() -> Self {
         Queue {
             looks: ArrayVec::new(),
+            oldest: 0,
         }
     }
 
     /// Queues `look`, and returns the oldest look queued where the queue was full.
     pub(super) fn push(&mut self, look: Begun<P>) -> Option<Begun<P>> {
-        let oldest = self.looks.is_full().then(|| self.looks.remove(0));
-        self.looks.push(look);
-        oldest
+        if !self.looks.is_full() {
+            self.looks.push(look);
+            return None;
+        }
+        let oldest = std::mem::replace(&mut self.looks[self.oldest], look);
+        self.oldest = (self.oldest + 1) % DEPTH;
+        Some(oldest)
     }
 
     /// The oldest look queued, taken out.
     pub(super) fn pop(&mut self) -> Option<Begun<P>> {
-        (!self.looks.is_empty()).then(|| self.looks.remove(0))
+        if self.looks.is_empty() {
+            return None;
+        }
+        // The looks after it move down one: the next oldest is where it was, or first.
+        let oldest = self.looks.remove(self.oldest);
+        if self.oldest >= self.looks.len() {
+            self.oldest = 0;
+        }
+        Some(oldest)
     }
 }
 
