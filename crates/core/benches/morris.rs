@@ -72,8 +72,9 @@ fn morris_playouts(c: &mut Criterion) {
     group.finish();
 }
 
-/// Moving-phase Twelve Men's Morris positions, `men` a side, whose side to move holds a memory:
-/// a man of a mill stepped off `point`, which is empty.
+/// Moving-phase Twelve Men's Morris positions, `men` a side (the side to move first), whose side
+/// to move holds a memory: its man next to `point`, an empty point of a mill whose other points
+/// it holds.
 fn positions_with_a_memory(game: &Morris, men: [usize; 2], n: usize) -> Vec<MorrisPosition> {
     let board = game.board();
     let mut rng = SplitMix64::new(0x6d65_6d6f);
@@ -102,9 +103,6 @@ fn positions_with_a_memory(game: &Morris, men: [usize; 2], n: usize) -> Vec<Morr
                     sides[side.index()] |= Bitboard::from_index(q);
                 }
             }
-        }
-        if sides[us.index()].count() as usize != men[0] {
-            continue;
         }
         let (white, black) = (sides[Color::White.index()], sides[Color::Black.index()]);
         let mut pos = MorrisPosition::from_parts(white, black, 0, 0, us);
