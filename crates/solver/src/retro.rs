@@ -1038,15 +1038,10 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                 if unmoved.has(g) {
                     self.unmove(g, pos, d, local)
                 } else {
-                    match looks.push(self.begin_win_look(m, g, pos)?) {
-                        Some(oldest) => end(oldest, local),
-                        None => Ok(()),
-                    }
+                    looks.push_ending(self.begin_win_look(m, g, pos)?, |oldest| end(oldest, local))
                 }
             })?;
-            while let Some(oldest) = looks.pop() {
-                end(oldest, local)?;
-            }
+            looks.end_all(|oldest| end(oldest, local))?;
             observer.layer_chunk_done();
             Ok(())
         };

@@ -66,7 +66,7 @@ impl<P> Queue<P> {
     }
 
     /// Queues `look`, and returns the oldest look queued where the queue was full.
-    pub(super) fn push(&mut self, look: Begun<P>) -> Option<Begun<P>> {
+    fn push(&mut self, look: Begun<P>) -> Option<Begun<P>> {
         if !self.looks.is_full() {
             self.looks.push(look);
             return None;
@@ -76,8 +76,28 @@ impl<P> Queue<P> {
         Some(oldest)
     }
 
+    /// Queues `look`, and ends with `end` the oldest look queued where the queue was full.
+    pub(super) fn push_ending<E>(
+        &mut self,
+        look: Begun<P>,
+        end: impl FnOnce(Begun<P>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.push(look).map_or(Ok(()), end)
+    }
+
+    /// Ends with `end` every look queued, oldest first; stops at the first error.
+    pub(super) fn end_all<E>(
+        &mut self,
+        mut end: impl FnMut(Begun<P>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        while let Some(oldest) = self.pop() {
+            end(oldest)?;
+        }
+        Ok(())
+    }
+
     /// The oldest look queued, taken out.
-    pub(super) fn pop(&mut self) -> Option<Begun<P>> {
+    fn pop(&mut self) -> Option<Begun<P>> {
         if self.looks.is_empty() {
             return None;
         }

@@ -158,15 +158,10 @@ impl<D: Domain> UnitSolver<'_, D> {
         self.for_each_counting_chunk(observer, |range, counting, local| {
             let mut looks = Queue::new();
             self.visit_marked(range, counting, |m, g, pos| {
-                match looks.push(self.begin_look(m, g, pos, FIRST_READS)?) {
-                    Some(oldest) => end(oldest, local),
-                    None => Ok(()),
-                }
+                let look = self.begin_look(m, g, pos, FIRST_READS)?;
+                looks.push_ending(look, |oldest| end(oldest, local))
             })?;
-            while let Some(oldest) = looks.pop() {
-                end(oldest, local)?;
-            }
-            Ok(())
+            looks.end_all(|oldest| end(oldest, local))
         })
     }
 
