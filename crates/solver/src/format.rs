@@ -687,6 +687,52 @@ pub fn payload_value(encoding: Encoding, payload: &[u8], index: u64) -> Option<V
     }
 }
 
+/// Which two-bit codes the first `positions` values of a WDL payload hold: bit `c` set for
+/// code `c` (0 draw, 1 win, 2 loss, 3 cannot arise; [`wdl_from_code`]). Bits past the last
+/// value, in its byte, are not read.
+#[must_use]
+pub fn wdl_codes_present(payload: &[u8], positions: u64) -> u8 {
+    // Two bits a value: `low` and `high` hold each value's low and high bit at its even place.
+    const LOW: u64 = 0x5555_5555_5555_5555;
+    let codes_of = |low: u64, high: u64, valid: u64| -> u8 {
+        let (low, high) = (low & valid, high & valid);
+        let (not_low, not_high) = (!low & valid, !high & valid);
+        u8::from(not_high & not_low != 0)
+            | u8::from(not_high & low != 0) << 1
+            | u8::from(high & not_low != 0) << 2
+            | u8::from(high & low != 0) << 3
+    };
+    let full = usize::try_from(positions / 4)
+        .unwrap_or(usize::MAX)
+        .min(payload.len());
+    let (whole, rest) = payload[..full].split_at(full - full % 8);
+    let mut present = 0u8;
+    for word in whole.chunks_exact(8) {
+        let w = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+        present |= codes_of(w & LOW, (w >> 1) & LOW, LOW);
+        if present == 0b1111 {
+            return present;
+        }
+    }
+    // The bytes left, and the last one's first values where the count is not a multiple of
+    // four: at most eight bytes, read as one word.
+    let last = (positions % 4) as u32;
+    let partial = payload.get(full).filter(|_| last > 0);
+    let mut bytes = [0u8; 8];
+    let mut mask = 0u64;
+    for (i, &b) in rest.iter().chain(partial).enumerate() {
+        bytes[i] = b;
+        let fields = if i == rest.len() {
+            0x55 >> (2 * (4 - last))
+        } else {
+            0x55
+        };
+        mask |= fields << (8 * i);
+    }
+    let w = u64::from_le_bytes(bytes);
+    present | codes_of(w & LOW, (w >> 1) & LOW, mask)
+}
+
 /// The compact form of a distance payload.
 #[must_use]
 pub fn to_wdl_payload(bytes: &[u8]) -> Vec<u8> {
@@ -733,6 +779,46 @@ mod tests {
         let mut bytes = encode_prefix(&h).unwrap();
         bytes.extend_from_slice(payload);
         bytes
+    }
+
+    /// The codes of a WDL payload read one value at a time.
+    fn codes_one_by_one(payload: &[u8], positions: u64) -> u8 {
+        (0..positions).fold(0, |present, i| {
+            present | 1 << ((payload[(i / 4) as usize] >> (2 * (i % 4))) & 3)
+        })
+    }
+
+    /// Every length from none to past two words, each code alone among others and in every
+    /// place, and bits past the last value set: the word-at-a-time scan finds the codes one
+    /// value at a time finds, and none from the bits past the end.
+    #[test]
+    fn the_codes_present_are_those_of_the_values_alone() {
+        for positions in 0..80u64 {
+            for (fill, odd) in [(0u8, 1u8), (1, 2), (2, 3), (3, 0), (2, 2)] {
+                let code_byte = |c: u8| c | c << 2 | c << 4 | c << 6;
+                for place in 0..positions.max(1) {
+                    let mut payload = vec![code_byte(fill); positions.div_ceil(4) as usize + 1];
+                    if place < positions {
+                        let byte = &mut payload[(place / 4) as usize];
+                        *byte = (*byte & !(3 << (2 * (place % 4)))) | odd << (2 * (place % 4));
+                    }
+                    // Bits past the end hold the code of neither.
+                    let past = (0..4u8).find(|c| *c != fill && *c != odd).unwrap();
+                    for i in positions..(payload.len() as u64 * 4) {
+                        let byte = &mut payload[(i / 4) as usize];
+                        *byte = (*byte & !(3 << (2 * (i % 4)))) | past << (2 * (i % 4));
+                    }
+                    assert_eq!(
+                        wdl_codes_present(&payload, positions),
+                        codes_one_by_one(&payload, positions),
+                        "{positions} values of {fill} with {odd} at {place}"
+                    );
+                }
+            }
+        }
+        assert_eq!(wdl_codes_present(&[], 0), 0);
+        // A payload shorter than its count says (a corrupted header) is read as far as it goes.
+        assert_eq!(wdl_codes_present(&[0b1010_1010], 12), 0b100);
     }
 
     #[test]

@@ -131,6 +131,16 @@ pub(crate) struct UnitSolver<'a, D: Domain> {
     offsets: Vec<u64>,
     /// Tables of the subspaces the unit's exits lead to, by key.
     exits: Vec<(D::Key, Arc<Table>)>,
+    /// For each exit, in `exits`' order, the one result its table holds, where it holds one
+    /// ([`Table::sole_result`]): a successor there is valued by its subspace alone, without an
+    /// index or a read. Where one side is far ahead, most exits are such tables, and locating
+    /// successors in them was a third of the first pass.
+    sole_by_exit: Vec<Option<Wdl>>,
+    /// The same by key slot ([`Domain::key_slot`]); empty where no exit holds one result, or
+    /// the domain numbers no slots or too many (`sole_by_exit` is searched then).
+    sole_by_slot: Vec<Option<Wdl>>,
+    /// Whether some exit's table holds one result.
+    any_sole: bool,
     cells: Cells,
     /// For each key slot ([`Domain::key_slot`]), the member with that key or [`NO_MEMBER`];
     /// empty where the domain numbers no slots, or too many, and members are searched. Every
@@ -236,6 +246,20 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
     ) -> Result<UnitSolver<'a, D>, SolveError> {
         // Sorted for a binary search: a checkers unit reads dozens of tables.
         exits.sort_by_key(|(k, _)| *k);
+        let slots = domain.key_slots();
+        let sole_by_exit: Vec<Option<Wdl>> = exits.iter().map(|(_, t)| t.sole_result()).collect();
+        let any_sole = sole_by_exit.iter().any(Option::is_some);
+        let mut sole_by_slot = Vec::new();
+        if any_sole && slots <= MAX_MEMBER_SLOTS {
+            let numbered: Option<Vec<usize>> =
+                exits.iter().map(|&(k, _)| domain.key_slot(k)).collect();
+            if let Some(numbered) = numbered {
+                sole_by_slot = vec![None; slots];
+                for (slot, &sole) in numbered.into_iter().zip(&sole_by_exit) {
+                    sole_by_slot[slot] = sole;
+                }
+            }
+        }
         let mut offsets = vec![0u64];
         for &k in keys {
             offsets.push(offsets.last().copied().unwrap_or(0) + domain.size(k));
@@ -246,7 +270,6 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             bytes: total * 2,
             source,
         })?;
-        let slots = domain.key_slots();
         let mut member_by_slot = Vec::new();
         if slots <= MAX_MEMBER_SLOTS && keys.len() < usize::from(NO_MEMBER) {
             let numbered: Option<Vec<usize>> = keys.iter().map(|&k| domain.key_slot(k)).collect();
@@ -279,6 +302,9 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             keys,
             offsets,
             exits,
+            sole_by_exit,
+            sole_by_slot,
+            any_sole,
             cells,
             member_by_slot,
             quiet_stay,
@@ -327,6 +353,14 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         self
     }
 
+    /// The same solver with every exit read by its index (tests: valuing successors in tables
+    /// of one result by their subspace alone writes the same cells).
+    #[cfg(test)]
+    pub(crate) fn without_sole_exits(mut self) -> Self {
+        self.any_sole = false;
+        self
+    }
+
     fn total(&self) -> u64 {
         *self.offsets.last().unwrap_or(&0)
     }
@@ -349,6 +383,19 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             }
         }
         self.keys.iter().position(|&k| k == key)
+    }
+
+    /// The value of a successor in subspace `key` where that is an exit whose table holds one
+    /// result ([`Table::sole_result`]).
+    #[inline]
+    fn sole_value(&self, key: D::Key) -> Option<Value> {
+        let wdl = if self.sole_by_slot.is_empty() {
+            let table = self.exits.binary_search_by(|(k, _)| k.cmp(&key)).ok()?;
+            self.sole_by_exit[table]
+        } else {
+            *self.sole_by_slot.get(self.domain.key_slot(key)?)?
+        }?;
+        Some(Value::wdl_only(wdl))
     }
 
     fn fail(&self, e: SolveError) {
@@ -817,6 +864,15 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             // Played on a copy in place: see `verify::recompute`.
             let mut next = *pos;
             game.play_in_place(&mut next, mv);
+            // Where some exit's table holds one result, the subspace comes first: a successor
+            // in such a table has that value, whether or not the game is over there (its table
+            // holds the rules' value of such a position).
+            let subspace = self.any_sole.then(|| self.domain.subspace_of(&next));
+            if let Some(v) = subspace.flatten().and_then(|k| self.sole_value(k)) {
+                debug_assert_eq!(self.read_exit(&next), Some(v), "{next:?}");
+                exits.add(v);
+                return;
+            }
             // With quiet turns counted unplayed, the turns played here (captures, mostly) leave
             // the unit: their subspace and index are found together, once. Otherwise the
             // subspace is looked up alone first, as the many successors that stay need no more
@@ -826,7 +882,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             let located = count_quiet.then(|| self.domain.try_locate_near(&next, &mut memo));
             let key = match located {
                 Some(located) => located.map(|(key, _)| key),
-                None => self.domain.subspace_of(&next),
+                None => subspace.unwrap_or_else(|| self.domain.subspace_of(&next)),
             };
             if let Some(m) = key.and_then(|k| self.member(k)) {
                 if distinct {
@@ -892,6 +948,14 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             }
         }
         Ok(())
+    }
+
+    /// The value the table of an exit stores for `next`, if it is located in one (debug
+    /// checks).
+    fn read_exit(&self, next: &Pos<D>) -> Option<Value> {
+        let (key, index) = self.domain.locate(next).ok()?;
+        let table = self.exits.binary_search_by(|(k, _)| k.cmp(&key)).ok()?;
+        self.exits[table].1.value(index).ok().flatten()
     }
 
     /// Where successor `next` (outside the unit's quiet turns) is valued: at once (the end of
@@ -1169,5 +1233,100 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             self.decided_at(q, plies, counts);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use perfectplay_core::morris::{Morris, MorrisRules};
+
+    use super::*;
+    use crate::morris::{MorrisDomain, MorrisKey};
+    use crate::solve::BuildProgress;
+    use crate::{solve_planned_unit, SolveOptions, Tablebase};
+
+    /// Six Men's Morris with the no-re-forming memory and any man taken: a small board whose
+    /// units where one side is far ahead lead to tables of one result, as Twelve Men's
+    /// Morris's do.
+    fn six_mens_morris_with_memories() -> MorrisDomain {
+        let mut rules = MorrisRules::preset("six_mens_morris").unwrap().rules;
+        rules.set("no_reforming", "true").unwrap();
+        rules.set("removal", "any").unwrap();
+        MorrisDomain::new(Morris::new(rules).unwrap()).unwrap()
+    }
+
+    /// The unit of `target` and the tables of its exits, built first into `dir` (WDL-only).
+    fn unit_and_exits(target: &str, dir: &Path) -> (Vec<MorrisKey>, Vec<(MorrisKey, Arc<Table>)>) {
+        let domain = six_mens_morris_with_memories();
+        let target = domain.parse_key(target).unwrap();
+        let mut units = crate::plan(&domain, &[target]);
+        let unit = units.pop().unwrap();
+        let options = SolveOptions {
+            threads: Some(2),
+            wdl_only: true,
+            ..SolveOptions::default()
+        };
+        for before in &units {
+            solve_planned_unit(six_mens_morris_with_memories(), dir, before, &options).unwrap();
+        }
+        let tb = Tablebase::open(six_mens_morris_with_memories(), dir).unwrap();
+        let mut exits = Vec::new();
+        for &k in &unit {
+            for next in domain.successor_keys(k) {
+                if !unit.contains(&next) && exits.iter().all(|(e, _)| *e != next) {
+                    exits.push((next, tb.table(next).unwrap()));
+                }
+            }
+        }
+        (unit, exits)
+    }
+
+    /// The cells of `target`'s unit, its successors in exits of one result valued by their
+    /// subspace alone, and each read by its index: the same. In 3-6 with its memories, the
+    /// three-man side's captures lead to 5-3's tables, all won for the side to move. In 4-6
+    /// the six-man side's captures lead to 3-6's tables, all lost for the side to move, the
+    /// four-man side's to 5-4's, of every result.
+    #[test]
+    fn exits_of_one_result_valued_by_their_subspace_give_the_same_cells() {
+        let domain = six_mens_morris_with_memories();
+        for (target, sole_exits, mixed_exits) in [("3-6", "5-3", None), ("4-6", "3-6", Some("5-4"))]
+        {
+            let dir = tempfile::tempdir().unwrap();
+            let (unit, exits) = unit_and_exits(target, dir.path());
+            let sole: Vec<(String, Option<Wdl>)> = exits
+                .iter()
+                .map(|(k, t)| (k.to_string(), t.sole_result()))
+                .collect();
+            let family = |name: &str, key: &str| key.split('-').take(2).eq(name.split('-'));
+            assert!(
+                sole.iter()
+                    .filter(|(k, _)| family(sole_exits, k))
+                    .all(|(_, s)| s.is_some()),
+                "{target}: {sole:?}"
+            );
+            if let Some(mixed) = mixed_exits {
+                assert!(
+                    sole.iter()
+                        .filter(|(k, _)| family(mixed, k))
+                        .all(|(_, s)| s.is_none()),
+                    "{target}: {sole:?}"
+                );
+            }
+            let payloads = |solver: UnitSolver<'_, MorrisDomain>| -> Vec<Vec<u8>> {
+                let solved = solver.run(&BuildProgress::default(), None).unwrap();
+                (0..unit.len()).map(|m| solved.payload(m)).collect()
+            };
+            let by_subspace =
+                payloads(UnitSolver::new(&domain, &unit, exits.clone(), None).unwrap());
+            let by_index = payloads(
+                UnitSolver::new(&domain, &unit, exits, None)
+                    .unwrap()
+                    .without_sole_exits(),
+            );
+            assert!(by_subspace.iter().flatten().any(|&b| b != 0));
+            assert!(by_subspace == by_index, "{target}: the cells differ");
+        }
     }
 }

@@ -11,11 +11,12 @@ use memmap2::{Mmap, MmapMut};
 use crate::compressed::Compressed;
 use crate::error::DbError;
 use crate::format::{
-    check_payload, payload_value, read_any_header, Encoding, Expected, Header, Layout,
+    check_payload, payload_value, read_any_header, wdl_codes_present, Encoding, Expected, Header,
+    Layout,
 };
 use crate::mapping::GuardedMap;
 use crate::prefetch::Reuse;
-use crate::value::Value;
+use crate::value::{wdl_from_code, Value, Wdl};
 
 /// Where a table's bytes live.
 enum Bytes {
@@ -491,6 +492,25 @@ impl Table {
             None => prefetch_byte(self.payload(), self.header.encoding, index, reuse),
             Some((_, reader)) => reader.prefetch(self.bytes.as_slice(), index, reuse),
         }
+    }
+
+    /// The one result every position that can arise holds, in a plain table of results (no
+    /// distances) that holds one; `None` in any other table (with distances, compressed, with
+    /// more than one result, or where no position can arise). Reads the whole payload.
+    ///
+    /// The solver values a successor in such a table by its subspace alone, without
+    /// computing its index: the units where one side is far ahead mostly lead to tables all
+    /// lost (or all won) for the side to move.
+    #[must_use]
+    pub fn sole_result(&self) -> Option<Wdl> {
+        if self.compressed.is_some() || self.header.encoding != Encoding::Wdl {
+            return None;
+        }
+        let results = wdl_codes_present(self.payload(), self.header.positions) & 0b111;
+        if results.count_ones() != 1 {
+            return None;
+        }
+        wdl_from_code(results.trailing_zeros() as u8).map(|v| v.wdl)
     }
 
     /// Whether the table stores distances.
