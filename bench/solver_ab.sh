@@ -10,19 +10,32 @@
 #
 # The unit of A,B is the subspaces A-B and B-A, with their memories under no_reforming
 # (A-B-bm, ...). Stop other work first (a running build: `kill -STOP PID`, then `kill -CONT`).
+#
+# SOLVE_ARGS: more arguments for every solve (`--wdl-only --compress`, as the long builds run).
+# BASE: a directory of tables already built (a long build's), hard-linked instead of building
+# the dependencies (on the same file system as TMPDIR); the unit's own tables there, if any,
+# are left out of each run, and their SHA-256 printed beside the runs'.
 set -euo pipefail
 game=$1; key=$2; rounds=$3; A=$4; B=$5
 a=${key%,*}; b=${key#*,}
+# shellcheck disable=SC2206 # split on purpose: several arguments in one variable
+extra=(${SOLVE_ARGS:-})
 W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
 nproc; grep -m1 'model name' /proc/cpuinfo
-"$A" solve "$game" --out "$W/base" --subspace "$key" -q | tail -n 1
+if [ -n "${BASE:-}" ]; then
+  mkdir "$W/base"
+  ln "$BASE"/*.ppd[bd] "$W/base/"
+else
+  "$A" solve "$game" --out "$W/base" --subspace "$key" -q "${extra[@]}" | tail -n 1
+fi
 own=$(cd "$W/base" && ls | grep -E "^($a-$b|$b-$a)(-b[mo]+)?\.ppd[bd]$" | sort)
+echo "base sha=$(cd "$W/base" && cat $own | sha256sum | cut -c1-16)"
 one() {
   local dir=$W/$1 bin=$2
   rm -rf "$dir"; cp -al "$W/base" "$dir"
   for t in $own; do rm -f "$dir/$t"; done
   /usr/bin/time -f %U -o "$dir.time" nice -n 5 "$bin" solve "$game" --out "$dir" \
-    --subspace "$key" -q --threads 1 >/dev/null
+    --subspace "$key" -q --threads 1 "${extra[@]}" >/dev/null
   echo "$bin user=$(cat "$dir.time")s sha=$(cd "$dir" && cat $own | sha256sum | cut -c1-16)"
 }
 for r in $(seq "$rounds"); do
