@@ -24,6 +24,15 @@
 //! per position. Decoding a file checks every frame of it; the tables that do not fit are read
 //! in place, value by value, with the same answers.
 //!
+//! A successor in a table whose every position holds one result (a results table that leaves
+//! nothing out, all lost for its side to move, say, as its stored values show once decoded or
+//! scanned) is given that result by its subspace alone, without being located in the table:
+//! where one side is far ahead, most successors lie in such tables, and locating them was most
+//! of a verification. What that gives up is the check that such a successor falls on a position
+//! its table holds rather than on an index that cannot arise; the index is tested on its own
+//! (every index of a subspace unranks to a position that locates back to it), and the tables
+//! of more than one result still locate every successor.
+//!
 //! A successor its table leaves out (a checkers position whose mover must capture) has no
 //! stored value: it is searched as a probe searches it, the best of its captures' values, but
 //! through the same decoded tables, the tables those captures lead to decoded after the others
@@ -291,6 +300,7 @@ fn verify_table<D: Domain>(
     let near = Near {
         tables: &near,
         index: &index,
+        any_sole: near.iter().any(|n| n.sole.is_some()),
     };
     let positions = table.positions();
     let omits = table.omitted().is_some();
@@ -494,6 +504,18 @@ fn recompute<D: Domain>(
         // reads whole words the move has just written byte by byte (a store-forwarding stall).
         let mut next = *pos;
         game.play_in_place(&mut next, mv);
+        // A successor in a table of one result has it: found by its subspace alone.
+        if near.any_sole {
+            let domain = tb.domain();
+            let sole = domain
+                .subspace_of(&next)
+                .and_then(|key| near.tables[near.find(domain, key)?].sole);
+            if let Some(wdl) = sole {
+                add(&mut best, Value::wdl_only(wdl));
+                settled = settles(best);
+                return;
+            }
+        }
         // A successor in a table of `near` is valued by what that table stores, even where the
         // game is over there (verifying that table checks it holds the rules' value), so it
         // costs no end-of-game test. It is located once: its subspace and index come together.
@@ -591,6 +613,8 @@ fn read_all<K>(
 struct Near<'a, K> {
     tables: &'a [NearTable<K>],
     index: &'a NearIndex,
+    /// Whether some table holds one result throughout ([`NearTable::sole`]).
+    any_sole: bool,
 }
 
 impl<K> Clone for Near<'_, K> {
@@ -652,6 +676,10 @@ struct NearTable<K> {
     table: Arc<Table>,
     /// Every stored byte in index order ([`Table::stored_values`]), when decoded.
     decoded: Option<Vec<u8>>,
+    /// The one result every position of a results table (no distances) that stores all its
+    /// positions holds, where it holds one, as its stored values show: a successor there
+    /// has that value wherever it lies in the table, so it is not located.
+    sole: Option<Wdl>,
 }
 
 impl<K> NearTable<K> {
@@ -660,6 +688,7 @@ impl<K> NearTable<K> {
             key,
             table,
             decoded: None,
+            sole: None,
         }
     }
 
@@ -755,7 +784,31 @@ fn decode_near<K: Send>(near: &mut [NearTable<K>], budget: u64) -> Result<(), Db
         .try_for_each(|(n, _)| {
             n.decoded = Some(n.table.stored_values()?);
             Ok(())
-        })
+        })?;
+    for n in near.iter_mut() {
+        n.sole = sole_result(n);
+    }
+    Ok(())
+}
+
+/// The one result the stored values of `n` hold, where its table stores results only, leaves
+/// no position out, and holds one ([`NearTable::sole`]).
+fn sole_result<K>(n: &NearTable<K>) -> Option<Wdl> {
+    if n.table.has_distances() || n.table.omitted().is_some() {
+        return None;
+    }
+    let Some(codes) = &n.decoded else {
+        return n.table.sole_result();
+    };
+    let present = codes
+        .par_chunks(1 << 20)
+        .map(|chunk| chunk.iter().fold(0u8, |p, &c| p | 1 << (c & 3)))
+        .reduce(|| 0, |a, b| a | b);
+    let results = present & 0b111;
+    (results.count_ones() == 1)
+        .then(|| crate::value::wdl_from_code(results.trailing_zeros() as u8))
+        .flatten()
+        .map(|v| v.wdl)
 }
 
 #[cfg(test)]
@@ -770,6 +823,74 @@ mod tests {
 
     fn checkers() -> CheckersDomain {
         CheckersDomain::new(Checkers::default())
+    }
+
+    /// Six Men's Morris with the no-re-forming memory and any man taken, WDL-only, up to the
+    /// unit of 3-6 (whose three-man side's captures lead to 5-3's tables, all won for the side
+    /// to move), built into `dir`.
+    fn six_mens_morris_to_3_6(dir: &Path) -> Tablebase<crate::morris::MorrisDomain> {
+        let domain = || {
+            let mut rules = perfectplay_core::morris::MorrisRules::preset("six_mens_morris")
+                .unwrap()
+                .rules;
+            rules.set("no_reforming", "true").unwrap();
+            rules.set("removal", "any").unwrap();
+            let game = perfectplay_core::morris::Morris::new(rules).unwrap();
+            crate::morris::MorrisDomain::new(game).unwrap()
+        };
+        let options = SolveOptions {
+            wdl_only: true,
+            ..SolveOptions::default()
+        };
+        let target = crate::morris::MorrisKey::moving(3, 6);
+        solve(domain(), dir, &[target], &options).unwrap();
+        Tablebase::open(domain(), dir).unwrap()
+    }
+
+    /// A successor in a table of one result is valued by its subspace, whether that table is
+    /// decoded or read in place; the set passes, and a loss of 3-6 (all lost) stored as a win
+    /// is found: 3-6's successors lie in 5-3's and 6-3's tables, all won for the side to move.
+    #[test]
+    fn successors_in_tables_of_one_result_are_valued_by_their_subspace() {
+        let dir = tempfile::tempdir().unwrap();
+        let tb = six_mens_morris_to_3_6(dir.path());
+        let key = crate::morris::MorrisKey::moving(3, 6);
+        for budget in [0, u64::MAX] {
+            let mut near = near_tables(&tb, key).unwrap();
+            decode_near(&mut near, budget).unwrap();
+            let sole: Vec<(String, Option<Wdl>)> =
+                near.iter().map(|n| (n.key.to_string(), n.sole)).collect();
+            for name in ["5-3", "5-3-bo"] {
+                assert!(
+                    sole.contains(&(name.to_string(), Some(Wdl::Win))),
+                    "{budget}: {sole:?}"
+                );
+            }
+        }
+        assert!(verify(&tb, None, None, &|_, _| {}).unwrap().passed());
+        drop(tb);
+
+        // The first loss of 3-6 stored as a win (1), the checksum made to match.
+        let path = dir.path().join("3-6.ppdb");
+        let table = Table::open(&path, None).unwrap();
+        assert_eq!(table.sole_result(), Some(Wdl::Loss));
+        let mut header = table.header().clone();
+        let mut payload = table.payload().to_vec();
+        drop(table);
+        let first = payload.iter().position(|&b| b & 3 == 2).unwrap();
+        payload[first] = (payload[first] & !3) | 1;
+        header.payload_checksum = xxhash_rust::xxh3::xxh3_64(&payload);
+        crate::format::write_table(dir.path(), &header, &payload).unwrap();
+
+        let tb = six_mens_morris_to_3_6(dir.path());
+        let check = verify(&tb, Some(&[key]), None, &|_, _| {}).unwrap();
+        assert_eq!(check.tables[0].mismatches, 1, "{:?}", check.tables);
+        let example = check.tables[0].example.as_deref().unwrap();
+        let index = first * 4;
+        assert!(
+            example.starts_with(&format!("index {index}: stored win")),
+            "{example}"
+        );
     }
 
     /// Checkers with 2 and 3 pieces, built in `plain` and compressed with distances in `packed`.
@@ -878,6 +999,7 @@ mod tests {
                         let near = Near {
                             tables,
                             index: &slots,
+                            any_sole: tables.iter().any(|n| n.sole.is_some()),
                         };
                         // The index finds every table of the list, and no other.
                         for (t, n) in tables.iter().enumerate() {
