@@ -764,7 +764,7 @@ fn decode_budget() -> u64 {
 
 /// Decodes the compressed tables of `near` whose values fit in `budget` bytes in all, the
 /// verified table (the first) first, then the others in order, in parallel; plain tables are
-/// read in place.
+/// read in place. Then notes which tables hold one result ([`NearTable::sole`]).
 fn decode_near<K: Send>(near: &mut [NearTable<K>], budget: u64) -> Result<(), DbError> {
     let mut left = budget;
     let chosen: Vec<bool> = near
