@@ -1240,10 +1240,12 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
 mod tests {
     use std::path::Path;
 
+    use perfectplay_core::checkers::Checkers;
     use perfectplay_core::morris::{Morris, MorrisRules};
 
     use super::*;
-    use crate::morris::{MorrisDomain, MorrisKey};
+    use crate::checkers::CheckersDomain;
+    use crate::morris::MorrisDomain;
     use crate::solve::BuildProgress;
     use crate::{solve_planned_unit, SolveOptions, Tablebase};
 
@@ -1257,9 +1259,19 @@ mod tests {
         MorrisDomain::new(Morris::new(rules).unwrap()).unwrap()
     }
 
-    /// The unit of `target` and the tables of its exits, built first into `dir` (WDL-only).
-    fn unit_and_exits(target: &str, dir: &Path) -> (Vec<MorrisKey>, Vec<(MorrisKey, Arc<Table>)>) {
-        let domain = six_mens_morris_with_memories();
+    /// The unit of `target` and the tables of its exits, built first into `dir` (WDL-only),
+    /// with the result each exit's table holds throughout, if one.
+    #[allow(clippy::type_complexity)]
+    fn unit_and_exits<D: Domain>(
+        make: impl Fn() -> D,
+        target: &str,
+        dir: &Path,
+    ) -> (
+        Vec<D::Key>,
+        Vec<(D::Key, Arc<Table>)>,
+        Vec<(String, Option<Wdl>)>,
+    ) {
+        let domain = make();
         let target = domain.parse_key(target).unwrap();
         let mut units = crate::plan(&domain, &[target]);
         let unit = units.pop().unwrap();
@@ -1269,9 +1281,9 @@ mod tests {
             ..SolveOptions::default()
         };
         for before in &units {
-            solve_planned_unit(six_mens_morris_with_memories(), dir, before, &options).unwrap();
+            solve_planned_unit(make(), dir, before, &options).unwrap();
         }
-        let tb = Tablebase::open(six_mens_morris_with_memories(), dir).unwrap();
+        let tb = Tablebase::open(make(), dir).unwrap();
         let mut exits = Vec::new();
         for &k in &unit {
             for next in domain.successor_keys(k) {
@@ -1280,7 +1292,32 @@ mod tests {
                 }
             }
         }
-        (unit, exits)
+        let sole = exits
+            .iter()
+            .map(|(k, t)| (k.to_string(), t.sole_result()))
+            .collect();
+        (unit, exits, sole)
+    }
+
+    /// The payloads of `unit` solved with its successors in exits of one result valued by their
+    /// subspace alone, and with each read by its index.
+    fn solved_both_ways<D: Domain>(
+        domain: &D,
+        unit: &[D::Key],
+        exits: &[(D::Key, Arc<Table>)],
+    ) -> [Vec<Vec<u8>>; 2] {
+        let payloads = |solver: UnitSolver<'_, D>| -> Vec<Vec<u8>> {
+            let solved = solver.run(&BuildProgress::default(), None).unwrap();
+            (0..unit.len()).map(|m| solved.payload(m)).collect()
+        };
+        let by_subspace = payloads(UnitSolver::new(domain, unit, exits.to_vec(), None).unwrap());
+        let by_index = payloads(
+            UnitSolver::new(domain, unit, exits.to_vec(), None)
+                .unwrap()
+                .without_sole_exits(),
+        );
+        assert!(by_subspace.iter().flatten().any(|&b| b != 0));
+        [by_subspace, by_index]
     }
 
     /// The cells of `target`'s unit, its successors in exits of one result valued by their
@@ -1294,11 +1331,8 @@ mod tests {
         for (target, sole_exits, mixed_exits) in [("3-6", "5-3", None), ("4-6", "3-6", Some("5-4"))]
         {
             let dir = tempfile::tempdir().unwrap();
-            let (unit, exits) = unit_and_exits(target, dir.path());
-            let sole: Vec<(String, Option<Wdl>)> = exits
-                .iter()
-                .map(|(k, t)| (k.to_string(), t.sole_result()))
-                .collect();
+            let (unit, exits, sole) =
+                unit_and_exits(six_mens_morris_with_memories, target, dir.path());
             let family = |name: &str, key: &str| key.split('-').take(2).eq(name.split('-'));
             assert!(
                 sole.iter()
@@ -1314,19 +1348,23 @@ mod tests {
                     "{target}: {sole:?}"
                 );
             }
-            let payloads = |solver: UnitSolver<'_, MorrisDomain>| -> Vec<Vec<u8>> {
-                let solved = solver.run(&BuildProgress::default(), None).unwrap();
-                (0..unit.len()).map(|m| solved.payload(m)).collect()
-            };
-            let by_subspace =
-                payloads(UnitSolver::new(&domain, &unit, exits.clone(), None).unwrap());
-            let by_index = payloads(
-                UnitSolver::new(&domain, &unit, exits, None)
-                    .unwrap()
-                    .without_sole_exits(),
-            );
-            assert!(by_subspace.iter().flatten().any(|&b| b != 0));
+            let [by_subspace, by_index] = solved_both_ways(&domain, &unit, &exits);
             assert!(by_subspace == by_index, "{target}: the cells differ");
         }
+    }
+
+    /// Checkers, a man against a man and two kings (1012-00): the man's captures of the other
+    /// man lead to tables of two kings against a man, all won for the kings, and its other
+    /// exits to tables of several results.
+    #[test]
+    fn checkers_exits_of_one_result_valued_by_their_subspace_give_the_same_cells() {
+        let make = || CheckersDomain::new(Checkers::default());
+        let domain = make();
+        let dir = tempfile::tempdir().unwrap();
+        let (unit, exits, sole) = unit_and_exits(make, "1012-00", dir.path());
+        assert!(sole.iter().any(|(_, s)| s.is_some()), "{sole:?}");
+        assert!(sole.iter().any(|(_, s)| s.is_none()), "{sole:?}");
+        let [by_subspace, by_index] = solved_both_ways(&domain, &unit, &exits);
+        assert!(by_subspace == by_index, "the cells differ");
     }
 }
