@@ -1247,7 +1247,7 @@ mod tests {
     use crate::checkers::CheckersDomain;
     use crate::morris::MorrisDomain;
     use crate::solve::BuildProgress;
-    use crate::{solve_planned_unit, SolveOptions, Tablebase};
+    use crate::SolveOptions;
 
     /// Six Men's Morris with the no-re-forming memory and any man taken: a small board whose
     /// units where one side is far ahead lead to tables of one result, as Twelve Men's
@@ -1271,27 +1271,12 @@ mod tests {
         Vec<(D::Key, Arc<Table>)>,
         Vec<(String, Option<Wdl>)>,
     ) {
-        let domain = make();
-        let target = domain.parse_key(target).unwrap();
-        let mut units = crate::plan(&domain, &[target]);
-        let unit = units.pop().unwrap();
         let options = SolveOptions {
             threads: Some(2),
             wdl_only: true,
             ..SolveOptions::default()
         };
-        for before in &units {
-            solve_planned_unit(make(), dir, before, &options).unwrap();
-        }
-        let tb = Tablebase::open(make(), dir).unwrap();
-        let mut exits = Vec::new();
-        for &k in &unit {
-            for next in domain.successor_keys(k) {
-                if !unit.contains(&next) && exits.iter().all(|(e, _)| *e != next) {
-                    exits.push((next, tb.table(next).unwrap()));
-                }
-            }
-        }
+        let (unit, exits) = forward::tests::unit_with_exits(make, target, dir, &options);
         let sole = exits
             .iter()
             .map(|(k, t)| (k.to_string(), t.sole_result()))

@@ -387,10 +387,13 @@ pub(super) mod tests {
     use perfectplay_core::checkers::Checkers;
     use perfectplay_core::morris::Morris;
 
+    use std::sync::Arc;
+
     use super::*;
     use crate::checkers::CheckersDomain;
     use crate::morris::MorrisDomain;
     use crate::retro::{CountDown, Observer};
+    use crate::table::Table;
     use crate::{solve_planned_unit, SolveOptions, Tablebase};
 
     /// Records the layers a solver runs.
@@ -410,24 +413,21 @@ pub(super) mod tests {
     /// How a test has a unit solved: even layers one way, odd layers one way.
     pub(in crate::retro) type Way = (WinSearch, CountDown);
 
-    /// Solves the unit of `target` (the last of its plan), its exits built first into `dir`,
-    /// each of `ways`: the payloads (with distances) of each.
-    pub(in crate::retro) fn solved_each_way<D: Domain>(
+    /// The unit of `target` (the last of its plan) and the tables of its exits, built first
+    /// into `dir` with `options`.
+    #[allow(clippy::type_complexity)]
+    pub(in crate::retro) fn unit_with_exits<D: Domain>(
         make: impl Fn() -> D,
         target: &str,
         dir: &Path,
-        ways: &[Way],
-    ) -> Vec<(Way, Vec<Vec<u8>>)> {
+        options: &SolveOptions,
+    ) -> (Vec<D::Key>, Vec<(D::Key, Arc<Table>)>) {
         let domain = make();
         let target = domain.parse_key(target).unwrap();
         let mut units = crate::plan(&domain, &[target]);
         let unit = units.pop().unwrap();
-        let options = SolveOptions {
-            threads: Some(2),
-            ..SolveOptions::default()
-        };
         for before in &units {
-            solve_planned_unit(make(), dir, before, &options).unwrap();
+            solve_planned_unit(make(), dir, before, options).unwrap();
         }
         let tb = Tablebase::open(make(), dir).unwrap();
         let mut exits = Vec::new();
@@ -440,6 +440,23 @@ pub(super) mod tests {
                 }
             }
         }
+        (unit, exits)
+    }
+
+    /// Solves the unit of `target` (the last of its plan), its exits built first into `dir`,
+    /// each of `ways`: the payloads (with distances) of each.
+    pub(in crate::retro) fn solved_each_way<D: Domain>(
+        make: impl Fn() -> D,
+        target: &str,
+        dir: &Path,
+        ways: &[Way],
+    ) -> Vec<(Way, Vec<Vec<u8>>)> {
+        let options = SolveOptions {
+            threads: Some(2),
+            ..SolveOptions::default()
+        };
+        let domain = make();
+        let (unit, exits) = unit_with_exits(make, target, dir, &options);
         ways.iter()
             .map(|&way| {
                 let layers = Layers::default();
