@@ -28,8 +28,10 @@ if [ -n "${BASE:-}" ]; then
 else
   "$A" solve "$game" --out "$W/base" --subspace "$key" -q "${extra[@]}" | tail -n 1
 fi
-own=$(cd "$W/base" && ls | grep -E "^($a-$b|$b-$a)(-b[mo]+)?\.ppd[bd]$" | sort)
-echo "base sha=$(cd "$W/base" && cat $own | sha256sum | cut -c1-16)"
+own=$(cd "$W/base" && ls | grep -E "^($a-$b|$b-$a)(-b[mo]+)?\.ppd[bd]$" | sort || true)
+if [ -n "$own" ]; then
+  echo "base sha=$(cd "$W/base" && cat $own | sha256sum | cut -c1-16)"
+fi
 one() {
   local dir=$W/$1 bin=$2
   rm -rf "$dir"; cp -al "$W/base" "$dir"

@@ -687,20 +687,21 @@ pub fn payload_value(encoding: Encoding, payload: &[u8], index: u64) -> Option<V
     }
 }
 
-/// Which two-bit codes the first `positions` values of a WDL payload hold: bit `c` set for
-/// code `c` (0 draw, 1 win, 2 loss, 3 cannot arise; [`wdl_from_code`]). Bits past the last
-/// value, in its byte, are not read.
+/// The one result code (0 draw, 1 win, 2 loss; [`wdl_from_code`]) that every one of the first
+/// `positions` values of a WDL payload holds but those that cannot arise (3); `None` where
+/// they hold several, or none. Reads a word at a time, and stops at a second result; bits past
+/// the last value, in its byte, are not read.
 #[must_use]
-pub fn wdl_codes_present(payload: &[u8], positions: u64) -> u8 {
+pub fn sole_wdl_code(payload: &[u8], positions: u64) -> Option<u8> {
     // Two bits a value: `low` and `high` hold each value's low and high bit at its even place.
     const LOW: u64 = 0x5555_5555_5555_5555;
-    let codes_of = |low: u64, high: u64, valid: u64| -> u8 {
-        let (low, high) = (low & valid, high & valid);
+    // The result codes present among the values `valid` marks: bit `c` for code `c`.
+    let results_of = |w: u64, valid: u64| -> u8 {
+        let (low, high) = (w & valid, (w >> 1) & valid);
         let (not_low, not_high) = (!low & valid, !high & valid);
         u8::from(not_high & not_low != 0)
             | u8::from(not_high & low != 0) << 1
             | u8::from(high & not_low != 0) << 2
-            | u8::from(high & low != 0) << 3
     };
     let full = usize::try_from(positions / 4)
         .unwrap_or(usize::MAX)
@@ -708,10 +709,12 @@ pub fn wdl_codes_present(payload: &[u8], positions: u64) -> u8 {
     let (whole, rest) = payload[..full].split_at(full - full % 8);
     let mut present = 0u8;
     for word in whole.chunks_exact(8) {
-        let w = u64::from_le_bytes(word.try_into().expect("eight bytes"));
-        present |= codes_of(w & LOW, (w >> 1) & LOW, LOW);
-        if present == 0b1111 {
-            return present;
+        present |= results_of(
+            u64::from_le_bytes(word.try_into().expect("eight bytes")),
+            LOW,
+        );
+        if present.count_ones() > 1 {
+            return None;
         }
     }
     // The bytes left, and the last one's first values where the count is not a multiple of
@@ -719,7 +722,7 @@ pub fn wdl_codes_present(payload: &[u8], positions: u64) -> u8 {
     let last = (positions % 4) as u32;
     let partial = payload.get(full).filter(|_| last > 0);
     let mut bytes = [0u8; 8];
-    let mut mask = 0u64;
+    let mut valid = 0u64;
     for (i, &b) in rest.iter().chain(partial).enumerate() {
         bytes[i] = b;
         let fields = if i == rest.len() {
@@ -727,10 +730,28 @@ pub fn wdl_codes_present(payload: &[u8], positions: u64) -> u8 {
         } else {
             0x55
         };
-        mask |= fields << (8 * i);
+        valid |= fields << (8 * i);
     }
-    let w = u64::from_le_bytes(bytes);
-    present | codes_of(w & LOW, (w >> 1) & LOW, mask)
+    present |= results_of(u64::from_le_bytes(bytes), valid);
+    sole_result_code(present)
+}
+
+/// As [`sole_wdl_code`], for codes one a byte (a WDL table's values as decoded).
+#[must_use]
+pub fn sole_wdl_code_of_bytes(codes: &[u8]) -> Option<u8> {
+    let mut present = 0u8;
+    for chunk in codes.chunks(1 << 16) {
+        present |= chunk.iter().fold(0u8, |p, &c| p | 1 << (c & 3)) & 0b111;
+        if present.count_ones() > 1 {
+            return None;
+        }
+    }
+    sole_result_code(present)
+}
+
+/// The code of the one result a set of result codes (bit `c` for code `c`, 0 to 2) holds.
+fn sole_result_code(present: u8) -> Option<u8> {
+    (present.count_ones() == 1).then(|| present.trailing_zeros() as u8)
 }
 
 /// The compact form of a distance payload.
@@ -781,20 +802,23 @@ mod tests {
         bytes
     }
 
-    /// The codes of a WDL payload read one value at a time.
-    fn codes_one_by_one(payload: &[u8], positions: u64) -> u8 {
-        (0..positions).fold(0, |present, i| {
+    /// The one result code of a WDL payload's values, read one at a time.
+    fn sole_one_by_one(payload: &[u8], positions: u64) -> Option<u8> {
+        let present = (0..positions).fold(0u8, |present, i| {
             present | 1 << ((payload[(i / 4) as usize] >> (2 * (i % 4))) & 3)
-        })
+        }) & 0b111;
+        (present.count_ones() == 1).then(|| present.trailing_zeros() as u8)
     }
 
     /// Every length from none to past two words, each code alone among others and in every
-    /// place, and bits past the last value set: the word-at-a-time scan finds the codes one
-    /// value at a time finds, and none from the bits past the end.
+    /// place, and bits past the end set: the word-at-a-time scan (and the scan of the values
+    /// one a byte) finds the one result that reading one value at a time finds, and nothing
+    /// from the bits past the end.
     #[test]
-    fn the_codes_present_are_those_of_the_values_alone() {
+    fn the_one_result_is_that_of_the_values_alone() {
+        let mut sole = [0u32; 4];
         for positions in 0..80u64 {
-            for (fill, odd) in [(0u8, 1u8), (1, 2), (2, 3), (3, 0), (2, 2)] {
+            for (fill, odd) in [(0u8, 1u8), (1, 2), (2, 3), (3, 0), (2, 2), (3, 3), (1, 3)] {
                 let code_byte = |c: u8| c | c << 2 | c << 4 | c << 6;
                 for place in 0..positions.max(1) {
                     let mut payload = vec![code_byte(fill); positions.div_ceil(4) as usize + 1];
@@ -802,23 +826,32 @@ mod tests {
                         let byte = &mut payload[(place / 4) as usize];
                         *byte = (*byte & !(3 << (2 * (place % 4)))) | odd << (2 * (place % 4));
                     }
-                    // Bits past the end hold the code of neither.
-                    let past = (0..4u8).find(|c| *c != fill && *c != odd).unwrap();
+                    // Bits past the end hold a result of neither.
+                    let past = (0..3u8).find(|c| *c != fill && *c != odd).unwrap();
                     for i in positions..(payload.len() as u64 * 4) {
                         let byte = &mut payload[(i / 4) as usize];
                         *byte = (*byte & !(3 << (2 * (i % 4)))) | past << (2 * (i % 4));
                     }
-                    assert_eq!(
-                        wdl_codes_present(&payload, positions),
-                        codes_one_by_one(&payload, positions),
-                        "{positions} values of {fill} with {odd} at {place}"
-                    );
+                    let expected = sole_one_by_one(&payload, positions);
+                    let what = format!("{positions} values of {fill} with {odd} at {place}");
+                    assert_eq!(sole_wdl_code(&payload, positions), expected, "{what}");
+                    let bytes: Vec<u8> = (0..positions)
+                        .map(|i| (payload[(i / 4) as usize] >> (2 * (i % 4))) & 3)
+                        .collect();
+                    assert_eq!(sole_wdl_code_of_bytes(&bytes), expected, "{what}");
+                    sole[usize::from(expected.unwrap_or(3))] += 1;
                 }
             }
         }
-        assert_eq!(wdl_codes_present(&[], 0), 0);
+        assert!(sole.iter().all(|&n| n > 0), "{sole:?}");
+        assert_eq!(sole_wdl_code(&[], 0), None);
         // A payload shorter than its count says (a corrupted header) is read as far as it goes.
-        assert_eq!(wdl_codes_present(&[0b1010_1010], 12), 0b100);
+        assert_eq!(sole_wdl_code(&[0b1010_1010], 12), Some(2));
+        // One value of another result in the last word decides.
+        let mut long = vec![0b1111_1101u8; 40];
+        assert_eq!(sole_wdl_code(&long, 160), Some(1));
+        long[39] = 0b1011_1101;
+        assert_eq!(sole_wdl_code(&long, 160), None);
     }
 
     #[test]

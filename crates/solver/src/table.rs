@@ -11,7 +11,7 @@ use memmap2::{Mmap, MmapMut};
 use crate::compressed::Compressed;
 use crate::error::DbError;
 use crate::format::{
-    check_payload, payload_value, read_any_header, wdl_codes_present, Encoding, Expected, Header,
+    check_payload, payload_value, read_any_header, sole_wdl_code, Encoding, Expected, Header,
     Layout,
 };
 use crate::mapping::GuardedMap;
@@ -496,7 +496,8 @@ impl Table {
 
     /// The one result every position that can arise holds, in a plain table of results (no
     /// distances) that holds one; `None` in any other table (with distances, compressed, with
-    /// more than one result, or where no position can arise). Reads the whole payload.
+    /// more than one result, or where no position can arise). Reads the payload up to a second
+    /// result.
     ///
     /// The solver values a successor in such a table by its subspace alone, without
     /// computing its index: the units where one side is far ahead mostly lead to tables all
@@ -506,11 +507,8 @@ impl Table {
         if self.compressed.is_some() || self.header.encoding != Encoding::Wdl {
             return None;
         }
-        let results = wdl_codes_present(self.payload(), self.header.positions) & 0b111;
-        if results.count_ones() != 1 {
-            return None;
-        }
-        wdl_from_code(results.trailing_zeros() as u8).map(|v| v.wdl)
+        let code = sole_wdl_code(self.payload(), self.header.positions)?;
+        wdl_from_code(code).map(|v| v.wdl)
     }
 
     /// Whether the table stores distances.

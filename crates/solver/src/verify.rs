@@ -29,9 +29,10 @@
 //! scanned) is given that result by its subspace alone, without being located in the table:
 //! where one side is far ahead, most successors lie in such tables, and locating them was most
 //! of a verification. What that gives up is the check that such a successor falls on a position
-//! its table holds rather than on an index that cannot arise; the index is tested on its own
-//! (every index of a subspace unranks to a position that locates back to it), and the tables
-//! of more than one result still locate every successor.
+//! its table holds rather than on an index that cannot arise: that a position never locates to
+//! such an index is left to the domains' own tests (every index of a subspace unranks to a
+//! position that locates back to it, or is a hole that locates elsewhere), and the tables of
+//! more than one result still locate every successor.
 //!
 //! A successor its table leaves out (a checkers position whose mover must capture) has no
 //! stored value: it is searched as a probe searches it, the best of its captures' values, but
@@ -800,14 +801,8 @@ fn sole_result<K>(n: &NearTable<K>) -> Option<Wdl> {
     let Some(codes) = &n.decoded else {
         return n.table.sole_result();
     };
-    let present = codes
-        .par_chunks(1 << 20)
-        .map(|chunk| chunk.iter().fold(0u8, |p, &c| p | 1 << (c & 3)))
-        .reduce(|| 0, |a, b| a | b);
-    let results = present & 0b111;
-    (results.count_ones() == 1)
-        .then(|| crate::value::wdl_from_code(results.trailing_zeros() as u8))
-        .flatten()
+    crate::format::sole_wdl_code_of_bytes(codes)
+        .and_then(crate::value::wdl_from_code)
         .map(|v| v.wdl)
 }
 
@@ -825,52 +820,69 @@ mod tests {
         CheckersDomain::new(Checkers::default())
     }
 
-    /// Six Men's Morris with the no-re-forming memory and any man taken, WDL-only, up to the
-    /// unit of 3-6 (whose three-man side's captures lead to 5-3's tables, all won for the side
-    /// to move), built into `dir`.
+    /// Six Men's Morris with the no-re-forming memory and any man taken.
+    fn six_mens_morris_with_memories() -> crate::morris::MorrisDomain {
+        let mut rules = perfectplay_core::morris::MorrisRules::preset("six_mens_morris")
+            .unwrap()
+            .rules;
+        rules.set("no_reforming", "true").unwrap();
+        rules.set("removal", "any").unwrap();
+        let game = perfectplay_core::morris::Morris::new(rules).unwrap();
+        crate::morris::MorrisDomain::new(game).unwrap()
+    }
+
+    /// Six Men's Morris with its memories, WDL-only, up to the unit of 3-6 (whose three-man
+    /// side's captures lead to 5-3's tables, all won for the side to move), built into `dir`.
     fn six_mens_morris_to_3_6(dir: &Path) -> Tablebase<crate::morris::MorrisDomain> {
-        let domain = || {
-            let mut rules = perfectplay_core::morris::MorrisRules::preset("six_mens_morris")
-                .unwrap()
-                .rules;
-            rules.set("no_reforming", "true").unwrap();
-            rules.set("removal", "any").unwrap();
-            let game = perfectplay_core::morris::Morris::new(rules).unwrap();
-            crate::morris::MorrisDomain::new(game).unwrap()
-        };
         let options = SolveOptions {
             wdl_only: true,
             ..SolveOptions::default()
         };
         let target = crate::morris::MorrisKey::moving(3, 6);
-        solve(domain(), dir, &[target], &options).unwrap();
-        Tablebase::open(domain(), dir).unwrap()
+        solve(six_mens_morris_with_memories(), dir, &[target], &options).unwrap();
+        Tablebase::open(six_mens_morris_with_memories(), dir).unwrap()
     }
 
-    /// A successor in a table of one result is valued by its subspace, whether that table is
-    /// decoded or read in place; the set passes, and a loss of 3-6 (all lost) stored as a win
+    /// A successor in a table of one result is valued by its subspace: a plain table read in
+    /// place and a compressed one decoded are found to hold one result (a compressed one read
+    /// in place is not scanned); both sets pass, and a loss of 3-6 (all lost) stored as a win
     /// is found: 3-6's successors lie in 5-3's and 6-3's tables, all won for the side to move.
     #[test]
     fn successors_in_tables_of_one_result_are_valued_by_their_subspace() {
         let dir = tempfile::tempdir().unwrap();
+        let packed = tempfile::tempdir().unwrap();
         let tb = six_mens_morris_to_3_6(dir.path());
+        for (key, path) in tb.available() {
+            let table = Table::open(&path, Some(&tb.expected(key))).unwrap();
+            compress_table(tb.domain(), key, &table, packed.path(), false).unwrap();
+        }
+        let compressed = Tablebase::open(six_mens_morris_with_memories(), packed.path()).unwrap();
         let key = crate::morris::MorrisKey::moving(3, 6);
-        for budget in [0, u64::MAX] {
-            let mut near = near_tables(&tb, key).unwrap();
+        let sole_of = |tb: &Tablebase<crate::morris::MorrisDomain>, budget: u64| {
+            let mut near = near_tables(tb, key).unwrap();
             decode_near(&mut near, budget).unwrap();
+            let decoded = near.iter().all(|n| n.decoded.is_some());
             let sole: Vec<(String, Option<Wdl>)> =
                 near.iter().map(|n| (n.key.to_string(), n.sole)).collect();
+            (decoded, sole)
+        };
+        let won = |name: &str| (name.to_string(), Some(Wdl::Win));
+        for (set, budget, decoded, sole) in [
+            (&tb, u64::MAX, false, true),
+            (&compressed, u64::MAX, true, true),
+            (&compressed, 0, false, false),
+        ] {
+            let (all_decoded, found) = sole_of(set, budget);
+            assert_eq!(all_decoded, decoded, "{found:?}");
             for name in ["5-3", "5-3-bo"] {
-                assert!(
-                    sole.contains(&(name.to_string(), Some(Wdl::Win))),
-                    "{budget}: {sole:?}"
-                );
+                assert_eq!(found.contains(&won(name)), sole, "{decoded}: {found:?}");
             }
+            assert!(verify(set, None, None, &|_, _| {}).unwrap().passed());
         }
-        assert!(verify(&tb, None, None, &|_, _| {}).unwrap().passed());
         drop(tb);
 
-        // The first loss of 3-6 stored as a win (1), the checksum made to match.
+        // The first value of the first byte of 3-6 that starts with a loss stored as a win
+        // (1), the checksum made to match.
         let path = dir.path().join("3-6.ppdb");
         let table = Table::open(&path, None).unwrap();
         assert_eq!(table.sole_result(), Some(Wdl::Loss));
