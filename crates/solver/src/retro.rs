@@ -183,6 +183,30 @@ const MAX_MEMBER_SLOTS: usize = 1 << 16;
 /// position, which no other turn betters) spares the position's turns left.
 const EXIT_READS: usize = 8;
 
+/// `values[i]` at the key slot ([`Domain::key_slot`]) of the `i`-th of `keys`, `none` at every
+/// other slot; empty where the domain numbers more than [`MAX_MEMBER_SLOTS`] slots or some key
+/// has none (its users search a list then).
+fn by_key_slot<D: Domain, T: Copy>(
+    domain: &D,
+    keys: impl Iterator<Item = D::Key>,
+    values: &[T],
+    none: T,
+) -> Vec<T> {
+    let slots = domain.key_slots();
+    if slots > MAX_MEMBER_SLOTS {
+        return Vec::new();
+    }
+    let numbered: Option<Vec<usize>> = keys.map(|k| domain.key_slot(k)).collect();
+    let Some(numbered) = numbered else {
+        return Vec::new();
+    };
+    let mut table = vec![none; slots];
+    for (slot, &value) in numbered.into_iter().zip(values) {
+        table[slot] = value;
+    }
+    table
+}
+
 /// Sorts `indices` and drops the repeats.
 fn sort_distinct<const N: usize>(indices: &mut ArrayVec<u64, N>) {
     indices.sort_unstable();
@@ -247,20 +271,13 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
     ) -> Result<UnitSolver<'a, D>, SolveError> {
         // Sorted for a binary search: a checkers unit reads dozens of tables.
         exits.sort_by_key(|(k, _)| *k);
-        let slots = domain.key_slots();
         let sole_by_exit: Vec<Option<Wdl>> = exits.iter().map(|(_, t)| t.sole_result()).collect();
         let any_sole = sole_by_exit.iter().any(Option::is_some);
-        let mut sole_by_slot = Vec::new();
-        if any_sole && slots <= MAX_MEMBER_SLOTS {
-            let numbered: Option<Vec<usize>> =
-                exits.iter().map(|&(k, _)| domain.key_slot(k)).collect();
-            if let Some(numbered) = numbered {
-                sole_by_slot = vec![None; slots];
-                for (slot, &sole) in numbered.into_iter().zip(&sole_by_exit) {
-                    sole_by_slot[slot] = sole;
-                }
-            }
-        }
+        let sole_by_slot = if any_sole {
+            by_key_slot(domain, exits.iter().map(|&(k, _)| k), &sole_by_exit, None)
+        } else {
+            Vec::new()
+        };
         let mut offsets = vec![0u64];
         for &k in keys {
             offsets.push(offsets.last().copied().unwrap_or(0) + domain.size(k));
@@ -271,16 +288,12 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             bytes: total * 2,
             source,
         })?;
-        let mut member_by_slot = Vec::new();
-        if slots <= MAX_MEMBER_SLOTS && keys.len() < usize::from(NO_MEMBER) {
-            let numbered: Option<Vec<usize>> = keys.iter().map(|&k| domain.key_slot(k)).collect();
-            if let Some(numbered) = numbered {
-                member_by_slot = vec![NO_MEMBER; slots];
-                for (m, slot) in numbered.into_iter().enumerate() {
-                    member_by_slot[slot] = m as u16;
-                }
-            }
-        }
+        let member_by_slot = if keys.len() < usize::from(NO_MEMBER) {
+            let members: Vec<u16> = (0..keys.len() as u16).collect();
+            by_key_slot(domain, keys.iter().copied(), &members, NO_MEMBER)
+        } else {
+            Vec::new()
+        };
         let quiet_stay = keys
             .iter()
             .map(|&k| {
