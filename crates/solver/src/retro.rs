@@ -412,8 +412,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
     #[inline]
     fn sole_value(&self, key: D::Key) -> Option<Value> {
         let wdl = if self.sole_by_slot.is_empty() {
-            let table = self.exits.binary_search_by(|(k, _)| k.cmp(&key)).ok()?;
-            self.sole_by_exit[table]
+            self.sole_by_exit[self.exit_table(key)?]
         } else {
             *self.sole_by_slot.get(self.domain.key_slot(key)?)?
         }?;
@@ -978,8 +977,16 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
     /// checks).
     fn read_exit(&self, next: &Pos<D>) -> Option<Value> {
         let (key, index) = self.domain.locate(next).ok()?;
-        let table = self.exits.binary_search_by(|(k, _)| k.cmp(&key)).ok()?;
-        self.exits[table].1.value(index).ok().flatten()
+        self.exits[self.exit_table(key)?]
+            .1
+            .value(index)
+            .ok()
+            .flatten()
+    }
+
+    /// Where the table of `key` is in `exits`, if it is an exit of the unit.
+    fn exit_table(&self, key: D::Key) -> Option<usize> {
+        self.exits.binary_search_by(|(k, _)| k.cmp(&key)).ok()
     }
 
     /// Where successor `next` (outside the unit's quiet turns) is valued: at once (the end of
@@ -1006,9 +1013,9 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         if let Some(m) = self.member(key) {
             return Ok(Successor::Internal(self.offsets[m] + index));
         }
-        match self.exits.binary_search_by(|(k, _)| k.cmp(&key)) {
-            Ok(table) => Ok(Successor::Exit(table, index)),
-            Err(_) => Err(SolveError::Dependency {
+        match self.exit_table(key) {
+            Some(table) => Ok(Successor::Exit(table, index)),
+            None => Err(SolveError::Dependency {
                 subspace: self.subspace(g),
                 source: ProbeError::MissingTable {
                     subspace: key.to_string(),
@@ -1261,7 +1268,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::path::Path;
 
     use perfectplay_core::checkers::Checkers;
@@ -1276,7 +1283,7 @@ mod tests {
     /// Six Men's Morris with the no-re-forming memory and any man taken: a small board whose
     /// units where one side is far ahead lead to tables of one result, as Twelve Men's
     /// Morris's do.
-    fn six_mens_morris_with_memories() -> MorrisDomain {
+    pub(crate) fn six_mens_morris_with_memories() -> MorrisDomain {
         let mut rules = MorrisRules::preset("six_mens_morris").unwrap().rules;
         rules.set("no_reforming", "true").unwrap();
         rules.set("removal", "any").unwrap();

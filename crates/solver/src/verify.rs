@@ -814,21 +814,11 @@ mod tests {
 
     use super::*;
     use crate::checkers::CheckersDomain;
+    use crate::retro::tests::six_mens_morris_with_memories;
     use crate::{compress_table, solve, SolveOptions};
 
     fn checkers() -> CheckersDomain {
         CheckersDomain::new(Checkers::default())
-    }
-
-    /// Six Men's Morris with the no-re-forming memory and any man taken.
-    fn six_mens_morris_with_memories() -> crate::morris::MorrisDomain {
-        let mut rules = perfectplay_core::morris::MorrisRules::preset("six_mens_morris")
-            .unwrap()
-            .rules;
-        rules.set("no_reforming", "true").unwrap();
-        rules.set("removal", "any").unwrap();
-        let game = perfectplay_core::morris::Morris::new(rules).unwrap();
-        crate::morris::MorrisDomain::new(game).unwrap()
     }
 
     /// Six Men's Morris with its memories, WDL-only, up to the unit of 3-6 (whose three-man
