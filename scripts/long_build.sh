@@ -8,10 +8,14 @@
 #
 # Units come in the solver's order (3-3, 3-4 with 4-3, ..., 3-N, 4-4, ..., N-N; each after the
 # units its captures lead to), each with its no-re-forming memory subspaces. A unit is built by
-# `perfectplay solve GAME --subspace A,B --wdl-only --compress` (its checkpoint, KEY.ppck, is
-# saved every 30 minutes and on SIGTERM, and taken up by the next run), then every table it
-# wrote is checked by `perfectplay verify --subspace KEY`, one process a table, so a stop loses
-# at most one table's verification. When every unit is verified it writes the SHA-256 manifest
+# `perfectplay solve GAME --subspace A,B --wdl-only --unit-distances --compress` (its
+# checkpoint, KEY.ppck, is saved every 30 minutes and on SIGTERM, and taken up by the next run),
+# then every table it wrote is checked by `perfectplay verify --unit-distances --subspace KEY`,
+# one process a table, so a stop loses at most one table's verification. The unit distances
+# (KEY.ppud, a byte a position, plain) are what proves a WDL-only table right rather than only
+# in agreement with its successors (README, "Verifying"); they are deleted once every table of
+# their unit is verified. A unit built before without them cannot be verified so: start such a
+# directory again. When every unit is verified it writes the SHA-256 manifest
 # (`info --write-checksums`) and runs the placement search (`search --moves`).
 #
 # DIR/marks/ records what is done: `built-A-B` (seconds, over every run of the unit),
@@ -162,7 +166,7 @@ for a in $(seq 3 "$max_men"); do
       check_disk
       log "build $unit"
       run_step "the build of $unit" "$marks/built-$unit" "$marks/build-$unit.log" \
-        "$bin" solve "$game" --subspace "$a,$b" --wdl-only --compress --out "$dir" \
+        "$bin" solve "$game" --subspace "$a,$b" --wdl-only --unit-distances --compress --out "$dir" \
         --threads "$threads" -q "${set_args[@]}"
     fi
     # The unit's tables: A-B and B-A, each with the memory subspaces the game has.
@@ -171,11 +175,14 @@ for a in $(seq 3 "$max_men"); do
       key=$(basename "$file" .ppdb)
       if [ ! -f "$marks/verified-$key" ]; then
         run_step "the verification of $key" "$marks/verified-$key" "$marks/verify-$key.log" \
-          "$bin" verify "$game" --db "$dir" --subspace "$key" --threads "$threads" -q \
-          "${set_args[@]}"
+          "$bin" verify "$game" --db "$dir" --subspace "$key" --unit-distances \
+          --threads "$threads" -q "${set_args[@]}"
       fi
       check_expected "$key"
     done
+    # Every table of the unit is verified (a stop or failure above ends the driver): its proof
+    # has served.
+    rm -f "$dir/$a-$b".ppud "$dir/$a-$b"-b*.ppud "$dir/$b-$a".ppud "$dir/$b-$a"-b*.ppud
     [ -n "$stopping" ] && { log "stopped after $unit"; exit 0; }
   done
 done

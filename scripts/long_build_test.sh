@@ -40,7 +40,8 @@ wait
 events | tail -n 1 | grep -q "stopped" || fail "the driver did not record its stop"
 [ ! -f "$work/long/marks/searched" ] || fail "a stopped build went on to the search"
 
-# 2. Run again: it goes on from the marks (units 3-3 and 3-4 are not built twice), and 4-4's
+# 2. Run again: it goes on from the marks (units 3-3 and 3-4 are not built twice; every table
+# is verified with its unit distances, deleted once their unit is verified), and 4-4's
 # time counts its stopped run (given 1000 s more here, as the stop may come within a second).
 stopped=$work/long/marks/built-4-4.stopped
 [ -f "$stopped" ] || fail "the stopped run of 4-4 left no time"
@@ -57,6 +58,8 @@ for table in "$work"/long/*.ppdb; do
   key=$(basename "$table" .ppdb)
   [ -f "$work/long/marks/verified-$key" ] || fail "$key was never verified"
 done
+compgen -G "$work/long/*.ppud" > /dev/null \
+  && fail "unit distances left after their units were verified: $(ls "$work"/long/*.ppud)"
 grep -q "^value: " "$work/long/marks/search.log" || fail "the search printed no value"
 python3 scripts/long_build_progress.py "$work/long" --table > /dev/null \
   || fail "long_build_progress.py failed on the marks"

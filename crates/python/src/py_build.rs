@@ -80,6 +80,7 @@ pub(crate) fn build_tables<'py>(
         wait,
         compress,
         checkpoint_every: checkpoint_interval(checkpoint_minutes)?,
+        unit_distances: false,
     };
     let job = BuildJob::new(&game.get().game, targets, max_men, max_pieces, whole_game)?;
     let report = run_interruptibly(

@@ -50,6 +50,9 @@ pub const EXTENSION: &str = "ppdb";
 /// win/draw/loss table of the same subspace: a query for distances reads them, a query for
 /// results only reads the smaller `.ppdb`.
 pub const DISTANCE_EXTENSION: &str = "ppdd";
+/// The extension of unit-distance files (`KEY.ppud`), written beside WDL-only tables for
+/// their verification only ([`unit_distance_scheme`]).
+pub const UNIT_DISTANCE_EXTENSION: &str = "ppud";
 
 /// Bytes before the header: magic, version and the header's length.
 pub(crate) const PREFIX: usize = 16;
@@ -244,6 +247,41 @@ pub struct Expected {
 #[must_use]
 pub fn file_name(stem: &str) -> String {
     format!("{stem}.{EXTENSION}")
+}
+
+/// The index scheme a unit-distance file (`KEY.ppud`) names in its header: its subspace's own,
+/// marked.
+///
+/// Such a file is a plain distance table in form, but its distances count plies within the
+/// unit its subspace was solved in, every successor outside the unit read as a loss at 0 plies
+/// or a win at 1 (the solver's reading of WDL-only tables): the proof that the WDL-only tables
+/// beside it are right, which a verification checks ([`crate::verify_with_unit_distances`]),
+/// not the game's distances. Named otherwise than tables, it is never read as one, and one
+/// renamed into a table's name is refused for its index scheme.
+#[must_use]
+pub fn unit_distance_scheme(index_scheme: &str) -> String {
+    format!("{index_scheme}; distances within the unit")
+}
+
+/// The unit-distance file name of subspace `stem` ([`unit_distance_scheme`]).
+#[must_use]
+pub fn unit_distance_file_name(stem: &str) -> String {
+    format!("{stem}.{UNIT_DISTANCE_EXTENSION}")
+}
+
+/// Writes a unit-distance file to `dir` ([`unit_distance_scheme`]), under a temporary name
+/// first; returns the final path. `header` names the marked index scheme.
+pub fn write_unit_distances(
+    dir: &Path,
+    header: &Header,
+    payload: &[u8],
+) -> Result<PathBuf, DbError> {
+    let prefix = encode_prefix(header)?;
+    write_file(
+        dir,
+        &unit_distance_file_name(&header.subspace),
+        &[&prefix, payload],
+    )
 }
 
 /// Writes a table to `dir`, under a temporary name first; returns the final path.

@@ -131,4 +131,6 @@ pub use tablebase::{MoveValue, Tablebase};
 pub use tabled::{game_of_tables, OpenError, Tabled};
 pub use unit_checkpoint::CHECKPOINT_EXTENSION;
 pub use value::{Value, Wdl};
-pub use verify::{verify, verify_against, verify_within, VerifiedTable, VerifyReport};
+pub use verify::{
+    verify, verify_against, verify_with_unit_distances, verify_within, VerifiedTable, VerifyReport,
+};

@@ -52,6 +52,13 @@ pub struct SolveOptions {
     /// as a build in one go; and when [`SolveOptions::cancel`] stops the unit, where it stopped.
     /// `None`: never save, not even when stopped; a checkpoint already there is still taken up.
     pub checkpoint_every: Option<Duration>,
+    /// With `wdl_only`, also write each table's unit distances (`KEY.ppud`, a byte a position,
+    /// uncompressed: see [`crate::format::unit_distance_scheme`]), so that
+    /// [`crate::verify_with_unit_distances`] can prove the results right. A WDL-only table
+    /// alone can only be checked for agreement with its successors, which a cycle of positions
+    /// wrongly stored as won and lost would pass. Ignored without `wdl_only` (distance tables
+    /// are their own proof), and for units whose tables are kept from before.
+    pub unit_distances: bool,
 }
 
 /// Live figures of a build, updated by the solver as it goes and read by anyone at any time:
@@ -519,7 +526,8 @@ impl<D: Domain> UnitWork<'_, D> {
             .max(UnitSolver::<D>::working_bytes(
                 positions,
                 largest,
-                options.wdl_only,
+                // Unit distances are written from a byte payload, as distance tables are.
+                options.wdl_only && !options.unit_distances,
             ));
         if options.compress {
             compress_unit(tb, unit, self.out, options, self.pool, report)?;
@@ -770,6 +778,18 @@ fn solve_unit<D: Domain>(
             payload_checksum: xxh3_64(&bytes),
         };
         let path = write_table(dir, &header, &bytes)?;
+        drop(bytes);
+        if options.wdl_only && options.unit_distances {
+            let payload = solved.payload(member);
+            let header = Header {
+                index_scheme: crate::format::unit_distance_scheme(&header.index_scheme),
+                encoding: Encoding::Distance,
+                stats: Stats::of_bytes(&payload),
+                payload_checksum: xxh3_64(&payload),
+                ..header.clone()
+            };
+            crate::format::write_unit_distances(dir, &header, &payload)?;
+        }
         reports.push(SubspaceReport {
             subspace: key.to_string(),
             positions: header.positions,

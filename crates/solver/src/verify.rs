@@ -8,6 +8,16 @@
 //! wrongly stored draw has a successor whose true value is a shorter loss or a win. Where a
 //! table (or a successor's table) is WDL-only, results are compared without distances.
 //!
+//! That proves less: without distances nothing says that a stored win or loss descends to the
+//! end of the game, and positions that can only repeat (draws) may be stored as wins and
+//! losses that agree with each other, a win beside a loss whose every turn reaches a win. In
+//! Six Men's Morris's 4-5 unit (with the no-re-forming memory) each of its 1,379 draws can be
+//! so stored and pass (`tests/unit_distances.rs`). A WDL-only build therefore writes its
+//! distances within each unit beside its tables when asked (`KEY.ppud`,
+//! [`crate::SolveOptions::unit_distances`]), and [`verify_with_unit_distances`] checks the
+//! tables against them as against distance tables, a successor in another unit's WDL-only table
+//! counted as the solver counts it; that proof holds.
+//!
 //! Successors' values are read from their tables, those of finished positions included (as the
 //! solver reads them), so a table is proven right once the tables its successors lie in pass
 //! too: verify a whole set, or a table with what it depends on.
@@ -113,7 +123,36 @@ pub fn verify_within<D: Domain>(
     on_table: &(dyn Fn(&str, u64) + Sync),
 ) -> Result<VerifyReport, SolveError> {
     each_table(tb, keys, threads, on_table, |key| {
-        verify_table(tb, key, decode_bytes)
+        verify_table(tb, key, decode_bytes, false)
+    })
+}
+
+/// [`verify`] of WDL-only tables with their unit distances (`KEY.ppud`, written by a build with
+/// [`crate::SolveOptions::unit_distances`]): a proof that every stored result is right, where
+/// [`verify`] can only find them in agreement with their successors.
+///
+/// Agreement alone lets a cycle of positions wrongly stored as won and lost pass: a false win
+/// has a successor stored lost, which has every successor stored won. With distances counted
+/// within the unit (a successor in another unit's table at its result's nearest end: a loss at
+/// 0 plies, a win at 1), each table of the unit is checked against them as a distance table
+/// is: a loss at `p` plies has every successor won, the slowest in `p - 1`; a draw has no
+/// successor lost and one drawn; a win at `p` has a successor lost in fewer than `p` plies
+/// (the quickest such is not looked for: the distances are the proof, not the product). Then
+/// every stored win or loss descends through ever shorter distances to the end of the game or
+/// to another unit's tables, verified in turn, and a draw stored for a decided position would
+/// have a successor whose stored value contradicts it. The unit distances must agree with the
+/// tables' results index by index too. Every table of the unit the verified table's quiet
+/// turns lead to must have its unit-distance file beside it: a missing one is
+/// [`SolveError::Verifying`].
+pub fn verify_with_unit_distances<D: Domain>(
+    tb: &Tablebase<D>,
+    keys: Option<&[D::Key]>,
+    threads: Option<usize>,
+    on_table: &(dyn Fn(&str, u64) + Sync),
+) -> Result<VerifyReport, SolveError> {
+    let budget = decode_budget();
+    each_table(tb, keys, threads, on_table, |key| {
+        verify_table(tb, key, budget, true)
     })
 }
 
@@ -289,6 +328,7 @@ fn verify_table<D: Domain>(
     tb: &Tablebase<D>,
     key: D::Key,
     budget: u64,
+    unit_distances: bool,
 ) -> Result<VerifiedTable, SolveError> {
     let dependency = |e: ProbeError| SolveError::Verifying {
         subspace: key.to_string(),
@@ -296,6 +336,9 @@ fn verify_table<D: Domain>(
     };
     let mut near = near_tables(tb, key).map_err(dependency)?;
     let table = Arc::clone(&near[0].table);
+    if unit_distances {
+        attach_unit_distances(tb, &mut near).map_err(dependency)?;
+    }
     decode_near(&mut near, budget)?;
     let index = NearIndex::new(tb.domain(), &near);
     let near = Near {
@@ -322,24 +365,29 @@ fn verify_table<D: Domain>(
                 }
                 let result = (|| -> Result<Option<String>, SolveError> {
                     let stored = near.tables[0].value(index)?;
-                    // A stored win without a distance is proven by one successor lost for
-                    // its mover: no other successor can make the result better than a win.
-                    let a_loss_proves = matches!(
-                        stored,
-                        Some(Value {
-                            wdl: Wdl::Win,
-                            plies: None
-                        })
-                    );
+                    if unit_distances {
+                        let result = near.tables[0].result(index)?;
+                        if result.map(|v| v.wdl) != stored.map(|v| v.wdl) {
+                            return Ok(Some(format!(
+                                "index {index}: stored {}, its unit distance {}",
+                                describe(result),
+                                describe(stored)
+                            )));
+                        }
+                    }
+                    let recount = Recount::of(stored, unit_distances);
                     let computed = if tb.domain().is_hole(key, index, pos) {
                         None
                     } else {
-                        recompute(tb, near, pos, a_loss_proves).map_err(dependency)?
+                        recompute(tb, near, pos, recount).map_err(dependency)?
                     };
                     let same = match (stored, computed) {
                         (None, None) => true,
                         (Some(s), Some(c)) if s.plies.is_none() || c.plies.is_none() => {
                             s.wdl == c.wdl
+                        }
+                        (Some(s), Some(c)) if unit_distances && s.wdl == Wdl::Win => {
+                            c.wdl == Wdl::Win && c.plies <= s.plies
                         }
                         (s, c) => s == c,
                     };
@@ -457,20 +505,62 @@ const READS: usize = 64;
 /// overlap a few cache misses.
 const READS_TO_SETTLE: usize = 4;
 
+/// How [`recompute`] values a position's successors, from what its table stores there.
+#[derive(Clone, Copy, Debug)]
+struct Recount {
+    /// A successor lost for its mover settles the position once it makes a win in this many
+    /// plies or fewer: the turns left could only make the win quicker, which is not compared.
+    settle_win_within: Option<u32>,
+    /// Values without a distance count at their result's nearest end, as the solver reads a
+    /// WDL-only table: a loss at 0 plies, a win at 1 (with unit distances).
+    wdl_at_ends: bool,
+}
+
+impl Recount {
+    /// The recount for a position stored as `stored`: a win without a distance is proven by
+    /// any successor lost for its mover, and with unit distances a win in `p` plies by one lost
+    /// in fewer than `p`; every other value is recomputed from all its successors.
+    fn of(stored: Option<Value>, unit_distances: bool) -> Recount {
+        let settle_win_within = match stored {
+            Some(Value {
+                wdl: Wdl::Win,
+                plies: None,
+            }) => Some(u32::MAX),
+            Some(Value {
+                wdl: Wdl::Win,
+                plies,
+            }) if unit_distances => plies,
+            _ => None,
+        };
+        Recount {
+            settle_win_within,
+            wdl_at_ends: unit_distances,
+        }
+    }
+
+    /// `v` as it counts.
+    fn counted(self, v: Value) -> Value {
+        match (v.plies, v.wdl) {
+            (None, Wdl::Win) if self.wdl_at_ends => Value::decided(1),
+            (None, Wdl::Loss) if self.wdl_at_ends => Value::decided(0),
+            _ => v,
+        }
+    }
+}
+
 /// The value `pos` must have given its successors; `None` if it cannot arise.
 ///
 /// Successors are valued in two passes: each in a table of `near` is located and its read
 /// prefetched; then the reads are made. Any other successor is tested for the end of the game
 /// and else probed through the tablebase at once.
 ///
-/// With `a_loss_proves` (the position is stored as a win without a distance), the first
-/// successor found lost for its mover settles the result, a win, and the turns left are not
-/// valued: their values could not change it, only a distance, which is not compared.
+/// `recount` says when a successor lost for its mover settles the position, a win, so that the
+/// turns left are not valued, and how values without a distance count ([`Recount`]).
 fn recompute<D: Domain>(
     tb: &Tablebase<D>,
     near: Near<'_, D::Key>,
     pos: &<D::Game as Game>::Position,
-    a_loss_proves: bool,
+    recount: Recount,
 ) -> Result<Option<Value>, ProbeError> {
     let game = tb.domain().game();
     if let Some(v) = terminal_value(game, pos) {
@@ -482,13 +572,17 @@ fn recompute<D: Domain>(
     }
     let mut best: Option<Value> = None;
     let add = |best: &mut Option<Value>, v: Value| {
-        let v = v.before();
+        let v = recount.counted(v).before();
         if best.is_none_or(|b| v.better_than(b)) {
             *best = Some(v);
         }
     };
-    let settles = |best: Option<Value>| a_loss_proves && best.is_some_and(|b| b.wdl == Wdl::Win);
-    let batch = if a_loss_proves {
+    let settles = |best: Option<Value>| {
+        recount.settle_win_within.is_some_and(|within| {
+            best.is_some_and(|b| b.wdl == Wdl::Win && b.plies.unwrap_or(0) <= within)
+        })
+    };
+    let batch = if recount.settle_win_within.is_some() {
         READS_TO_SETTLE
     } else {
         READS
@@ -681,6 +775,9 @@ struct NearTable<K> {
     /// positions holds, where it holds one, as its stored values show: a successor there
     /// has that value wherever it lies in the table, so it is not located.
     sole: Option<Wdl>,
+    /// The table's unit distances, read in place of its stored values where present
+    /// ([`verify_with_unit_distances`]).
+    distances: Option<Table>,
 }
 
 impl<K> NearTable<K> {
@@ -690,6 +787,7 @@ impl<K> NearTable<K> {
             table,
             decoded: None,
             sole: None,
+            distances: None,
         }
     }
 
@@ -698,9 +796,19 @@ impl<K> NearTable<K> {
         self.decoded.as_deref()
     }
 
-    /// The value at `index`, as [`Table::value`] reads it.
+    /// The value at `index`: from the unit distances where the table has them, else its
+    /// stored value ([`NearTable::result`]).
     #[inline]
     fn value(&self, index: u64) -> Result<Option<Value>, DbError> {
+        match &self.distances {
+            Some(distances) => distances.value(index),
+            None => self.result(index),
+        }
+    }
+
+    /// The value the table itself stores at `index`, as [`Table::value`] reads it.
+    #[inline]
+    fn result(&self, index: u64) -> Result<Option<Value>, DbError> {
         let byte = self
             .decoded
             .as_ref()
@@ -715,6 +823,10 @@ impl<K> NearTable<K> {
     /// Starts fetching the value at `index`.
     #[inline]
     fn prefetch(&self, index: u64) {
+        if let Some(distances) = &self.distances {
+            distances.prefetch(index);
+            return;
+        }
         match self.decoded.as_ref() {
             Some(bytes) => {
                 if let Some(byte) = usize::try_from(index).ok().and_then(|i| bytes.get(i)) {
@@ -759,6 +871,41 @@ fn near_tables<D: Domain>(
 
 /// The most bytes of decoded tables one table's verification keeps: half the memory the
 /// system has available when it starts (4 GiB where the system does not say).
+/// Opens the unit distances of every table of `near` in the verified table's unit (the first
+/// of `near`): those its quiet turns lead to and back. Tables of one result among them are
+/// then not valued by their subspace alone: their distances differ.
+fn attach_unit_distances<D: Domain>(
+    tb: &Tablebase<D>,
+    near: &mut [NearTable<D::Key>],
+) -> Result<(), ProbeError> {
+    let domain = tb.domain();
+    let unit = crate::plan::plan(domain, &[near[0].key])
+        .pop()
+        .unwrap_or_default();
+    for n in near.iter_mut().filter(|n| unit.contains(&n.key)) {
+        let name = crate::format::unit_distance_file_name(&n.key.to_string());
+        let path = n.table.path().with_file_name(name);
+        if !path.exists() {
+            return Err(ProbeError::Db(DbError::corrupted(
+                &path,
+                "no unit-distance file beside the table: build its unit with unit distances \
+                 (`solve --wdl-only --unit-distances`) to verify with them",
+            )));
+        }
+        let mut expected = tb.expected(n.key);
+        expected.index_scheme = crate::format::unit_distance_scheme(&expected.index_scheme);
+        let distances = Table::open(&path, Some(&expected))?;
+        if !distances.has_distances() || distances.layout().is_some() {
+            return Err(ProbeError::Db(DbError::corrupted(
+                &path,
+                "a unit-distance file holds plain distances",
+            )));
+        }
+        n.distances = Some(distances);
+    }
+    Ok(())
+}
+
 fn decode_budget() -> u64 {
     crate::limits::available_memory().map_or(4 << 30, |bytes| bytes / 2)
 }
@@ -768,11 +915,15 @@ fn decode_budget() -> u64 {
 /// read in place. Then notes which tables hold one result ([`NearTable::sole`]).
 fn decode_near<K: Send>(near: &mut [NearTable<K>], budget: u64) -> Result<(), DbError> {
     let mut left = budget;
+    // A table read through its unit distances is decoded only where it is the verified one
+    // (the first), whose stored results are compared with them.
     let chosen: Vec<bool> = near
         .iter()
-        .map(|n| {
+        .enumerate()
+        .map(|(i, n)| {
             let bytes = n.table.positions();
-            let take = n.table.layout().is_some() && bytes <= left;
+            let take =
+                n.table.layout().is_some() && bytes <= left && (i == 0 || n.distances.is_none());
             if take {
                 left -= bytes;
             }
@@ -795,7 +946,7 @@ fn decode_near<K: Send>(near: &mut [NearTable<K>], budget: u64) -> Result<(), Db
 /// The one result the stored values of `n` hold, where its table stores results only, leaves
 /// no position out, and holds one ([`NearTable::sole`]).
 fn sole_result<K>(n: &NearTable<K>) -> Option<Wdl> {
-    if n.table.has_distances() || n.table.omitted().is_some() {
+    if n.table.has_distances() || n.table.omitted().is_some() || n.distances.is_some() {
         return None;
     }
     let Some(codes) = &n.decoded else {

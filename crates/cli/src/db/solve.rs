@@ -49,6 +49,11 @@ pub(crate) struct SolveArgs {
     /// beside it stops the build until it is deleted.
     #[arg(long, value_name = "MINUTES", default_value = "30", value_parser = parse_minutes)]
     pub(crate) checkpoint_every: f64,
+    /// With --wdl-only, also write each table's unit distances (KEY.ppud, a byte a position,
+    /// uncompressed), the proof that `verify --unit-distances` checks: a WDL-only table alone
+    /// can only be checked for agreement with its successors. Delete them once verified.
+    #[arg(long, requires = "wdl_only")]
+    pub(crate) unit_distances: bool,
     /// Save no unit checkpoints, not even when stopped (one already there is still taken up).
     #[arg(long, conflicts_with = "checkpoint_every")]
     pub(crate) no_checkpoints: bool,
@@ -89,6 +94,7 @@ pub(crate) fn run_solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), Cli
         compress: args.compress,
         checkpoint_every: (!args.no_checkpoints)
             .then(|| std::time::Duration::from_secs_f64(args.checkpoint_every * 60.0)),
+        unit_distances: args.unit_distances,
     };
     let domain = match databases(&args.game, &args.set)? {
         Databases::Morris(domain) => domain,

@@ -29,6 +29,11 @@ pub(crate) struct VerifyArgs {
     /// set against the plain one it came from).
     #[arg(long, value_name = "DIR", conflicts_with = "checksums")]
     pub(crate) against: Option<PathBuf>,
+    /// Prove WDL-only tables right with their unit distances (KEY.ppud, written by `solve
+    /// --wdl-only --unit-distances`), which every table of the verified one's unit must have:
+    /// without them a WDL-only table can only be checked for agreement with its successors.
+    #[arg(long, conflicts_with_all = ["checksums", "against"])]
+    pub(crate) unit_distances: bool,
     /// Set a rule option (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub(crate) set: Vec<String>,
@@ -70,6 +75,9 @@ where
     };
     let keys = (!keys.is_empty()).then_some(keys);
     let report = match &args.against {
+        None if args.unit_distances => {
+            verify_with_unit_distances(&tb, keys, args.threads.checked()?, &progress)?
+        }
         None => verify(&tb, keys, args.threads.checked()?, &progress)?,
         Some(dir) => {
             // The reference set, read under the same game and rules.
