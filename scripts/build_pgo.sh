@@ -9,8 +9,9 @@
 #
 # 1. builds the tool instrumented (target/pgo-gen);
 # 2. runs it on the long build's own steps, at a size that takes two minutes: Twelve Men's Morris
-#    up to 4 men a side (its no-re-forming memories included) solved WDL-only and compressed,
-#    then every table verified (the tables go to a temporary directory);
+#    up to 4 men a side (its no-re-forming memories included) solved WDL-only and compressed
+#    with unit distances, then every table verified with them (the tables go to a temporary
+#    directory);
 # 3. merges the profile and builds the tool with it (target/pgo).
 #
 # Needs `llvm-profdata` of the toolchain's own LLVM: `rustup component add llvm-tools` puts it
@@ -48,9 +49,10 @@ RUSTFLAGS="$base_flags -Cprofile-generate=$work/raw" CARGO_TARGET_DIR="$root/tar
 gen=$root/target/pgo-gen/release/perfectplay
 
 echo "== 2. training: Twelve Men's Morris up to 4 men, solved and verified"
-"$gen" solve twelve_mens_morris --max-men 4 --wdl-only --compress --out "$work/tables" \
-  --threads "$threads" -q | tail -n 2
-"$gen" verify twelve_mens_morris --db "$work/tables" --threads "$threads" -q | tail -n 1
+"$gen" solve twelve_mens_morris --max-men 4 --wdl-only --unit-distances --compress \
+  --out "$work/tables" --threads "$threads" -q | tail -n 2
+"$gen" verify twelve_mens_morris --db "$work/tables" --unit-distances --threads "$threads" -q \
+  | tail -n 1
 
 echo "== 3. the build with the profile"
 "$profdata" merge -o "$work/merged.profdata" "$work"/raw/*.profraw
