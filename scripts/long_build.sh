@@ -30,8 +30,9 @@
 # computes, or the earlier build was wrong: either way a person should look.
 #
 # Environment: PERFECTPLAY (the binary; default `perfectplay` on PATH), THREADS (2),
-# MIN_FREE_GB (20: stop before a unit when the disk has less; the largest Twelve Men's Morris
-# unit's checkpoint takes up to 28 GB while it is written), TABLE_BITS (29: the search's
+# MIN_FREE_GB (30: stop before a unit when the disk has less; the largest Twelve Men's Morris
+# unit's checkpoint takes up to 28 GB while it is written, and its unit distances 7 GB until it
+# is verified), TABLE_BITS (29: the search's
 # transposition table, 2^N entries), EXPECT (none: a manifest to compare the tables with).
 set -uo pipefail
 
@@ -61,7 +62,7 @@ shift 3
 set_args=("$@")
 bin=${PERFECTPLAY:-perfectplay}
 threads=${THREADS:-2}
-min_free_gb=${MIN_FREE_GB:-20}
+min_free_gb=${MIN_FREE_GB:-30}
 table_bits=${TABLE_BITS:-29}
 expect=${EXPECT:-}
 if [ -n "$expect" ]; then
@@ -78,6 +79,16 @@ if [ -f "$marks/driver.pid" ] && kill -0 "$(cat "$marks/driver.pid")" 2>/dev/nul
   exit 1
 fi
 echo $$ > "$marks/driver.pid"
+
+# Tables verified without unit distances were only found in agreement with their
+# successors: such a directory is not taken up.
+if [ ! -f "$marks/unit-distances" ]; then
+  if compgen -G "$marks/verified-*" > /dev/null; then
+    log "$dir holds tables verified without unit distances: start it again in a new directory"
+    exit 1
+  fi
+  touch "$marks/unit-distances"
+fi
 
 # SIGTERM or SIGINT: passed on to the perfectplay process under way (which saves its unit or
 # ends its table's verification unfinished, harmlessly), then the driver ends.

@@ -5,7 +5,7 @@
 # uninterrupted `perfectplay solve --wdl-only --compress` of the same game, and the search's
 # value of the start and of every first placement with those of a retrograde build of the
 # whole game, placement included; then a fresh build given a manifest with one digest changed
-# (EXPECT) stops at that table.
+# (EXPECT) stops at that table, and a directory verified without unit distances is refused.
 #
 #   scripts/long_build_test.sh [BINARY]     # default target/release/perfectplay
 set -euo pipefail
@@ -93,4 +93,13 @@ tail -n 1 "$work/again/marks/events.log" | grep -q "3-4.ppdb differs from" \
 [ -f "$work/again/marks/expected-3-3" ] || fail "3-3, which matches, was not compared"
 [ ! -f "$work/again/marks/built-4-4" ] || fail "the build went on past the table that differs"
 
-echo "long_build.sh: stopped, resumed, verified and searched; $(wc -l < "$work/long/CHECKSUMS") tables identical to one uninterrupted build; the start ($(echo "$searched" | awk '$1 == "start" { print $2 }')) and 24 first placements as the whole-game tables value them; a table unlike EXPECT's stops it"
+# 6. A directory whose tables were verified without unit distances is not taken up.
+mkdir -p "$work/old/marks"
+touch "$work/old/marks/verified-3-3"
+if bash scripts/long_build.sh twelve_mens_morris "$work/old" 4 "${rules[@]}" > /dev/null 2>&1; then
+  fail "a directory verified without unit distances was taken up"
+fi
+grep -q "verified without unit distances" "$work/old/marks/events.log" \
+  || fail "the refusal of a directory verified without unit distances was not logged"
+
+echo "long_build.sh: stopped, resumed, verified and searched; $(wc -l < "$work/long/CHECKSUMS") tables identical to one uninterrupted build; the start ($(echo "$searched" | awk '$1 == "start" { print $2 }')) and 24 first placements as the whole-game tables value them; a table unlike EXPECT's stops it; a directory verified without unit distances is refused"

@@ -25,7 +25,8 @@
 //! per position of a unit and 1 per position of its largest subspace**: a 2-byte cell per
 //! position while it is solved (its value and a successor counter), then, beside the cells, the
 //! 1-byte payload of one subspace at a time as each is written (with `wdl_only`, only its
-//! 2-bit form, a quarter byte); [`SolveReport::peak_working_bytes`] reports it and a test
+//! 2-bit form, a quarter byte, unless unit distances are written too, a byte a position);
+//! [`SolveReport::peak_working_bytes`] reports it and a test
 //! checks it. To that add which chunks of the unit hold positions of each distance (a bit per
 //! 16,384 positions and distance, 2 MB per billion positions), the index
 //! tables (under 40 MB for the largest Nine Men's Morris subspace) and a copy of each table the

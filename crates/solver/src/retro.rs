@@ -42,8 +42,10 @@
 //! 3. What is still undecided can only repeat or reach draws: a draw.
 //!
 //! Distances are exact under optimal play (the winner the shortest way, the loser the
-//! longest). With WDL-only dependencies the distances of exits are unknown and read as 0; the
-//! results stay exact, and such a unit is written in the WDL-only form.
+//! longest). With WDL-only dependencies the distances of exits are unknown and read at their
+//! result's nearest end (a loss at 0 plies, a win at 1); the results stay exact, the distances
+//! count plies within the unit (the unit distances that prove a WDL-only table,
+//! [`crate::verify_with_unit_distances`]), and such a unit is written in the WDL-only form.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};

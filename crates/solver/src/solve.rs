@@ -544,9 +544,14 @@ pub fn remove_leftovers(dir: &Path) -> Result<(), DbError> {
     let entries = std::fs::read_dir(dir).map_err(|e| DbError::io(dir, e))?;
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let leftover = [EXTENSION, DISTANCE_EXTENSION, CHECKPOINT_EXTENSION]
-            .iter()
-            .any(|ext| name.contains(&format!(".{ext}.tmp-")));
+        let leftover = [
+            EXTENSION,
+            DISTANCE_EXTENSION,
+            CHECKPOINT_EXTENSION,
+            crate::format::UNIT_DISTANCE_EXTENSION,
+        ]
+        .iter()
+        .any(|ext| name.contains(&format!(".{ext}.tmp-")));
         if name.starts_with('.') && leftover {
             match std::fs::remove_file(entry.path()) {
                 // Renamed or removed by its writer since the listing: not left over.
@@ -756,6 +761,23 @@ fn solve_unit<D: Domain>(
     let mut reports = Vec::new();
     for (member, &key) in unit.iter().enumerate() {
         let positions = domain.size(key);
+        let expected = expected_for(domain, key);
+        // Written before the table: a unit whose tables are all there (kept by a later run)
+        // has all its unit distances too, until they are deleted once verified.
+        if options.wdl_only && options.unit_distances {
+            let payload = solved.payload(member);
+            let header = Header {
+                game_id: expected.game_id.clone(),
+                rules: expected.rules.clone(),
+                index_scheme: crate::format::unit_distance_scheme(&expected.index_scheme),
+                subspace: key.to_string(),
+                encoding: Encoding::Distance,
+                positions,
+                stats: Stats::of_bytes(&payload),
+                payload_checksum: xxh3_64(&payload),
+            };
+            crate::format::write_unit_distances(dir, &header, &payload)?;
+        }
         let (encoding, stats, bytes) = if options.wdl_only {
             let (histogram, bytes) = solved.wdl_payload(member);
             let mut stats = Stats::of_histogram(&histogram);
@@ -766,7 +788,6 @@ fn solve_unit<D: Domain>(
             let payload = solved.payload(member);
             (Encoding::Distance, Stats::of_bytes(&payload), payload)
         };
-        let expected = expected_for(domain, key);
         let header = Header {
             game_id: expected.game_id,
             rules: expected.rules,
@@ -778,18 +799,6 @@ fn solve_unit<D: Domain>(
             payload_checksum: xxh3_64(&bytes),
         };
         let path = write_table(dir, &header, &bytes)?;
-        drop(bytes);
-        if options.wdl_only && options.unit_distances {
-            let payload = solved.payload(member);
-            let header = Header {
-                index_scheme: crate::format::unit_distance_scheme(&header.index_scheme),
-                encoding: Encoding::Distance,
-                stats: Stats::of_bytes(&payload),
-                payload_checksum: xxh3_64(&payload),
-                ..header.clone()
-            };
-            crate::format::write_unit_distances(dir, &header, &payload)?;
-        }
         reports.push(SubspaceReport {
             subspace: key.to_string(),
             positions: header.positions,

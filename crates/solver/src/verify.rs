@@ -421,6 +421,9 @@ fn verify_table<D: Domain>(
     // Values read from a file changed during the pass prove nothing either way.
     for t in near.tables {
         t.table.check_intact()?;
+        if let Some(distances) = &t.distances {
+            distances.check_intact()?;
+        }
     }
     let mut mismatches = mismatches.into_inner();
     let mut example = example.into_inner().expect("lock").map(|(_, t)| t);
@@ -614,18 +617,34 @@ fn recompute<D: Domain>(
         // A successor in a table of `near` is valued by what that table stores, even where the
         // game is over there (verifying that table checks it holds the rules' value), so it
         // costs no end-of-game test. It is located once: its subspace and index come together.
-        // A successor its table leaves out is searched through `near`; one no table of `near`
+        // A successor its table leaves out is searched through `near` (but read from unit
+        // distances, which hold every position as the solver valued it); one no table of `near`
         // holds is tested for the end of the game and else probed through the tablebase.
         let in_near = tb
             .domain()
             .try_locate_near(&next, &mut memo)
             .and_then(|(key, index)| {
                 let t = near.find(tb.domain(), key)?;
-                let left_out = near.tables[t].table.omitted().is_some() && tb.domain().omits(&next);
+                let n = &near.tables[t];
+                let left_out = n.distances.is_none()
+                    && n.table.omitted().is_some()
+                    && tb.domain().omits(&next);
                 Some((t, index, left_out))
             });
         let located = match in_near {
-            Some((_, _, true)) => search_near(tb, near, &next).map(|v| add(&mut best, v)),
+            Some((t, _, true)) => search_near(tb, near, &next).map(|v| {
+                // The solver reads such a position of a WDL-only table inflated to its result
+                // (`inflate`), whatever distance the search finds.
+                let result_only = recount.wdl_at_ends && !near.tables[t].table.has_distances();
+                add(
+                    &mut best,
+                    if result_only {
+                        Value::wdl_only(v.wdl)
+                    } else {
+                        v
+                    },
+                )
+            }),
             Some((t, index, false)) => {
                 near.tables[t].prefetch(index);
                 reads.push((t, index));
@@ -869,11 +888,10 @@ fn near_tables<D: Domain>(
     Ok(near)
 }
 
-/// The most bytes of decoded tables one table's verification keeps: half the memory the
-/// system has available when it starts (4 GiB where the system does not say).
-/// Opens the unit distances of every table of `near` in the verified table's unit (the first
-/// of `near`): those its quiet turns lead to and back. Tables of one result among them are
-/// then not valued by their subspace alone: their distances differ.
+/// Opens the unit distances of every WDL-only table of `near` in the verified table's unit (the
+/// first of `near`): those its quiet turns lead to and back. Tables of one result among them
+/// are then not valued by their subspace alone: their distances differ. A table with
+/// distances is its own proof and needs none.
 fn attach_unit_distances<D: Domain>(
     tb: &Tablebase<D>,
     near: &mut [NearTable<D::Key>],
@@ -882,14 +900,21 @@ fn attach_unit_distances<D: Domain>(
     let unit = crate::plan::plan(domain, &[near[0].key])
         .pop()
         .unwrap_or_default();
-    for n in near.iter_mut().filter(|n| unit.contains(&n.key)) {
+    for n in near
+        .iter_mut()
+        .filter(|n| unit.contains(&n.key) && !n.table.has_distances())
+    {
         let name = crate::format::unit_distance_file_name(&n.key.to_string());
         let path = n.table.path().with_file_name(name);
         if !path.exists() {
-            return Err(ProbeError::Db(DbError::corrupted(
+            return Err(ProbeError::Db(DbError::io(
                 &path,
-                "no unit-distance file beside the table: build its unit with unit distances \
-                 (`solve --wdl-only --unit-distances`) to verify with them",
+                std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    "no unit-distance file beside the WDL-only table: delete the unit's tables \
+                     and build it again with `solve --wdl-only --unit-distances` to verify \
+                     with them (a build keeps tables already there)",
+                ),
             )));
         }
         let mut expected = tb.expected(n.key);
@@ -898,7 +923,7 @@ fn attach_unit_distances<D: Domain>(
         if !distances.has_distances() || distances.layout().is_some() {
             return Err(ProbeError::Db(DbError::corrupted(
                 &path,
-                "a unit-distance file holds plain distances",
+                "a unit-distance file must hold uncompressed distances",
             )));
         }
         n.distances = Some(distances);
@@ -906,6 +931,8 @@ fn attach_unit_distances<D: Domain>(
     Ok(())
 }
 
+/// The most bytes of decoded tables one table's verification keeps: half the memory the
+/// system has available when it starts (4 GiB where the system does not say).
 fn decode_budget() -> u64 {
     crate::limits::available_memory().map_or(4 << 30, |bytes| bytes / 2)
 }
