@@ -150,9 +150,21 @@ pub fn verify_with_unit_distances<D: Domain>(
     threads: Option<usize>,
     on_table: &(dyn Fn(&str, u64) + Sync),
 ) -> Result<VerifyReport, SolveError> {
-    let budget = decode_budget();
+    verify_with_unit_distances_within(tb, keys, threads, decode_budget(), on_table)
+}
+
+/// [`verify_with_unit_distances`] keeping at most `memory_bytes` of unit distances copied into
+/// memory and of decoded compressed tables, in that order: the rest are read in place, with the
+/// same answers.
+pub fn verify_with_unit_distances_within<D: Domain>(
+    tb: &Tablebase<D>,
+    keys: Option<&[D::Key]>,
+    threads: Option<usize>,
+    memory_bytes: u64,
+    on_table: &(dyn Fn(&str, u64) + Sync),
+) -> Result<VerifyReport, SolveError> {
     each_table(tb, keys, threads, on_table, |key| {
-        verify_table(tb, key, budget, true)
+        verify_table(tb, key, memory_bytes, true)
     })
 }
 
@@ -336,9 +348,11 @@ fn verify_table<D: Domain>(
     };
     let mut near = near_tables(tb, key).map_err(dependency)?;
     let table = Arc::clone(&near[0].table);
-    if unit_distances {
-        attach_unit_distances(tb, &mut near).map_err(dependency)?;
-    }
+    let budget = if unit_distances {
+        attach_unit_distances(tb, &mut near, budget).map_err(dependency)?
+    } else {
+        budget
+    };
     decode_near(&mut near, budget)?;
     let index = NearIndex::new(tb.domain(), &near);
     let near = Near {
@@ -891,11 +905,14 @@ fn near_tables<D: Domain>(
 /// Opens the unit distances of every WDL-only table of `near` in the verified table's unit (the
 /// first of `near`): those its quiet turns lead to and back. Tables of one result among them
 /// are then not valued by their subspace alone: their distances differ. A table with
-/// distances is its own proof and needs none.
+/// distances is its own proof and needs none. Each is copied into memory on huge pages while
+/// `budget` bytes allow (random reads through the page cache's small pages miss the TLB), else
+/// read in place; returns the budget left.
 fn attach_unit_distances<D: Domain>(
     tb: &Tablebase<D>,
     near: &mut [NearTable<D::Key>],
-) -> Result<(), ProbeError> {
+    mut budget: u64,
+) -> Result<u64, ProbeError> {
     let domain = tb.domain();
     let unit = crate::plan::plan(domain, &[near[0].key])
         .pop()
@@ -926,9 +943,14 @@ fn attach_unit_distances<D: Domain>(
                 "a unit-distance file must hold uncompressed distances",
             )));
         }
-        n.distances = Some(distances);
+        n.distances = Some(if distances.positions() <= budget {
+            budget -= distances.positions();
+            distances.resident_copy()?
+        } else {
+            distances
+        });
     }
-    Ok(())
+    Ok(budget)
 }
 
 /// The most bytes of decoded tables one table's verification keeps: half the memory the

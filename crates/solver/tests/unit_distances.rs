@@ -9,8 +9,8 @@ use perfectplay_core::Game;
 use perfectplay_solver::format::{unit_distance_file_name, write_table};
 use perfectplay_solver::morris::{MorrisDomain, MorrisKey};
 use perfectplay_solver::{
-    plan, solve, verify, verify_with_unit_distances, Domain, SolveError, SolveOptions, Table,
-    Tablebase, Wdl,
+    plan, solve, verify, verify_with_unit_distances, verify_with_unit_distances_within, Domain,
+    SolveError, SolveOptions, Table, Tablebase, Wdl,
 };
 
 /// Six Men's Morris with the no-re-forming memory, any man taken: small units of several
@@ -203,6 +203,10 @@ fn a_distance_that_does_not_descend_is_refused() {
     let (plain, proven) = both_checks(dir.path(), &[key]);
     assert_eq!(plain, 0);
     assert_eq!(proven.unwrap(), 1);
+    // The same with the unit distances read in place rather than copied into memory.
+    let tb = Tablebase::open(six_mens_morris(), dir.path()).unwrap();
+    let in_place = verify_with_unit_distances_within(&tb, Some(&[key]), None, 0, &|_, _| {});
+    assert_eq!(in_place.unwrap().tables[0].mismatches, 1);
 }
 
 #[test]
