@@ -256,3 +256,19 @@ fn compressed_checkers_tables_that_leave_captures_out_are_proven_too() {
     assert!(check.passed(), "{:?}", check.tables);
     assert_eq!(check.tables.len(), tb.available().len());
 }
+
+#[test]
+fn distance_tables_need_no_unit_distances() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = MorrisKey::moving(3, 4);
+    solve(
+        six_mens_morris(),
+        dir.path(),
+        &[key],
+        &SolveOptions::default(),
+    )
+    .unwrap();
+    let (plain, proven) = both_checks(dir.path(), &[key, MorrisKey::moving(4, 3)]);
+    assert_eq!((plain, proven.unwrap()), (0, 0));
+    assert!(!dir.path().join(unit_distance_file_name("3-4")).exists());
+}
