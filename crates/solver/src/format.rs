@@ -276,18 +276,28 @@ pub fn write_unit_distances(
     header: &Header,
     payload: &[u8],
 ) -> Result<PathBuf, DbError> {
-    let prefix = encode_prefix(header)?;
-    write_file(
+    write_plain(
         dir,
         &unit_distance_file_name(&header.subspace),
-        &[&prefix, payload],
+        header,
+        payload,
     )
 }
 
 /// Writes a table to `dir`, under a temporary name first; returns the final path.
 pub fn write_table(dir: &Path, header: &Header, payload: &[u8]) -> Result<PathBuf, DbError> {
+    write_plain(dir, &file_name(&header.subspace), header, payload)
+}
+
+/// Writes a plain file, `header` then `payload`, as `dir/name` ([`write_file`]).
+fn write_plain(
+    dir: &Path,
+    name: &str,
+    header: &Header,
+    payload: &[u8],
+) -> Result<PathBuf, DbError> {
     let prefix = encode_prefix(header)?;
-    write_file(dir, &file_name(&header.subspace), &[&prefix, payload])
+    write_file(dir, name, &[&prefix, payload])
 }
 
 /// Writes `parts` one after another to `dir/name`, under a temporary name first (renamed once
