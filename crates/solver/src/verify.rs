@@ -141,9 +141,10 @@ pub fn verify_within<D: Domain>(
 /// every stored win or loss descends through ever shorter distances to the end of the game or
 /// to another unit's tables, verified in turn, and a draw stored for a decided position would
 /// have a successor whose stored value contradicts it. The unit distances must agree with the
-/// tables' results index by index too. Every table of the unit the verified table's quiet
-/// turns lead to must have its unit-distance file beside it: a missing one is
-/// [`SolveError::Verifying`].
+/// tables' results index by index too. Every WDL-only table of the unit the verified table's
+/// quiet turns lead to must have its unit-distance file beside it: a missing one is
+/// [`SolveError::Verifying`]. A table with distances needs none and is checked as [`verify`]
+/// checks it.
 pub fn verify_with_unit_distances<D: Domain>(
     tb: &Tablebase<D>,
     keys: Option<&[D::Key]>,
@@ -340,7 +341,7 @@ fn verify_table<D: Domain>(
     tb: &Tablebase<D>,
     key: D::Key,
     budget: u64,
-    unit_distances: bool,
+    with_unit_distances: bool,
 ) -> Result<VerifiedTable, SolveError> {
     let dependency = |e: ProbeError| SolveError::Verifying {
         subspace: key.to_string(),
@@ -348,14 +349,15 @@ fn verify_table<D: Domain>(
     };
     let mut near = near_tables(tb, key).map_err(dependency)?;
     let table = Arc::clone(&near[0].table);
-    let budget = if unit_distances {
+    let budget = if with_unit_distances {
         attach_unit_distances(tb, &mut near, budget).map_err(dependency)?
     } else {
         budget
     };
     decode_near(&mut near, budget)?;
-    // A table with distances of its own is checked exactly, as `verify` checks it.
-    let unit_distances = near[0].distances.is_some();
+    // A table with distances of its own has no unit distances and is checked exactly, as
+    // `verify` checks it.
+    let proven_by_unit_distances = near[0].distances.is_some();
     let index = NearIndex::new(tb.domain(), &near);
     let near = Near {
         tables: &near,
@@ -381,7 +383,7 @@ fn verify_table<D: Domain>(
                 }
                 let result = (|| -> Result<Option<String>, SolveError> {
                     let stored = near.tables[0].value(index)?;
-                    if unit_distances {
+                    if proven_by_unit_distances {
                         let result = near.tables[0].result(index)?;
                         if result.map(|v| v.wdl) != stored.map(|v| v.wdl) {
                             return Ok(Some(format!(
@@ -391,7 +393,7 @@ fn verify_table<D: Domain>(
                             )));
                         }
                     }
-                    let recount = Recount::of(stored, unit_distances);
+                    let recount = Recount::of(stored, proven_by_unit_distances);
                     let computed = if tb.domain().is_hole(key, index, pos) {
                         None
                     } else {
@@ -402,7 +404,7 @@ fn verify_table<D: Domain>(
                         (Some(s), Some(c)) if s.plies.is_none() || c.plies.is_none() => {
                             s.wdl == c.wdl
                         }
-                        (Some(s), Some(c)) if unit_distances && s.wdl == Wdl::Win => {
+                        (Some(s), Some(c)) if proven_by_unit_distances && s.wdl == Wdl::Win => {
                             c.wdl == Wdl::Win && c.plies <= s.plies
                         }
                         (s, c) => s == c,
