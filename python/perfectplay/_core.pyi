@@ -607,6 +607,7 @@ def _build_tables(
     wait: bool = False,
     compress: bool = False,
     checkpoint_minutes: Optional[float] = 30.0,
+    unit_distances: bool = False,
 ) -> List[Dict[str, Any]]:
     """Builds tables of `game` into `out` with the GIL released (see `perfectplay.tablebase.build`).
     `targets` are subspace names, or `None` with `max_men` (morris), `max_pieces` (checkers)
@@ -617,7 +618,9 @@ def _build_tables(
     checked as on the command line (1 to 4 per CPU unless `force_threads`); another build
     holding `out`'s build lock is an error naming it, or waited for with `wait`. A unit saves
     its state (`KEY.ppck`) after `checkpoint_minutes` of work and as often again (`None`:
-    never), and a build takes a unit up from its checkpoint."""
+    never), and a build takes a unit up from its checkpoint. With `wdl_only` and
+    `unit_distances`, each table's distances within its unit are written beside it (`KEY.ppud`)
+    for `_verify_tables` to prove the results with."""
 
 def _plan_units(
     game: Game,
@@ -631,6 +634,24 @@ def _plan_units(
     `_build_tables`) takes, in an order where each comes after the units it reads: a list of
     dicts with `subspaces` (names), `reads` (indices of earlier units), `positions` and
     `working_bytes` (memory to build it; that of WDL-only tables with `wdl_only`)."""
+
+def _verify_tables(
+    game: Game,
+    db: str,
+    targets: Optional[List[str]] = None,
+    threads: Optional[int] = None,
+    unit_distances: bool = False,
+    progress: Optional[Any] = None,
+    force_threads: bool = False,
+) -> Tuple[List[Dict[str, Any]], float]:
+    """Verifies the tables of `game` in `db` (those of `targets`, subspace names or checkers
+    materials, else every table there) with the GIL released: every stored value recomputed
+    from its successors, and with `unit_distances` WDL-only tables proven right by their unit
+    distances (`KEY.ppud`). `progress`, if given, is called about four times a second with a
+    dict (`total`, `checked`, `table`). Ctrl-C stops it between chunks of positions (nothing is
+    written) and raises `KeyboardInterrupt`. Returns `(tables, seconds)`, a dict per table
+    (`subspace`, `positions`, `mismatches`, `example`). A directory without tables, or a table
+    missing or unusable (the verified one or one its successors lie in), is an error."""
 
 def _build_unit(
     game: Game,

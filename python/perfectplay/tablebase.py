@@ -53,8 +53,11 @@ __all__ = [
     "Tablebase",
     "PolicyScore",
     "TablebaseError",
+    "VerifiedTable",
+    "VerifyReport",
     "build",
     "score_policy",
+    "verify",
 ]
 
 PathLike = Union[str, bytes, "os.PathLike[str]"]
@@ -156,7 +159,13 @@ class _Progress:
             self._tqdm = tqdm
 
     def __call__(self, figures: Dict[str, Any]) -> None:
-        total, finished = figures["total"], figures["finished"]
+        total = figures["total"]
+        if "checked" in figures:  # a verification's figures
+            done = figures["checked"]
+            what = f"verifying {figures['table']}" if figures["table"] else "opening"
+            self._draw(total, done, what)
+            return
+        finished = figures["finished"]
         unit = figures["unit"]
         if unit:
             done_in_unit = figures["unit_initialised"] / 2
@@ -169,6 +178,9 @@ class _Progress:
         else:
             done = finished
             what = "done" if total and finished >= total else "planning"
+        self._draw(total, done, what)
+
+    def _draw(self, total: int, done: float, what: str) -> None:
         if self._tqdm is not None:
             if self._bar is None:
                 self._bar = self._tqdm(
@@ -220,6 +232,7 @@ def build(
     wait: bool = False,
     compress: bool = False,
     checkpoint_minutes: Optional[float] = 30.0,
+    unit_distances: bool = False,
     **rules: Any,
 ) -> List[Dict[str, Any]]:
     """Builds endgame tables into ``out`` with the Rust solver, the GIL released.
@@ -259,6 +272,10 @@ def build(
     stopped (one already there is still taken up); a checkpoint made from other rules or tables, or damaged, raises
     ``TablebaseError`` naming it (delete it to start the unit over).
 
+    ``unit_distances=True`` (with ``wdl_only``) also writes each table's distances counted
+    within its unit (``KEY.ppud``, a byte a position, never read by probes), which
+    :func:`verify` needs to prove WDL-only tables right; delete them once verified.
+
     Returns one dict per table: ``subspace``, ``positions``, ``wins``, ``draws``, ``losses``,
     ``longest_win``, ``seconds``, ``kept``, ``resumed`` (its unit taken up from a checkpoint)
     and ``path``, and with ``compress``
@@ -291,10 +308,124 @@ def build(
             wait=wait,
             compress=compress,
             checkpoint_minutes=checkpoint_minutes,
+            unit_distances=unit_distances,
         )
     finally:
         if drawer is not None:
             drawer.close()
+
+
+@dataclass(frozen=True)
+class VerifiedTable:
+    """One table's verification (see :func:`verify`)."""
+
+    #: The subspace, as its file name stem (``"5-4"``, ``"2110-53"``).
+    subspace: str
+    #: Positions checked.
+    positions: int
+    #: Positions whose stored value differs from the one recomputed from their successors.
+    mismatches: int
+    #: The first mismatch (index, stored and recomputed values), or ``None``.
+    example: Optional[str]
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    """What :func:`verify` found: every table checked, in order, and the time it took."""
+
+    tables: List[VerifiedTable]
+    #: Wall-clock seconds.
+    seconds: float
+
+    @property
+    def passed(self) -> bool:
+        """Whether every table passed."""
+        return all(t.mismatches == 0 for t in self.tables)
+
+    @property
+    def mismatches(self) -> int:
+        """Mismatches in all the tables."""
+        return sum(t.mismatches for t in self.tables)
+
+    @property
+    def positions(self) -> int:
+        """Positions checked in all the tables."""
+        return sum(t.positions for t in self.tables)
+
+
+def verify(
+    directory: PathLike,
+    game: Union[Game, str, None] = None,
+    *,
+    subspaces: Optional[Iterable[str]] = None,
+    threads: Optional[int] = None,
+    unit_distances: bool = False,
+    progress: Union[bool, Callable[[Dict[str, Any]], None]] = True,
+    force_threads: bool = False,
+    **rules: Any,
+) -> VerifyReport:
+    """Rechecks the tables in ``directory``: every stored value recomputed from its successors
+    by forward move generation, independently of the solver's backward pass (as ``perfectplay
+    verify`` does). Nothing is written.
+
+    ``game`` is a ``Game``, a game id (rule options as keywords), or ``None`` to take the game
+    and rules from the tables' headers. ``subspaces`` names the tables to check (a checkers
+    material such as ``"2110"`` for every slice of it), else every table in the directory;
+    the tables their successors lie in must be there too, and are read, not checked (check a
+    whole set, or a table with what it depends on).
+
+    A table with distances that passes is proven right. A WDL-only table (``wdl_only=True``)
+    can only be found in agreement with its successors, which wins and losses that merely
+    agree with each other (draws stored as a cycle of wins and losses) would pass; built with
+    ``unit_distances=True``, ``verify(..., unit_distances=True)`` checks it against its
+    distances within the unit and so proves it (every table of its unit needs its
+    ``KEY.ppud``, else ``TablebaseError`` names the missing file).
+
+    ``threads`` is 1 to 4 per CPU (``ValueError`` otherwise; ``force_threads=True`` allows
+    more). ``progress`` is ``True`` (a bar), ``False``, or a function called about four times
+    a second with a dict (``total`` and ``checked`` positions, ``table`` under way). Ctrl-C
+    stops it between chunks of positions and raises ``KeyboardInterrupt``.
+
+    Returns a :class:`VerifyReport`: mismatches are reported there (``report.passed``), not
+    raised. A directory without tables, or a table that is damaged or from another version
+    or rules, raises ``TablebaseError``; a table a successor needs and the directory lacks,
+    ``MissingTableError``.
+    """
+    dirs = _directories(directory)
+    if len(dirs) != 1:
+        raise ValueError("verify() checks one directory of tables")
+    if game is None:
+        if rules:
+            raise ValueError("rule options need a game id: verify(dir, game='...', **rules)")
+        game = _game_of_tables(dirs)
+    elif isinstance(game, str):
+        game = load_game(game, **rules)
+    elif rules:
+        raise ValueError("rule options go with a game id, not with a Game")
+    if not os.path.isdir(dirs[0]):
+        raise TablebaseError(f"no such directory: {dirs[0]}")
+    drawer: Optional[_Progress] = None
+    if progress is True:
+        drawer = _Progress()
+        callback: Optional[Callable[[Dict[str, Any]], None]] = drawer
+    elif progress is False or progress is None:
+        callback = None
+    else:
+        callback = progress
+    try:
+        tables, seconds = _core._verify_tables(
+            game,
+            dirs[0],
+            targets=None if subspaces is None else [str(s) for s in subspaces],
+            threads=threads,
+            unit_distances=unit_distances,
+            progress=callback,
+            force_threads=force_threads,
+        )
+    finally:
+        if drawer is not None:
+            drawer.close()
+    return VerifyReport([VerifiedTable(**t) for t in tables], seconds)
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,9 @@
 //! | a position string that cannot be read | `perfectplay.InvalidPositionError` |
 //! | a move that is not legal, or not a move | `perfectplay.IllegalMoveError` |
 //! | an action that is not legal (in a state or an env) | `perfectplay.IllegalActionError` |
-//! | a probe whose table is in none of the directories | `perfectplay.MissingTableError` (a `KeyError`) |
+//! | a probe whose table is in none of the directories, a verification that needs a table the directory lacks | `perfectplay.MissingTableError` (a `KeyError`) |
 //! | a position no table holds (half a turn, too many pieces) | `perfectplay.OutOfScopeError` |
-//! | a damaged or other-version table, a table entry that is no file (a directory, a FIFO, a broken link), a table changed on disk since it was opened, a closed tablebase, a failed build | `perfectplay.TablebaseError` |
+//! | a damaged or other-version table, a table entry that is no file (a directory, a FIFO, a broken link), a table changed on disk since it was opened, a closed tablebase, a failed build or verification | `perfectplay.TablebaseError` |
 //!
 //! The exceptions: `State.undo()` with nothing to take back raises `IndexError`, as
 //! `list.pop()` does; an argument of the wrong type raises `TypeError`; and a disagreement
@@ -166,6 +166,13 @@ impl From<Error> for PyErr {
             Error::ArgumentType(_) => PyTypeError::new_err(message),
             Error::SelfCheck(_) => PyAssertionError::new_err(message),
             Error::OutOfScope(_) => OutOfScopeError::new_err(message),
+            // A verification that needs a table the directory lacks.
+            Error::Solve(SolveError::Verifying { source, .. }) => match *source {
+                ProbeError::MissingTable { subspace, dirs } => {
+                    missing_table(message, subspace, &dirs)
+                }
+                _ => TablebaseError::new_err(message),
+            },
             Error::Solve(_) | Error::Tablebase(_) | Error::TablebaseClosed => {
                 TablebaseError::new_err(message)
             }

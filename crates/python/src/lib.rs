@@ -7,6 +7,7 @@
 //! - `py_env`: `VectorEnv`, many games stepped in parallel into numpy buffers;
 //! - `py_tablebase`: `Tablebase` and `Probe`, perfect play from the solver's databases;
 //! - `py_build`: `build_tables`, databases built from Python;
+//! - `py_verify`: `verify_tables`, databases rechecked from Python;
 //! - `py_cli`: `_cli_main`, the command-line tool of `perfectplay-cli` in this process;
 //! - `py_cluster`: `_plan_units`, `_build_unit`, `_DirectoryClaim`, for the cluster build;
 //! - `errors`: where Rust errors become Python exceptions;
@@ -26,6 +27,7 @@ mod py_env;
 mod py_game;
 mod py_state;
 mod py_tablebase;
+mod py_verify;
 
 use pyo3::prelude::*;
 
@@ -93,6 +95,8 @@ mod _core {
     use crate::py_tablebase::PyProbe;
     #[pymodule_export]
     use crate::py_tablebase::PyTablebase;
+    #[pymodule_export]
+    use crate::py_verify::verify_tables;
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {

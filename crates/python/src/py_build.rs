@@ -45,10 +45,12 @@ pub(crate) fn tables_game(directory: PathBuf) -> Result<Option<PyGame>> {
 /// checked as on the command line (1 to 4 per CPU unless `force_threads`); another build
 /// holding `out`'s build lock is an error naming it, or waited for with `wait`. A unit saves
 /// its state (`KEY.ppck`) after `checkpoint_minutes` of work and as often again (`None`:
-/// never), and a build takes a unit up from its checkpoint.
+/// never), and a build takes a unit up from its checkpoint. With `wdl_only` and
+/// `unit_distances`, each table's distances within its unit are written beside it (`KEY.ppud`)
+/// for `_verify_tables` to prove the results with.
 #[pyfunction]
 #[pyo3(name = "_build_tables")]
-#[pyo3(signature = (game, out, targets = None, max_men = None, max_pieces = None, whole_game = false, threads = None, wdl_only = false, progress = None, force_threads = false, wait = false, compress = false, checkpoint_minutes = Some(30.0)))]
+#[pyo3(signature = (game, out, targets = None, max_men = None, max_pieces = None, whole_game = false, threads = None, wdl_only = false, progress = None, force_threads = false, wait = false, compress = false, checkpoint_minutes = Some(30.0), unit_distances = false))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn build_tables<'py>(
     py: Python<'py>,
@@ -65,6 +67,7 @@ pub(crate) fn build_tables<'py>(
     wait: bool,
     compress: bool,
     checkpoint_minutes: Option<f64>,
+    unit_distances: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let cancel = Arc::new(AtomicBool::new(false));
     let figures = Arc::new(BuildProgress::default());
@@ -80,11 +83,12 @@ pub(crate) fn build_tables<'py>(
         wait,
         compress,
         checkpoint_every: checkpoint_interval(checkpoint_minutes)?,
-        unit_distances: false,
+        unit_distances,
     };
     let job = BuildJob::new(&game.get().game, targets, max_men, max_pieces, whole_game)?;
     let report = run_interruptibly(
         py,
+        "the build",
         &cancel,
         move || job.run(&out, &options),
         || match &progress {
@@ -132,9 +136,11 @@ pub(crate) fn build_tables<'py>(
 /// Ray task cancelled) and calls `between` (progress). A signal, or an error from `between`,
 /// sets `cancel`: the solver stops at its next task boundary, saves the unit under way (unless
 /// told never to) and removes its temporary file; then the signal's exception is raised, with a
-/// `RuntimeWarning` first if that save failed or the build ended otherwise in error.
+/// `RuntimeWarning` first if that save failed or the build ended otherwise in error. `what`
+/// names the work in those warnings ("the build").
 pub(crate) fn run_interruptibly<T: Send + 'static>(
     py: Python<'_>,
+    what: &str,
     cancel: &AtomicBool,
     work: impl FnOnce() -> Result<T> + Send + 'static,
     mut between: impl FnMut() -> PyResult<()>,
@@ -164,8 +170,8 @@ pub(crate) fn run_interruptibly<T: Send + 'static>(
                 Ok(Err(e @ Error::Solve(SolveError::InterruptedUnsaved { .. }))) => {
                     Some(e.to_string())
                 }
-                Ok(Err(e)) => Some(format!("the build stopped with an error: {e}")),
-                Err(_) => Some("the build stopped with a panic".to_owned()),
+                Ok(Err(e)) => Some(format!("{what} stopped with an error: {e}")),
+                Err(_) => Some(format!("{what} stopped with a panic")),
             };
             if let Some(trouble) = trouble {
                 let message = std::ffi::CString::new(trouble).unwrap_or_default();
@@ -178,7 +184,7 @@ pub(crate) fn run_interruptibly<T: Send + 'static>(
     }
     let done = worker
         .join()
-        .map_err(|_| Error::Tablebase("the build stopped with a panic".to_owned()))?;
+        .map_err(|_| Error::Tablebase(format!("{what} stopped with a panic")))?;
     Ok(done?)
 }
 
@@ -301,7 +307,7 @@ impl BuildJob {
     }
 }
 
-fn parse_all<D: Domain>(domain: &D, names: &[String]) -> Result<Vec<D::Key>> {
+pub(crate) fn parse_all<D: Domain>(domain: &D, names: &[String]) -> Result<Vec<D::Key>> {
     let mut keys = Vec::new();
     for name in names {
         match (domain.parse_key(name), domain.keys_named(name)) {

@@ -78,6 +78,7 @@ pub(crate) fn _build_unit<'py>(
     // stops and saves its state as a local build does at Ctrl-C.
     let report = run_interruptibly(
         py,
+        "the build",
         &cancel,
         move || job.run_unit(&out, &subspaces, &options),
         || Ok(()),

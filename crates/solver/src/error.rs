@@ -348,6 +348,7 @@ pub enum SolveError {
     },
     /// The build was cancelled; complete files stay, the unit in progress left no half table
     /// behind, only its checkpoint: saved where it stopped, unless it was told never to save.
+    /// Or a verification was cancelled ([`crate::VerifyOptions::cancel`]), which writes nothing.
     #[error("interrupted")]
     Interrupted,
     /// The build was cancelled, and the unit under way could not be saved where it stopped (a

@@ -133,6 +133,6 @@ pub use tabled::{game_of_tables, OpenError, Tabled};
 pub use unit_checkpoint::CHECKPOINT_EXTENSION;
 pub use value::{Value, Wdl};
 pub use verify::{
-    verify, verify_against, verify_with_unit_distances, verify_with_unit_distances_within,
-    verify_within, VerifiedTable, VerifyReport,
+    verify, verify_against, verify_tables, verify_with_unit_distances,
+    verify_with_unit_distances_within, verify_within, VerifiedTable, VerifyOptions, VerifyReport,
 };

@@ -49,7 +49,7 @@
 //! through the same decoded tables, the tables those captures lead to decoded after the others
 //! (a probe would decode a block of a compressed file for each read).
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -99,6 +99,26 @@ impl VerifyReport {
 
 const CHUNK: u64 = 1 << 14;
 
+/// How [`verify_tables`] runs: the common requests have functions of their own ([`verify`],
+/// [`verify_with_unit_distances`] and their `_within` forms).
+#[derive(Clone, Debug, Default)]
+pub struct VerifyOptions {
+    /// Worker threads (`None`: one per CPU; `Some(0)` is refused).
+    pub threads: Option<usize>,
+    /// Prove WDL-only tables right with their unit distances ([`verify_with_unit_distances`])
+    /// rather than check them for agreement with their successors ([`verify`]).
+    pub unit_distances: bool,
+    /// Bytes of unit distances and decoded compressed tables kept in memory at once, in that
+    /// order (`None`: half the memory the system has available); the rest are read in place,
+    /// with the same answers, more slowly.
+    pub memory_bytes: Option<u64>,
+    /// Set from another thread to stop: the verification ends at its next chunk of positions
+    /// with [`SolveError::Interrupted`], and the tables are left as they were (it only reads).
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// Counts the positions checked so far, as the chunks are done (for progress).
+    pub checked: Option<Arc<AtomicU64>>,
+}
+
 /// Rechecks the tables of `keys` (every table found, if `None`), with `threads` workers
 /// (`Some(0)` is refused). A table that is missing or unusable, or one its successors lie in,
 /// is [`SolveError::Verifying`].
@@ -109,7 +129,11 @@ pub fn verify<D: Domain>(
     threads: Option<usize>,
     on_table: &(dyn Fn(&str, u64) + Sync),
 ) -> Result<VerifyReport, SolveError> {
-    verify_within(tb, keys, threads, decode_budget(), on_table)
+    let options = VerifyOptions {
+        threads,
+        ..VerifyOptions::default()
+    };
+    verify_tables(tb, keys, &options, on_table)
 }
 
 /// [`verify`] keeping at most `decode_bytes` of decoded compressed tables in memory at once
@@ -122,9 +146,12 @@ pub fn verify_within<D: Domain>(
     decode_bytes: u64,
     on_table: &(dyn Fn(&str, u64) + Sync),
 ) -> Result<VerifyReport, SolveError> {
-    each_table(tb, keys, threads, on_table, |key| {
-        verify_table(tb, key, decode_bytes, false)
-    })
+    let options = VerifyOptions {
+        threads,
+        memory_bytes: Some(decode_bytes),
+        ..VerifyOptions::default()
+    };
+    verify_tables(tb, keys, &options, on_table)
 }
 
 /// [`verify`] of WDL-only tables with their unit distances (`KEY.ppud`, written by a build with
@@ -151,7 +178,12 @@ pub fn verify_with_unit_distances<D: Domain>(
     threads: Option<usize>,
     on_table: &(dyn Fn(&str, u64) + Sync),
 ) -> Result<VerifyReport, SolveError> {
-    verify_with_unit_distances_within(tb, keys, threads, decode_budget(), on_table)
+    let options = VerifyOptions {
+        threads,
+        unit_distances: true,
+        ..VerifyOptions::default()
+    };
+    verify_tables(tb, keys, &options, on_table)
 }
 
 /// [`verify_with_unit_distances`] keeping at most `memory_bytes` of unit distances copied into
@@ -164,8 +196,26 @@ pub fn verify_with_unit_distances_within<D: Domain>(
     memory_bytes: u64,
     on_table: &(dyn Fn(&str, u64) + Sync),
 ) -> Result<VerifyReport, SolveError> {
-    each_table(tb, keys, threads, on_table, |key| {
-        verify_table(tb, key, memory_bytes, true)
+    let options = VerifyOptions {
+        threads,
+        unit_distances: true,
+        memory_bytes: Some(memory_bytes),
+        ..VerifyOptions::default()
+    };
+    verify_tables(tb, keys, &options, on_table)
+}
+
+/// The verification of [`verify`] or [`verify_with_unit_distances`] as `options` say, which
+/// can be stopped from another thread and counts its progress.
+pub fn verify_tables<D: Domain>(
+    tb: &Tablebase<D>,
+    keys: Option<&[D::Key]>,
+    options: &VerifyOptions,
+    on_table: &(dyn Fn(&str, u64) + Sync),
+) -> Result<VerifyReport, SolveError> {
+    let budget = options.memory_bytes.unwrap_or_else(decode_budget);
+    each_table(tb, keys, options.threads, on_table, |key| {
+        verify_table(tb, key, budget, options)
     })
 }
 
@@ -341,8 +391,9 @@ fn verify_table<D: Domain>(
     tb: &Tablebase<D>,
     key: D::Key,
     budget: u64,
-    with_unit_distances: bool,
+    options: &VerifyOptions,
 ) -> Result<VerifiedTable, SolveError> {
+    let with_unit_distances = options.unit_distances;
     let dependency = |e: ProbeError| SolveError::Verifying {
         subspace: key.to_string(),
         source: Box::new(e),
@@ -369,11 +420,21 @@ fn verify_table<D: Domain>(
     let mismatches = AtomicU64::new(0);
     let example: Mutex<Option<(u64, String)>> = Mutex::new(None);
     let error: Mutex<Option<SolveError>> = Mutex::new(None);
+    let interrupted = AtomicBool::new(false);
     crate::tasks::each_chunk(0..positions.div_ceil(CHUNK)).for_each(|c| {
+        if options
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+        {
+            interrupted.store(true, Ordering::Relaxed);
+            return;
+        }
         let start = c * CHUNK;
+        let end = (start + CHUNK).min(positions);
         let mut stop = false;
         tb.domain()
-            .for_each_position(key, start..(start + CHUNK).min(positions), |index, pos| {
+            .for_each_position(key, start..end, |index, pos| {
                 if stop {
                     return;
                 }
@@ -432,9 +493,15 @@ fn verify_table<D: Domain>(
                     }
                 }
             });
+        if let Some(checked) = &options.checked {
+            checked.fetch_add(end - start, Ordering::Relaxed);
+        }
     });
     if let Some(e) = error.into_inner().expect("lock") {
         return Err(e);
+    }
+    if interrupted.into_inner() {
+        return Err(SolveError::Interrupted);
     }
     // Values read from a file changed during the pass prove nothing either way.
     for t in near.tables {

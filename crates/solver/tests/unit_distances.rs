@@ -3,14 +3,17 @@
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 
 use perfectplay_core::morris::{Morris, MorrisRules};
 use perfectplay_core::Game;
 use perfectplay_solver::format::{unit_distance_file_name, write_table};
 use perfectplay_solver::morris::{MorrisDomain, MorrisKey};
 use perfectplay_solver::{
-    plan, solve, verify, verify_with_unit_distances, verify_with_unit_distances_within, Domain,
-    SolveError, SolveOptions, Table, Tablebase, Wdl,
+    plan, solve, verify, verify_tables, verify_with_unit_distances,
+    verify_with_unit_distances_within, Domain, SolveError, SolveOptions, Table, Tablebase,
+    VerifyOptions, Wdl,
 };
 
 /// Six Men's Morris with the no-re-forming memory, any man taken: small units of several
@@ -271,4 +274,42 @@ fn distance_tables_need_no_unit_distances() {
     let (plain, proven) = both_checks(dir.path(), &[key, MorrisKey::moving(4, 3)]);
     assert_eq!((plain, proven.unwrap()), (0, 0));
     assert!(!dir.path().join(unit_distance_file_name("3-4")).exists());
+}
+
+#[test]
+fn a_verification_counts_what_it_checked_and_stops_when_told() {
+    let dir = tempfile::tempdir().unwrap();
+    let tb = build(dir.path());
+    let checked = Arc::new(AtomicU64::new(0));
+    let options = VerifyOptions {
+        unit_distances: true,
+        checked: Some(Arc::clone(&checked)),
+        ..VerifyOptions::default()
+    };
+    let report = verify_tables(&tb, None, &options, &|_, _| {}).unwrap();
+    assert!(report.passed(), "{:?}", report.tables);
+    assert!(report.tables.len() > 2);
+    let positions: u64 = report.tables.iter().map(|t| t.positions).sum();
+    assert_eq!(checked.load(Ordering::Relaxed), positions);
+
+    // Told to stop as the second table begins: the first is counted whole, then it stops.
+    checked.store(0, Ordering::Relaxed);
+    let cancel = Arc::new(AtomicBool::new(false));
+    let options = VerifyOptions {
+        cancel: Some(Arc::clone(&cancel)),
+        ..options
+    };
+    let tables_begun = AtomicU64::new(0);
+    let on_table = |_: &str, _: u64| {
+        if tables_begun.fetch_add(1, Ordering::Relaxed) == 1 {
+            cancel.store(true, Ordering::Relaxed);
+        }
+    };
+    let stopped = verify_tables(&tb, None, &options, &on_table);
+    assert!(
+        matches!(stopped, Err(SolveError::Interrupted)),
+        "{stopped:?}"
+    );
+    assert_eq!(tables_begun.load(Ordering::Relaxed), 2);
+    assert_eq!(checked.load(Ordering::Relaxed), report.tables[0].positions);
 }
