@@ -629,11 +629,13 @@ def _plan_units(
     max_pieces: Optional[int] = None,
     whole_game: bool = False,
     wdl_only: bool = False,
+    unit_distances: bool = False,
 ) -> List[Dict[str, Any]]:
     """The units that building `targets` (or `max_men`, `max_pieces`, `whole_game`, as in
     `_build_tables`) takes, in an order where each comes after the units it reads: a list of
     dicts with `subspaces` (names), `reads` (indices of earlier units), `positions` and
-    `working_bytes` (memory to build it; that of WDL-only tables with `wdl_only`)."""
+    `working_bytes` (memory to build it; that of WDL-only tables with `wdl_only`, and with
+    their unit distances with `unit_distances` too)."""
 
 def _verify_tables(
     game: Game,
@@ -661,6 +663,7 @@ def _build_unit(
     wdl_only: bool = False,
     compress: bool = False,
     checkpoint_minutes: Optional[float] = 30.0,
+    unit_distances: bool = False,
 ) -> Dict[str, Any]:
     """Builds the unit made of `subspaces` into `out` on its own (the tables of the units it reads
     must be there, complete): kept if its files are complete and valid. No lock is taken: the
@@ -669,7 +672,8 @@ def _build_unit(
     `peak_working_bytes` (0 when kept), `resumed` (taken up from a checkpoint),
     `checkpoints_saved` and `checkpoint_failures`; the GIL is released meanwhile. The unit saves
     its state after `checkpoint_minutes` of work and as often again (`None`: never), and where it
-    stopped at a signal (Ctrl-C, a Ray task cancelled without force), which is then raised."""
+    stopped at a signal (Ctrl-C, a Ray task cancelled without force), which is then raised.
+    With `wdl_only` and `unit_distances` each table's unit distances are written beside it."""
 
 class _DirectoryClaim:
     """A directory claimed by a cluster build's driver: its build lock, held until `release()`

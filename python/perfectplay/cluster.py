@@ -139,11 +139,13 @@ def plan(
     subspaces: Optional[Sequence[str]] = None,
     whole_game: bool = False,
     wdl_only: bool = False,
+    unit_distances: bool = False,
     **rules: Any,
 ) -> List[Dict[str, Any]]:
     """The units a build of this request takes, in an order where each comes after the units
     it reads: dicts with ``subspaces``, ``reads`` (indices of earlier units), ``positions`` and
-    ``working_bytes`` (the memory to build it; that of WDL-only tables with ``wdl_only``)."""
+    ``working_bytes`` (the memory to build it; that of WDL-only tables with ``wdl_only``, and
+    with their unit distances with ``unit_distances`` too)."""
     return list(
         _plan_units(
             _game(game, rules),
@@ -152,6 +154,7 @@ def plan(
             max_pieces,
             whole_game,
             wdl_only,
+            unit_distances,
         )
     )
 
@@ -165,6 +168,7 @@ def _build_unit_task(
     wdl_only: bool,
     compress: bool,
     checkpoint_minutes: Optional[float],
+    unit_distances: bool,
     *inputs: Any,
 ) -> Dict[str, Any]:
     """One unit, in a Ray worker. ``inputs`` are the results of the units it reads: Ray hands
@@ -178,7 +182,16 @@ def _build_unit_task(
     ) in (signal.SIG_IGN, signal.SIG_DFL)
     previous = signal.signal(signal.SIGINT, signal.default_int_handler) if handled else None
     try:
-        done = _build_unit(game, out, subspaces, threads, wdl_only, compress, checkpoint_minutes)
+        done = _build_unit(
+            game,
+            out,
+            subspaces,
+            threads,
+            wdl_only,
+            compress,
+            checkpoint_minutes,
+            unit_distances=unit_distances,
+        )
     finally:
         if handled:
             signal.signal(signal.SIGINT, previous)
@@ -210,6 +223,7 @@ def build(
     address: Optional[str] = "auto",
     cpus_per_task: int = 1,
     wdl_only: bool = False,
+    unit_distances: bool = False,
     compress: bool = False,
     max_retries: int = 3,
     progress: bool = True,
@@ -227,6 +241,10 @@ def build(
     ``cpus_per_task`` CPUs (and solves with as many threads) and its working memory. A task
     whose worker dies is retried up to ``max_retries`` times. ``progress`` shows one tqdm bar
     over positions, where tqdm is installed.
+
+    ``wdl_only`` and ``unit_distances`` are as in :func:`perfectplay.tablebase.build`: with
+    both, each table's distances within its unit (``KEY.ppud``) are written beside it, and
+    :func:`perfectplay.tablebase.verify` with ``unit_distances=True`` proves the set right.
 
     A unit saves its solving state in ``out`` (``KEY.ppck``) after ``checkpoint_minutes`` of
     work and as often again (``None``: never), so that a retried task, or the unit in a rerun
@@ -264,6 +282,7 @@ def build(
         subspaces=subspaces,
         whole_game=whole_game,
         wdl_only=wdl_only,
+        unit_distances=unit_distances,
     )
     out = str(Path(out).resolve())
     claim = _DirectoryClaim(out)
@@ -277,6 +296,7 @@ def build(
                 units,
                 cpus_per_task,
                 wdl_only,
+                unit_distances,
                 compress,
                 checkpoint_minutes,
                 max_retries,
@@ -293,6 +313,7 @@ def _run(
     units: List[Dict[str, Any]],
     cpus_per_task: int,
     wdl_only: bool,
+    unit_distances: bool,
     compress: bool,
     checkpoint_minutes: Optional[float],
     max_retries: int,
@@ -326,6 +347,7 @@ def _run(
                 wdl_only,
                 compress,
                 checkpoint_minutes,
+                unit_distances,
                 *inputs,
             )
             refs[i] = ref
@@ -511,6 +533,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--address", default="auto", help="Ray's address (default: auto)")
     parser.add_argument("--cpus-per-task", type=int, default=1)
     parser.add_argument("--wdl-only", action="store_true")
+    parser.add_argument(
+        "--unit-distances",
+        action="store_true",
+        help="with --wdl-only, also write each table's distances within its unit (KEY.ppud), "
+        "which `perfectplay verify --unit-distances` proves the tables with",
+    )
     parser.add_argument("--compress", action="store_true")
     parser.add_argument("--max-retries", type=int, default=3)
     parser.add_argument(
@@ -553,6 +581,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             address=args.address,
             cpus_per_task=args.cpus_per_task,
             wdl_only=args.wdl_only,
+            unit_distances=args.unit_distances,
             compress=args.compress,
             max_retries=args.max_retries,
             progress=not args.quiet,

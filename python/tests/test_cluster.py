@@ -69,6 +69,28 @@ def test_the_plan_reads_only_earlier_units_and_is_submitted_critical_path_first(
     wdl = ppc.plan("nine_mens_morris", max_men=5, wdl_only=True)
     assert [u["subspaces"] for u in wdl] == [u["subspaces"] for u in units]
     assert all(w["working_bytes"] < u["working_bytes"] for w, u in zip(wdl, units))
+    # Unit distances are written from a byte payload: more than WDL-only, less than distances
+    # (the tables read from other units are still copied in 2 bits).
+    proven = ppc.plan("nine_mens_morris", max_men=5, wdl_only=True, unit_distances=True)
+    assert all(
+        w["working_bytes"] < p["working_bytes"] <= u["working_bytes"]
+        for w, p, u in zip(wdl, proven, units)
+    )
+
+
+def test_wdl_only_tables_with_unit_distances_equal_a_local_build_and_are_proven(
+    two_nodes, tmp_path
+):
+    options = {"max_men": 4, "wdl_only": True, "unit_distances": True, "progress": False}
+    local = tmp_path / "local"
+    pp.tablebase.build("nine_mens_morris", local, **options)
+    ppc.build("nine_mens_morris", tmp_path / "cluster", **options)
+    sums = checksums(tmp_path / "cluster")
+    assert sums == checksums(local)
+    assert sorted(name for name in sums if name.endswith(".ppud")) == [
+        "3-3.ppud", "3-4.ppud", "4-3.ppud", "4-4.ppud"
+    ]
+    assert pp.tablebase.verify(tmp_path / "cluster", unit_distances=True, progress=False).passed
 
 
 def test_nine_mens_morris_to_4_4_equals_a_local_build(two_nodes, tmp_path):

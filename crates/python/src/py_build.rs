@@ -279,11 +279,11 @@ impl BuildJob {
 
 impl BuildJob {
     /// The request's plan as data, for a scheduler ([`planned_units`]), its memory that of a
-    /// WDL-only build if `wdl_only`.
-    pub(crate) fn planned(&self, wdl_only: bool) -> Vec<PlannedUnit> {
+    /// build with `options`.
+    pub(crate) fn planned(&self, options: &SolveOptions) -> Vec<PlannedUnit> {
         match self {
-            BuildJob::Checkers(domain, keys) => planned_units(domain, keys, wdl_only),
-            BuildJob::Morris(domain, keys) => planned_units(domain, keys, wdl_only),
+            BuildJob::Checkers(domain, keys) => planned_units(domain, keys, options),
+            BuildJob::Morris(domain, keys) => planned_units(domain, keys, options),
         }
     }
 

@@ -17,9 +17,11 @@ use crate::py_game::PyGame;
 /// The units that building `targets` (or `max_men`, `max_pieces`, `whole_game`, as in
 /// `_build_tables`) takes, in an order where each comes after the units it reads: a list of
 /// dicts with `subspaces` (names), `reads` (indices of earlier units), `positions` and
-/// `working_bytes` (memory to build it; that of WDL-only tables with `wdl_only`).
+/// `working_bytes` (memory to build it; that of WDL-only tables with `wdl_only`, and with
+/// their unit distances with `unit_distances` too).
 #[pyfunction]
-#[pyo3(signature = (game, targets = None, max_men = None, max_pieces = None, whole_game = false, wdl_only = false))]
+#[pyo3(signature = (game, targets = None, max_men = None, max_pieces = None, whole_game = false, wdl_only = false, unit_distances = false))]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn _plan_units<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyGame>,
@@ -28,9 +30,15 @@ pub(crate) fn _plan_units<'py>(
     max_pieces: Option<u8>,
     whole_game: bool,
     wdl_only: bool,
+    unit_distances: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let job = BuildJob::new(&game.get().game, targets, max_men, max_pieces, whole_game)?;
-    let units = py.detach(|| job.planned(wdl_only));
+    let options = SolveOptions {
+        wdl_only,
+        unit_distances,
+        ..SolveOptions::default()
+    };
+    let units = py.detach(|| job.planned(&options));
     let list = PyList::empty(py);
     for unit in units {
         let d = PyDict::new(py);
@@ -51,8 +59,9 @@ pub(crate) fn _plan_units<'py>(
 /// `checkpoints_saved` and `checkpoint_failures`; the GIL is released meanwhile. The unit saves
 /// its state after `checkpoint_minutes` of work and as often again (`None`: never), and where it
 /// stopped at a signal (Ctrl-C, a Ray task cancelled without force), which is then raised.
+/// With `wdl_only` and `unit_distances` each table's unit distances are written beside it.
 #[pyfunction]
-#[pyo3(signature = (game, out, subspaces, threads = None, wdl_only = false, compress = false, checkpoint_minutes = Some(30.0)))]
+#[pyo3(signature = (game, out, subspaces, threads = None, wdl_only = false, compress = false, checkpoint_minutes = Some(30.0), unit_distances = false))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn _build_unit<'py>(
     py: Python<'py>,
@@ -63,12 +72,14 @@ pub(crate) fn _build_unit<'py>(
     wdl_only: bool,
     compress: bool,
     checkpoint_minutes: Option<f64>,
+    unit_distances: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let job = BuildJob::new(&game.get().game, Some(subspaces.clone()), None, None, false)?;
     let cancel = Arc::new(AtomicBool::new(false));
     let options = SolveOptions {
         threads,
         wdl_only,
+        unit_distances,
         compress,
         checkpoint_every: crate::py_build::checkpoint_interval(checkpoint_minutes)?,
         cancel: Some(Arc::clone(&cancel)),

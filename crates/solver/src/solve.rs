@@ -406,12 +406,15 @@ pub struct PlannedUnit {
 
 /// The plan for `targets` ([`plan`]) as data for a scheduler: each unit with the units it
 /// reads and its size, in an order where every unit comes after those it reads; the memory of a
-/// build of WDL-only tables if `wdl_only`.
+/// build with `options` (of WDL-only tables with [`SolveOptions::wdl_only`], whose unit
+/// distances, [`SolveOptions::unit_distances`], take the largest subspace's payload back to a
+/// byte a position).
 pub fn planned_units<D: Domain>(
     domain: &D,
     targets: &[D::Key],
-    wdl_only: bool,
+    options: &SolveOptions,
 ) -> Vec<PlannedUnit> {
+    let wdl_only = options.wdl_only;
     let units = plan(domain, targets);
     let unit_of: HashMap<D::Key, usize> = units
         .iter()
@@ -450,11 +453,20 @@ pub fn planned_units<D: Domain>(
                 subspaces: unit.iter().map(ToString::to_string).collect(),
                 reads,
                 positions,
-                working_bytes: UnitSolver::<D>::working_bytes(positions, largest, wdl_only)
-                    + exit_bytes,
+                working_bytes: UnitSolver::<D>::working_bytes(
+                    positions,
+                    largest,
+                    payload_in_two_bits(options),
+                ) + exit_bytes,
             }
         })
         .collect()
+}
+
+/// Whether a subspace's payload is made in the 2-bit form of WDL-only tables: unit distances
+/// are written from a byte payload, as distance tables are.
+fn payload_in_two_bits(options: &SolveOptions) -> bool {
+    options.wdl_only && !options.unit_distances
 }
 
 /// Whether the build has been told to stop.
@@ -526,8 +538,7 @@ impl<D: Domain> UnitWork<'_, D> {
             .max(UnitSolver::<D>::working_bytes(
                 positions,
                 largest,
-                // Unit distances are written from a byte payload, as distance tables are.
-                options.wdl_only && !options.unit_distances,
+                payload_in_two_bits(options),
             ));
         if options.compress {
             compress_unit(tb, unit, self.out, options, self.pool, report)?;

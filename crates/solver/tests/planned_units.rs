@@ -36,7 +36,7 @@ fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 fn the_plan_as_data_names_units_their_reads_and_sizes() {
     let d = morris();
     let targets = d.moving_keys_checked(4).unwrap();
-    let units = planned_units(&d, &targets, false);
+    let units = planned_units(&d, &targets, &SolveOptions::default());
     let keys = plan(&d, &targets);
     assert_eq!(units.len(), keys.len());
     for (i, (unit, keys)) in units.iter().zip(&keys).enumerate() {
@@ -62,10 +62,25 @@ fn the_plan_as_data_names_units_their_reads_and_sizes() {
     // reads; a quarter byte a position for the payload and the copy in a WDL-only build.
     let n34 = d.size("3-4".parse().unwrap());
     assert_eq!(last.working_bytes, 3 * last.positions + n34);
-    let wdl = planned_units(&d, &targets, true);
+    let wdl_only = SolveOptions {
+        wdl_only: true,
+        ..SolveOptions::default()
+    };
+    let wdl = planned_units(&d, &targets, &wdl_only);
     assert_eq!(
         wdl.last().unwrap().working_bytes,
         2 * last.positions + last.positions.div_ceil(4) + n34.div_ceil(4)
+    );
+    // With unit distances the largest subspace's payload is a byte a position again, the
+    // copies of other units' tables still a quarter byte (they are read without distances).
+    let with_unit_distances = SolveOptions {
+        unit_distances: true,
+        ..wdl_only
+    };
+    let proven = planned_units(&d, &targets, &with_unit_distances);
+    assert_eq!(
+        proven.last().unwrap().working_bytes,
+        3 * last.positions + n34.div_ceil(4)
     );
 }
 
@@ -99,7 +114,7 @@ fn checkers_units_in_another_valid_order_give_the_same_bytes() {
     solve(checkers(), whole.path(), &targets, &SolveOptions::default()).unwrap();
     // Every unit whose reads are done, taken from the back of the ready list: a different
     // order from the plan's.
-    let units = planned_units(&d, &targets, false);
+    let units = planned_units(&d, &targets, &SolveOptions::default());
     let keys = plan(&d, &targets);
     let scheduled = tempfile::tempdir().unwrap();
     let mut done = vec![false; units.len()];
