@@ -31,7 +31,7 @@ import os
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterable, List, Optional, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 from perfectplay import _core
 from perfectplay._core import (
@@ -93,6 +93,22 @@ def _game_of_tables(dirs: List[str]) -> Game:
     )
 
 
+def _resolve_game(
+    game: Union[Game, str, None], rules: Dict[str, Any], dirs: List[str], call: str
+) -> Game:
+    """The game of a call on tables: ``game`` itself, loaded from its id with ``rules``, or
+    (``None``) the one the tables' headers name."""
+    if game is None:
+        if rules:
+            raise ValueError(f"rule options need a game id: {call}(..., game='...', **rules)")
+        return _game_of_tables(dirs)
+    if isinstance(game, str):
+        return load_game(game, **rules)
+    if rules:
+        raise ValueError("rule options go with a game id, not with a Game")
+    return game
+
+
 def open(
     directories: Union[PathLike, Iterable[PathLike]],
     game: Union[Game, str, None] = None,
@@ -113,15 +129,7 @@ def open(
     rules alone decide, such as a capture of the last piece).
     """
     dirs = _directories(directories)
-    if game is None:
-        if rules:
-            raise ValueError("rule options need a game id: open(dirs, game='...', **rules)")
-        game = _game_of_tables(dirs)
-    elif isinstance(game, str):
-        game = load_game(game, **rules)
-    elif rules:
-        raise ValueError("rule options go with a game id, not with a Game")
-    return Tablebase(game, dirs, distances=distances)
+    return Tablebase(_resolve_game(game, rules, dirs, "open"), dirs, distances=distances)
 
 
 def _importable(module: str) -> bool:
@@ -141,6 +149,19 @@ def _progress_style() -> str:
     if in_notebook and not _importable("ipywidgets"):
         return "notebook-line"
     return "tqdm" if _importable("tqdm") else "stderr-line"
+
+
+def _progress_callback(
+    progress: Union[bool, None, Callable[[Dict[str, Any]], None]],
+) -> Tuple[Optional[_Progress], Optional[Callable[[Dict[str, Any]], None]]]:
+    """What a ``progress`` argument asks for: the bar to close afterwards (``True``: one of
+    ours) and the function to hand the solver (``False``/``None``: none)."""
+    if progress is True:
+        drawer = _Progress()
+        return drawer, drawer
+    if progress is False or progress is None:
+        return None, None
+    return None, progress
 
 
 class _Progress:
@@ -285,14 +306,7 @@ def build(
         game = load_game(game, **rules)
     elif rules:
         raise ValueError("rule options go with a game id, not with a Game")
-    drawer: Optional[_Progress] = None
-    if progress is True:
-        drawer = _Progress()
-        callback: Optional[Callable[[Dict[str, Any]], None]] = drawer
-    elif progress is False or progress is None:
-        callback = None
-    else:
-        callback = progress
+    drawer, callback = _progress_callback(progress)
     try:
         return _core._build_tables(
             game,
@@ -391,31 +405,15 @@ def verify(
     or rules, raises ``TablebaseError``; a table a successor needs and the directory lacks,
     ``MissingTableError``.
     """
-    dirs = _directories(directory)
-    if len(dirs) != 1:
-        raise ValueError("verify() checks one directory of tables")
-    if game is None:
-        if rules:
-            raise ValueError("rule options need a game id: verify(dir, game='...', **rules)")
-        game = _game_of_tables(dirs)
-    elif isinstance(game, str):
-        game = load_game(game, **rules)
-    elif rules:
-        raise ValueError("rule options go with a game id, not with a Game")
-    if not os.path.isdir(dirs[0]):
-        raise TablebaseError(f"no such directory: {dirs[0]}")
-    drawer: Optional[_Progress] = None
-    if progress is True:
-        drawer = _Progress()
-        callback: Optional[Callable[[Dict[str, Any]], None]] = drawer
-    elif progress is False or progress is None:
-        callback = None
-    else:
-        callback = progress
+    path = os.fsdecode(directory)  # one directory: a TypeError for a list, as os.fspath's
+    if not os.path.isdir(path):
+        raise TablebaseError(f"no such directory: {path}")
+    game = _resolve_game(game, rules, [path], "verify")
+    drawer, callback = _progress_callback(progress)
     try:
         tables, seconds = _core._verify_tables(
             game,
-            dirs[0],
+            path,
             targets=None if subspaces is None else [str(s) for s in subspaces],
             threads=threads,
             unit_distances=unit_distances,

@@ -114,6 +114,8 @@ def test_bad_requests_are_refused(proven_dir, tmp_path):
         verify(tmp_path, "six_mens_morris", progress=False)
     with pytest.raises(pp.TablebaseError, match="no such directory"):
         verify(tmp_path / "nowhere", "six_mens_morris", progress=False)
+    with pytest.raises(TypeError):
+        verify([proven_dir], progress=False)  # one directory, not a list
     with pytest.raises(ValueError, match="threads"):
         verify(proven_dir, threads=0, progress=False)
     with pytest.raises(ValueError):
