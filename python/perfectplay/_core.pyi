@@ -32,7 +32,7 @@ class UnknownGameError(ValueError):
     """A game id that names no game; the message lists the valid ids and aliases."""
 
 class MissingTableError(KeyError):
-    """A probe whose table is in none of the tablebase's directories.
+    """A probe whose table is in none of the tablebase's directories, or a verification that needs a table its directory lacks.
 
     `subspace` names the missing table and `directories` the directories searched."""
 

@@ -146,6 +146,8 @@ def plan(
     it reads: dicts with ``subspaces``, ``reads`` (indices of earlier units), ``positions`` and
     ``working_bytes`` (the memory to build it; that of WDL-only tables with ``wdl_only``, and
     with their unit distances with ``unit_distances`` too)."""
+    if unit_distances and not wdl_only:
+        raise ValueError("unit_distances=True goes with wdl_only=True (distance tables need none)")
     return list(
         _plan_units(
             _game(game, rules),
@@ -564,6 +566,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "--set", action="append", default=[], metavar="NAME=VALUE", help="a rule option"
     )
     args = parser.parse_args(argv)
+    if args.unit_distances and not args.wdl_only:
+        parser.error("--unit-distances goes with --wdl-only")
     rules = {}
     for setting in args.set:
         name, sep, value = setting.partition("=")

@@ -89,7 +89,7 @@ def _game_of_tables(dirs: List[str]) -> Game:
             return found
     raise TablebaseError(
         "no tables in " + ", ".join(dirs) + ": build some with perfectplay.tablebase.build(...)"
-        " or `perfectplay solve`, or say which game with open(..., game=...)"
+        " or `perfectplay solve`, or say which game (game=...)"
     )
 
 
@@ -165,7 +165,8 @@ def _progress_callback(
 
 
 class _Progress:
-    """Draws a build's progress in the style :func:`_progress_style` picks."""
+    """Draws the progress of a build or a verification in the style :func:`_progress_style`
+    picks."""
 
     def __init__(self) -> None:
         self._bar: Any = None
@@ -302,6 +303,8 @@ def build(
     and ``path``, and with ``compress``
     ``compressed_bytes`` for the tables compressed by this call.
     """
+    if unit_distances and not wdl_only:
+        raise ValueError("unit_distances=True goes with wdl_only=True (distance tables need none)")
     if isinstance(game, str):
         game = load_game(game, **rules)
     elif rules:
@@ -402,8 +405,8 @@ def verify(
 
     Returns a :class:`VerifyReport`: mismatches are reported there (``report.passed``), not
     raised. A directory without tables, or a table that is damaged or from another version
-    or rules, raises ``TablebaseError``; a table a successor needs and the directory lacks,
-    ``MissingTableError``.
+    or rules, raises ``TablebaseError``; a table named in ``subspaces``, or one a successor
+    needs, that the directory lacks, ``MissingTableError``.
     """
     path = os.fsdecode(directory)  # one directory: a TypeError for a list, as os.fspath's
     if not os.path.isdir(path):

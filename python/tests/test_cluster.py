@@ -76,6 +76,8 @@ def test_the_plan_reads_only_earlier_units_and_is_submitted_critical_path_first(
         w["working_bytes"] < p["working_bytes"] <= u["working_bytes"]
         for w, p, u in zip(wdl, proven, units)
     )
+    with pytest.raises(ValueError, match="wdl_only"):
+        ppc.plan("nine_mens_morris", max_men=5, unit_distances=True)
 
 
 def test_wdl_only_tables_with_unit_distances_equal_a_local_build_and_are_proven(

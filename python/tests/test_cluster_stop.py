@@ -87,7 +87,19 @@ def units(n):
 
 
 def run(n):
-    return ppc._run(None, "out", units(n), 1, False, False, None, 0, False, GRACE)
+    return ppc._run(
+        None,
+        "out",
+        units(n),
+        cpus_per_task=1,
+        wdl_only=False,
+        unit_distances=False,
+        compress=False,
+        checkpoint_minutes=None,
+        max_retries=0,
+        progress=False,
+        stop_grace_seconds=GRACE,
+    )
 
 
 @pytest.fixture

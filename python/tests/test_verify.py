@@ -122,6 +122,8 @@ def test_bad_requests_are_refused(proven_dir, tmp_path):
         verify(proven_dir, subspaces=["not a subspace"], progress=False)
     with pytest.raises(ValueError, match="game id"):
         verify(proven_dir, no_reforming=True, progress=False)
+    with pytest.raises(ValueError, match="wdl_only"):
+        pp.tablebase.build("six_mens_morris", tmp_path, max_men=3, unit_distances=True)
     # The tables' own rules are not the default game's: their headers say so.
     with pytest.raises(pp.TablebaseError):
         verify(proven_dir, "six_mens_morris", subspaces=["4-5"], progress=False)

@@ -12,7 +12,7 @@
 //! | an action that is not legal (in a state or an env) | `perfectplay.IllegalActionError` |
 //! | a probe whose table is in none of the directories, a verification that needs a table the directory lacks | `perfectplay.MissingTableError` (a `KeyError`) |
 //! | a position no table holds (half a turn, too many pieces) | `perfectplay.OutOfScopeError` |
-//! | a damaged or other-version table, a table entry that is no file (a directory, a FIFO, a broken link), a table changed on disk since it was opened, a closed tablebase, a failed build or verification | `perfectplay.TablebaseError` |
+//! | a damaged or other-version table, a table entry that is no file (a directory, a FIFO, a broken link), a table changed on disk since it was opened, a closed tablebase, a failed build, a verification that cannot run (its mismatches are reported, not raised) | `perfectplay.TablebaseError` |
 //!
 //! The exceptions: `State.undo()` with nothing to take back raises `IndexError`, as
 //! `list.pop()` does; an argument of the wrong type raises `TypeError`; and a disagreement
@@ -57,7 +57,8 @@ create_exception!(
     perfectplay,
     MissingTableError,
     PyKeyError,
-    "A probe whose table is in none of the tablebase's directories.\n\n\
+    "A probe whose table is in none of the tablebase's directories, or a verification that \
+     needs a table its directory lacks.\n\n\
      `subspace` names the missing table and `directories` the directories searched."
 );
 create_exception!(

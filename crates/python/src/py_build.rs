@@ -131,13 +131,14 @@ pub(crate) fn build_tables<'py>(
     Ok(list)
 }
 
-/// Runs `work` (a build told to stop by `cancel`) on its own thread with the GIL released, and
-/// every quarter of a second looks at Python's signals (Ctrl-C in a terminal or a notebook, a
-/// Ray task cancelled) and calls `between` (progress). A signal, or an error from `between`,
-/// sets `cancel`: the solver stops at its next task boundary, saves the unit under way (unless
-/// told never to) and removes its temporary file; then the signal's exception is raised, with a
-/// `RuntimeWarning` first if that save failed or the build ended otherwise in error. `what`
-/// names the work in those warnings ("the build").
+/// Runs `work` (a build or a verification told to stop by `cancel`) on its own thread with the
+/// GIL released, and every quarter of a second looks at Python's signals (Ctrl-C in a terminal
+/// or a notebook, a Ray task cancelled) and calls `between` (progress). A signal, or an error
+/// from `between`, sets `cancel`: a build stops at its next task boundary, saves the unit under
+/// way (unless told never to) and removes its temporary file, a verification stops at its next
+/// chunk; then the signal's exception is raised, with a `RuntimeWarning` first if that save
+/// failed or the work ended otherwise in error. `what` names the work in those warnings ("the
+/// build").
 pub(crate) fn run_interruptibly<T: Send + 'static>(
     py: Python<'_>,
     what: &str,

@@ -398,7 +398,8 @@ pub struct PlannedUnit {
     /// Positions in its tables.
     pub positions: u64,
     /// Memory it takes to build, in bytes: its working cells (2 bytes a position), the
-    /// payload of its largest subspace (a byte a position, a quarter byte WDL-only) and the
+    /// payload of its largest subspace (a byte a position, a quarter byte WDL-only without
+    /// unit distances) and the
     /// in-memory copies of the tables it reads, each once (a byte a position, a quarter byte
     /// WDL-only).
     pub working_bytes: u64,

@@ -394,6 +394,16 @@ fn verify_table<D: Domain>(
     options: &VerifyOptions,
 ) -> Result<VerifiedTable, SolveError> {
     let with_unit_distances = options.unit_distances;
+    let cancelled = || {
+        options
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    };
+    // Before the copies and decoding, which take minutes on large sets.
+    if cancelled() {
+        return Err(SolveError::Interrupted);
+    }
     let dependency = |e: ProbeError| SolveError::Verifying {
         subspace: key.to_string(),
         source: Box::new(e),
@@ -406,6 +416,9 @@ fn verify_table<D: Domain>(
         budget
     };
     decode_near(&mut near, budget)?;
+    if cancelled() {
+        return Err(SolveError::Interrupted);
+    }
     // A table with distances of its own has no unit distances and is checked exactly, as
     // `verify` checks it.
     let proven_by_unit_distances = near[0].distances.is_some();
@@ -422,11 +435,7 @@ fn verify_table<D: Domain>(
     let error: Mutex<Option<SolveError>> = Mutex::new(None);
     let interrupted = AtomicBool::new(false);
     crate::tasks::each_chunk(0..positions.div_ceil(CHUNK)).for_each(|c| {
-        if options
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
-        {
+        if cancelled() {
             interrupted.store(true, Ordering::Relaxed);
             return;
         }
@@ -493,14 +502,14 @@ fn verify_table<D: Domain>(
                     }
                 }
             });
-        if let Some(checked) = &options.checked {
+        if let Some(checked) = options.checked.as_ref().filter(|_| !stop) {
             checked.fetch_add(end - start, Ordering::Relaxed);
         }
     });
     if let Some(e) = error.into_inner().expect("lock") {
         return Err(e);
     }
-    if interrupted.into_inner() {
+    if interrupted.into_inner() || cancelled() {
         return Err(SolveError::Interrupted);
     }
     // Values read from a file changed during the pass prove nothing either way.
@@ -1000,8 +1009,10 @@ fn attach_unit_distances<D: Domain>(
                 std::io::Error::new(
                     std::io::ErrorKind::NotFound,
                     "no unit-distance file beside the WDL-only table: delete the unit's tables \
-                     and build it again with `solve --wdl-only --unit-distances` to verify \
-                     with them (a build keeps tables already there)",
+                     and build it again with unit distances (`solve --wdl-only \
+                     --unit-distances`; Python `build(..., wdl_only=True, \
+                     unit_distances=True)`) to verify with them (a build keeps tables already \
+                     there)",
                 ),
             )));
         }

@@ -313,3 +313,49 @@ fn a_verification_counts_what_it_checked_and_stops_when_told() {
     assert_eq!(tables_begun.load(Ordering::Relaxed), 2);
     assert_eq!(checked.load(Ordering::Relaxed), report.tables[0].positions);
 }
+
+#[test]
+fn a_verification_told_to_stop_in_the_middle_of_a_table_stops_there() {
+    // Nine Men's Morris 4-4: 3.2 M positions, about 200 chunks, a second or more on one thread.
+    let nine = || {
+        let rules = MorrisRules::preset("nine_mens_morris").unwrap().rules;
+        MorrisDomain::new(Morris::new(rules).unwrap()).unwrap()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let options = SolveOptions {
+        wdl_only: true,
+        unit_distances: true,
+        ..SolveOptions::default()
+    };
+    let key = MorrisKey::moving(4, 4);
+    solve(nine(), dir.path(), &[key], &options).unwrap();
+    let tb = Tablebase::open(nine(), dir.path()).unwrap();
+    let positions = tb.domain().size(key);
+    let checked = Arc::new(AtomicU64::new(0));
+    let cancel = Arc::new(AtomicBool::new(false));
+    let options = VerifyOptions {
+        threads: Some(1),
+        unit_distances: true,
+        cancel: Some(Arc::clone(&cancel)),
+        checked: Some(Arc::clone(&checked)),
+        ..VerifyOptions::default()
+    };
+    // Told to stop once its first chunk is done.
+    let watcher = {
+        let (checked, cancel) = (Arc::clone(&checked), Arc::clone(&cancel));
+        std::thread::spawn(move || {
+            while checked.load(Ordering::Relaxed) == 0 {
+                std::thread::yield_now();
+            }
+            cancel.store(true, Ordering::Relaxed);
+        })
+    };
+    let stopped = verify_tables(&tb, Some(&[key]), &options, &|_, _| {});
+    watcher.join().unwrap();
+    assert!(
+        matches!(stopped, Err(SolveError::Interrupted)),
+        "{stopped:?}"
+    );
+    let done = checked.load(Ordering::Relaxed);
+    assert!(done > 0 && done < positions / 2, "{done} of {positions}");
+}
