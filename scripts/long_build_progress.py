@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
 """Where a `scripts/long_build.sh` build stands: units built and verified, indices, rates.
 
-    scripts/long_build_progress.py DIR [--table] [--total INDICES]
+    scripts/long_build_progress.py DIR [--table] [--total INDICES] [--recent N]
+    scripts/long_build_progress.py DIR --checksums > CHECKSUMS.partial
 
 Reads DIR/marks (the marks and logs the driver writes). `--table` prints a Markdown row per
 unit (as BENCHMARKS.md records them); `--total` (the indices of the whole request: the sum of
 `positions` over `perfectplay.cluster.plan(game, max_men=N)`, 100.8e9 for Twelve Men's Morris)
-adds the share done and the time left at the rate so far. Needs nothing beyond the standard library.
+adds the share done and the time left at the rate so far, or at the rate of the last N units
+with `--recent N` (the units grow, and the larger ones run more slowly an index).
+`--checksums` prints only the manifest of the tables verified so far (`SHA-256  KEY.ppdb`, as
+`info --write-checksums` writes it, sorted by name), from the digests the driver records: what
+`solver-data/twelve_mens_morris/CHECKSUMS.partial` holds and `EXPECT=` takes. Needs nothing
+beyond the standard library.
 """
 
 from __future__ import annotations
@@ -69,6 +75,25 @@ def read_units(marks: Path) -> List[Unit]:
     return sorted(units)
 
 
+def verified_digests(marks: Path) -> List[str]:
+    """`SHA-256  KEY.ppdb` for every verified table whose digest the driver recorded, by name.
+
+    Directories begun before the driver recorded every digest hold `expected-KEY` (the digest,
+    compared with EXPECT) for the tables an earlier manifest listed; the driver fills in the
+    rest when it next runs."""
+    lines = {}
+    for verified in marks.glob("verified-*"):
+        key = verified.name[len("verified-") :]
+        for name in (f"sha256-{key}", f"expected-{key}"):
+            digest = marks / name
+            if digest.exists():
+                text = digest.read_text().strip()
+                if re.fullmatch(r"[0-9a-f]{64}", text):
+                    lines[f"{key}.ppdb"] = text
+                    break
+    return [f"{lines[name]}  {name}" for name in sorted(lines)]
+
+
 def utc(t: Optional[float]) -> str:
     if t is None:
         return "-"
@@ -80,11 +105,21 @@ def main(argv: List[str]) -> int:
     parser.add_argument("dir", type=Path)
     parser.add_argument("--table", action="store_true", help="a Markdown row per unit")
     parser.add_argument("--total", type=float, help="indices of the whole request")
+    parser.add_argument("--recent", type=int, help="the time left at the last N units' rate")
+    parser.add_argument(
+        "--checksums", action="store_true", help="only the manifest of the verified tables"
+    )
     args = parser.parse_args(argv)
+    if args.recent is not None and args.recent < 1:
+        parser.error("--recent wants at least 1 unit")
     marks = args.dir / "marks"
     if not marks.is_dir():
         print(f"{marks} does not exist: no build started there", file=sys.stderr)
         return 1
+    if args.checksums:
+        for line in verified_digests(marks):
+            print(line)
+        return 0
     units = read_units(marks)
     if args.table:
         print("| unit | subspaces | indices | build (s) | verify (s) | verified at (UTC) |")
@@ -109,9 +144,16 @@ def main(argv: List[str]) -> int:
         )
         if args.total:
             left = args.total - indices
+            rate, which = both, "that rate"
+            if args.recent:
+                last = sorted(done, key=lambda u: u.verified_at or 0)[-args.recent :]
+                spent = sum(u.build_s + u.verify_s for u in last)
+                if spent:
+                    rate = sum(u.indices for u in last) / spent
+                    which = f"the last {len(last)} units' rate ({rate / 1e6:.2f} M/s)"
             print(
                 f"  {indices / args.total:.1%} of {args.total:,.0f}; "
-                f"{left / both / 3600:.1f} h left at that rate"
+                f"{left / rate / 3600:.1f} h left at {which}"
             )
     events = marks / "events.log"
     if events.exists():

@@ -2,7 +2,8 @@
 # scripts/long_build.sh end to end on Twelve Men's Morris with four men a side (three units,
 # 7 M indices, seconds): stopped while it builds, run again to the end (every table verified,
 # the manifest written, the placement searched), its tables compared byte for byte with one
-# uninterrupted `perfectplay solve --wdl-only --compress` of the same game, and the search's
+# uninterrupted `perfectplay solve --wdl-only --compress` of the same game (and with the
+# manifest `long_build_progress.py --checksums` makes of the digests recorded), and the search's
 # value of the start and of every first placement with those of a retrograde build of the
 # whole game, placement included; then a fresh build given a manifest with one digest changed
 # (EXPECT) stops at that table, and a directory verified without unit distances is refused.
@@ -64,12 +65,17 @@ grep -q "^value: " "$work/long/marks/search.log" || fail "the search printed no 
 python3 scripts/long_build_progress.py "$work/long" --table > /dev/null \
   || fail "long_build_progress.py failed on the marks"
 
-# 3. The same tables as one uninterrupted build.
+# 3. The same tables as one uninterrupted build, and the manifest of the verified tables, made
+# from the digests the driver recorded as it went, the same as the one written at the end.
 "$bin" solve twelve_mens_morris --max-men 4 --wdl-only --compress --out "$work/once" -q \
   "${rules[@]}" > /dev/null
 "$bin" info --db "$work/once" --write-checksums > /dev/null
 diff "$work/long/CHECKSUMS" "$work/once/CHECKSUMS" > /dev/null \
   || fail "the resumed build's tables differ from an uninterrupted build's"
+python3 scripts/long_build_progress.py "$work/long" --checksums > "$work/verified.sha256"
+diff "$work/verified.sha256" "$work/long/CHECKSUMS" > /dev/null \
+  || fail "the manifest of the verified tables differs from CHECKSUMS:
+$(diff "$work/verified.sha256" "$work/long/CHECKSUMS")"
 # 4. The search's values against the whole game solved backwards.
 "$bin" solve twelve_mens_morris --whole-game --wdl-only --out "$work/whole" -q "${rules[@]}" \
   > /dev/null
@@ -102,4 +108,4 @@ fi
 grep -q "verified without unit distances" "$work/old/marks/events.log" \
   || fail "the refusal of a directory verified without unit distances was not logged"
 
-echo "long_build.sh: stopped, resumed, verified and searched; $(wc -l < "$work/long/CHECKSUMS") tables identical to one uninterrupted build; the start ($(echo "$searched" | awk '$1 == "start" { print $2 }')) and 24 first placements as the whole-game tables value them; a table unlike EXPECT's stops it; a directory verified without unit distances is refused"
+echo "long_build.sh: stopped, resumed, verified and searched; $(wc -l < "$work/long/CHECKSUMS") tables identical to one uninterrupted build, and to the manifest of the digests recorded; the start ($(echo "$searched" | awk '$1 == "start" { print $2 }')) and 24 first placements as the whole-game tables value them; a table unlike EXPECT's stops it; a directory verified without unit distances is refused"
