@@ -3,6 +3,7 @@
 
     scripts/long_build_progress.py DIR [--table] [--total INDICES] [--recent N]
     scripts/long_build_progress.py DIR --checksums > CHECKSUMS.partial
+    perfectplay info --db DIR | scripts/long_build_progress.py DIR --results -
 
 Reads DIR/marks (the marks and logs the driver writes). `--table` prints a Markdown row per
 unit (as BENCHMARKS.md records them); `--total` (the indices of the whole request: the sum of
@@ -11,8 +12,11 @@ adds the share done and the time left at the rate so far, or at the rate of the 
 with `--recent N` (the units grow, and the larger ones run more slowly an index).
 `--checksums` prints only the manifest of the tables verified so far (`SHA-256  KEY.ppdb`, as
 `info --write-checksums` writes it, sorted by name), from the digests the driver records: what
-`solver-data/twelve_mens_morris/CHECKSUMS.partial` holds and `EXPECT=` takes. Needs nothing
-beyond the standard library.
+`solver-data/twelve_mens_morris/CHECKSUMS.partial` holds and `EXPECT=` takes. `--results
+FILE` (`-`: standard input) reads what `perfectplay info --db DIR` prints and sums the verified
+tables' counts by men on the board (`A-B`: A men to move against B, the table and its memory
+subspaces together) as a Markdown table; its positions are the indices that hold one (a
+memory subspace's index leaves holes). Needs nothing beyond the standard library.
 """
 
 from __future__ import annotations
@@ -94,6 +98,36 @@ def verified_digests(marks: Path) -> List[str]:
     return [f"{lines[name]}  {name}" for name in sorted(lines)]
 
 
+INFO_ROW = re.compile(r"^\s*(\d+)-(\d+)(-b\w+)?\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s")
+
+
+def results_by_men(info: str, verified: set) -> List[str]:
+    """Markdown rows of the verified tables' counts in `info`'s output, summed by men."""
+    sums: dict = {}
+    for line in info.splitlines():
+        m = INFO_ROW.match(line)
+        if not m:
+            continue
+        key = f"{m.group(1)}-{m.group(2)}{m.group(3) or ''}"
+        if key not in verified:
+            continue
+        men = (int(m.group(1)), int(m.group(2)))
+        row = sums.setdefault(men, [0, 0, 0, 0, 0])
+        counts = (1, *(int(m.group(g)) for g in (4, 5, 6, 7)))
+        for i, value in enumerate(counts):
+            row[i] += value
+    lines = [
+        "| men | tables | indices | positions | wins | draws | losses |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for (a, b), (tables, indices, wins, draws, losses) in sorted(sums.items()):
+        lines.append(
+            f"| {a}-{b} | {tables} | {indices:,} | {wins + draws + losses:,} | {wins:,} "
+            f"| {draws:,} | {losses:,} |"
+        )
+    return lines
+
+
 def utc(t: Optional[float]) -> str:
     if t is None:
         return "-"
@@ -109,6 +143,11 @@ def main(argv: List[str]) -> int:
     parser.add_argument(
         "--checksums", action="store_true", help="only the manifest of the verified tables"
     )
+    parser.add_argument(
+        "--results",
+        metavar="FILE",
+        help="`perfectplay info --db DIR` output (- for stdin): counts of the verified tables",
+    )
     args = parser.parse_args(argv)
     if args.recent is not None and args.recent < 1:
         parser.error("--recent wants at least 1 unit")
@@ -118,6 +157,16 @@ def main(argv: List[str]) -> int:
         return 1
     if args.checksums:
         for line in verified_digests(marks):
+            print(line)
+        return 0
+    if args.results:
+        info = sys.stdin.read() if args.results == "-" else Path(args.results).read_text()
+        verified = {v.name[len("verified-") :] for v in marks.glob("verified-*")}
+        rows = results_by_men(info, verified)
+        if len(rows) == 2:
+            print("no verified table in that output of `perfectplay info`", file=sys.stderr)
+            return 1
+        for line in rows:
             print(line)
         return 0
     units = read_units(marks)

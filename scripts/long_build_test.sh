@@ -64,6 +64,18 @@ compgen -G "$work/long/*.ppud" > /dev/null \
 grep -q "^value: " "$work/long/marks/search.log" || fail "the search printed no value"
 python3 scripts/long_build_progress.py "$work/long" --table > /dev/null \
   || fail "long_build_progress.py failed on the marks"
+# The counts of the verified tables by men: every table once, and their wins, draws and losses
+# those the tables' headers hold.
+"$bin" info --db "$work/long" > "$work/info.txt"
+python3 scripts/long_build_progress.py "$work/long" --results "$work/info.txt" \
+  > "$work/results.md" || fail "long_build_progress.py --results failed"
+[ "$(grep -c '^| [0-9]' "$work/results.md")" -eq 4 ] \
+  || fail "--results gave $(grep -c '^| [0-9]' "$work/results.md") rows, not 4 (3-3, 3-4, 4-3, 4-4)"
+summed=$(awk -F'|' '/^\| [0-9]/ { gsub(",", ""); t += $3; w += $6; d += $7; l += $8 }
+  END { print t, w, d, l }' "$work/results.md")
+headers=$(awk '$1 ~ /^[0-9]+-[0-9]+/ && NF >= 6 { t++; w += $3; d += $4; l += $5 }
+  END { print t, w, d, l }' "$work/info.txt")
+[ "$summed" = "$headers" ] || fail "--results sums $summed (tables, wins, draws, losses), info $headers"
 
 # 3. The same tables as one uninterrupted build, and the manifest of the verified tables, made
 # from the digests the driver recorded as it went, the same as the one written at the end.
