@@ -19,8 +19,9 @@
 # (`info --write-checksums`) and runs the placement search (`search --moves`).
 #
 # DIR/marks/ records what is done: `built-A-B` (seconds, over every run of the unit),
-# `verified-KEY` (seconds), `sha256-KEY` (each verified table's digest), the output
-# of every run (`build-A-B.log`, `verify-KEY.log`) and `events.log` (one line a step, UTC).
+# `verified-KEY` (seconds), `sha256-KEY` (each verified table's digest), the output of every
+# run (`build-A-B.log`, `verify-KEY.log`, each run appended under a `== TIME COMMAND` line) and
+# `events.log` (one line a step, UTC).
 # `scripts/long_build_progress.py DIR` sums them up.
 #
 # EXPECT names a manifest of an earlier build of the same game and rules (`SHA-256  KEY.ppdb`
@@ -123,7 +124,8 @@ run_step() {
   shift 3
   [ -n "$stopping" ] && { log "stopped before $what"; exit 0; }
   start=$(date +%s)
-  run_child nice -n 10 "$@" > "$out" 2>&1
+  echo "== $(date -u '+%Y-%m-%d %H:%M:%S') $*" >> "$out"
+  run_child nice -n 10 "$@" >> "$out" 2>&1
   rc=$?
   spent=$(($(date +%s) - start))
   before=$(cat "$mark.stopped" 2>/dev/null || echo 0)
@@ -148,26 +150,41 @@ run_step() {
 # Records the SHA-256 of verified table KEY (`sha256-KEY` in the marks, once a table), from
 # which `scripts/long_build_progress.py DIR --checksums` writes the manifest of the tables
 # verified so far, and compares it with EXPECT's digest where EXPECT lists the table (marked
-# `expected-KEY`); a difference ends the driver.
+# `expected-KEY`) and with an earlier run's `expected-KEY`; a difference ends the driver. A mark
+# that is not a digest (a run killed as it wrote it) is made again from the table.
 record_digest() {
-  local key=$1 want got
-  if [ ! -f "$marks/sha256-$key" ]; then
+  local key=$1 want got earlier
+  got=$(digest_mark "$marks/sha256-$key")
+  if [ -z "$got" ]; then
     got=$(sha256sum "$dir/$key.ppdb" | cut -d ' ' -f 1)
     [ -n "$got" ] || { log "the SHA-256 of $key.ppdb could not be read: stopped"; exit 1; }
-  else
-    got=$(cat "$marks/sha256-$key")
   fi
-  if [ -n "$expect" ] && [ ! -f "$marks/expected-$key" ]; then
+  earlier=$(digest_mark "$marks/expected-$key")
+  if [ -n "$earlier" ] && [ "$got" != "$earlier" ]; then
+    log "$key.ppdb changed since it was compared (SHA-256 $got, then $earlier): stopped"
+    exit 1
+  fi
+  if [ -n "$expect" ] && [ -z "$earlier" ]; then
     want=$(awk -v f="$key.ppdb" '$2 == f { print $1 }' "$expect")
     if [ -n "$want" ]; then
       if [ "$got" != "$want" ]; then
         log "$key.ppdb differs from $expect (SHA-256 $got, expected $want): stopped"
         exit 1
       fi
-      echo "$got" > "$marks/expected-$key"
+      write_mark "$marks/expected-$key" "$got"
     fi
   fi
-  [ -f "$marks/sha256-$key" ] || echo "$got" > "$marks/sha256-$key"
+  [ -n "$(digest_mark "$marks/sha256-$key")" ] || write_mark "$marks/sha256-$key" "$got"
+}
+
+# The SHA-256 a mark holds, or nothing where the file is missing or holds no digest.
+digest_mark() {
+  grep -sxE '[0-9a-f]{64}' "$1" || true
+}
+
+# Writes a mark whole or not at all: a run killed as it writes leaves the mark as it was.
+write_mark() {
+  echo "$2" > "$1.tmp" && mv -f "$1.tmp" "$1"
 }
 
 check_disk() {

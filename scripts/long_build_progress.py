@@ -26,7 +26,7 @@ import re
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import List, NamedTuple, Optional
+from typing import List, NamedTuple, Optional, Tuple
 
 SOLVED = re.compile(r"solved (\d+) in ")
 UNIT = re.compile(r"^built-(\d+)-(\d+)$")
@@ -53,6 +53,17 @@ def unit_tables(log: str) -> List[str]:
     return keys
 
 
+def last_run(log: str) -> str:
+    """The output of the log's last run: the driver appends each under a `== ` line."""
+    return re.split(r"^== .*$", log, flags=re.M)[-1]
+
+
+def verified_keys(marks: Path) -> List[str]:
+    """The tables whose verification ended well (`verified-KEY.stopped` is one cut short)."""
+    names = (v.name for v in marks.glob("verified-*") if not v.name.endswith(".stopped"))
+    return sorted(name[len("verified-") :] for name in names)
+
+
 def read_units(marks: Path) -> List[Unit]:
     units = []
     for mark in marks.glob("built-*"):
@@ -60,7 +71,7 @@ def read_units(marks: Path) -> List[Unit]:
         if not m:
             continue
         a, b = int(m.group(1)), int(m.group(2))
-        log = (marks / f"build-{a}-{b}.log").read_text()
+        log = last_run((marks / f"build-{a}-{b}.log").read_text())
         solved = SOLVED.search(log)
         keys = unit_tables(log)
         verified = [marks / f"verified-{k}" for k in keys if (marks / f"verified-{k}").exists()]
@@ -79,31 +90,34 @@ def read_units(marks: Path) -> List[Unit]:
     return sorted(units)
 
 
-def verified_digests(marks: Path) -> List[str]:
-    """`SHA-256  KEY.ppdb` for every verified table whose digest the driver recorded, by name.
+def verified_digests(marks: Path) -> Tuple[List[str], List[str]]:
+    """`SHA-256  KEY.ppdb` for every verified table whose digest the driver recorded, by name,
+    and the verified tables without one.
 
     Directories begun before the driver recorded every digest hold `expected-KEY` (the digest,
     compared with EXPECT) for the tables an earlier manifest listed; the driver fills in the
     rest when it next runs."""
-    lines = {}
-    for verified in marks.glob("verified-*"):
-        key = verified.name[len("verified-") :]
+    lines, missing = {}, []
+    for key in verified_keys(marks):
         for name in (f"sha256-{key}", f"expected-{key}"):
             digest = marks / name
-            if digest.exists():
-                text = digest.read_text().strip()
-                if re.fullmatch(r"[0-9a-f]{64}", text):
-                    lines[f"{key}.ppdb"] = text
-                    break
-    return [f"{lines[name]}  {name}" for name in sorted(lines)]
+            text = digest.read_text().strip() if digest.exists() else ""
+            if re.fullmatch(r"[0-9a-f]{64}", text):
+                lines[f"{key}.ppdb"] = text
+                break
+        else:
+            missing.append(key)
+    return [f"{lines[name]}  {name}" for name in sorted(lines)], missing
 
 
 INFO_ROW = re.compile(r"^\s*(\d+)-(\d+)(-b\w+)?\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s")
 
 
-def results_by_men(info: str, verified: set) -> List[str]:
-    """Markdown rows of the verified tables' counts in `info`'s output, summed by men."""
+def results_by_men(info: str, verified: set) -> Tuple[List[str], List[str]]:
+    """Markdown rows of the verified tables' counts in `info`'s output, summed by men, and the
+    verified tables that output does not list."""
     sums: dict = {}
+    listed = set()
     for line in info.splitlines():
         m = INFO_ROW.match(line)
         if not m:
@@ -111,6 +125,7 @@ def results_by_men(info: str, verified: set) -> List[str]:
         key = f"{m.group(1)}-{m.group(2)}{m.group(3) or ''}"
         if key not in verified:
             continue
+        listed.add(key)
         men = (int(m.group(1)), int(m.group(2)))
         row = sums.setdefault(men, [0, 0, 0, 0, 0])
         counts = (1, *(int(m.group(g)) for g in (4, 5, 6, 7)))
@@ -125,7 +140,7 @@ def results_by_men(info: str, verified: set) -> List[str]:
             f"| {a}-{b} | {tables} | {indices:,} | {wins + draws + losses:,} | {wins:,} "
             f"| {draws:,} | {losses:,} |"
         )
-    return lines
+    return lines, sorted(verified - listed)
 
 
 def utc(t: Optional[float]) -> str:
@@ -151,23 +166,36 @@ def main(argv: List[str]) -> int:
     args = parser.parse_args(argv)
     if args.recent is not None and args.recent < 1:
         parser.error("--recent wants at least 1 unit")
+    if args.recent is not None and args.total is None:
+        parser.error("--recent goes with --total (the time left is reckoned from it)")
     marks = args.dir / "marks"
     if not marks.is_dir():
         print(f"{marks} does not exist: no build started there", file=sys.stderr)
         return 1
     if args.checksums:
-        for line in verified_digests(marks):
+        lines, missing = verified_digests(marks)
+        for line in lines:
             print(line)
+        if missing:
+            print(
+                f"{len(missing)} verified tables have no digest recorded (the driver records "
+                f"them when it next runs, or `sha256sum` them): {' '.join(missing)}",
+                file=sys.stderr,
+            )
+            return 1
         return 0
     if args.results:
         info = sys.stdin.read() if args.results == "-" else Path(args.results).read_text()
-        verified = {v.name[len("verified-") :] for v in marks.glob("verified-*")}
-        rows = results_by_men(info, verified)
-        if len(rows) == 2:
-            print("no verified table in that output of `perfectplay info`", file=sys.stderr)
-            return 1
+        rows, unlisted = results_by_men(info, set(verified_keys(marks)))
         for line in rows:
             print(line)
+        if unlisted:
+            print(
+                f"{len(unlisted)} verified tables are not in that output of `perfectplay info`: "
+                f"{' '.join(unlisted)}",
+                file=sys.stderr,
+            )
+            return 1
         return 0
     units = read_units(marks)
     if args.table:

@@ -6,7 +6,9 @@
 # manifest `long_build_progress.py --checksums` makes of the digests recorded), and the search's
 # value of the start and of every first placement with those of a retrograde build of the
 # whole game, placement included; then a fresh build given a manifest with one digest changed
-# (EXPECT) stops at that table, and a directory verified without unit distances is refused.
+# (EXPECT) stops at that table (and at one unlike the digest it was compared with), digest
+# marks missing or cut short are made again, and a directory verified without unit distances
+# is refused.
 #
 #   scripts/long_build_test.sh [BINARY]     # default target/release/perfectplay
 set -euo pipefail
@@ -88,6 +90,20 @@ python3 scripts/long_build_progress.py "$work/long" --checksums > "$work/verifie
 diff "$work/verified.sha256" "$work/long/CHECKSUMS" > /dev/null \
   || fail "the manifest of the verified tables differs from CHECKSUMS:
 $(diff "$work/verified.sha256" "$work/long/CHECKSUMS")"
+# A digest mark missing or cut short (a run killed as it wrote it) is not taken for a digest,
+# and the next run makes it again from the table.
+rm "$work/long/marks/sha256-3-4"
+: > "$work/long/marks/sha256-3-3-bo"
+if python3 scripts/long_build_progress.py "$work/long" --checksums > /dev/null 2>&1; then
+  fail "--checksums passed over verified tables without a digest"
+fi
+bash scripts/long_build.sh twelve_mens_morris "$work/long" 4 "${rules[@]}" > /dev/null
+python3 scripts/long_build_progress.py "$work/long" --checksums > "$work/verified.sha256" \
+  || fail "the next run did not record the digests missing"
+diff "$work/verified.sha256" "$work/long/CHECKSUMS" > /dev/null \
+  || fail "the digests made again differ from CHECKSUMS"
+[ "$(grep -c '^== ' "$work/long/marks/build-4-4.log")" -eq 2 ] \
+  || fail "the log of 4-4 does not hold its two runs"
 # 4. The search's values against the whole game solved backwards.
 "$bin" solve twelve_mens_morris --whole-game --wdl-only --out "$work/whole" -q "${rules[@]}" \
   > /dev/null
@@ -110,6 +126,15 @@ tail -n 1 "$work/again/marks/events.log" | grep -q "3-4.ppdb differs from" \
   || fail "the stop did not name the table that differs: $(tail -n 1 "$work/again/marks/events.log")"
 [ -f "$work/again/marks/expected-3-3" ] || fail "3-3, which matches, was not compared"
 [ ! -f "$work/again/marks/built-4-4" ] || fail "the build went on past the table that differs"
+
+# A table that differs from the digest it was compared with before stops the next run.
+printf '%064d\n' 0 > "$work/again/marks/expected-3-3"
+if EXPECT="$work/tampered" bash scripts/long_build.sh twelve_mens_morris "$work/again" 4 \
+  "${rules[@]}" > /dev/null 2>&1; then
+  fail "a table unlike the digest it was compared with did not stop the build"
+fi
+tail -n 1 "$work/again/marks/events.log" | grep -q "3-3.ppdb changed since it was compared" \
+  || fail "the stop did not name the table that changed: $(tail -n 1 "$work/again/marks/events.log")"
 
 # 6. A directory whose tables were verified without unit distances is not taken up.
 mkdir -p "$work/old/marks"
