@@ -19,7 +19,8 @@
 # (`info --write-checksums`) and runs the placement search (`search --moves`).
 #
 # DIR/marks/ records what is done: `built-A-B` (seconds, over every run of the unit),
-# `verified-KEY` (seconds), `sha256-KEY` (each verified table's digest), the output of every
+# `verified-KEY` (seconds), `sha256-KEY` (each verified table's digest), `longest-A-B` (the
+# longest distance within the unit, plies), the output of every
 # run (`build-A-B.log`, `verify-KEY.log`, each run appended under a `== TIME COMMAND` line) and
 # `events.log` (one line a step, UTC).
 # `scripts/long_build_progress.py DIR` sums them up.
@@ -187,6 +188,47 @@ write_mark() {
   echo "$2" > "$1.tmp" && mv -f "$1.tmp" "$1"
 }
 
+# Records the longest distance within unit A-B (`longest-A-B` in the marks, plies), read from
+# its unit distances while they are on disk: a byte holds at most 253 plies, and a unit whose
+# positions need more is refused by the solver (a distance overflow), so the units' figures
+# say how near the build comes to that limit. A unit distance file is the table file's prefix
+# and header, then a byte a position from the next multiple of 64: 0 a draw, 1 + plies for a
+# decided position, 255 one that cannot arise.
+record_longest() {
+  local unit=$1 files longest
+  shift
+  [ -f "$marks/longest-$unit" ] && return 0
+  files=()
+  for file in "$@"; do [ -f "$file" ] && files+=("$file"); done
+  [ ${#files[@]} -gt 0 ] || return 0
+  longest=$(python3 - "${files[@]}" <<'PY'
+import struct
+import sys
+
+best = -1
+for path in sys.argv[1:]:
+    with open(path, "rb") as f:
+        header = struct.unpack_from("<I", f.read(16), 12)[0]
+        f.seek(-(-(24 + header) // 64) * 64)
+        while chunk := f.read(1 << 26):
+            # Bytes above the best so far, looked for from the top down: a deletion of the
+            # bytes below a threshold runs at memory speed, where a loop over bytes would not.
+            floor = best + 2
+            for threshold in (224, 192, 160, 128, 96, 64, 32, 1):
+                threshold = max(threshold, floor)
+                found = chunk.translate(None, bytes(range(threshold)) + b"\xff")
+                if found:
+                    best = max(found) - 1
+                    break
+                if threshold == floor:
+                    break
+print(best)
+PY
+  ) || { log "the longest distance within $unit could not be read"; return 0; }
+  write_mark "$marks/longest-$unit" "$longest"
+  log "the longest distance within $unit: $longest plies (a byte holds 253)"
+}
+
 check_disk() {
   local free_gb
   free_gb=$(df -P -BG "$dir" | awk 'NR == 2 { sub("G", "", $4); print $4 }')
@@ -207,6 +249,8 @@ for a in $(seq 3 "$max_men"); do
         "$bin" solve "$game" --subspace "$a,$b" --wdl-only --unit-distances --compress --out "$dir" \
         --threads "$threads" -q "${set_args[@]}"
     fi
+    record_longest "$unit" "$dir/$a-$b".ppud "$dir/$a-$b"-b*.ppud "$dir/$b-$a".ppud \
+      "$dir/$b-$a"-b*.ppud
     # The unit's tables: A-B and B-A, each with the memory subspaces the game has.
     for file in "$dir/$a-$b".ppdb "$dir/$a-$b"-b*.ppdb "$dir/$b-$a".ppdb "$dir/$b-$a"-b*.ppdb; do
       [ -f "$file" ] || continue

@@ -6,7 +6,8 @@
     perfectplay info --db DIR | scripts/long_build_progress.py DIR --results -
 
 Reads DIR/marks (the marks and logs the driver writes). `--table` prints a Markdown row per
-unit (as BENCHMARKS.md records them); `--total` (the indices of the whole request: the sum of
+unit (as BENCHMARKS.md records them; with the longest distance within the unit where the driver
+recorded it, `-` otherwise); `--total` (the indices of the whole request: the sum of
 `positions` over `perfectplay.cluster.plan(game, max_men=N)`, 100.8e9 for Twelve Men's Morris)
 adds the share done and the time left at the rate so far, or at the rate of the last N units
 with `--recent N` (the units grow, and the larger ones run more slowly an index).
@@ -41,6 +42,7 @@ class Unit(NamedTuple):
     tables: int
     verified: int
     verified_at: Optional[float]
+    longest: Optional[int]
 
 
 def unit_tables(log: str) -> List[str]:
@@ -64,6 +66,14 @@ def verified_keys(marks: Path) -> List[str]:
     return sorted(name[len("verified-") :] for name in names)
 
 
+def read_longest(mark: Path) -> Optional[int]:
+    """The longest distance within a unit (plies), where the driver recorded it."""
+    try:
+        return int(mark.read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
 def read_units(marks: Path) -> List[Unit]:
     units = []
     for mark in marks.glob("built-*"):
@@ -85,6 +95,7 @@ def read_units(marks: Path) -> List[Unit]:
                 tables=len(keys),
                 verified=len(verified),
                 verified_at=max((v.stat().st_mtime for v in verified), default=None),
+                longest=read_longest(marks / f"longest-{a}-{b}"),
             )
         )
     return sorted(units)
@@ -199,13 +210,17 @@ def main(argv: List[str]) -> int:
         return 0
     units = read_units(marks)
     if args.table:
-        print("| unit | subspaces | indices | build (s) | verify (s) | verified at (UTC) |")
-        print("|---:|---|---:|---:|---:|---|")
+        print(
+            "| unit | subspaces | indices | build (s) | verify (s) | verified at (UTC) "
+            "| longest in the unit (plies) |"
+        )
+        print("|---:|---|---:|---:|---:|---|---:|")
         for n, u in enumerate(units, 1):
             at = utc(u.verified_at) if u.verified == u.tables else f"{u.verified} of {u.tables}"
+            longest = "-" if u.longest is None else str(u.longest)
             print(
                 f"| {n} | `{u.a}-{u.b}` and {u.tables - 1} more | {u.indices:,} "
-                f"| {u.build_s} | {u.verify_s} | {at} |"
+                f"| {u.build_s} | {u.verify_s} | {at} | {longest} |"
             )
     done = [u for u in units if u.verified == u.tables]
     indices = sum(u.indices for u in done)

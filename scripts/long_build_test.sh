@@ -7,8 +7,8 @@
 # value of the start and of every first placement with those of a retrograde build of the
 # whole game, placement included; then a fresh build given a manifest with one digest changed
 # (EXPECT) stops at that table (and at one unlike the digest it was compared with), digest
-# marks missing or cut short are made again, and a directory verified without unit distances
-# is refused.
+# marks missing or cut short are made again, each unit's longest distance is recorded, and a
+# directory verified without unit distances is refused.
 #
 #   scripts/long_build_test.sh [BINARY]     # default target/release/perfectplay
 set -euo pipefail
@@ -64,8 +64,18 @@ done
 compgen -G "$work/long/*.ppud" > /dev/null \
   && fail "unit distances left after their units were verified: $(ls "$work"/long/*.ppud)"
 grep -q "^value: " "$work/long/marks/search.log" || fail "the search printed no value"
-python3 scripts/long_build_progress.py "$work/long" --table > /dev/null \
+python3 scripts/long_build_progress.py "$work/long" --table > "$work/table.md" \
   || fail "long_build_progress.py failed on the marks"
+# Each unit's longest distance within it, read from its unit distances before they went: a
+# number of plies in the marks, the log and the table (each unit has decided positions).
+for unit in 3-3 3-4 4-4; do
+  grep -qxE '[0-9]+' "$work/long/marks/longest-$unit" 2>/dev/null \
+    || fail "no longest distance recorded for $unit"
+  events | grep -q "the longest distance within $unit: [0-9]* plies" \
+    || fail "the log does not give $unit's longest distance"
+  grep -q "| \`$unit\` and .* | $(cat "$work/long/marks/longest-$unit") |$" "$work/table.md" \
+    || fail "the table does not give $unit's longest distance"
+done
 # The counts of the verified tables by men: every table once, and their wins, draws and losses
 # those the tables' headers hold.
 "$bin" info --db "$work/long" > "$work/info.txt"
