@@ -12,9 +12,11 @@
 # checkpoint, KEY.ppck, is saved every 30 minutes and on SIGTERM, and taken up by the next run),
 # then every table it wrote is checked by `perfectplay verify --unit-distances --subspace KEY`,
 # one process a table, so a stop loses at most one table's verification. The unit distances
-# (KEY.ppud, a byte a position, plain) are what proves a WDL-only table right rather than only
-# in agreement with its successors (README, "Verifying"); they are deleted once every table of
-# their unit is verified. A unit built before without them cannot be verified so: start such a
+# (KEY.ppud, a byte a position, plain, and KEY.ppud.long, the distances past the byte where a
+# unit has them) are what proves a WDL-only table right rather than only in agreement with its
+# successors (README, "Verifying"); they are deleted once every table of their unit is
+# verified, each unit's longest distance recorded first (scripts/unit_longest.py, which must lie
+# beside this script). A unit built before without them cannot be verified so: start such a
 # directory again. When every unit is verified it writes the SHA-256 manifest
 # (`info --write-checksums`) and runs the placement search (`search --moves`).
 #
@@ -73,6 +75,8 @@ if [ -n "$expect" ]; then
 fi
 marks=$dir/marks
 mkdir -p "$marks"
+# Its helper scripts lie beside it.
+here=$(dirname "$(realpath "$0")")
 
 log() { echo "$(date -u '+%Y-%m-%d %H:%M:%S') $*" | tee -a "$marks/events.log"; }
 
@@ -201,32 +205,14 @@ record_longest() {
   files=()
   for file in "$@"; do [ -f "$file" ] && files+=("$file"); done
   [ ${#files[@]} -gt 0 ] || return 0
-  longest=$(python3 - "${files[@]}" <<'PY'
-import struct
-import sys
-
-best = -1
-for path in sys.argv[1:]:
-    with open(path, "rb") as f:
-        header = struct.unpack_from("<I", f.read(16), 12)[0]
-        f.seek(-(-(24 + header) // 64) * 64)
-        while chunk := f.read(1 << 26):
-            # Bytes above the best so far, looked for from the top down: a deletion of the
-            # bytes below a threshold runs at memory speed, where a loop over bytes would not.
-            floor = best + 2
-            for threshold in (224, 192, 160, 128, 96, 64, 32, 1):
-                threshold = max(threshold, floor)
-                found = chunk.translate(None, bytes(range(threshold)) + b"\xff")
-                if found:
-                    best = max(found) - 1
-                    break
-                if threshold == floor:
-                    break
-print(best)
-PY
-  ) || { log "the longest distance within $unit could not be read"; return 0; }
+  longest=$(python3 "$here/unit_longest.py" "${files[@]}") \
+    || { log "the longest distance within $unit could not be read"; return 0; }
   write_mark "$marks/longest-$unit" "$longest"
-  log "the longest distance within $unit: $longest plies (a byte holds 253)"
+  if [ "$longest" -gt 253 ]; then
+    log "the longest distance within $unit: $longest plies (past the byte's 253: those are in KEY.ppud.long)"
+  else
+    log "the longest distance within $unit: $longest plies (a byte holds 253)"
+  fi
 }
 
 check_disk() {
@@ -264,7 +250,9 @@ for a in $(seq 3 "$max_men"); do
     done
     # Every table of the unit is verified (a stop or failure above ends the driver): its proof
     # has served.
-    rm -f "$dir/$a-$b".ppud "$dir/$a-$b"-b*.ppud "$dir/$b-$a".ppud "$dir/$b-$a"-b*.ppud
+    rm -f "$dir/$a-$b".ppud "$dir/$a-$b"-b*.ppud "$dir/$b-$a".ppud "$dir/$b-$a"-b*.ppud \
+      "$dir/$a-$b".ppud.long "$dir/$a-$b"-b*.ppud.long "$dir/$b-$a".ppud.long \
+      "$dir/$b-$a"-b*.ppud.long
     [ -n "$stopping" ] && { log "stopped after $unit"; exit 0; }
   done
 done

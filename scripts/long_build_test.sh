@@ -7,7 +7,8 @@
 # value of the start and of every first placement with those of a retrograde build of the
 # whole game, placement included; then a fresh build given a manifest with one digest changed
 # (EXPECT) stops at that table (and at one unlike the digest it was compared with), digest
-# marks missing or cut short are made again, each unit's longest distance is recorded, and a
+# marks missing or cut short are made again, each unit's longest distance is recorded (those
+# past the byte, in KEY.ppud.long, counted), and a
 # directory verified without unit distances is refused.
 #
 #   scripts/long_build_test.sh [BINARY]     # default target/release/perfectplay
@@ -61,8 +62,8 @@ for table in "$work"/long/*.ppdb; do
   key=$(basename "$table" .ppdb)
   [ -f "$work/long/marks/verified-$key" ] || fail "$key was never verified"
 done
-compgen -G "$work/long/*.ppud" > /dev/null \
-  && fail "unit distances left after their units were verified: $(ls "$work"/long/*.ppud)"
+compgen -G "$work/long/*.ppud*" > /dev/null \
+  && fail "unit distances left after their units were verified: $(ls "$work"/long/*.ppud*)"
 grep -q "^value: " "$work/long/marks/search.log" || fail "the search printed no value"
 python3 scripts/long_build_progress.py "$work/long" --table > "$work/table.md" \
   || fail "long_build_progress.py failed on the marks"
@@ -136,6 +137,24 @@ tail -n 1 "$work/again/marks/events.log" | grep -q "3-4.ppdb differs from" \
   || fail "the stop did not name the table that differs: $(tail -n 1 "$work/again/marks/events.log")"
 [ -f "$work/again/marks/expected-3-3" ] || fail "3-3, which matches, was not compared"
 [ ! -f "$work/again/marks/built-4-4" ] || fail "the build went on past the table that differs"
+# A unit's longest distance counts those past the byte (KEY.ppud.long) too: 3-4's unit
+# distances are kept, the unit not verified through.
+ppud=$work/again/3-4.ppud
+[ -f "$ppud" ] || fail "the unit distances of 3-4, not verified through, were not kept"
+within=$(python3 scripts/unit_longest.py "$ppud")
+[ "$within" -ge 1 ] && [ "$within" -le 253 ] || fail "3-4's longest distance read as $within"
+python3 - "$ppud.long" <<'PY'
+import struct
+import sys
+
+entries = [(5, 300), (9, 260)]
+body = b"PPUDLONG" + struct.pack("<IQQQ", 1, 0, 0, len(entries))
+body += b"".join(struct.pack("<QI", index, plies) for index, plies in entries)
+open(sys.argv[1], "wb").write(body + bytes(8))
+PY
+[ "$(python3 scripts/unit_longest.py "$ppud")" = 300 ] \
+  || fail "the longest distance missed the long file: $(python3 scripts/unit_longest.py "$ppud")"
+rm "$ppud.long"
 
 # A table that differs from the digest it was compared with before stops the next run.
 printf '%064d\n' 0 > "$work/again/marks/expected-3-3"

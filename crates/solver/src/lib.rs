@@ -99,6 +99,7 @@ pub mod format;
 mod huge_alloc;
 pub mod limits;
 mod lock;
+pub mod long_distances;
 mod mapping;
 pub mod morris;
 mod plan;

@@ -46,7 +46,15 @@
 //! result's nearest end (a loss at 0 plies, a win at 1); the results stay exact, the distances
 //! count plies within the unit (the unit distances that prove a WDL-only table,
 //! [`crate::verify_with_unit_distances`]), and such a unit is written in the WDL-only form.
+//!
+//! A cell's byte holds distances up to [`MAX_DISTANCE`] plies. From two short of that on,
+//! positions are kept in a *tail* beside the cells (module `tail`), with a code of their
+//! distance's parity in their cells: a unit that needs more fails with
+//! [`SolveError::DistanceOverflow`] if its tables hold distances, and solves on if they are
+//! WDL-only (its longer unit distances are written beside the others,
+//! [`crate::long_distances`]).
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -61,11 +69,13 @@ use crate::table::Table;
 use crate::tablebase::terminal_value;
 use crate::unit_checkpoint::{Checkpoints, DoneChunks, Progress, Stage, StalePass};
 use crate::value::{Packed, Value, Wdl, MAX_DISTANCE};
+use tail::{Tail, TAIL_FROM};
 
 mod forward;
 mod layer_chunks;
 mod lookahead;
 mod odd_forward;
+mod tail;
 
 use forward::EvenLayer;
 pub(crate) use forward::WinSearch;
@@ -106,6 +116,11 @@ pub(crate) struct Solved {
     cells: Cells,
     /// Start of each member in the unit's combined index space, and the total at the end.
     offsets: Vec<u64>,
+    /// The distances of the positions whose cells hold a tail code (module `tail`), by
+    /// combined index.
+    tail: HashMap<u64, u32>,
+    /// The subspace of each member, for errors.
+    subspaces: Vec<String>,
 }
 
 impl Solved {
@@ -113,14 +128,50 @@ impl Solved {
         self.offsets[member]..self.offsets[member + 1]
     }
 
-    /// The payload of the unit's `member`-th subspace (in the unit's order).
-    pub(crate) fn payload(&self, member: usize) -> Vec<u8> {
-        self.cells.payload(self.range(member))
+    /// The payload of the unit's `member`-th subspace (in the unit's order), every distance
+    /// exact; [`SolveError::DistanceOverflow`] if one does not fit a byte.
+    pub(crate) fn payload(&self, member: usize) -> Result<Vec<u8>, SolveError> {
+        let (payload, long) = self.unit_distances(member, MAX_DISTANCE);
+        if long.is_empty() {
+            Ok(payload)
+        } else {
+            Err(SolveError::DistanceOverflow {
+                subspace: self.subspaces[member].clone(),
+                max: MAX_DISTANCE,
+            })
+        }
+    }
+
+    /// The payload of the unit's `member`-th subspace with every distance up to `exact_up_to`
+    /// plies exact, and beside it the longer ones by index in the subspace, in order: their
+    /// bytes hold the code of their parity at `exact_up_to - 1` or `exact_up_to` (module
+    /// `tail`), the form of a unit-distance file ([`crate::format::write_long_distances`]).
+    pub(crate) fn unit_distances(
+        &self,
+        member: usize,
+        exact_up_to: u32,
+    ) -> (Vec<u8>, Vec<(u64, u32)>) {
+        let range = self.range(member);
+        let mut payload = self.cells.payload(range.clone());
+        let code = Tail::new(exact_up_to - 1);
+        let mut long: Vec<(u64, u32)> = self
+            .tail
+            .iter()
+            .filter(|(g, _)| range.contains(g))
+            .map(|(&g, &plies)| (g - range.start, plies))
+            .collect();
+        long.sort_unstable();
+        for &(index, plies) in &long {
+            payload[index as usize] = code.code(plies).0;
+        }
+        long.retain(|&(_, plies)| plies > exact_up_to);
+        (payload, long)
     }
 
     /// The 2-bit (WDL) payload of the unit's `member`-th subspace, with the histogram of its
     /// byte payload, made without the byte payload.
     pub(crate) fn wdl_payload(&self, member: usize) -> ([u64; 256], Vec<u8>) {
+        // A tail code has its distance's parity: the WDL payload needs no patch.
         self.cells.wdl_payload(self.range(member))
     }
 }
@@ -159,7 +210,13 @@ pub(crate) struct UnitSolver<'a, D: Domain> {
     /// How odd layers count down (module `odd_forward`).
     count_down: CountDown,
     max_plies: AtomicU32,
+    /// Positions decided at each distance under the tail's.
     layer_counts: Vec<AtomicU64>,
+    /// Positions decided at the longest distances (module `tail`).
+    tail: Tail,
+    /// Whether a distance past [`MAX_DISTANCE`] is solved on (in the tail), as a unit whose
+    /// tables are WDL-only can; else it fails the unit with [`SolveError::DistanceOverflow`].
+    long_distances: bool,
     /// Which chunks hold positions decided at each distance (module `layer_chunks`).
     layer_chunks: LayerChunks,
     error: Mutex<Option<SolveError>>,
@@ -329,6 +386,8 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             count_down: CountDown::default(),
             max_plies: AtomicU32::new(0),
             layer_counts: (0..=MAX_DISTANCE + 1).map(|_| AtomicU64::new(0)).collect(),
+            tail: Tail::new(TAIL_FROM),
+            long_distances: false,
             layer_chunks: LayerChunks::new(total.div_ceil(CHUNK)),
             error: Mutex::new(None),
             failed: AtomicBool::new(false),
@@ -366,6 +425,21 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
     #[cfg(test)]
     pub(crate) fn with_count_down(mut self, count_down: CountDown) -> Self {
         self.count_down = count_down;
+        self
+    }
+
+    /// The same solver, going on past [`MAX_DISTANCE`] plies (module `tail`): for a unit whose
+    /// tables are WDL-only, whose distances are only its proof.
+    pub(crate) fn with_long_distances(mut self) -> Self {
+        self.long_distances = true;
+        self
+    }
+
+    /// The same solver with its tail from `from` plies (tests: the cells and distances are the
+    /// same wherever the tail begins).
+    #[cfg(test)]
+    pub(crate) fn with_tail_from(mut self, from: u32) -> Self {
+        self.tail = Tail::new(from);
         self
     }
 
@@ -529,8 +603,13 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         if whole {
             return Ok(());
         }
-        // No error, so every chunk of the pass ran to its end or was not begun: a whole state.
-        if let Some(checkpoints) = checkpoints.filter(|c| c.saves_when_stopped()) {
+        // No error, so every chunk of the pass ran to its end or was not begun: a whole state,
+        // unless the tail holds a position, which a checkpoint does not (module `tail`): the
+        // last checkpoint stays, taken before.
+        if let Some(checkpoints) = checkpoints
+            .filter(|c| c.saves_when_stopped())
+            .filter(|_| self.tail.is_empty())
+        {
             if self.changed.load(Ordering::Relaxed) {
                 checkpoints
                     .save(&self.progress(stage()), &self.cells)
@@ -652,9 +731,30 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         while d <= self.max_plies.load(Ordering::Relaxed) {
             // What the chunks done of the layer taken up did: that layer only.
             let pass = taken_up.take();
+            if self.tail.holds(d) {
+                // Nothing is saved from here on (module `tail`): the closures are never called.
+                let no_stage = || unreachable!("no checkpoint is saved in the tail");
+                if self.tail.has_layer(d) {
+                    observer.layer(d, self.max_plies.load(Ordering::Relaxed));
+                    if stale && !d.is_multiple_of(2) {
+                        let whole = self.recount(d, observer);
+                        self.finished(whole, None, no_stage)?;
+                        self.clear_done();
+                        stale = false;
+                    }
+                    let whole = self.tail_layer(d, observer);
+                    self.finished(whole, None, no_stage)?;
+                }
+                self.clear_done();
+                d += 1;
+                continue;
+            }
+            // Looks forward compare cells by their byte: none decides into the tail.
+            let looks_may_forward = d + 1 < self.tail.from();
             if self.layer_counts[d as usize].load(Ordering::Relaxed) > 0 {
                 observer.layer(d, self.max_plies.load(Ordering::Relaxed));
                 let forward = !d.is_multiple_of(2)
+                    && looks_may_forward
                     && match pass {
                         Some(StalePass::Forward) => true,
                         Some(StalePass::Recount) => false,
@@ -678,8 +778,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                         stale = false;
                         recounted = true;
                     }
-                    let split = d
-                        .is_multiple_of(2)
+                    let split = (d.is_multiple_of(2) && looks_may_forward)
                         .then(|| self.split_even_layer(d))
                         .flatten();
                     if split.is_some() {
@@ -711,8 +810,19 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             d += 1;
         }
 
-        let UnitSolver { cells, offsets, .. } = self;
-        Ok(Solved { cells, offsets })
+        let subspaces = self.keys.iter().map(ToString::to_string).collect();
+        let UnitSolver {
+            cells,
+            offsets,
+            tail,
+            ..
+        } = self;
+        Ok(Solved {
+            cells,
+            offsets,
+            tail: tail.into_distances(),
+            subspaces,
+        })
     }
 
     /// The first pass, in segments between which a checkpoint may be saved; the chunks marked
@@ -798,7 +908,8 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
     /// Saves a checkpoint at `stage` if one is due.
     fn save_if_due(&self, checkpoints: Option<&mut Checkpoints>, stage: Stage) {
         // Nothing new since the last save (or the checkpoint taken up): the same state again.
-        if !self.changed.load(Ordering::Relaxed) {
+        // A checkpoint holds no tail (module `tail`).
+        if !self.changed.load(Ordering::Relaxed) || !self.tail.is_empty() {
             return;
         }
         let Some(checkpoints) = checkpoints.filter(|c| c.due()) else {
@@ -831,11 +942,19 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         }
     }
 
+    /// The byte of a position decided at `plies`: the distance or its tail code (module `tail`).
     fn packed(&self, g: u64, plies: u32) -> Result<Packed, SolveError> {
-        Packed::decided(plies).ok_or_else(|| SolveError::DistanceOverflow {
-            subspace: self.subspace(g),
-            max: MAX_DISTANCE,
-        })
+        self.fitting(plies)
+            .ok_or_else(|| SolveError::DistanceOverflow {
+                subspace: self.subspace(g),
+                max: MAX_DISTANCE,
+            })
+    }
+
+    /// [`UnitSolver::packed`] where `plies` may be solved, without the error.
+    #[inline]
+    fn fitting(&self, plies: u32) -> Option<Packed> {
+        (plies <= MAX_DISTANCE || self.long_distances).then(|| self.tail.code(plies))
     }
 
     /// Values every successor of `pos` that leaves the unit; counts the others, or collects
@@ -1092,10 +1211,15 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         Ok(cell)
     }
 
-    /// Notes that combined index `g` is decided at `plies` (which fits the encoding): in the
-    /// count of its distance (`counts`, the task's) and in the chunks of its layer.
+    /// Notes that combined index `g` is decided at `plies`: in the count of its distance
+    /// (`counts`, the task's) and in the chunks of its layer, or in the tail.
     #[inline]
     fn decided_at(&self, g: u64, plies: u32, counts: &mut [u64; 256]) {
+        if self.tail.holds(plies) {
+            self.tail.note(g, plies);
+            self.max_plies.fetch_max(plies, Ordering::Relaxed);
+            return;
+        }
         counts[plies as usize] += 1;
         self.layer_chunks.mark(plies, g);
     }
@@ -1154,6 +1278,23 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                 task,
             ),
         }
+    }
+
+    /// Runs layer `d` of the tail (module `tail`): unmoves every position decided at `d`, found
+    /// from the tail's lists, chunk by chunk.
+    #[must_use]
+    fn tail_layer(&self, d: u32, observer: &dyn Observer) -> bool {
+        let layer = self.tail.take_layer(d);
+        let mut chunks: Vec<u64> = layer.iter().map(|g| g / CHUNK).collect();
+        chunks.dedup();
+        self.for_each_chunk(chunks.into_par_iter(), |range, local| {
+            let first = layer.partition_point(|&g| g < range.start);
+            for &g in layer[first..].iter().take_while(|&&g| g < range.end) {
+                self.unmove(g, &self.position(g), d, local)?;
+            }
+            observer.layer_chunk_done();
+            Ok(())
+        })
     }
 
     fn unmove(
@@ -1217,7 +1358,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
     fn improve_win(&self, q: u64, plies: u32, counts: &mut [u64; 256]) -> Result<(), SolveError> {
         let new = Cell::decided(self.packed(q, plies)?.0);
         let mut lost = false;
-        let (_, changed) = self.cells.update(q, |cell| {
+        let (seen, changed) = self.cells.update(q, |cell| {
             if !cell.is_decided() {
                 return Some(new);
             }
@@ -1225,8 +1366,16 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                 Some(Value {
                     wdl: Wdl::Win,
                     plies: Some(p),
-                }) if p <= plies => None,
-                Some(Value { wdl: Wdl::Win, .. }) => Some(new),
+                }) => {
+                    // A tail code's distance is in the tail; one not there yet was written in
+                    // this layer, at `plies` (layers come in order).
+                    let p = if self.tail.is_code(p) {
+                        self.tail.plies_of(q).unwrap_or(plies)
+                    } else {
+                        p
+                    };
+                    (p > plies).then_some(new)
+                }
                 _ => {
                     lost = true;
                     None
@@ -1237,6 +1386,15 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             return Err(self.inconsistent(q, "a lost position has a losing successor"));
         }
         if changed {
+            // A win in the tail improved to one under it: the tail no longer holds it.
+            if seen.is_decided()
+                && !self.tail.holds(plies)
+                && Packed(seen.value)
+                    .plies()
+                    .is_some_and(|p| self.tail.is_code(p))
+            {
+                self.tail.forget(q);
+            }
             self.decided_at(q, plies, counts);
         }
         Ok(())
@@ -1254,7 +1412,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                     // longest, this one (layers come in order) or an exit.
                     let plies = (d + 1).max(u32::from(cell.value));
                     lost_in = Some(plies);
-                    Some(Cell::decided(Packed::decided(plies)?.0))
+                    Some(Cell::decided(self.fitting(plies)?.0))
                 }
                 n => Some(Cell::counting(n - 1, cell.value)),
             }
@@ -1327,7 +1485,9 @@ pub(crate) mod tests {
     ) -> [Vec<Vec<u8>>; 3] {
         let payloads = |solver: UnitSolver<'_, D>| -> Vec<Vec<u8>> {
             let solved = solver.run(&BuildProgress::default(), None).unwrap();
-            (0..unit.len()).map(|m| solved.payload(m)).collect()
+            (0..unit.len())
+                .map(|m| solved.payload(m).unwrap())
+                .collect()
         };
         let solver = || UnitSolver::new(domain, unit, exits.to_vec(), None).unwrap();
         let by_slot = payloads(solver());
@@ -1369,6 +1529,107 @@ pub(crate) mod tests {
                 "{target}: the cells differ, exits searched"
             );
         }
+    }
+
+    /// A unit solved with its tail (module `tail`) from `from` plies: its payloads, every
+    /// distance exact, and its unit distances exact up to `from + 1` with the longer ones
+    /// beside them, checked against the exact payloads.
+    fn solved_with_tail_from<D: Domain>(
+        domain: &D,
+        unit: &[D::Key],
+        exits: &[(D::Key, Arc<Table>)],
+        from: Option<u32>,
+        count_down: CountDown,
+    ) -> (Vec<Vec<u8>>, u32) {
+        let layers = std::sync::atomic::AtomicU32::new(0);
+        struct Longest<'a>(&'a std::sync::atomic::AtomicU32);
+        impl Observer for Longest<'_> {
+            fn initialised(&self, _n: u64) {}
+            fn layer(&self, d: u32, _max: u32) {
+                self.0.fetch_max(d, Ordering::Relaxed);
+            }
+        }
+        let mut solver = UnitSolver::new(domain, unit, exits.to_vec(), None)
+            .unwrap()
+            .with_count_down(count_down)
+            .with_long_distances();
+        if let Some(from) = from {
+            solver = solver.with_tail_from(from);
+        }
+        let solved = solver.run(&Longest(&layers), None).unwrap();
+        let payloads: Vec<Vec<u8>> = (0..unit.len())
+            .map(|m| solved.payload(m).unwrap())
+            .collect();
+        if let Some(from) = from {
+            for (m, exact) in payloads.iter().enumerate() {
+                let (coded, long) = solved.unit_distances(m, from + 1);
+                let mut long = long.into_iter().peekable();
+                for (i, (&c, &e)) in coded.iter().zip(exact).enumerate() {
+                    let true_plies = Packed(e).plies();
+                    match true_plies {
+                        Some(p) if p > from + 1 => {
+                            assert_eq!(long.next(), Some((i as u64, p)), "index {i}");
+                            let code = Packed(c).plies().unwrap();
+                            assert!(code == from || code == from + 1, "index {i}: {code}");
+                            assert_eq!(code % 2, p % 2, "index {i}");
+                        }
+                        _ => assert_eq!(c, e, "index {i}"),
+                    }
+                }
+                assert_eq!(long.next(), None);
+            }
+        }
+        (payloads, layers.into_inner())
+    }
+
+    /// A tail from a few plies solves the same as one past the unit's longest distance: with
+    /// positions decided into the tail by the first pass (exits with distances), by count downs
+    /// and wins of its layers, and with counters left stale by odd layers looked forward and
+    /// recounted before an odd layer of the tail.
+    #[test]
+    fn a_unit_solves_the_same_wherever_its_tail_begins() {
+        let make = six_mens_morris_with_memories;
+        let domain = make();
+        let dir = tempfile::tempdir().unwrap();
+        let options = SolveOptions {
+            threads: Some(2),
+            ..SolveOptions::default()
+        };
+        for target in ["4-6", "4-5"] {
+            let (unit, exits) = forward::tests::unit_with_exits(make, target, dir.path(), &options);
+            let (expected, longest) =
+                solved_with_tail_from(&domain, &unit, &exits, None, CountDown::Backward);
+            assert!(longest > 8, "{target}: layers up to {longest} only");
+            for from in [1, 2, 5, 6, longest - 2] {
+                for count_down in [CountDown::Backward, CountDown::ForwardThrough(u32::MAX)] {
+                    let (payloads, _) =
+                        solved_with_tail_from(&domain, &unit, &exits, Some(from), count_down);
+                    assert!(
+                        payloads == expected,
+                        "{target}: differs with the tail from {from}, {count_down:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Past the byte a unit with distance tables fails; one allowed long distances solves on.
+    #[test]
+    fn a_distance_past_the_byte_fails_only_without_long_distances() {
+        let domain = six_mens_morris_with_memories();
+        let unit = [crate::morris::MorrisKey::moving(3, 3)];
+        let solver = UnitSolver::new(&domain, &unit, Vec::new(), None).unwrap();
+        assert!(solver.fitting(MAX_DISTANCE).is_some());
+        assert!(solver.fitting(MAX_DISTANCE + 1).is_none());
+        assert!(matches!(
+            solver.packed(0, MAX_DISTANCE + 1),
+            Err(SolveError::DistanceOverflow { .. })
+        ));
+        let solver = solver.with_long_distances();
+        assert_eq!(
+            solver.fitting(MAX_DISTANCE + 2),
+            Packed::decided(MAX_DISTANCE)
+        );
     }
 
     /// Checkers, a man against a man and two kings (1012-00): the man's captures of the other

@@ -53,7 +53,8 @@ pub struct SolveOptions {
     /// `None`: never save, not even when stopped; a checkpoint already there is still taken up.
     pub checkpoint_every: Option<Duration>,
     /// With `wdl_only`, also write each table's unit distances (`KEY.ppud`, a byte a position,
-    /// uncompressed: see [`crate::format::unit_distance_scheme`]), so that
+    /// uncompressed: see [`crate::format::unit_distance_scheme`]; those past the byte, which a
+    /// WDL-only unit solves on to, in `KEY.ppud.long`: see [`crate::long_distances`]), so that
     /// [`crate::verify_with_unit_distances`] can prove the results right. A WDL-only table
     /// alone can only be checked for agreement with its successors, which a cycle of positions
     /// wrongly stored as won and lost would pass. Ignored without `wdl_only` (distance tables
@@ -556,11 +557,17 @@ pub fn remove_leftovers(dir: &Path) -> Result<(), DbError> {
     let entries = std::fs::read_dir(dir).map_err(|e| DbError::io(dir, e))?;
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
+        let long = format!(
+            "{}{}",
+            crate::format::UNIT_DISTANCE_EXTENSION,
+            crate::long_distances::LONG_DISTANCE_SUFFIX
+        );
         let leftover = [
             EXTENSION,
             DISTANCE_EXTENSION,
             CHECKPOINT_EXTENSION,
             crate::format::UNIT_DISTANCE_EXTENSION,
+            long.as_str(),
         ]
         .iter()
         .any(|ext| name.contains(&format!(".{ext}.tmp-")));
@@ -767,7 +774,11 @@ fn solve_unit<D: Domain>(
     if cancelled(options) {
         return Err(SolveError::Interrupted);
     }
-    let solver = UnitSolver::new(domain, unit, exits, options.cancel.as_deref())?;
+    let mut solver = UnitSolver::new(domain, unit, exits, options.cancel.as_deref())?;
+    if options.wdl_only {
+        // Its tables hold no distance: one past the byte is no reason to stop.
+        solver = solver.with_long_distances();
+    }
     let solved = solver.run(figures, checkpoints.as_mut())?;
     figures.writing();
     let mut reports = Vec::new();
@@ -777,7 +788,7 @@ fn solve_unit<D: Domain>(
         // Written before the table: a unit whose tables are all there (kept by a later run)
         // has all its unit distances too, until they are deleted once verified.
         if options.wdl_only && options.unit_distances {
-            let payload = solved.payload(member);
+            let (payload, long) = solved.unit_distances(member, crate::value::MAX_DISTANCE);
             let header = Header {
                 game_id: expected.game_id.clone(),
                 rules: expected.rules.clone(),
@@ -789,6 +800,13 @@ fn solve_unit<D: Domain>(
                 payload_checksum: xxh3_64(&payload),
             };
             crate::format::write_unit_distances(dir, &header, &payload)?;
+            crate::long_distances::write_long_distances(
+                dir,
+                &header.subspace,
+                positions,
+                header.payload_checksum,
+                &long,
+            )?;
         }
         let (encoding, stats, bytes) = if options.wdl_only {
             let (histogram, bytes) = solved.wdl_payload(member);
@@ -797,7 +815,7 @@ fn solve_unit<D: Domain>(
             stats.longest_loss = 0;
             (Encoding::Wdl, stats, bytes)
         } else {
-            let payload = solved.payload(member);
+            let payload = solved.payload(member)?;
             (Encoding::Distance, Stats::of_bytes(&payload), payload)
         };
         let header = Header {

@@ -605,7 +605,7 @@ mod tests {
     }
 
     fn payloads(solved: &crate::retro::Solved, members: usize) -> Vec<Vec<u8>> {
-        (0..members).map(|m| solved.payload(m)).collect()
+        (0..members).map(|m| solved.payload(m).unwrap()).collect()
     }
 
     /// The unit solved in one go: its payloads and the layers it ran.

@@ -49,6 +49,7 @@
 //! through the same decoded tables, the tables those captures lead to decoded after the others
 //! (a probe would decode a block of a compressed file for each read).
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -63,7 +64,7 @@ use crate::format::{DISTANCE_EXTENSION, EXTENSION};
 use crate::limits::worker_pool;
 use crate::table::Table;
 use crate::tablebase::{search_successors, stored, terminal_value, Tablebase};
-use crate::value::{Packed, Value, Wdl};
+use crate::value::{Packed, Value, Wdl, MAX_DISTANCE};
 
 type Position<D> = <<D as Domain>::Game as Game>::Position;
 
@@ -155,7 +156,8 @@ pub fn verify_within<D: Domain>(
 }
 
 /// [`verify`] of WDL-only tables with their unit distances (`KEY.ppud`, written by a build with
-/// [`crate::SolveOptions::unit_distances`]): a proof that every stored result is right, where
+/// [`crate::SolveOptions::unit_distances`], and the distances past its byte in `KEY.ppud.long`
+/// where the unit needed them, [`crate::long_distances`]): a proof that every stored result is right, where
 /// [`verify`] can only find them in agreement with their successors.
 ///
 /// Agreement alone lets a cycle of positions wrongly stored as won and lost pass: a false win
@@ -891,6 +893,9 @@ struct NearTable<K> {
     /// The table's unit distances, read in place of its stored values where present
     /// ([`verify_with_unit_distances`]).
     distances: Option<Table>,
+    /// The unit distances a byte does not hold, by index (module `long_distances`): read
+    /// where the byte is the code of one.
+    long: HashMap<u64, u32>,
 }
 
 impl<K> NearTable<K> {
@@ -901,6 +906,7 @@ impl<K> NearTable<K> {
             decoded: None,
             sole: None,
             distances: None,
+            long: HashMap::new(),
         }
     }
 
@@ -914,7 +920,19 @@ impl<K> NearTable<K> {
     #[inline]
     fn value(&self, index: u64) -> Result<Option<Value>, DbError> {
         match &self.distances {
-            Some(distances) => distances.value(index),
+            Some(distances) => {
+                let value = distances.value(index)?;
+                if self.long.is_empty() {
+                    return Ok(value);
+                }
+                Ok(match value {
+                    Some(Value { plies: Some(p), .. }) if p + 1 >= MAX_DISTANCE => self
+                        .long
+                        .get(&index)
+                        .map_or(value, |&plies| Some(Value::decided(plies))),
+                    _ => value,
+                })
+            }
             None => self.result(index),
         }
     }
@@ -1024,6 +1042,21 @@ fn attach_unit_distances<D: Domain>(
                 &path,
                 "a unit-distance file must hold uncompressed distances",
             )));
+        }
+        let long_path = crate::long_distances::long_distance_path(&path);
+        if long_path.exists() {
+            let payload = distances.payload();
+            n.long = crate::long_distances::read_long_distances(
+                &long_path,
+                distances.positions(),
+                distances.header().payload_checksum,
+                |index| {
+                    usize::try_from(index)
+                        .ok()
+                        .and_then(|i| payload.get(i).copied())
+                        .ok_or_else(|| DbError::corrupted(&long_path, "index past the payload"))
+                },
+            )?;
         }
         n.distances = Some(if distances.positions() <= budget {
             budget -= distances.positions();

@@ -359,3 +359,88 @@ fn a_verification_told_to_stop_in_the_middle_of_a_table_stops_there() {
     let done = checked.load(Ordering::Relaxed);
     assert!(done > 0 && done < positions / 2, "{done} of {positions}");
 }
+
+/// Rewrites the unit distances of `keys` as a unit whose distances ran past the byte would
+/// have them: each distance of `from` plies or more as the code of its parity (the byte of
+/// 252 or 253 plies) with the distance itself in `KEY.ppud.long`. Returns the entries moved.
+fn move_into_long_files(dir: &Path, keys: &[MorrisKey], from: u32) -> usize {
+    use perfectplay_solver::long_distances::write_long_distances;
+    use perfectplay_solver::value::{Packed, MAX_DISTANCE};
+    let mut moved = 0;
+    for key in keys {
+        let path = dir.join(unit_distance_file_name(&key.to_string()));
+        let table = Table::open(&path, None).unwrap();
+        let mut header = table.header().clone();
+        let mut payload = table.payload().to_vec();
+        drop(table);
+        let mut long = Vec::new();
+        for (i, b) in payload.iter_mut().enumerate() {
+            if let Some(plies) = Packed(*b).plies().filter(|&p| p >= from) {
+                *b = Packed::decided(MAX_DISTANCE - 1 + plies % 2).unwrap().0;
+                long.push((i as u64, plies));
+            }
+        }
+        moved += long.len();
+        header.payload_checksum = xxhash_rust::xxh3::xxh3_64(&payload);
+        perfectplay_solver::format::write_unit_distances(dir, &header, &payload).unwrap();
+        write_long_distances(
+            dir,
+            &key.to_string(),
+            header.positions,
+            header.payload_checksum,
+            &long,
+        )
+        .unwrap();
+    }
+    moved
+}
+
+#[test]
+fn distances_past_the_byte_are_read_from_their_long_file() {
+    use perfectplay_solver::long_distances::long_distance_file_name;
+    let dir = tempfile::tempdir().unwrap();
+    let tb = build(dir.path());
+    let unit = plan(tb.domain(), &[MorrisKey::moving(4, 5)]).pop().unwrap();
+    drop(tb);
+    let moved = move_into_long_files(dir.path(), &unit, 6);
+    assert!(moved > 1000, "{moved} distances moved");
+    let (_, proven) = both_checks(dir.path(), &unit);
+    assert_eq!(proven.unwrap(), 0);
+
+    // Without its long file a table's moved distances are the codes, wrong.
+    let key = MorrisKey::moving(4, 5);
+    let long = dir.path().join(long_distance_file_name(&key.to_string()));
+    let kept = std::fs::read(&long).unwrap();
+    std::fs::remove_file(&long).unwrap();
+    let (_, proven) = both_checks(dir.path(), &[key]);
+    assert!(proven.unwrap() > 0);
+
+    // A long file damaged, or of another unit-distance file, is refused by name.
+    let mut damaged = kept.clone();
+    damaged[40] ^= 1;
+    std::fs::write(&long, &damaged).unwrap();
+    let (_, proven) = both_checks(dir.path(), &[key]);
+    let message = proven.unwrap_err().to_string();
+    assert!(
+        message.contains("4-5.ppud.long") && message.contains("checksum"),
+        "{message}"
+    );
+    let other = dir.path().join(long_distance_file_name("5-4"));
+    std::fs::copy(&other, &long).unwrap();
+    let (_, proven) = both_checks(dir.path(), &[key]);
+    let message = proven.unwrap_err().to_string();
+    assert!(message.contains("4-5.ppud.long"), "{message}");
+}
+
+#[test]
+fn a_unit_within_the_byte_writes_no_long_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let tb = build(dir.path());
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().any(|n| n.ends_with(".ppud")), "{names:?}");
+    assert!(!names.iter().any(|n| n.ends_with(".long")), "{names:?}");
+    drop(tb);
+}

@@ -470,7 +470,9 @@ pub(super) mod tests {
                     layers.0.lock().unwrap().len() > 4,
                     "{target}: too few layers"
                 );
-                let payloads = (0..unit.len()).map(|m| solved.payload(m)).collect();
+                let payloads = (0..unit.len())
+                    .map(|m| solved.payload(m).unwrap())
+                    .collect();
                 (way, payloads)
             })
             .collect()

@@ -96,6 +96,19 @@ fn won_before(cell: Cell, d: u32) -> bool {
 }
 
 impl<D: Domain> UnitSolver<'_, D> {
+    /// Whether position `q`, whose cell is `cell`, is won for its mover in fewer than `d`
+    /// plies, a tail code read through the tail (module `tail`).
+    #[inline]
+    fn won_before(&self, q: u64, cell: Cell, d: u32) -> bool {
+        if !won_before(cell, d) {
+            return false;
+        }
+        match Packed(cell.value).plies() {
+            Some(p) if self.tail.is_code(p) => self.tail.plies_of(q).is_some_and(|p| p < d),
+            _ => true,
+        }
+    }
+
     /// Whether odd layer `d` looks forward rather than unmoving its wins (module docs).
     pub(super) fn looks_forward(&self, d: u32) -> bool {
         debug_assert!(d % 2 == 1, "only odd layers count down");
@@ -137,7 +150,9 @@ impl<D: Domain> UnitSolver<'_, D> {
                 );
             }
             let some_turn_not_won = self.end_look(&look, MOST_READS, |batch| {
-                !batch.iter().all(|&q| won_before(self.cells.get(q), d + 1))
+                !batch
+                    .iter()
+                    .all(|&q| self.won_before(q, self.cells.get(q), d + 1))
             })?;
             if some_turn_not_won {
                 return Ok(());
@@ -147,7 +162,7 @@ impl<D: Domain> UnitSolver<'_, D> {
                 // Layers come in order: the longest internal win is `d` or less, so the loss
                 // is in one more, unless an exit loses later.
                 plies = is_counting(cell).then(|| (d + 1).max(u32::from(cell.value)));
-                Some(Cell::decided(Packed::decided(plies?)?.0))
+                Some(Cell::decided(self.fitting(plies?)?.0))
             });
             if let Some(plies) = plies {
                 self.packed(look.g, plies)?;
@@ -189,7 +204,7 @@ impl<D: Domain> UnitSolver<'_, D> {
             sort_distinct(&mut all);
             let left = all
                 .iter()
-                .filter(|&&q| !won_before(self.cells.get(q), d))
+                .filter(|&&q| !self.won_before(q, self.cells.get(q), d))
                 .count();
             let left = u8::try_from(left).expect("at most MAX_INTERNAL successors, under 256");
             if left == 0 {
