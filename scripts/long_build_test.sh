@@ -8,8 +8,8 @@
 # whole game, placement included; then a fresh build given a manifest with one digest changed
 # (EXPECT) stops at that table (and at one unlike the digest it was compared with), digest
 # marks missing or cut short are made again, each unit's longest distance is recorded (those
-# past the byte, in KEY.ppud.long, counted), and a
-# directory verified without unit distances is refused.
+# past the byte, in KEY.ppud.long, counted), and a directory verified without unit distances
+# is refused.
 #
 #   scripts/long_build_test.sh [BINARY]     # default target/release/perfectplay
 set -euo pipefail

@@ -40,6 +40,9 @@ const MAGIC: &[u8; 8] = b"PPUDLONG";
 const VERSION: u32 = 1;
 const HEAD: usize = 36;
 const ENTRY: usize = 12;
+/// The longest distance taken: far past any unit's, and far enough from `u32::MAX` that the
+/// plies counted onto it do not wrap.
+const MOST_PLIES: u32 = 1 << 30;
 
 /// The long-distance file name of subspace `stem`: `STEM.ppud.long`.
 #[must_use]
@@ -152,6 +155,11 @@ pub fn read_long_distances(
                 "entry for index {index} out of order or past the subspace"
             )));
         }
+        if plies > MOST_PLIES {
+            return Err(corrupted(format!(
+                "index {index}: {plies} plies, past any unit's distances"
+            )));
+        }
         last = Some(index);
         let byte = byte_at(index)?;
         if !is_long_code(byte) || Packed(byte).plies().is_some_and(|p| p % 2 != plies % 2) {
@@ -237,6 +245,15 @@ mod tests {
             .contains("index 3"));
         let exact = |_| Ok(Packed::decided(100).unwrap().0);
         assert!(read_long_distances(&path, 20, 77, exact).is_err());
+        // A distance no unit reaches.
+        let path = write_long_distances(dir.path(), "6-9", 20, 77, &[(3, u32::MAX)])
+            .unwrap()
+            .unwrap();
+        let odd = |_| Ok(code(301));
+        assert!(read_long_distances(&path, 20, 77, odd)
+            .unwrap_err()
+            .to_string()
+            .contains("past any unit"));
         // Out of order.
         let path = write_long_distances(dir.path(), "6-9", 20, 77, &[(10, 255), (3, 300)])
             .unwrap()

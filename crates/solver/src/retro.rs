@@ -604,11 +604,11 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             return Ok(());
         }
         // No error, so every chunk of the pass ran to its end or was not begun: a whole state,
-        // unless the tail holds a position, which a checkpoint does not (module `tail`): the
-        // last checkpoint stays, taken before.
+        // unless the tail holds a distance its cell does not say, which a checkpoint would lose
+        // (module `tail`): the last checkpoint stays then, taken before.
         if let Some(checkpoints) = checkpoints
             .filter(|c| c.saves_when_stopped())
-            .filter(|_| self.tail.is_empty())
+            .filter(|_| self.tail.is_exact())
         {
             if self.changed.load(Ordering::Relaxed) {
                 checkpoints
@@ -732,11 +732,17 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             // What the chunks done of the layer taken up did: that layer only.
             let pass = taken_up.take();
             if self.tail.holds(d) {
-                // Nothing is saved from here on (module `tail`): the closures are never called.
-                let no_stage = || unreachable!("no checkpoint is saved in the tail");
+                // The tail's layers save nothing (a stop there goes on from the last save): the
+                // closures are never called.
+                let no_stage = || unreachable!("no checkpoint is saved in the tail's layers");
                 if self.tail.has_layer(d) {
                     observer.layer(d, self.max_plies.load(Ordering::Relaxed));
                     if stale && !d.is_multiple_of(2) {
+                        // A forward pass taken up (an earlier build looked forward here) is
+                        // done again by unmoving: its chunks done say nothing of the counts.
+                        if matches!(pass, Some(StalePass::Forward)) {
+                            self.clear_done();
+                        }
                         let whole = self.recount(d, observer);
                         self.finished(whole, None, no_stage)?;
                         self.clear_done();
@@ -749,12 +755,9 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                 d += 1;
                 continue;
             }
-            // Looks forward compare cells by their byte: none decides into the tail.
-            let looks_may_forward = d + 1 < self.tail.from();
             if self.layer_counts[d as usize].load(Ordering::Relaxed) > 0 {
                 observer.layer(d, self.max_plies.load(Ordering::Relaxed));
                 let forward = !d.is_multiple_of(2)
-                    && looks_may_forward
                     && match pass {
                         Some(StalePass::Forward) => true,
                         Some(StalePass::Recount) => false,
@@ -778,7 +781,8 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                         stale = false;
                         recounted = true;
                     }
-                    let split = (d.is_multiple_of(2) && looks_may_forward)
+                    let split = d
+                        .is_multiple_of(2)
                         .then(|| self.split_even_layer(d))
                         .flatten();
                     if split.is_some() {
@@ -902,14 +906,26 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         // marked from the cells (the chunks not yet initialised hold no decided distance).
         crate::tasks::each_chunk(0..self.total().div_ceil(CHUNK))
             .for_each(|c| self.layer_chunks.mark_decided(&self.cells, c));
+        // So are its positions in the tail, whose cells hold their distances exactly (a
+        // checkpoint is saved only then: module `tail`).
+        crate::tasks::each_chunk(0..self.total().div_ceil(CHUNK)).for_each(|c| {
+            let range = c * CHUNK..((c + 1) * CHUNK).min(self.total());
+            for plies in [self.tail.from(), self.tail.from() + 1] {
+                let code = Packed::decided(plies).expect("a tail code fits a byte").0;
+                let _ = self.cells.for_each_decided(range.clone(), code, |g| {
+                    self.tail.note(g, plies);
+                    Ok::<(), std::convert::Infallible>(())
+                });
+            }
+        });
         Ok(Some(progress.stage))
     }
 
     /// Saves a checkpoint at `stage` if one is due.
     fn save_if_due(&self, checkpoints: Option<&mut Checkpoints>, stage: Stage) {
         // Nothing new since the last save (or the checkpoint taken up): the same state again.
-        // A checkpoint holds no tail (module `tail`).
-        if !self.changed.load(Ordering::Relaxed) || !self.tail.is_empty() {
+        // Nor a state whose cells do not say the tail's distances (module `tail`).
+        if !self.changed.load(Ordering::Relaxed) || !self.tail.is_exact() {
             return;
         }
         let Some(checkpoints) = checkpoints.filter(|c| c.due()) else {
@@ -1430,6 +1446,8 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
 #[cfg(test)]
 pub(crate) mod tests {
     use std::path::Path;
+
+    pub(crate) use super::forward::tests::unit_with_exits;
 
     use perfectplay_core::checkers::Checkers;
     use perfectplay_core::morris::{Morris, MorrisRules};

@@ -496,7 +496,7 @@ pub(crate) fn remove_checkpoint_at(path: &Path) -> Result<(), DbError> {
 #[cfg(test)]
 mod tests {
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-    use std::sync::Mutex;
+    use std::sync::{Arc, Mutex};
 
     use perfectplay_core::morris::Morris;
 
@@ -793,6 +793,104 @@ mod tests {
             }
             assert_eq!(tables, expected, "{stop:?}");
         }
+    }
+
+    /// Solves `unit` with its tail (module `retro::tail`) from `from`, saving a checkpoint
+    /// after every layer while it may, stopped at each of `stops` (a layer, and the chunks of it
+    /// done first), then taken up: the same tables as `expected` each time. Returns the
+    /// checkpoints saved before each stop.
+    fn stopped_in_and_around_the_tail(
+        domain: &MorrisDomain,
+        unit: &[MorrisKey],
+        exits: &[(MorrisKey, Arc<crate::table::Table>)],
+        from: u32,
+        stops: &[(u32, u64)],
+    ) -> Vec<u32> {
+        fn solver<'a>(
+            domain: &'a MorrisDomain,
+            unit: &'a [MorrisKey],
+            exits: &[(MorrisKey, Arc<crate::table::Table>)],
+            from: u32,
+            cancel: Option<&'a AtomicBool>,
+        ) -> UnitSolver<'a, MorrisDomain> {
+            UnitSolver::new(domain, unit, exits.to_vec(), cancel)
+                .unwrap()
+                .with_count_down(CountDown::Backward)
+                .with_tail_from(from)
+                .with_long_distances()
+        }
+        let never = AtomicBool::new(false);
+        let expected = payloads(
+            &solver(domain, unit, exits, from, None)
+                .run(&StopAt::new(&never, Stop::default()), None)
+                .unwrap(),
+            unit.len(),
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = Checkpoints::path_in(dir.path(), &unit[0].to_string());
+        let identity = || UnitIdentity::of(domain, unit, exits);
+        let mut saves = Vec::new();
+        for &stop in stops {
+            let _ = fs::remove_file(&path);
+            let cancel = AtomicBool::new(false);
+            let mut saving = Checkpoints::new(path.clone(), identity(), Duration::ZERO);
+            let stopped = two_workers(|| {
+                let at = Stop {
+                    initialised: None,
+                    layer: Some(stop),
+                };
+                solver(domain, unit, exits, from, Some(&cancel))
+                    .run(&StopAt::new(&cancel, at), Some(&mut saving))
+            });
+            assert!(matches!(stopped, Err(crate::SolveError::Interrupted)));
+            saves.push(saving.saves());
+            let mut again = Checkpoints::new(path.clone(), identity(), Duration::MAX);
+            let solved = solver(domain, unit, exits, from, None)
+                .run(&StopAt::new(&never, Stop::default()), Some(&mut again))
+                .unwrap();
+            match again.resumed() {
+                Some(Stage::Layers { next, .. } | Stage::Stale { next, .. }) => {
+                    assert!(*next <= from.min(stop.0), "{stop:?}: taken up at {next}");
+                }
+                None => assert_eq!(saving.saves(), 0, "{stop:?}"),
+                Some(other) => panic!("{stop:?}: taken up at {other:?}"),
+            }
+            assert!(
+                payloads(&solved, unit.len()) == expected,
+                "{stop:?}: the tables differ"
+            );
+        }
+        saves
+    }
+
+    /// A unit saves a checkpoint while every distance in its tail (module `retro::tail`) is
+    /// its cell's, and a unit taken up notes those cells in the tail again; none once the tail
+    /// holds a longer one (here from the first pass: exits with distances), and none in the
+    /// tail's layers. Stopped anywhere, it goes on from its last save to the same tables.
+    #[test]
+    fn a_unit_with_a_tail_saves_only_what_its_cells_say() {
+        let (domain, unit) = unit();
+        let (_, layers) = solved_in_one_go(&domain, &unit);
+        let from = layers[layers.len() / 2];
+        assert!(
+            layers.iter().filter(|&&d| d > from + 2).count() > 2,
+            "{layers:?}"
+        );
+        let stops = [(from - 1, 1), (from, 0), (from + 1, 0), (from + 3, 0)];
+        let saves = stopped_in_and_around_the_tail(&domain, &unit, &[], from, &stops);
+        assert!(saves.iter().all(|&n| n > 1), "{saves:?}");
+
+        let make = crate::retro::tests::six_mens_morris_with_memories;
+        let exits_dir = tempfile::tempdir().unwrap();
+        let options = crate::SolveOptions {
+            threads: Some(2),
+            ..crate::SolveOptions::default()
+        };
+        let (unit, exits) =
+            crate::retro::tests::unit_with_exits(make, "4-6", exits_dir.path(), &options);
+        let domain = make();
+        let saves = stopped_in_and_around_the_tail(&domain, &unit, &exits, 2, &[(1, 1), (4, 0)]);
+        assert_eq!(saves, [0, 0]);
     }
 
     /// Stopped in the middle of an even layer looked at forward (module `retro::forward`), a

@@ -416,7 +416,7 @@ pub(super) mod tests {
     /// The unit of `target` (the last of its plan) and the tables of its exits, built first
     /// into `dir` with `options`.
     #[allow(clippy::type_complexity)]
-    pub(in crate::retro) fn unit_with_exits<D: Domain>(
+    pub(crate) fn unit_with_exits<D: Domain>(
         make: impl Fn() -> D,
         target: &str,
         dir: &Path,

@@ -15,8 +15,13 @@
 //! 4.7 billion): they are found from the lists here, not by scanning the cells (a scan for a
 //! tail code would find every later distance of its parity too), and they unmove every
 //! position, without the forward looks of modules `forward` and `odd_forward`, which compare
-//! cells by their byte. A checkpoint holds cells only, so none is saved once the tail holds a
-//! position: a stop there leaves the unit's last checkpoint, taken before.
+//! cells by their byte (the layers before may look forward: a tail code reads as a distance
+//! past theirs, which it is, and a count of wins reads a tail code through the tail).
+//!
+//! A checkpoint holds cells only. It is saved while every distance here is the one its cell
+//! holds ([`TAIL_FROM`] or the next: always, for a unit with distance tables), and a unit taken
+//! up notes those cells here again; once a longer distance is noted, none is saved, and a
+//! stop leaves the unit's last checkpoint, taken before. The tail's own layers save none.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,8 +37,9 @@ pub(crate) const TAIL_FROM: u32 = MAX_DISTANCE - 1;
 /// The positions decided at [`Tail::from`] plies or more, with their distances.
 pub(crate) struct Tail {
     from: u32,
-    /// Set once a position is noted, never cleared: read on every checkpoint's save.
-    any: AtomicBool,
+    /// Set once a distance past `from + 1` is noted, which no cell says exactly; never
+    /// cleared. Read on every checkpoint's save.
+    inexact: AtomicBool,
     state: Mutex<State>,
 }
 
@@ -55,7 +61,7 @@ impl Tail {
         );
         Tail {
             from,
-            any: AtomicBool::new(false),
+            inexact: AtomicBool::new(false),
             state: Mutex::new(State::default()),
         }
     }
@@ -71,9 +77,10 @@ impl Tail {
         plies >= self.from
     }
 
-    /// Whether any position is kept here.
-    pub(crate) fn is_empty(&self) -> bool {
-        !self.any.load(Ordering::Acquire)
+    /// Whether every distance noted is the one its cell's code says ([`Tail::code`]): the
+    /// cells alone say the whole state.
+    pub(crate) fn is_exact(&self) -> bool {
+        !self.inexact.load(Ordering::Acquire)
     }
 
     /// The byte a cell holds for a position decided at `plies`: exact under [`Tail::from`],
@@ -99,7 +106,9 @@ impl Tail {
         let mut state = self.state.lock().expect("tail lock");
         state.plies.insert(g, plies);
         state.layers.entry(plies).or_default().push(g);
-        self.any.store(true, Ordering::Release);
+        if plies > self.from + 1 {
+            self.inexact.store(true, Ordering::Release);
+        }
     }
 
     /// Drops `g`, decided since under the tail's first distance (a win improved).
@@ -163,8 +172,10 @@ mod tests {
     #[test]
     fn a_layer_holds_each_position_once_at_its_last_distance() {
         let tail = Tail::new(4);
-        assert!(tail.is_empty());
+        tail.note(4, 5);
+        assert!(tail.is_exact());
         tail.note(7, 6);
+        assert!(!tail.is_exact());
         tail.note(3, 6);
         tail.note(7, 6);
         tail.note(9, 8);
@@ -173,13 +184,12 @@ mod tests {
         tail.note(5, 6);
         // Improved to under the tail: in no layer.
         tail.forget(5);
-        assert!(!tail.is_empty());
         assert!(tail.has_layer(8));
         assert_eq!(tail.take_layer(8), Vec::<u64>::new());
         assert_eq!(tail.take_layer(6), vec![3, 7, 9]);
         assert!(!tail.has_layer(6));
         assert_eq!(tail.plies_of(9), Some(6));
         assert_eq!(tail.plies_of(1), None);
-        assert_eq!(tail.into_distances().len(), 3);
+        assert_eq!(tail.into_distances().len(), 4);
     }
 }
