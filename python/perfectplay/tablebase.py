@@ -295,7 +295,8 @@ def build(
     ``TablebaseError`` naming it (delete it to start the unit over).
 
     ``unit_distances=True`` (with ``wdl_only``) also writes each table's distances counted
-    within its unit (``KEY.ppud``, a byte a position, never read by probes), which
+    within its unit (``KEY.ppud``, a byte a position, never read by probes; the distances
+    past a byte's 253 plies, where a unit has them, in ``KEY.ppud.long`` beside it), which
     :func:`verify` needs to prove WDL-only tables right; delete them once verified.
 
     Returns one dict per table: ``subspace``, ``positions``, ``wins``, ``draws``, ``losses``,

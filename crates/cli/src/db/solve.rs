@@ -50,8 +50,9 @@ pub(crate) struct SolveArgs {
     #[arg(long, value_name = "MINUTES", default_value = "30", value_parser = parse_minutes)]
     pub(crate) checkpoint_every: f64,
     /// With --wdl-only, also write each table's unit distances (KEY.ppud, a byte a position,
-    /// uncompressed), the proof that `verify --unit-distances` checks: a WDL-only table alone
-    /// can only be checked for agreement with its successors. Delete them once verified.
+    /// uncompressed; those past 253 plies in KEY.ppud.long), the proof that `verify
+    /// --unit-distances` checks: a WDL-only table alone can only be checked for agreement with
+    /// its successors. Delete them once verified.
     #[arg(long, requires = "wdl_only")]
     pub(crate) unit_distances: bool,
     /// Save no unit checkpoints, not even when stopped (one already there is still taken up).
