@@ -145,7 +145,7 @@ impl Solved {
     /// The payload of the unit's `member`-th subspace with every distance up to `exact_up_to`
     /// plies exact, and beside it the longer ones by index in the subspace, in order: their
     /// bytes hold the code of their parity at `exact_up_to - 1` or `exact_up_to` (module
-    /// `tail`), the form of a unit-distance file ([`crate::format::write_long_distances`]).
+    /// `tail`), the form of a unit-distance file ([`crate::long_distances`]).
     pub(crate) fn unit_distances(
         &self,
         member: usize,
