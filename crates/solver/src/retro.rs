@@ -153,7 +153,6 @@ impl Solved {
     ) -> (Vec<u8>, Vec<(u64, u32)>) {
         let range = self.range(member);
         let mut payload = self.cells.payload(range.clone());
-        let code = Tail::new(exact_up_to - 1);
         let mut long: Vec<(u64, u32)> = self
             .tail
             .iter()
@@ -162,7 +161,7 @@ impl Solved {
             .collect();
         long.sort_unstable();
         for &(index, plies) in &long {
-            payload[index as usize] = code.code(plies).0;
+            payload[index as usize] = tail::code_from(exact_up_to - 1, plies).0;
         }
         long.retain(|&(_, plies)| plies > exact_up_to);
         (payload, long)

@@ -34,6 +34,18 @@ use crate::value::{Packed, MAX_DISTANCE};
 /// that stay within it.
 pub(crate) const TAIL_FROM: u32 = MAX_DISTANCE - 1;
 
+/// The byte of a position decided at `plies` with a tail from `from` plies (under
+/// [`MAX_DISTANCE`]): exact under `from`, else the code of its parity, `from` or `from + 1`.
+#[inline]
+pub(crate) fn code_from(from: u32, plies: u32) -> Packed {
+    let stored = if plies < from {
+        plies
+    } else {
+        from + (plies - from) % 2
+    };
+    Packed::decided(stored).expect("a tail code fits a byte")
+}
+
 /// The positions decided at [`Tail::from`] plies or more, with their distances.
 pub(crate) struct Tail {
     from: u32,
@@ -83,16 +95,10 @@ impl Tail {
         !self.inexact.load(Ordering::Acquire)
     }
 
-    /// The byte a cell holds for a position decided at `plies`: exact under [`Tail::from`],
-    /// else the tail code of its parity.
+    /// The byte a cell holds for a position decided at `plies` ([`code_from`]).
     #[inline]
     pub(crate) fn code(&self, plies: u32) -> Packed {
-        let stored = if plies < self.from {
-            plies
-        } else {
-            self.from + (plies - self.from) % 2
-        };
-        Packed::decided(stored).expect("a tail code fits a byte")
+        code_from(self.from, plies)
     }
 
     /// Whether a decided cell's distance `stored` (as its byte reads) may be a tail code.
