@@ -178,7 +178,15 @@ pub fn read_long_distances(
 #[inline]
 #[must_use]
 pub fn is_long_code(byte: u8) -> bool {
-    Packed(byte).plies().is_some_and(|p| p + 1 >= MAX_DISTANCE)
+    Packed(byte).plies().is_some_and(may_stand_for_long)
+}
+
+/// Whether a unit-distance byte that reads `plies` may stand for a distance in a long-distance
+/// file ([`is_long_code`]).
+#[inline]
+#[must_use]
+pub fn may_stand_for_long(plies: u32) -> bool {
+    plies + 1 >= MAX_DISTANCE
 }
 
 #[cfg(test)]

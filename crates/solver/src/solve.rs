@@ -555,13 +555,13 @@ impl<D: Domain> UnitWork<'_, D> {
 /// A scheduler that holds the lock ([`claim_directory`]) calls it once no worker writes.
 pub fn remove_leftovers(dir: &Path) -> Result<(), DbError> {
     let entries = std::fs::read_dir(dir).map_err(|e| DbError::io(dir, e))?;
+    let long = format!(
+        "{}{}",
+        crate::format::UNIT_DISTANCE_EXTENSION,
+        crate::long_distances::LONG_DISTANCE_SUFFIX
+    );
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let long = format!(
-            "{}{}",
-            crate::format::UNIT_DISTANCE_EXTENSION,
-            crate::long_distances::LONG_DISTANCE_SUFFIX
-        );
         let leftover = [
             EXTENSION,
             DISTANCE_EXTENSION,

@@ -62,9 +62,10 @@ use crate::domain::Domain;
 use crate::error::{DbError, ProbeError, SolveError};
 use crate::format::{DISTANCE_EXTENSION, EXTENSION};
 use crate::limits::worker_pool;
+use crate::long_distances::may_stand_for_long;
 use crate::table::Table;
 use crate::tablebase::{search_successors, stored, terminal_value, Tablebase};
-use crate::value::{Packed, Value, Wdl, MAX_DISTANCE};
+use crate::value::{Packed, Value, Wdl};
 
 type Position<D> = <<D as Domain>::Game as Game>::Position;
 
@@ -157,8 +158,8 @@ pub fn verify_within<D: Domain>(
 
 /// [`verify`] of WDL-only tables with their unit distances (`KEY.ppud`, written by a build with
 /// [`crate::SolveOptions::unit_distances`], and the distances past its byte in `KEY.ppud.long`
-/// where the unit needed them, [`crate::long_distances`]): a proof that every stored result is right, where
-/// [`verify`] can only find them in agreement with their successors.
+/// where the unit needed them, [`crate::long_distances`]): a proof that every stored result is
+/// right, where [`verify`] can only find them in agreement with their successors.
 ///
 /// Agreement alone lets a cycle of positions wrongly stored as won and lost pass: a false win
 /// has a successor stored lost, which has every successor stored won. With distances counted
@@ -926,7 +927,7 @@ impl<K> NearTable<K> {
                     return Ok(value);
                 }
                 Ok(match value {
-                    Some(Value { plies: Some(p), .. }) if p + 1 >= MAX_DISTANCE => self
+                    Some(Value { plies: Some(p), .. }) if may_stand_for_long(p) => self
                         .long
                         .get(&index)
                         .map_or(value, |&plies| Some(Value::decided(plies))),
