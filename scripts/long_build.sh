@@ -22,7 +22,8 @@
 #
 # DIR/marks/ records what is done: `built-A-B` (seconds, over every run of the unit),
 # `verified-KEY` (seconds), `sha256-KEY` (each verified table's digest), `longest-A-B` (the
-# longest distance within the unit, plies), the output of every
+# longest distance within the unit, plies), `distances-KEY` (the table's longest win and loss
+# within the unit, plies: to the end of the game or to a capture), the output of every
 # run (`build-A-B.log`, `verify-KEY.log`, each run appended under a `== TIME COMMAND` line) and
 # `events.log` (one line a step, UTC).
 # `scripts/long_build_progress.py DIR` sums them up.
@@ -192,21 +193,33 @@ write_mark() {
   echo "$2" > "$1.tmp" && mv -f "$1.tmp" "$1"
 }
 
-# Records the longest distance within unit A-B (`longest-A-B` in the marks, plies), read from
-# its unit distances while they are on disk: a byte holds at most 253 plies, and a unit whose
-# positions need more is refused by the solver (a distance overflow), so the units' figures
-# say how near the build comes to that limit. A unit distance file is the table file's prefix
-# and header, then a byte a position from the next multiple of 64: 0 a draw, 1 + plies for a
-# decided position, 255 one that cannot arise.
+# Records the longest distances within unit A-B, read from its unit distances while they are
+# on disk: the unit's longest (`longest-A-B` in the marks, plies) and each table's longest win
+# and loss (`distances-KEY`: `WIN LOSS`, -1 where it has none). A unit distance counts plies to
+# the end of the game or to a capture (a successor in another unit is a loss at 0 plies, a win
+# at 1), as a distance-to-zeroing table does in chess. A byte holds at most 253 plies; a WDL-only
+# unit whose positions need more writes them in KEY.ppud.long, which unit_longest.py reads too,
+# so the units' figures say how near the build comes to the byte. A unit distance file is the
+# table file's prefix and header, then a byte a position from the next multiple of 64: 0 a draw,
+# 1 + plies for a decided position, 255 one that cannot arise.
 record_longest() {
-  local unit=$1 files longest
+  local unit=$1 present=() missing= file key win loss longest=-1 lines
   shift
+  [ -f "$marks/longest-$unit" ] || missing=yes
+  for file in "$@"; do
+    [ -f "$file" ] || continue
+    present+=("$file")
+    [ -f "$marks/distances-$(basename "$file" .ppud)" ] || missing=yes
+  done
+  [ ${#present[@]} -gt 0 ] && [ -n "$missing" ] || return 0
+  lines=$(python3 "$here/unit_longest.py" --tables "${present[@]}") \
+    || { log "the longest distances within $unit could not be read"; return 0; }
+  while read -r key win loss; do
+    write_mark "$marks/distances-$key" "$win $loss"
+    [ "$win" -gt "$longest" ] && longest=$win
+    [ "$loss" -gt "$longest" ] && longest=$loss
+  done <<< "$lines"
   [ -f "$marks/longest-$unit" ] && return 0
-  files=()
-  for file in "$@"; do [ -f "$file" ] && files+=("$file"); done
-  [ ${#files[@]} -gt 0 ] || return 0
-  longest=$(python3 "$here/unit_longest.py" "${files[@]}") \
-    || { log "the longest distance within $unit could not be read"; return 0; }
   write_mark "$marks/longest-$unit" "$longest"
   if [ "$longest" -gt 253 ]; then
     log "the longest distance within $unit: $longest plies (past the byte's 253: those are in KEY.ppud.long)"

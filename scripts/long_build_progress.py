@@ -17,7 +17,9 @@ with `--recent N` (the units grow, and the larger ones run more slowly an index)
 FILE` (`-`: standard input) reads what `perfectplay info --db DIR` prints and sums the verified
 tables' counts by men on the board (`A-B`: A men to move against B, the table and its memory
 subspaces together) as a Markdown table; its positions are the indices that hold one (a
-memory subspace's index leaves holes). Needs nothing beyond the standard library.
+memory subspace's index leaves holes), and its longest win and loss are counted within the
+unit (plies to the end of the game or to a capture, as the driver records them from the unit
+distances: `-` for tables built before it did). Needs nothing beyond the standard library.
 """
 
 from __future__ import annotations
@@ -124,10 +126,33 @@ def verified_digests(marks: Path) -> Tuple[List[str], List[str]]:
 INFO_ROW = re.compile(r"^\s*(\d+)-(\d+)(-b\w+)?\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s")
 
 
-def results_by_men(info: str, verified: set) -> Tuple[List[str], List[str]]:
-    """Markdown rows of the verified tables' counts in `info`'s output, summed by men, and the
-    verified tables that output does not list."""
+def read_distances(marks: Path, key: str) -> Optional[Tuple[int, int]]:
+    """A table's longest win and loss within its unit (plies, -1 for none), where the driver
+    recorded them (`distances-KEY`)."""
+    try:
+        win, loss = (int(f) for f in (marks / f"distances-{key}").read_text().split())
+    except (OSError, ValueError):
+        return None
+    return win, loss
+
+
+def longest_cell(plies: List[int], tables: int) -> str:
+    """A row's longest win or loss: `-` where no table of the row has it recorded, and a note
+    of how many do where only some have."""
+    if not plies:
+        return "-"
+    best = "none" if max(plies) < 0 else str(max(plies))
+    return best if len(plies) == tables else f"{best} ({len(plies)} of {tables} tables)"
+
+
+def results_by_men(
+    info: str, verified: set, marks: Optional[Path] = None
+) -> Tuple[List[str], List[str]]:
+    """Markdown rows of the verified tables' counts in `info`'s output, summed by men, with the
+    longest win and loss within the unit that `marks` records, and the verified tables that
+    output does not list."""
     sums: dict = {}
+    distances: dict = {}
     listed = set()
     for line in info.splitlines():
         m = INFO_ROW.match(line)
@@ -142,14 +167,21 @@ def results_by_men(info: str, verified: set) -> Tuple[List[str], List[str]]:
         counts = (1, *(int(m.group(g)) for g in (4, 5, 6, 7)))
         for i, value in enumerate(counts):
             row[i] += value
+        recorded = read_distances(marks, key) if marks else None
+        if recorded:
+            distances.setdefault(men, []).append(recorded)
     lines = [
-        "| men | tables | indices | positions | wins | draws | losses |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| men | tables | indices | positions | wins | draws | losses "
+        "| longest win in the unit | longest loss in the unit |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for (a, b), (tables, indices, wins, draws, losses) in sorted(sums.items()):
+        recorded = distances.get((a, b), [])
+        win = longest_cell([w for w, _ in recorded], tables)
+        loss = longest_cell([l for _, l in recorded], tables)
         lines.append(
             f"| {a}-{b} | {tables} | {indices:,} | {wins + draws + losses:,} | {wins:,} "
-            f"| {draws:,} | {losses:,} |"
+            f"| {draws:,} | {losses:,} | {win} | {loss} |"
         )
     return lines, sorted(verified - listed)
 
@@ -197,7 +229,7 @@ def main(argv: List[str]) -> int:
         return 0
     if args.results:
         info = sys.stdin.read() if args.results == "-" else Path(args.results).read_text()
-        rows, unlisted = results_by_men(info, set(verified_keys(marks)))
+        rows, unlisted = results_by_men(info, set(verified_keys(marks)), marks)
         for line in rows:
             print(line)
         if unlisted:

@@ -7,9 +7,9 @@
 # value of the start and of every first placement with those of a retrograde build of the
 # whole game, placement included; then a fresh build given a manifest with one digest changed
 # (EXPECT) stops at that table (and at one unlike the digest it was compared with), digest
-# marks missing or cut short are made again, each unit's longest distance is recorded (those
-# past the byte, in KEY.ppud.long, counted), and a directory verified without unit distances
-# is refused.
+# marks missing or cut short are made again, each unit's longest distance and each table's
+# longest win and loss are recorded (those past the byte, in KEY.ppud.long, counted), and a
+# directory verified without unit distances is refused.
 #
 #   scripts/long_build_test.sh [BINARY]     # default target/release/perfectplay
 set -euo pipefail
@@ -77,8 +77,25 @@ for unit in 3-3 3-4 4-4; do
   grep -q "| \`$unit\` and .* | $(cat "$work/long/marks/longest-$unit") |$" "$work/table.md" \
     || fail "the table does not give $unit's longest distance"
 done
+# Each table's longest win and loss within the unit: odd and even plies (or -1, none), the
+# unit's longest the greatest of its tables'.
+for unit in 3-3 3-4 4-4; do
+  a=${unit%-*} b=${unit#*-} most=-1
+  for table in "$work"/long/{$a-$b,$b-$a}{,-b*}.ppdb; do
+    [ -f "$table" ] || continue
+    key=$(basename "$table" .ppdb)
+    read -r win loss < "$work/long/marks/distances-$key" 2>/dev/null \
+      || fail "no longest win and loss recorded for $key"
+    { [ "$win" = -1 ] || [ $((win % 2)) = 1 ]; } && { [ "$loss" = -1 ] || [ $((loss % 2)) = 0 ]; } \
+      || fail "$key's longest win and loss are $win and $loss plies: a win's are odd, a loss's even"
+    [ "$win" -gt "$most" ] && most=$win
+    [ "$loss" -gt "$most" ] && most=$loss
+  done
+  [ "$most" = "$(cat "$work/long/marks/longest-$unit")" ] \
+    || fail "$unit's longest distance is $(cat "$work/long/marks/longest-$unit"), its tables' $most"
+done
 # The counts of the verified tables by men: every table once, and their wins, draws and losses
-# those the tables' headers hold.
+# those the tables' headers hold, with the longest win and loss of each row's tables.
 "$bin" info --db "$work/long" > "$work/info.txt"
 python3 scripts/long_build_progress.py "$work/long" --results "$work/info.txt" \
   > "$work/results.md" || fail "long_build_progress.py --results failed"
@@ -89,6 +106,16 @@ summed=$(awk -F'|' '/^\| [0-9]/ { gsub(",", ""); t += $3; w += $6; d += $7; l +=
 headers=$(awk '$1 ~ /^[0-9]+-[0-9]+/ && NF >= 6 { t++; w += $3; d += $4; l += $5 }
   END { print t, w, d, l }' "$work/info.txt")
 [ "$summed" = "$headers" ] || fail "--results sums $summed (tables, wins, draws, losses), info $headers"
+expected=$(for men in 3-3 3-4 4-3 4-4; do
+  cat "$work"/long/marks/distances-"$men"{,-b*} 2>/dev/null | awk -v men="$men" '
+    { if ($1 > w) w = $1; if ($2 > l) l = $2 }
+    END { printf "%s %s %s\n", men, (w < 0 ? "none" : w), (l < 0 ? "none" : l) }' w=-1 l=-1
+done)
+given=$(awk -F'|' '/^\| [0-9]/ { gsub(" ", ""); print $2, $9, $10 }' "$work/results.md")
+[ "$given" = "$expected" ] || fail "--results gives the longest wins and losses
+$given
+where the marks say
+$expected"
 
 # 3. The same tables as one uninterrupted build, and the manifest of the verified tables, made
 # from the digests the driver recorded as it went, the same as the one written at the end.
@@ -147,13 +174,15 @@ python3 - "$ppud.long" <<'PY'
 import struct
 import sys
 
-entries = [(5, 300), (9, 260)]
+entries = [(5, 300), (7, 301), (9, 260)]
 body = b"PPUDLONG" + struct.pack("<IQQQ", 1, 0, 0, len(entries))
 body += b"".join(struct.pack("<QI", index, plies) for index, plies in entries)
 open(sys.argv[1], "wb").write(body + bytes(8))
 PY
-[ "$(python3 scripts/unit_longest.py "$ppud")" = 300 ] \
+[ "$(python3 scripts/unit_longest.py "$ppud")" = 301 ] \
   || fail "the longest distance missed the long file: $(python3 scripts/unit_longest.py "$ppud")"
+[ "$(python3 scripts/unit_longest.py --tables "$ppud")" = "3-4 301 300" ] \
+  || fail "the longest win and loss missed the long file: $(python3 scripts/unit_longest.py --tables "$ppud")"
 rm "$ppud.long"
 
 # A table that differs from the digest it was compared with before stops the next run.
