@@ -177,8 +177,8 @@ def results_by_men(
     ]
     for (a, b), (tables, indices, wins, draws, losses) in sorted(sums.items()):
         recorded = distances.get((a, b), [])
-        win = longest_cell([w for w, _ in recorded], tables)
-        loss = longest_cell([l for _, l in recorded], tables)
+        win = longest_cell([plies for plies, _ in recorded], tables)
+        loss = longest_cell([plies for _, plies in recorded], tables)
         lines.append(
             f"| {a}-{b} | {tables} | {indices:,} | {wins + draws + losses:,} | {wins:,} "
             f"| {draws:,} | {losses:,} | {win} | {loss} |"

@@ -38,9 +38,9 @@ DELETIONS = {
 }
 
 
-def longest_in_payload(path, best):
-    """`best` (the longest win and loss so far, plies) raised by the payload of `path`."""
-    best = list(best)
+def longest_in_payload(path):
+    """The longest win and loss (plies) of the payload of `path`, -1 where it holds none."""
+    best = [-1, -1]
     with open(path, "rb") as f:
         header = struct.unpack_from("<I", f.read(16), 12)[0]
         f.seek(-(-(24 + header) // 64) * 64)
@@ -80,7 +80,7 @@ def longest_in_long_file(path):
 
 def longest_of_table(path):
     """The longest win and loss (plies) of one table's unit distances."""
-    best = longest_in_payload(path, (-1, -1))
+    best = longest_in_payload(path)
     try:
         long_best = longest_in_long_file(path + ".long")
     except FileNotFoundError:
