@@ -9,7 +9,8 @@
 # (EXPECT) stops at that table (and at one unlike the digest it was compared with), digest
 # marks missing or cut short are made again, each unit's longest distance and each table's
 # longest win and loss are recorded (those past the byte, in KEY.ppud.long, counted), and a
-# directory verified without unit distances is refused.
+# directory verified without unit distances is refused; long_build_distances.sh gives the
+# longest wins and losses of units without them as the driver recorded them.
 #
 #   scripts/long_build_test.sh [BINARY]     # default target/release/perfectplay
 set -euo pipefail
@@ -203,4 +204,32 @@ fi
 grep -q "verified without unit distances" "$work/old/marks/events.log" \
   || fail "the refusal of a directory verified without unit distances was not logged"
 
-echo "long_build.sh: stopped, resumed, verified and searched; $(wc -l < "$work/long/CHECKSUMS") tables identical to one uninterrupted build, and to the manifest of the digests recorded; the start ($(echo "$searched" | awk '$1 == "start" { print $2 }')) and 24 first placements as the whole-game tables value them; a table unlike EXPECT's stops it; a directory verified without unit distances is refused"
+# 7. The longest wins and losses of units verified before they were recorded: built again
+# beside the tables by long_build_distances.sh, the same as those the driver recorded, and
+# nothing recorded from a unit built again unlike its verified tables.
+mkdir "$work/recorded"
+cp "$work"/long/marks/distances-{3-4,4-3,4-4}* "$work/recorded/"
+rm "$work"/long/marks/distances-{3-4,4-3,4-4}*
+bash scripts/long_build_distances.sh twelve_mens_morris "$work/long" 4 "${rules[@]}" > /dev/null \
+  || fail "long_build_distances.sh failed: $(tail -n 1 "$work/long/marks/events.log")"
+for mark in "$work"/recorded/*; do
+  cmp -s "$mark" "$work/long/marks/$(basename "$mark")" \
+    || fail "$(basename "$mark") built again: $(cat "$work/long/marks/$(basename "$mark")" 2>/dev/null), recorded $(cat "$mark")"
+done
+events | tail -n 1 | grep -q "units built again for their distances: 2$" \
+  || fail "long_build_distances.sh did not build exactly the two units without marks"
+[ ! -e "$work/long/distances.tmp" ] || fail "long_build_distances.sh left its scratch directory"
+rm "$work"/long/marks/distances-3-3*
+cp "$work/long/marks/sha256-3-3" "$work/sha256-3-3"
+printf '%064d\n' 0 > "$work/long/marks/sha256-3-3"
+if bash scripts/long_build_distances.sh twelve_mens_morris "$work/long" 4 "${rules[@]}" \
+  > /dev/null 2>&1; then
+  fail "long_build_distances.sh took a unit built again unlike its verified tables"
+fi
+events | tail -n 1 | grep -q "3-3.*differs from the verified table" \
+  || fail "the stop did not name the table that differs: $(events | tail -n 1)"
+compgen -G "$work/long/marks/distances-3-3*" > /dev/null \
+  && fail "figures were recorded from a unit unlike its verified tables"
+cp "$work/sha256-3-3" "$work/long/marks/sha256-3-3"
+
+echo "long_build.sh: stopped, resumed, verified and searched; $(wc -l < "$work/long/CHECKSUMS") tables identical to one uninterrupted build, and to the manifest of the digests recorded; the start ($(echo "$searched" | awk '$1 == "start" { print $2 }')) and 24 first placements as the whole-game tables value them; a table unlike EXPECT's stops it; a directory verified without unit distances is refused; units built again give the same longest wins and losses"
