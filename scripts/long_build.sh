@@ -16,8 +16,8 @@
 # unit has them) are what proves a WDL-only table right rather than only in agreement with its
 # successors (README, "Verifying"); they are deleted once every table of their unit is
 # verified, each unit's longest distance recorded first (scripts/unit_longest.py, which must lie
-# beside this script). A unit built before without them cannot be verified so: start such a
-# directory again. When every unit is verified it writes the SHA-256 manifest
+# beside this script, as must scripts/long_build_child.sh). A unit built before without them
+# cannot be verified so: start such a directory again. When every unit is verified it writes the SHA-256 manifest
 # (`info --write-checksums`) and runs the placement search (`search --moves`).
 #
 # DIR/marks/ records what is done: `built-A-B` (seconds, over every run of the unit),
@@ -99,27 +99,8 @@ fi
 
 # SIGTERM or SIGINT: passed on to the perfectplay process under way (which saves its unit or
 # ends its table's verification unfinished, harmlessly), then the driver ends.
-child=
-stopping=
-on_signal() {
-  stopping=1
-  [ -n "$child" ] && kill -TERM "$child" 2>/dev/null
-}
-trap on_signal TERM INT
-
-# Runs a command in the background and waits for it even across the signal: its exit status.
-run_child() {
-  "$@" &
-  child=$!
-  local rc
-  while :; do
-    wait "$child"
-    rc=$?
-    kill -0 "$child" 2>/dev/null || break
-  done
-  child=
-  return "$rc"
-}
+# shellcheck source=scripts/long_build_child.sh
+. "$here/long_build_child.sh"
 
 # Runs one step: `run_step WHAT MARK LOG COMMAND...`, its output in LOG and its seconds in MARK
 # once it succeeds, those of the runs stopped before it included (kept meanwhile in

@@ -15,8 +15,8 @@
 # minutes and on SIGTERM, and the next run takes it up); each table it writes must be byte for
 # byte the verified one (its SHA-256 that of `sha256-KEY`), or nothing is recorded and the run
 # stops; then each table's longest win and loss are read from the unit distances
-# (scripts/unit_longest.py --tables, beside this script) into `distances-KEY`, and the scratch
-# unit is deleted. The tables and their proof are DIR's: the figures come from distances the
+# (scripts/unit_longest.py --tables, which must lie beside this script, as must
+# scripts/long_build_child.sh) into `distances-KEY`, and the scratch unit is deleted. The tables and their proof are DIR's: the figures come from distances the
 # solver computes again, checked by `verify --unit-distances` against the tables when VERIFY=1
 # (the unit's verification over again, about three quarters of its build's time more).
 #
@@ -54,24 +54,15 @@ if [ -f "$marks/distances.pid" ] && kill -0 "$(cat "$marks/distances.pid")" 2>/d
 fi
 echo $$ > "$marks/distances.pid"
 
-child=
-stopping=
-trap 'stopping=1; [ -n "$child" ] && kill -TERM "$child" 2>/dev/null' TERM INT
+# shellcheck source=scripts/long_build_child.sh
+. "$here/long_build_child.sh"
 
-# Runs a command niced, its output appended to LOG, and waits for it even across the signal.
+# Runs a command niced, its output appended to LOG (`run_logged LOG COMMAND...`).
 run_logged() {
-  local out=$1 rc
+  local out=$1
   shift
   echo "== $(date -u '+%Y-%m-%d %H:%M:%S') $*" >> "$out"
-  nice -n 10 "$@" >> "$out" 2>&1 &
-  child=$!
-  while :; do
-    wait "$child"
-    rc=$?
-    kill -0 "$child" 2>/dev/null || break
-  done
-  child=
-  return "$rc"
+  run_child nice -n 10 "$@" >> "$out" 2>&1
 }
 
 # The keys of unit A-B's tables in DIR (A-B and B-A, each with its memory subspaces), once each.
