@@ -15,17 +15,22 @@
 # (KEY.ppud, a byte a position, plain, and KEY.ppud.long, the distances past the byte where a
 # unit has them) are what proves a WDL-only table right rather than only in agreement with its
 # successors (README, "Verifying"); they are deleted once every table of their unit is
-# verified, each unit's longest distance recorded first (scripts/unit_longest.py, which must lie
-# beside this script, as must scripts/long_build_child.sh). A unit built before without them
-# cannot be verified so: start such a directory again. When every unit is verified it writes the SHA-256 manifest
-# (`info --write-checksums`) and runs the placement search (`search --moves`).
+# verified, each table's longest win and loss within the unit recorded first. A unit built
+# before without them cannot be verified so: start such a directory again. When every unit is
+# verified it writes the SHA-256 manifest (`info --write-checksums`), checks it against the
+# digests recorded as the tables were verified, and runs the placement search (`search
+# --moves`). A directory goes on only with the game and `--set` options it was begun with, and
+# one driver at a time (a lock, `driver.lock`, held by the driver and the processes it starts).
+# Stop it with `--stop` (SIGTERM, passed on once to the unit under way, which saves its
+# state); a Ctrl-C at its terminal stops it too. scripts/unit_longest.py,
+# scripts/long_build_progress.py and scripts/long_build_lib.sh must lie beside it.
 #
 # DIR/marks/ records what is done: `built-A-B` (seconds, over every run of the unit),
 # `verified-KEY` (seconds), `sha256-KEY` (each verified table's digest), `longest-A-B` (the
 # longest distance within the unit, plies), `distances-KEY` (the table's longest win and loss
 # within the unit, plies: to the end of the game or to a capture), the output of every
 # run (`build-A-B.log`, `verify-KEY.log`, each run appended under a `== TIME COMMAND` line) and
-# `events.log` (one line a step, UTC).
+# `events.log` (one line a step, UTC); `game` (the game and options it was begun with).
 # `scripts/long_build_progress.py DIR` sums them up.
 #
 # EXPECT names a manifest of an earlier build of the same game and rules (`SHA-256  KEY.ppdb`
@@ -46,16 +51,14 @@ usage() {
   exit 2
 }
 
+# Its helper scripts lie beside it.
+here=$(dirname "$(realpath "$0")")
+# shellcheck source=scripts/long_build_lib.sh
+. "$here/long_build_lib.sh"
+
 if [ "${1:-}" = "--stop" ]; then
   dir=${2:?usage: scripts/long_build.sh --stop DIR}
-  pid=$(cat "$dir/marks/driver.pid" 2>/dev/null) || { echo "no build running in $dir"; exit 0; }
-  if ! kill -0 "$pid" 2>/dev/null; then
-    echo "no build running in $dir (stale pid $pid)"
-    exit 0
-  fi
-  kill -TERM "$pid"
-  echo "sent SIGTERM to the build ($pid); waiting for the unit to be saved"
-  while kill -0 "$pid" 2>/dev/null; do sleep 2; done
+  stop_holder "$dir/marks/driver.lock" build || exit 1
   tail -n 3 "$dir/marks/events.log"
   exit 0
 fi
@@ -76,16 +79,23 @@ if [ -n "$expect" ]; then
 fi
 marks=$dir/marks
 mkdir -p "$marks"
-# Its helper scripts lie beside it.
-here=$(dirname "$(realpath "$0")")
 
 log() { echo "$(date -u '+%Y-%m-%d %H:%M:%S') $*" | tee -a "$marks/events.log"; }
 
-if [ -f "$marks/driver.pid" ] && kill -0 "$(cat "$marks/driver.pid")" 2>/dev/null; then
-  echo "a build already runs in $dir (pid $(cat "$marks/driver.pid"))" >&2
+take_lock "$marks/driver.lock" || {
+  echo "a build already runs in $dir (pid $(cat "$marks/driver.lock.pid" 2>/dev/null))" >&2
+  exit 1
+}
+
+# A directory goes on with the game and rules it was begun with: others would make every
+# table its units read again, over the verified ones.
+begun_with="$game ${set_args[*]}"
+if [ ! -f "$marks/game" ]; then
+  write_mark "$marks/game" "$begun_with"
+elif [ "$(cat "$marks/game")" != "$begun_with" ]; then
+  log "$dir was begun as \`$(cat "$marks/game")\`, not \`$begun_with\`: give the same game and --set options"
   exit 1
 fi
-echo $$ > "$marks/driver.pid"
 
 # Tables verified without unit distances were only found in agreement with their
 # successors: such a directory is not taken up.
@@ -96,11 +106,6 @@ if [ ! -f "$marks/unit-distances" ]; then
   fi
   touch "$marks/unit-distances"
 fi
-
-# SIGTERM or SIGINT: passed on to the perfectplay process under way (which saves its unit or
-# ends its table's verification unfinished, harmlessly), then the driver ends.
-# shellcheck source=scripts/long_build_child.sh
-. "$here/long_build_child.sh"
 
 # Runs one step: `run_step WHAT MARK LOG COMMAND...`, its output in LOG and its seconds in MARK
 # once it succeeds, those of the runs stopped before it included (kept meanwhile in
@@ -169,13 +174,8 @@ digest_mark() {
   grep -sxE '[0-9a-f]{64}' "$1" || true
 }
 
-# Writes a mark whole or not at all: a run killed as it writes leaves the mark as it was.
-write_mark() {
-  echo "$2" > "$1.tmp" && mv -f "$1.tmp" "$1"
-}
-
-# Records the longest distances within unit A-B, read from its unit distances while they are
-# on disk: the unit's longest (`longest-A-B` in the marks, plies) and each table's longest win
+# Records the longest distances within unit A-B, read from its unit distances once they are
+# proven and before they are deleted (a failure stops the driver, the distances kept): the unit's longest (`longest-A-B` in the marks, plies) and each table's longest win
 # and loss (`distances-KEY`: `WIN LOSS`, -1 where it has none). A unit distance counts plies to
 # the end of the game or to a capture (a successor in another unit is a loss at 0 plies, a win
 # at 1), as a distance-to-zeroing table does in chess. A byte holds at most 253 plies; a WDL-only
@@ -195,7 +195,7 @@ record_longest() {
   done
   [ ${#present[@]} -gt 0 ] && [ -n "$missing" ] || return 0
   lines=$(python3 "$here/unit_longest.py" --tables "${present[@]}") \
-    || { log "the longest distances within $unit could not be read"; return 0; }
+    || { log "the longest distances within $unit could not be read (its unit distances kept): stopped"; exit 1; }
   while read -r key win loss; do
     write_mark "$marks/distances-$key" "$win $loss"
     [ "$win" -gt "$longest" ] && longest=$win
@@ -230,8 +230,6 @@ for a in $(seq 3 "$max_men"); do
         "$bin" solve "$game" --subspace "$a,$b" --wdl-only --unit-distances --compress --out "$dir" \
         --threads "$threads" -q "${set_args[@]}"
     fi
-    record_longest "$unit" "$dir/$a-$b".ppud "$dir/$a-$b"-b*.ppud "$dir/$b-$a".ppud \
-      "$dir/$b-$a"-b*.ppud
     # The unit's tables: A-B and B-A, each with the memory subspaces the game has.
     for file in "$dir/$a-$b".ppdb "$dir/$a-$b"-b*.ppdb "$dir/$b-$a".ppdb "$dir/$b-$a"-b*.ppdb; do
       [ -f "$file" ] || continue
@@ -244,7 +242,9 @@ for a in $(seq 3 "$max_men"); do
       record_digest "$key"
     done
     # Every table of the unit is verified (a stop or failure above ends the driver): its proof
-    # has served.
+    # has served, once the figures read from it are recorded.
+    record_longest "$unit" "$dir/$a-$b".ppud "$dir/$a-$b"-b*.ppud "$dir/$b-$a".ppud \
+      "$dir/$b-$a"-b*.ppud
     rm -f "$dir/$a-$b".ppud "$dir/$a-$b"-b*.ppud "$dir/$b-$a".ppud "$dir/$b-$a"-b*.ppud \
       "$dir/$a-$b".ppud.long "$dir/$a-$b"-b*.ppud.long "$dir/$b-$a".ppud.long \
       "$dir/$b-$a"-b*.ppud.long
@@ -256,6 +256,13 @@ if [ ! -f "$dir/CHECKSUMS" ]; then
   "$bin" info --db "$dir" --write-checksums > "$marks/info.log" 2>&1 \
     || { log "info --write-checksums failed: $(tail -n 1 "$marks/info.log")"; exit 1; }
   log "every unit built and verified; CHECKSUMS written"
+fi
+# The tables on disk are the ones verified: CHECKSUMS hashes the files, the manifest made from
+# the digests recorded as each was verified must say the same.
+if ! python3 "$here/long_build_progress.py" "$dir" --checksums > "$marks/verified.sha256" \
+  || ! diff "$marks/verified.sha256" "$dir/CHECKSUMS" > "$marks/checksums.diff"; then
+  log "CHECKSUMS differs from the digests of the tables as verified (marks/checksums.diff): stopped"
+  exit 1
 fi
 if [ ! -f "$marks/searched" ]; then
   log "search"

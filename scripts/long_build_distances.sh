@@ -14,25 +14,30 @@
 # --unit-distances --compress`, as long_build.sh builds it: its checkpoint is saved every 30
 # minutes and on SIGTERM, and the next run takes it up); each table it writes must be byte for
 # byte the verified one (its SHA-256 that of `sha256-KEY`), or nothing is recorded and the run
-# stops; then each table's longest win and loss are read from the unit distances
-# (scripts/unit_longest.py --tables, which must lie beside this script, as must
-# scripts/long_build_child.sh) into `distances-KEY`, and the scratch unit is deleted. The tables and their proof are DIR's: the figures come from distances the
-# solver computes again, checked by `verify --unit-distances` against the tables when VERIFY=1
-# (the unit's verification over again, about three quarters of its build's time more).
+# stops (the unit built again deleted); then each table's longest win and loss are read from
+# the unit distances (scripts/unit_longest.py --tables, which must lie beside this script, as
+# must scripts/long_build_lib.sh) into `distances-KEY`, and the scratch unit is deleted. The
+# tables and their proof are DIR's: the figures come from distances the solver computes again,
+# checked by `verify --unit-distances` against the tables when VERIFY=1 (the unit's
+# verification over again, about three quarters of its build's time more).
 #
 # It only adds `distances-KEY` marks and lines in events.log (`distances: ...`), so it may run
 # while long_build.sh goes on in the same DIR: the units it takes are long finished, and the
-# two share the machine. Environment: PERFECTPLAY (the binary), THREADS (2), SCRATCH, VERIFY.
+# two share the machine: its own memory and disk too (a unit's build needs some 2 to 3 bytes a
+# position of memory, and its checkpoint and unit distances as much disk), so run it beside
+# the build only for units far smaller than the one under way. One runs at a time in a DIR
+# (`distances.lock`). Environment: PERFECTPLAY (the binary), THREADS (2), MIN_FREE_GB (30: stop
+# before a unit when the disk has less), SCRATCH, VERIFY.
 set -uo pipefail
+
+here=$(dirname "$(realpath "$0")")
+# shellcheck source=scripts/long_build_lib.sh
+. "$here/long_build_lib.sh"
 
 if [ "${1:-}" = "--stop" ]; then
   dir=${2:?usage: scripts/long_build_distances.sh --stop DIR}
-  pid=$(cat "$dir/marks/distances.pid" 2>/dev/null) || { echo "nothing running in $dir"; exit 0; }
-  kill -0 "$pid" 2>/dev/null || { echo "nothing running in $dir (stale pid $pid)"; exit 0; }
-  kill -TERM "$pid"
-  echo "sent SIGTERM ($pid); waiting for the unit to be saved"
-  while kill -0 "$pid" 2>/dev/null; do sleep 2; done
-  exit 0
+  stop_holder "$dir/marks/distances.lock" "rebuild for distances"
+  exit
 fi
 
 [ $# -ge 3 ] || { sed -n '7,8p' "$0" | sed 's/^# *//' >&2; exit 2; }
@@ -41,21 +46,21 @@ shift 3
 set_args=("$@")
 bin=${PERFECTPLAY:-perfectplay}
 threads=${THREADS:-2}
+min_free_gb=${MIN_FREE_GB:-30}
 scratch=${SCRATCH:-$dir/distances.tmp}
 marks=$dir/marks
-here=$(dirname "$(realpath "$0")")
 [ -d "$marks" ] || { echo "$dir has no marks: not a long build's directory" >&2; exit 2; }
 
 log() { echo "$(date -u '+%Y-%m-%d %H:%M:%S') distances: $*" | tee -a "$marks/events.log"; }
 
-if [ -f "$marks/distances.pid" ] && kill -0 "$(cat "$marks/distances.pid")" 2>/dev/null; then
-  echo "already running in $dir (pid $(cat "$marks/distances.pid"))" >&2
+take_lock "$marks/distances.lock" || {
+  echo "already running in $dir (pid $(cat "$marks/distances.lock.pid" 2>/dev/null))" >&2
+  exit 1
+}
+if [ -f "$marks/game" ] && [ "$(cat "$marks/game")" != "$game ${set_args[*]}" ]; then
+  log "$dir was begun as \`$(cat "$marks/game")\`, not \`$game ${set_args[*]}\`: give the same game and --set options"
   exit 1
 fi
-echo $$ > "$marks/distances.pid"
-
-# shellcheck source=scripts/long_build_child.sh
-. "$here/long_build_child.sh"
 
 # Runs a command niced, its output appended to LOG (`run_logged LOG COMMAND...`).
 run_logged() {
@@ -63,6 +68,16 @@ run_logged() {
   shift
   echo "== $(date -u '+%Y-%m-%d %H:%M:%S') $*" >> "$out"
   run_child nice -n 10 "$@" >> "$out" 2>&1
+}
+
+# Whether file NAME in the scratch directory is one of the unit's own (its tables, their unit
+# distances, its checkpoint: each named by a key and an extension).
+own() {
+  local key
+  for key in "${keys[@]}"; do
+    [[ $1 == "$key".* ]] && return 0
+  done
+  return 1
 }
 
 # The keys of unit A-B's tables in DIR (A-B and B-A, each with its memory subspaces), once each.
@@ -90,6 +105,11 @@ for a in $(seq 3 "$max_men"); do
     # A unit not verified through is long_build.sh's, which records its figures itself.
     [ -n "$ready" ] || continue
     [ -n "$stopping" ] && { log "stopped before $unit"; exit 0; }
+    free_gb=$(df -P -BG "$dir" | awk 'NR == 2 { sub("G", "", $4); print $4 }')
+    if [ "$free_gb" -lt "$min_free_gb" ]; then
+      log "stopped: $free_gb GB free in $dir, under MIN_FREE_GB=$min_free_gb"
+      exit 1
+    fi
 
     # Its own directory, made for it (it empties it after each unit), or one it made before.
     if [ ! -f "$scratch/.long_build_distances" ]; then
@@ -99,11 +119,18 @@ for a in $(seq 3 "$max_men"); do
       fi
       mkdir -p "$scratch" && touch "$scratch/.long_build_distances"
     fi
-    # Links to every table but the unit's own; those of a unit done before are gone.
-    find "$scratch" -maxdepth 1 -type l -name '*.ppdb' -delete
+    # Only this unit's own files are kept (its checkpoint and what an interrupted run wrote):
+    # every other table is a link to DIR's, the verified one.
+    for file in "$scratch"/*; do
+      [ -e "$file" ] || [ -L "$file" ] || continue
+      name=$(basename "$file")
+      [ ! -L "$file" ] && own "$name" && continue
+      rm -f "$file"
+    done
     for table in "$dir"/*.ppdb; do
       key=$(basename "$table" .ppdb)
-      [[ " ${keys[*]} " == *" $key "* ]] || ln -s "$table" "$scratch/$key.ppdb"
+      own "$key.ppdb" && continue
+      ln -s "$table" "$scratch/$key.ppdb" || { log "no link to $table in $scratch: stopped"; exit 1; }
     done
     log "build $unit again"
     start=$(date +%s)
@@ -122,12 +149,14 @@ for a in $(seq 3 "$max_men"); do
       got=$(sha256sum "$scratch/$key.ppdb" 2>/dev/null | cut -d ' ' -f 1)
       want=$(cat "$marks/sha256-$key")
       if [ "$got" != "$want" ]; then
-        log "$key.ppdb built again differs from the verified table (SHA-256 ${got:-none}, verified $want): stopped"
+        log "$key.ppdb built again differs from the verified table (SHA-256 ${got:-none}, verified $want): stopped, the unit built again deleted"
+        for file in "$scratch"/*; do own "$(basename "$file")" && rm -f "$file"; done
         exit 1
       fi
     done
     if [ -n "${VERIFY:-}" ]; then
       for key in "${keys[@]}"; do
+        [ -n "$stopping" ] && { log "stopped before the verification of $key"; exit 0; }
         if ! run_logged "$marks/distances-verify-$key.log" "$bin" verify "$game" --db "$scratch" \
           --subspace "$key" --unit-distances --threads "$threads" -q "${set_args[@]}"; then
           [ -n "$stopping" ] && { log "stopped in the verification of $key"; exit 0; }
@@ -142,8 +171,7 @@ for a in $(seq 3 "$max_men"); do
     lines=$(python3 "$here/unit_longest.py" --tables "${ppud[@]}") \
       || { log "the longest distances within $unit could not be read: stopped"; exit 1; }
     while read -r key win loss; do
-      echo "$win $loss" > "$marks/distances-$key.tmp" && mv -f "$marks/distances-$key.tmp" \
-        "$marks/distances-$key"
+      write_mark "$marks/distances-$key" "$win $loss"
     done <<< "$lines"
     log "$unit: $(echo "$lines" | awk '{ printf "%s%s %s/%s", sep, $1, $2, $3; sep = ", " }') (longest win/loss, plies)"
     rm -f "$scratch"/*

@@ -57,9 +57,16 @@ def unit_tables(log: str) -> List[str]:
     return keys
 
 
-def last_run(log: str) -> str:
-    """The output of the log's last run: the driver appends each under a `== ` line."""
-    return re.split(r"^== .*$", log, flags=re.M)[-1]
+def last_build(log: str) -> str:
+    """The output of the log's last run that solved the unit (the driver appends each run under
+    a `== ` line): a run stopped or killed after the unit's tables were written finds them kept
+    next time and solves nothing, and that run's report names no table of the unit."""
+    runs = re.split(r"^== .*$", log, flags=re.M)
+    for run in reversed(runs):
+        solved = SOLVED.search(run)
+        if solved and int(solved.group(1)) > 0:
+            return run
+    return runs[-1]
 
 
 def verified_keys(marks: Path) -> List[str]:
@@ -83,7 +90,7 @@ def read_units(marks: Path) -> List[Unit]:
         if not m:
             continue
         a, b = int(m.group(1)), int(m.group(2))
-        log = last_run((marks / f"build-{a}-{b}.log").read_text())
+        log = last_build((marks / f"build-{a}-{b}.log").read_text())
         solved = SOLVED.search(log)
         keys = unit_tables(log)
         verified = [marks / f"verified-{k}" for k in keys if (marks / f"verified-{k}").exists()]

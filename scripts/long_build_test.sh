@@ -10,7 +10,11 @@
 # marks missing or cut short are made again, each unit's longest distance and each table's
 # longest win and loss are recorded (those past the byte, in KEY.ppud.long, counted), and a
 # directory verified without unit distances is refused; long_build_distances.sh gives the
-# longest wins and losses of units without them as the driver recorded them.
+# longest wins and losses of units without them as the driver recorded them; and the guards:
+# a directory goes on only with the options it was begun with, one driver at a time (a lock;
+# a stale pid file naming a live process is neither obeyed nor signalled), the unit under way
+# gets one SIGTERM for the driver's two, CHECKSUMS must match the digests recorded as the
+# tables were verified, and the progress report reads a unit's last run that built it.
 #
 #   scripts/long_build_test.sh [BINARY]     # default target/release/perfectplay
 set -euo pipefail
@@ -232,4 +236,83 @@ compgen -G "$work/long/marks/distances-3-3*" > /dev/null \
   && fail "figures were recorded from a unit unlike its verified tables"
 cp "$work/sha256-3-3" "$work/long/marks/sha256-3-3"
 
-echo "long_build.sh: stopped, resumed, verified and searched; $(wc -l < "$work/long/CHECKSUMS") tables identical to one uninterrupted build, and to the manifest of the digests recorded; the start ($(echo "$searched" | awk '$1 == "start" { print $2 }')) and 24 first placements as the whole-game tables value them; a table unlike EXPECT's stops it; a directory verified without unit distances is refused; units built again give the same longest wins and losses"
+# After a mismatch the unit built again is gone from the scratch directory, and nothing else is
+# left there but links (and the marker).
+[ -z "$(find "$work/long/distances.tmp" -maxdepth 1 -name '3-3*')" ] \
+  || fail "the unit built unlike its verified tables was left in the scratch directory"
+rm -rf "$work/long/distances.tmp"
+
+# 8. Guards: the directory goes on only with the game and options it was begun with; one
+# driver at a time (a lock, not a pid that a stale file may name); CHECKSUMS must be the
+# digests recorded as the tables were verified; the progress report counts a unit whose last
+# run found its tables written (kept) by the run that built them.
+if bash scripts/long_build.sh twelve_mens_morris "$work/long" 4 > /dev/null 2>&1; then
+  fail "the directory went on without the --set options it was begun with"
+fi
+events | tail -n 1 | grep -q "was begun as .twelve_mens_morris --set men=4., not .twelve_mens_morris .: give the same" \
+  || fail "the refusal of other options did not name them: $(events | tail -n 1)"
+(exec 9> "$work/long/marks/driver.lock" && flock 9 && exec sleep 30) &
+holder=$!
+sleep 0.5
+if bash scripts/long_build.sh twelve_mens_morris "$work/long" 4 "${rules[@]}" > /dev/null 2>&1; then
+  fail "a second driver ran while the lock was held"
+fi
+# A pid file naming a live process that does not hold the lock: not taken for the driver.
+echo $$ > "$work/long/marks/driver.lock.pid"
+if bash scripts/long_build.sh --stop "$work/long" > /dev/null 2>&1; then
+  fail "--stop signalled a process that does not hold the lock"
+fi
+kill "$holder"
+wait "$holder" 2>/dev/null || true
+[ "$(bash scripts/long_build.sh --stop "$work/long" | head -n 1)" = "no build running" ] \
+  || fail "--stop took a stale pid file (naming a live process) for a build"
+bash scripts/long_build.sh twelve_mens_morris "$work/long" 4 "${rules[@]}" > /dev/null \
+  || fail "a stale pid file stopped the driver: $(events | tail -n 1)"
+cp "$work/long/marks/sha256-4-4" "$work/sha256-4-4"
+printf '%064d\n' 0 > "$work/long/marks/sha256-4-4"
+if bash scripts/long_build.sh twelve_mens_morris "$work/long" 4 "${rules[@]}" > /dev/null 2>&1; then
+  fail "a table unlike the digest recorded when it was verified passed the end's check"
+fi
+events | tail -n 1 | grep -q "CHECKSUMS differs from the digests of the tables as verified" \
+  || fail "the end's check did not say why it stopped: $(events | tail -n 1)"
+cp "$work/sha256-4-4" "$work/long/marks/sha256-4-4"
+# Two SIGTERMs to the driver, half a second apart: the unit under way (a stand-in for perfectplay
+# that counts the signals it gets) is told once.
+cat > "$work/stub" <<'STUB'
+#!/usr/bin/env bash
+[ "$1" = --version ] && { echo "stand-in"; exit 0; }
+signals=0
+trap 'signals=$((signals + 1)); echo "$signals" > "$STUB_SIGNALS"' TERM
+for _ in $(seq 60); do sleep 0.05; done
+[ "$signals" -gt 0 ] && exit 143
+exit 0
+STUB
+chmod +x "$work/stub"
+STUB_SIGNALS=$work/signals PERFECTPLAY=$work/stub \
+  bash scripts/long_build.sh twelve_mens_morris "$work/stub-dir" 3 > /dev/null &
+driver=$!
+for _ in $(seq 100); do
+  grep -qs "build 3-3" "$work/stub-dir/marks/events.log" && break
+  sleep 0.05
+done
+sleep 0.5
+kill -TERM "$driver"
+sleep 0.5
+kill -TERM "$driver"
+wait "$driver" || true
+[ "$(cat "$work/signals" 2>/dev/null)" = 1 ] \
+  || fail "the unit under way got $(cat "$work/signals" 2>/dev/null || echo no) SIGTERMs for the driver's two"
+tail -n 1 "$work/stub-dir/marks/events.log" | grep -q "stopped in the build of 3-3" \
+  || fail "the driver did not record its stop: $(tail -n 1 "$work/stub-dir/marks/events.log")"
+python3 scripts/long_build_progress.py "$work/long" --table > "$work/before.md"
+{
+  echo "== 2026-01-01 00:00:00 a run that found the unit's tables written"
+  grep -E "^ +[0-9]+-[0-9]+" "$work/long/marks/build-4-4.log" \
+    | awk '!seen[$1]++ { print $1, $2, $3, $4, $5, $6, "kept" }'
+  echo "16 tables, 7000000 positions; solved 0 in 0.01 s with 2 threads"
+} >> "$work/long/marks/build-4-4.log"
+python3 scripts/long_build_progress.py "$work/long" --table > "$work/after.md"
+diff "$work/before.md" "$work/after.md" > /dev/null \
+  || fail "a run that kept the unit's tables changed its row: $(diff "$work/before.md" "$work/after.md")"
+
+echo "long_build.sh: stopped, resumed, verified and searched; $(wc -l < "$work/long/CHECKSUMS") tables identical to one uninterrupted build, and to the manifest of the digests recorded; the start ($(echo "$searched" | awk '$1 == "start" { print $2 }')) and 24 first placements as the whole-game tables value them; a table unlike EXPECT's stops it; a directory verified without unit distances is refused; units built again give the same longest wins and losses; other options, a second driver, a stale pid file and a CHECKSUMS unlike the verified digests are refused or told apart"

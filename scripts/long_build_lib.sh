@@ -1,0 +1,79 @@
+# Sourced by scripts/long_build.sh and scripts/long_build_distances.sh: what both do the same
+# way. One instance a directory (a lock), their child process, waited for across the signals
+# that stop them, and marks written whole.
+#
+# SIGTERM sets `stopping` and is passed on, once, to the child under way (a perfectplay
+# process, which saves its unit or ends a verification unfinished, harmlessly: a second
+# signal would make it end at once, unsaved); the driver then ends where it checks `stopping`.
+# SIGINT sets `stopping` only: a Ctrl-C at the terminal reaches the child by itself. `wait`
+# returns as soon as the trap runs, so the child is waited for until it has ended, and its own
+# exit status is what `run_child` returns.
+
+child=
+stopping=
+on_signal() {
+  [ -n "$stopping" ] && return
+  stopping=1
+  [ "$1" = TERM ] && [ -n "$child" ] && kill -TERM "$child" 2>/dev/null
+}
+trap 'on_signal TERM' TERM
+trap 'on_signal INT' INT
+
+# Runs a command in the background and waits for it even across the signal: its exit status.
+run_child() {
+  "$@" &
+  child=$!
+  # A SIGTERM that came between the caller's check of `stopping` and now found no child.
+  [ -n "$stopping" ] && kill -TERM "$child" 2>/dev/null
+  while kill -0 "$child" 2>/dev/null; do
+    wait "$child"
+  done
+  # The child's own status (bash keeps it), not that of a wait the trap cut short.
+  wait "$child"
+  local rc=$?
+  child=
+  return "$rc"
+}
+
+# Takes DIR's lock LOCK (a file in DIR/marks) for this process and its children, and writes
+# its pid beside it (LOCK.pid) for `stop_holder`; fails if another holds it. A lock, unlike a
+# pid alone, is let go by the kernel when its holders end, however they end.
+take_lock() {
+  local lock=$1
+  exec 9> "$lock"
+  flock -n 9 || return 1
+  echo $$ > "$lock.pid"
+}
+
+# Whether process PID has FILE open.
+holds_open() {
+  local target fd
+  target=$(realpath "$2")
+  for fd in /proc/"$1"/fd/*; do
+    [ "$(readlink "$fd" 2>/dev/null)" = "$target" ] && return 0
+  done
+  return 1
+}
+
+# `stop_holder LOCK WHAT`: sends SIGTERM to the holder of LOCK and waits until it has ended.
+stop_holder() {
+  local lock=$1 what=$2 pid
+  if [ ! -f "$lock" ] || flock -n "$lock" true; then
+    echo "no $what running"
+    return 0
+  fi
+  pid=$(cat "$lock.pid" 2>/dev/null)
+  # The pid file is the driver's only if that process has the lock open (a pid is reused).
+  if [ -z "$pid" ] || ! holds_open "$pid" "$lock"; then
+    echo "the $what's driver (pid ${pid:-unknown}) is gone, but a process it started holds $lock (fuser $lock names it)" >&2
+    return 1
+  fi
+  kill -TERM "$pid"
+  echo "sent SIGTERM to the $what ($pid); waiting for the unit to be saved"
+  while ! flock -n "$lock" true; do sleep 2; done
+}
+
+# Writes a mark whole or not at all: a run killed as it writes leaves the mark as it was.
+write_mark() {
+  echo "$2" > "$1.tmp" && mv -f "$1.tmp" "$1"
+}
