@@ -175,8 +175,9 @@ digest_mark() {
 }
 
 # Records the longest distances within unit A-B, read from its unit distances once they are
-# proven and before they are deleted (a failure stops the driver, the distances kept): the unit's longest (`longest-A-B` in the marks, plies) and each table's longest win
-# and loss (`distances-KEY`: `WIN LOSS`, -1 where it has none). A unit distance counts plies to
+# proven and before they are deleted (a failure stops the driver, the distances kept): the
+# unit's longest (`longest-A-B` in the marks, plies) and each table's longest win and loss
+# (`distances-KEY`: `WIN LOSS`, -1 where it has none). A unit distance counts plies to
 # the end of the game or to a capture (a successor in another unit is a loss at 0 plies, a win
 # at 1), as a distance-to-zeroing table does in chess. A byte holds at most 253 plies; a WDL-only
 # unit whose positions need more writes them in KEY.ppud.long, which unit_longest.py reads too,
