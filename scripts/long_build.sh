@@ -87,15 +87,9 @@ take_lock "$marks/driver.lock" || {
   exit 1
 }
 
-# A directory goes on with the game and rules it was begun with: others would make every
-# table its units read again, over the verified ones.
-begun_with="$game ${set_args[*]}"
-if [ ! -f "$marks/game" ]; then
-  write_mark "$marks/game" "$begun_with"
-elif [ "$(cat "$marks/game")" != "$begun_with" ]; then
-  log "$dir was begun as \`$(cat "$marks/game")\`, not \`$begun_with\`: give the same game and --set options"
-  exit 1
-fi
+# A directory goes on with the game and rules it was begun with.
+require_begun_with "$game ${set_args[*]}"
+[ -f "$marks/game" ] || write_mark "$marks/game" "$game ${set_args[*]}"
 
 # Tables verified without unit distances were only found in agreement with their
 # successors: such a directory is not taken up.
@@ -208,15 +202,6 @@ record_longest() {
     log "the longest distance within $unit: $longest plies (past the byte's 253: those are in KEY.ppud.long)"
   else
     log "the longest distance within $unit: $longest plies (a byte holds 253)"
-  fi
-}
-
-check_disk() {
-  local free_gb
-  free_gb=$(df -P -BG "$dir" | awk 'NR == 2 { sub("G", "", $4); print $4 }')
-  if [ "$free_gb" -lt "$min_free_gb" ]; then
-    log "stopped: $free_gb GB free in $dir, under MIN_FREE_GB=$min_free_gb"
-    exit 1
   fi
 }
 

@@ -57,10 +57,7 @@ take_lock "$marks/distances.lock" || {
   echo "already running in $dir (pid $(cat "$marks/distances.lock.pid" 2>/dev/null))" >&2
   exit 1
 }
-if [ -f "$marks/game" ] && [ "$(cat "$marks/game")" != "$game ${set_args[*]}" ]; then
-  log "$dir was begun as \`$(cat "$marks/game")\`, not \`$game ${set_args[*]}\`: give the same game and --set options"
-  exit 1
-fi
+require_begun_with "$game ${set_args[*]}"
 
 # Runs a command niced, its output appended to LOG (`run_logged LOG COMMAND...`).
 run_logged() {
@@ -105,11 +102,7 @@ for a in $(seq 3 "$max_men"); do
     # A unit not verified through is long_build.sh's, which records its figures itself.
     [ -n "$ready" ] || continue
     [ -n "$stopping" ] && { log "stopped before $unit"; exit 0; }
-    free_gb=$(df -P -BG "$dir" | awk 'NR == 2 { sub("G", "", $4); print $4 }')
-    if [ "$free_gb" -lt "$min_free_gb" ]; then
-      log "stopped: $free_gb GB free in $dir, under MIN_FREE_GB=$min_free_gb"
-      exit 1
-    fi
+    check_disk
 
     # Its own directory, made for it (it empties it after each unit), or one it made before.
     if [ ! -f "$scratch/.long_build_distances" ]; then

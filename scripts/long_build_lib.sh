@@ -1,6 +1,8 @@
 # Sourced by scripts/long_build.sh and scripts/long_build_distances.sh: what both do the same
 # way. One instance a directory (a lock), their child process, waited for across the signals
-# that stop them, and marks written whole.
+# that stop them, marks written whole, and the checks before a unit (the game the directory
+# was begun with, the disk). The checks read the caller's `dir`, `marks` and `min_free_gb` and
+# report through its `log`.
 #
 # SIGTERM sets `stopping` and is passed on, once, to the child under way (a perfectplay
 # process, which saves its unit or ends a verification unfinished, harmlessly: a second
@@ -76,4 +78,23 @@ stop_holder() {
 # Writes a mark whole or not at all: a run killed as it writes leaves the mark as it was.
 write_mark() {
   echo "$2" > "$1.tmp" && mv -f "$1.tmp" "$1"
+}
+
+# Ends the caller unless DIR was begun with GAME_AND_OPTIONS (`marks/game`) or records none:
+# other rules would make every table its units read again, over the verified ones.
+require_begun_with() {
+  [ -f "$marks/game" ] || return 0
+  [ "$(cat "$marks/game")" = "$1" ] && return 0
+  log "$dir was begun as \`$(cat "$marks/game")\`, not \`$1\`: give the same game and --set options"
+  exit 1
+}
+
+# Ends the caller when the disk under DIR has less than MIN_FREE_GB free.
+check_disk() {
+  local free_gb
+  free_gb=$(df -P -BG "$dir" | awk 'NR == 2 { sub("G", "", $4); print $4 }')
+  if [ "$free_gb" -lt "$min_free_gb" ]; then
+    log "stopped: $free_gb GB free in $dir, under MIN_FREE_GB=$min_free_gb"
+    exit 1
+  fi
 }
