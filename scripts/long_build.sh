@@ -168,7 +168,8 @@ digest_mark() {
   grep -sxE '[0-9a-f]{64}' "$1" || true
 }
 
-# Records the longest distances within unit A-B, read from its unit distances once they are
+# `record_longest A-B FILE...` (the unit's distance files, each once): records the longest
+# distances within unit A-B, read from its unit distances once they are
 # proven and before they are deleted (a failure stops the driver, the distances kept): the
 # unit's longest (`longest-A-B` in the marks, plies) and each table's longest win and loss
 # (`distances-KEY`: `WIN LOSS`, -1 where it has none). A unit distance counts plies to
@@ -179,17 +180,14 @@ digest_mark() {
 # table file's prefix and header, then a byte a position from the next multiple of 64: 0 a draw,
 # 1 + plies for a decided position, 255 one that cannot arise.
 record_longest() {
-  local unit=$1 present=() missing= file key win loss longest=-1 lines
+  local unit=$1 missing= file key win loss longest=-1 lines
   shift
   [ -f "$marks/longest-$unit" ] || missing=yes
   for file in "$@"; do
-    # A level unit (A = B) names each of its files twice: read once.
-    [ -f "$file" ] && [[ " ${present[*]} " != *" $file "* ]] || continue
-    present+=("$file")
     [ -f "$marks/distances-$(basename "$file" .ppud)" ] || missing=yes
   done
-  [ ${#present[@]} -gt 0 ] && [ -n "$missing" ] || return 0
-  lines=$(python3 "$here/unit_longest.py" --tables "${present[@]}") \
+  [ $# -gt 0 ] && [ -n "$missing" ] || return 0
+  lines=$(python3 "$here/unit_longest.py" --tables "$@") \
     || { log "the longest distances within $unit could not be read (its unit distances kept): stopped"; exit 1; }
   while read -r key win loss; do
     write_mark "$marks/distances-$key" "$win $loss"
@@ -216,9 +214,8 @@ for a in $(seq 3 "$max_men"); do
         "$bin" solve "$game" --subspace "$a,$b" --wdl-only --unit-distances --compress --out "$dir" \
         --threads "$threads" -q "${set_args[@]}"
     fi
-    # The unit's tables: A-B and B-A, each with the memory subspaces the game has.
-    for file in "$dir/$a-$b".ppdb "$dir/$a-$b"-b*.ppdb "$dir/$b-$a".ppdb "$dir/$b-$a"-b*.ppdb; do
-      [ -f "$file" ] || continue
+    mapfile -t tables < <(unit_files "$dir" "$a" "$b" ppdb)
+    for file in "${tables[@]}"; do
       key=$(basename "$file" .ppdb)
       if [ ! -f "$marks/verified-$key" ]; then
         run_step "the verification of $key" "$marks/verified-$key" "$marks/verify-$key.log" \
@@ -229,11 +226,10 @@ for a in $(seq 3 "$max_men"); do
     done
     # Every table of the unit is verified (a stop or failure above ends the driver): its proof
     # has served, once the figures read from it are recorded.
-    record_longest "$unit" "$dir/$a-$b".ppud "$dir/$a-$b"-b*.ppud "$dir/$b-$a".ppud \
-      "$dir/$b-$a"-b*.ppud
-    rm -f "$dir/$a-$b".ppud "$dir/$a-$b"-b*.ppud "$dir/$b-$a".ppud "$dir/$b-$a"-b*.ppud \
-      "$dir/$a-$b".ppud.long "$dir/$a-$b"-b*.ppud.long "$dir/$b-$a".ppud.long \
-      "$dir/$b-$a"-b*.ppud.long
+    mapfile -t distances < <(unit_files "$dir" "$a" "$b" ppud)
+    record_longest "$unit" "${distances[@]}"
+    mapfile -t beyond_byte < <(unit_files "$dir" "$a" "$b" ppud.long)
+    rm -f "${distances[@]}" "${beyond_byte[@]}"
     [ -n "$stopping" ] && { log "stopped after $unit"; exit 0; }
   done
 done

@@ -77,12 +77,10 @@ own() {
   return 1
 }
 
-# The keys of unit A-B's tables in DIR (A-B and B-A, each with its memory subspaces), once each.
+# The keys of unit A-B's tables in DIR, once each.
 unit_keys() {
-  local a=$1 b=$2 file
-  for file in "$dir/$a-$b".ppdb "$dir/$a-$b"-b*.ppdb "$dir/$b-$a".ppdb "$dir/$b-$a"-b*.ppdb; do
-    [ -f "$file" ] && basename "$file" .ppdb
-  done | sort -u
+  local file
+  unit_files "$dir" "$1" "$2" ppdb | while read -r file; do basename "$file" .ppdb; done
 }
 
 log "start: $game in $dir up to $max_men men ${set_args[*]}"

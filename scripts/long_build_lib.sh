@@ -89,6 +89,16 @@ require_begun_with() {
   exit 1
 }
 
+# `unit_files DIR A B EXT`: the files of unit A-B in DIR with extension EXT (ppdb, ppud,
+# ppud.long), one a line, each once: A-B and B-A (the same for a level unit), each with the
+# no-re-forming memory subspaces (A-B-bM...) the game has.
+unit_files() {
+  local dir=$1 a=$2 b=$3 ext=$4 file
+  for file in "$dir/$a-$b.$ext" "$dir/$a-$b"-b*."$ext" "$dir/$b-$a.$ext" "$dir/$b-$a"-b*."$ext"; do
+    [ -f "$file" ] && echo "$file"
+  done | sort -u
+}
+
 # Ends the caller when the disk under DIR has less than MIN_FREE_GB free.
 check_disk() {
   local free_gb
