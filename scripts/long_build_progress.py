@@ -4,6 +4,7 @@
     scripts/long_build_progress.py DIR [--table] [--total INDICES] [--recent N]
     scripts/long_build_progress.py DIR --checksums > CHECKSUMS.partial
     perfectplay info --db DIR | scripts/long_build_progress.py DIR --results -
+    perfectplay info --db DIR | scripts/long_build_progress.py DIR --statistics - > STATISTICS.tsv
 
 Reads DIR/marks (the marks and logs the driver writes). `--table` prints a Markdown row per
 unit (as BENCHMARKS.md records them; with the longest distance within the unit where the driver
@@ -19,7 +20,11 @@ tables' counts by men on the board (`A-B`: A men to move against B, the table an
 subspaces together) as a Markdown table; its positions are the indices that hold one (a
 memory subspace's index leaves holes), and its longest win and loss are counted within the
 unit (plies to the end of the game or to a capture, as the driver records them from the unit
-distances: `-` for tables built before it did). Needs nothing beyond the standard library.
+distances: `-` for tables built before it did). `--statistics FILE` reads the same output and
+prints a tab-separated line per verified table instead (`table indices positions wins draws
+losses longest_win longest_loss`, by men, then name; the longest fields empty where not
+recorded): what solver-data/twelve_mens_morris/STATISTICS.partial.tsv holds. Needs nothing
+beyond the standard library.
 """
 
 from __future__ import annotations
@@ -152,6 +157,47 @@ def longest_cell(plies: List[int], tables: int) -> str:
     return best if len(plies) == tables else f"{best} ({len(plies)} of {tables} tables)"
 
 
+class TableCounts(NamedTuple):
+    key: str
+    men: Tuple[int, int]
+    indices: int
+    wins: int
+    draws: int
+    losses: int
+
+
+def verified_counts(info: str, verified: set) -> List[TableCounts]:
+    """The counts `info`'s output gives for each verified table, once each, by name."""
+    found = {}
+    for line in info.splitlines():
+        m = INFO_ROW.match(line)
+        if not m:
+            continue
+        key = f"{m.group(1)}-{m.group(2)}{m.group(3) or ''}"
+        if key in verified:
+            men = (int(m.group(1)), int(m.group(2)))
+            found[key] = TableCounts(key, men, *(int(m.group(g)) for g in (4, 5, 6, 7)))
+    return [found[key] for key in sorted(found)]
+
+
+def statistics_per_table(
+    info: str, verified: set, marks: Path
+) -> Tuple[List[str], List[str]]:
+    """Tab-separated lines, a header and a line per verified table listed in `info`'s output
+    (ordered by men, then name): its counts and its longest win and loss within the unit where
+    `marks` records them (empty otherwise); and the verified tables that output does not list."""
+    rows = verified_counts(info, verified)
+    lines = ["table\tindices\tpositions\twins\tdraws\tlosses\tlongest_win\tlongest_loss"]
+    for t in sorted(rows, key=lambda t: (t.men, t.key)):
+        recorded = read_distances(marks, t.key)
+        win, loss = ("", "") if recorded is None else (str(recorded[0]), str(recorded[1]))
+        lines.append(
+            f"{t.key}\t{t.indices}\t{t.wins + t.draws + t.losses}\t{t.wins}\t{t.draws}"
+            f"\t{t.losses}\t{win}\t{loss}"
+        )
+    return lines, sorted(verified - {t.key for t in rows})
+
+
 def results_by_men(
     info: str, verified: set, marks: Optional[Path] = None
 ) -> Tuple[List[str], List[str]]:
@@ -160,18 +206,11 @@ def results_by_men(
     output does not list."""
     sums: dict = {}
     distances: dict = {}
-    listed = set()
-    for line in info.splitlines():
-        m = INFO_ROW.match(line)
-        if not m:
-            continue
-        key = f"{m.group(1)}-{m.group(2)}{m.group(3) or ''}"
-        if key not in verified:
-            continue
-        listed.add(key)
-        men = (int(m.group(1)), int(m.group(2)))
+    rows = verified_counts(info, verified)
+    for t in rows:
+        key, men = t.key, t.men
         row = sums.setdefault(men, [0, 0, 0, 0, 0])
-        counts = (1, *(int(m.group(g)) for g in (4, 5, 6, 7)))
+        counts = (1, t.indices, t.wins, t.draws, t.losses)
         for i, value in enumerate(counts):
             row[i] += value
         recorded = read_distances(marks, key) if marks else None
@@ -190,7 +229,7 @@ def results_by_men(
             f"| {a}-{b} | {tables} | {indices:,} | {wins + draws + losses:,} | {wins:,} "
             f"| {draws:,} | {losses:,} | {win} | {loss} |"
         )
-    return lines, sorted(verified - listed)
+    return lines, sorted(verified - {t.key for t in rows})
 
 
 def utc(t: Optional[float]) -> str:
@@ -213,7 +252,15 @@ def main(argv: List[str]) -> int:
         metavar="FILE",
         help="`perfectplay info --db DIR` output (- for stdin): counts of the verified tables",
     )
+    parser.add_argument(
+        "--statistics",
+        metavar="FILE",
+        help="`perfectplay info --db DIR` output (- for stdin): a tab-separated line per "
+        "verified table",
+    )
     args = parser.parse_args(argv)
+    if args.results and args.statistics:
+        parser.error("--results and --statistics read the same output: give one")
     if args.recent is not None and args.recent < 1:
         parser.error("--recent wants at least 1 unit")
     if args.recent is not None and args.total is None:
@@ -234,9 +281,11 @@ def main(argv: List[str]) -> int:
             )
             return 1
         return 0
-    if args.results:
-        info = sys.stdin.read() if args.results == "-" else Path(args.results).read_text()
-        rows, unlisted = results_by_men(info, set(verified_keys(marks)), marks)
+    if args.results or args.statistics:
+        source = args.results or args.statistics
+        info = sys.stdin.read() if source == "-" else Path(source).read_text()
+        report = results_by_men if args.results else statistics_per_table
+        rows, unlisted = report(info, set(verified_keys(marks)), marks)
         for line in rows:
             print(line)
         if unlisted:

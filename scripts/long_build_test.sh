@@ -121,6 +121,19 @@ given=$(awk -F'|' '/^\| [0-9]/ { gsub(" ", ""); print $2, $9, $10 }' "$work/resu
 $given
 where the marks say
 $expected"
+# The same output a table a line: each verified table once, its counts info's, its longest win
+# and loss its marks'.
+python3 scripts/long_build_progress.py "$work/long" --statistics "$work/info.txt" \
+  > "$work/statistics.tsv" || fail "long_build_progress.py --statistics failed"
+given=$(tail -n +2 "$work/statistics.tsv" | awk -F'\t' '{ print $1, $4, $5, $6, $7, $8 }' | sort)
+expected=$(awk '$1 ~ /^[0-9]+-[0-9]+/ && NF >= 6 { print $1, $3, $4, $5 }' "$work/info.txt" \
+  | while read -r key wins draws losses; do
+    echo "$key $wins $draws $losses $(cat "$work/long/marks/distances-$key")"
+  done | sort)
+[ "$given" = "$expected" ] || fail "--statistics gives
+$given
+where info and the marks say
+$expected"
 
 # 3. The same tables as one uninterrupted build, and the manifest of the verified tables, made
 # from the digests the driver recorded as it went, the same as the one written at the end.
