@@ -39,11 +39,21 @@
 # the build. Tables are deterministic, so a difference means the binary changed what it
 # computes, or the earlier build was wrong: either way a person should look.
 #
+# PROVEN names a manifest of tables this driver proved in an earlier directory (its
+# `long_build_progress.py --checksums`, such as CHECKSUMS.partial): a table it lists, once
+# built here with the same SHA-256, is byte for byte a table already proven against its unit
+# distances, so it is not verified again (`proven-KEY` in the marks, its digest and the
+# manifest's name; `long_build_progress.py` counts it verified, with no seconds). A table it
+# lists with another digest stops the build, as with EXPECT. It is what makes a build begun
+# again on a new disk cost its builds alone: verifying took two fifths of the time. Each
+# unit's longest distances are still read from the unit distances this build writes.
+#
 # Environment: PERFECTPLAY (the binary; default `perfectplay` on PATH), THREADS (2),
 # MIN_FREE_GB (30: stop before a unit when the disk has less; the largest Twelve Men's Morris
 # unit's checkpoint takes up to 28 GB while it is written, and its unit distances 7 GB until it
 # is verified), TABLE_BITS (29: the search's
-# transposition table, 2^N entries), EXPECT (none: a manifest to compare the tables with).
+# transposition table, 2^N entries), EXPECT (none: a manifest to compare the tables with),
+# PROVEN (none: a manifest of tables proven before, not verified again).
 set -uo pipefail
 
 usage() {
@@ -76,6 +86,11 @@ expect=${EXPECT:-}
 if [ -n "$expect" ]; then
   [ -f "$expect" ] || { echo "EXPECT=$expect: no such file" >&2; exit 2; }
   expect=$(realpath "$expect")
+fi
+proven=${PROVEN:-}
+if [ -n "$proven" ]; then
+  [ -f "$proven" ] || { echo "PROVEN=$proven: no such file" >&2; exit 2; }
+  proven=$(realpath "$proven")
 fi
 marks=$dir/marks
 mkdir -p "$marks"
@@ -163,6 +178,24 @@ record_digest() {
   [ -n "$(digest_mark "$marks/sha256-$key")" ] || write_mark "$marks/sha256-$key" "$got"
 }
 
+# Marks table KEY proven (`proven-KEY`: the digest and the manifest) where PROVEN lists it
+# with the digest the table has, the digest recorded as a verified table's; fails where PROVEN
+# does not list it (verify it then), and ends the driver where it lists another digest.
+prove_by_digest() {
+  local key=$1 want got
+  [ -n "$proven" ] || return 1
+  want=$(awk -v f="$key.ppdb" '$2 == f { print $1 }' "$proven")
+  [ -n "$want" ] || return 1
+  got=$(sha256sum "$dir/$key.ppdb" | cut -d ' ' -f 1)
+  if [ "$got" != "$want" ]; then
+    log "$key.ppdb differs from the table $proven proved (SHA-256 $got, proven $want): stopped"
+    exit 1
+  fi
+  write_mark "$marks/sha256-$key" "$got"
+  write_mark "$marks/proven-$key" "$got  $proven"
+  log "$key: byte for byte the table $(basename "$proven") proved (SHA-256 ${got:0:16}...): not verified again"
+}
+
 # The SHA-256 a mark holds, or nothing where the file is missing or holds no digest.
 digest_mark() {
   grep -sxE '[0-9a-f]{64}' "$1" || true
@@ -217,7 +250,8 @@ for a in $(seq 3 "$max_men"); do
     mapfile -t tables < <(unit_files "$dir" "$a" "$b" ppdb)
     for file in "${tables[@]}"; do
       key=$(basename "$file" .ppdb)
-      if [ ! -f "$marks/verified-$key" ]; then
+      if [ ! -f "$marks/verified-$key" ] && [ ! -f "$marks/proven-$key" ] \
+        && ! prove_by_digest "$key"; then
         run_step "the verification of $key" "$marks/verified-$key" "$marks/verify-$key.log" \
           "$bin" verify "$game" --db "$dir" --subspace "$key" --unit-distances \
           --threads "$threads" -q "${set_args[@]}"

@@ -12,6 +12,8 @@ recorded it, `-` otherwise); `--total` (the indices of the whole request: the su
 `positions` over `perfectplay.cluster.plan(game, max_men=N)`, 100.8e9 for Twelve Men's Morris)
 adds the share done and the time left at the rate so far, or at the rate of the last N units
 with `--recent N` (the units grow, and the larger ones run more slowly an index).
+A table found byte for byte one an earlier build proved (PROVEN=, `proven-KEY`) counts as
+verified, with no seconds of verifying.
 `--checksums` prints only the manifest of the tables verified so far (`SHA-256  KEY.ppdb`, as
 `info --write-checksums` writes it, sorted by name), from the digests the driver records: what
 `solver-data/twelve_mens_morris/CHECKSUMS.partial` holds and `EXPECT=` takes. `--results
@@ -75,9 +77,13 @@ def last_build(log: str) -> str:
 
 
 def verified_keys(marks: Path) -> List[str]:
-    """The tables whose verification ended well (`verified-KEY.stopped` is one cut short)."""
-    names = (v.name for v in marks.glob("verified-*") if not v.name.endswith(".stopped"))
-    return sorted(name[len("verified-") :] for name in names)
+    """The tables whose verification ended well (`verified-KEY.stopped` is one cut short), and
+    those found byte for byte tables proven by an earlier build (`proven-KEY`, PROVEN=)."""
+    keys = set()
+    for prefix in ("verified-", "proven-"):
+        names = (v.name for v in marks.glob(prefix + "*") if not v.name.endswith(".stopped"))
+        keys.update(name[len(prefix) :] for name in names if not name.endswith(".tmp"))
+    return sorted(keys)
 
 
 def read_longest(mark: Path) -> Optional[int]:
@@ -99,6 +105,7 @@ def read_units(marks: Path) -> List[Unit]:
         solved = SOLVED.search(log)
         keys = unit_tables(log)
         verified = [marks / f"verified-{k}" for k in keys if (marks / f"verified-{k}").exists()]
+        proven = [marks / f"proven-{k}" for k in keys if (marks / f"proven-{k}").exists()]
         units.append(
             Unit(
                 a=a,
@@ -107,8 +114,8 @@ def read_units(marks: Path) -> List[Unit]:
                 build_s=int(mark.read_text().strip() or 0),
                 verify_s=sum(int(v.read_text().strip() or 0) for v in verified),
                 tables=len(keys),
-                verified=len(verified),
-                verified_at=max((v.stat().st_mtime for v in verified), default=None),
+                verified=len(verified) + len(proven),
+                verified_at=max((v.stat().st_mtime for v in verified + proven), default=None),
                 longest=read_longest(marks / f"longest-{a}-{b}"),
             )
         )
@@ -315,12 +322,14 @@ def main(argv: List[str]) -> int:
     build_s = sum(u.build_s for u in done)
     verify_s = sum(u.verify_s for u in done)
     print(f"{len(done)} units built and verified: {indices:,} indices")
-    if build_s and verify_s:
+    if build_s:
         both = indices / (build_s + verify_s)
+        verifying = f"{verify_s:,} s verifying"
+        if verify_s:
+            verifying += f" ({indices / verify_s / 1e6:.2f} M/s)"
         print(
             f"  {build_s:,} s building ({indices / build_s / 1e6:.2f} M/s), "
-            f"{verify_s:,} s verifying ({indices / verify_s / 1e6:.2f} M/s), "
-            f"{both / 1e6:.2f} M/s together"
+            f"{verifying}, {both / 1e6:.2f} M/s together"
         )
         if args.total:
             left = args.total - indices

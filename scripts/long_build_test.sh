@@ -6,7 +6,8 @@
 # manifest `long_build_progress.py --checksums` makes of the digests recorded), and the search's
 # value of the start and of every first placement with those of a retrograde build of the
 # whole game, placement included; then a fresh build given a manifest with one digest changed
-# (EXPECT) stops at that table (and at one unlike the digest it was compared with), digest
+# (EXPECT) stops at that table (and at one unlike the digest it was compared with), one given
+# the manifest of tables proven (PROVEN) verifies only those it does not list, digest
 # marks missing or cut short are made again, each unit's longest distance and each table's
 # longest win and loss are recorded (those past the byte, in KEY.ppud.long, counted), and a
 # directory verified without unit distances is refused; long_build_distances.sh gives the
@@ -212,6 +213,45 @@ fi
 tail -n 1 "$work/again/marks/events.log" | grep -q "3-3.ppdb changed since it was compared" \
   || fail "the stop did not name the table that changed: $(tail -n 1 "$work/again/marks/events.log")"
 
+# 5b. PROVEN: a fresh build given the manifest of the tables proven above, 4-4's left out,
+# verifies only 4-4's tables, marks the others proven, records every unit's longest wins and
+# losses as before and ends with the same CHECKSUMS; one digest of it changed stops the build
+# at that table, which is not marked proven.
+grep -vE '  4-4(-b[^.]*)?\.ppdb$' "$work/long/CHECKSUMS" > "$work/proven.sha256"
+[ "$(wc -l < "$work/proven.sha256")" -lt "$(wc -l < "$work/long/CHECKSUMS")" ] \
+  || fail "the manifest of proven tables has no 4-4 tables to leave out"
+PROVEN="$work/proven.sha256" bash scripts/long_build.sh twelve_mens_morris "$work/proven" 4 \
+  "${rules[@]}" > /dev/null || fail "the build given PROVEN failed: $(tail -n 1 "$work/proven/marks/events.log")"
+diff "$work/proven/CHECKSUMS" "$work/long/CHECKSUMS" > /dev/null \
+  || fail "the build given PROVEN wrote other tables"
+for table in "$work"/proven/*.ppdb; do
+  key=$(basename "$table" .ppdb)
+  if grep -q "  $key.ppdb$" "$work/proven.sha256"; then
+    [ -f "$work/proven/marks/proven-$key" ] || fail "$key, listed in PROVEN, was not marked proven"
+    [ ! -f "$work/proven/marks/verify-$key.log" ] || fail "$key, listed in PROVEN, was verified again"
+  else
+    [ -f "$work/proven/marks/verified-$key" ] || fail "$key, not listed in PROVEN, was not verified"
+    [ ! -f "$work/proven/marks/proven-$key" ] || fail "$key, not listed in PROVEN, was marked proven"
+  fi
+  cmp -s "$work/proven/marks/distances-$key" "$work/long/marks/distances-$key" \
+    || fail "$key's longest win and loss differ in the build given PROVEN"
+done
+python3 scripts/long_build_progress.py "$work/proven" --checksums > "$work/proven-verified.sha256" \
+  || fail "--checksums did not count the proven tables as verified"
+diff "$work/proven-verified.sha256" "$work/long/CHECKSUMS" > /dev/null \
+  || fail "the manifest of the build given PROVEN differs from CHECKSUMS"
+python3 scripts/long_build_progress.py "$work/proven" --table > "$work/proven-table.md"
+grep -q "^3 units built and verified" "$work/proven-table.md" \
+  || fail "the progress report does not count the proven units: $(tail -n 3 "$work/proven-table.md")"
+if PROVEN="$work/tampered" bash scripts/long_build.sh twelve_mens_morris "$work/proven-tampered" 4 \
+  "${rules[@]}" > /dev/null 2>&1; then
+  fail "a table that differs from PROVEN's digest did not stop the build"
+fi
+tail -n 1 "$work/proven-tampered/marks/events.log" | grep -q "3-4.ppdb differs from the table" \
+  || fail "the stop did not name the table unlike PROVEN: $(tail -n 1 "$work/proven-tampered/marks/events.log")"
+[ -f "$work/proven-tampered/marks/proven-3-3" ] || fail "3-3, which PROVEN lists as it is, was not marked proven"
+[ ! -f "$work/proven-tampered/marks/proven-3-4" ] || fail "3-4, unlike PROVEN, was marked proven"
+
 # 6. A directory whose tables were verified without unit distances is not taken up.
 mkdir -p "$work/old/marks"
 touch "$work/old/marks/verified-3-3"
@@ -328,4 +368,4 @@ python3 scripts/long_build_progress.py "$work/long" --table > "$work/after.md"
 diff "$work/before.md" "$work/after.md" > /dev/null \
   || fail "a run that kept the unit's tables changed its row: $(diff "$work/before.md" "$work/after.md")"
 
-echo "long_build.sh: stopped, resumed, verified and searched; $(wc -l < "$work/long/CHECKSUMS") tables identical to one uninterrupted build, and to the manifest of the digests recorded; the start ($(echo "$searched" | awk '$1 == "start" { print $2 }')) and 24 first placements as the whole-game tables value them; a table unlike EXPECT's stops it; a directory verified without unit distances is refused; units built again give the same longest wins and losses; other options, a second driver, a stale pid file and a CHECKSUMS unlike the verified digests are refused or told apart"
+echo "long_build.sh: stopped, resumed, verified and searched; $(wc -l < "$work/long/CHECKSUMS") tables identical to one uninterrupted build, and to the manifest of the digests recorded; the start ($(echo "$searched" | awk '$1 == "start" { print $2 }')) and 24 first placements as the whole-game tables value them; a table unlike EXPECT's stops it; tables PROVEN lists are not verified again; a directory verified without unit distances is refused; units built again give the same longest wins and losses; other options, a second driver, a stale pid file and a CHECKSUMS unlike the verified digests are refused or told apart"
