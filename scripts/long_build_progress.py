@@ -25,8 +25,13 @@ unit (plies to the end of the game or to a capture, as the driver records them f
 distances: `-` for tables built before it did). `--statistics FILE` reads the same output and
 prints a tab-separated line per verified table instead (`table indices positions wins draws
 losses longest_win longest_loss`, by men, then name; the longest fields empty where not
-recorded): what solver-data/twelve_mens_morris/STATISTICS.partial.tsv holds. Needs nothing
-beyond the standard library.
+recorded): what solver-data/twelve_mens_morris/STATISTICS.partial.tsv holds. `--keep FILE`
+with `--checksums` (FILE a manifest), `--statistics` or `--results` (FILE a statistics file)
+keeps an earlier build's lines for the tables not verified here, so that a build begun again
+on a new disk carries the committed files on rather than shrinking them; a table both have
+must agree (digest; counts, and the longest win and loss where both record them), or it is an
+error, and the longest this build records fills in those the earlier one lacked. Needs
+nothing beyond the standard library.
 """
 
 from __future__ import annotations
@@ -171,10 +176,15 @@ class TableCounts(NamedTuple):
     wins: int
     draws: int
     losses: int
+    # The longest win and loss within the unit (plies, -1 for none), where recorded.
+    longest: Optional[Tuple[int, int]] = None
 
 
-def verified_counts(info: str, verified: set) -> List[TableCounts]:
-    """The counts `info`'s output gives for each verified table, once each, by name."""
+def verified_counts(
+    info: str, verified: set, marks: Optional[Path] = None
+) -> List[TableCounts]:
+    """The counts `info`'s output gives for each verified table, once each, by name, with the
+    longest win and loss `marks` records."""
     found = {}
     for line in info.splitlines():
         m = INFO_ROW.match(line)
@@ -183,46 +193,83 @@ def verified_counts(info: str, verified: set) -> List[TableCounts]:
         key = f"{m.group(1)}-{m.group(2)}{m.group(3) or ''}"
         if key in verified:
             men = (int(m.group(1)), int(m.group(2)))
-            found[key] = TableCounts(key, men, *(int(m.group(g)) for g in (4, 5, 6, 7)))
+            counts = (int(m.group(g)) for g in (4, 5, 6, 7))
+            longest = read_distances(marks, key) if marks else None
+            found[key] = TableCounts(key, men, *counts, longest)
     return [found[key] for key in sorted(found)]
 
 
-def statistics_per_table(
-    info: str, verified: set, marks: Path
-) -> Tuple[List[str], List[str]]:
-    """Tab-separated lines, a header and a line per verified table listed in `info`'s output
-    (ordered by men, then name): its counts and its longest win and loss within the unit where
-    `marks` records them (empty otherwise); and the verified tables that output does not list."""
-    rows = verified_counts(info, verified)
-    lines = ["table\tindices\tpositions\twins\tdraws\tlosses\tlongest_win\tlongest_loss"]
+STATISTICS_HEADER = "table\tindices\tpositions\twins\tdraws\tlosses\tlongest_win\tlongest_loss"
+
+
+def read_statistics(path: Path) -> List[TableCounts]:
+    """The rows of a file `--statistics` wrote (an earlier build's, for `--keep`)."""
+    lines = path.read_text().splitlines()
+    if not lines or lines[0] != STATISTICS_HEADER:
+        raise ValueError(f"{path} is not a file `--statistics` wrote (its header differs)")
+    rows = []
+    for n, line in enumerate(lines[1:], 2):
+        cols = line.split("\t")
+        m = re.fullmatch(r"(\d+)-(\d+)(-b\w+)?", cols[0])
+        if len(cols) != 8 or not m:
+            raise ValueError(f"{path}, line {n}: not a table's row: {line!r}")
+        try:
+            indices, positions, wins, draws, losses = (int(c) for c in cols[1:6])
+            longest = (int(cols[6]), int(cols[7])) if cols[6] and cols[7] else None
+        except ValueError:
+            raise ValueError(f"{path}, line {n}: a count is not a number: {line!r}") from None
+        if positions != wins + draws + losses:
+            raise ValueError(f"{path}, line {n}: its positions are not wins + draws + losses")
+        men = (int(m.group(1)), int(m.group(2)))
+        rows.append(TableCounts(cols[0], men, indices, wins, draws, losses, longest))
+    return rows
+
+
+def kept_with(rows: List[TableCounts], earlier: List[TableCounts]) -> List[TableCounts]:
+    """`rows` with the rows of `earlier` (another build's) for the tables `rows` lacks: where
+    both have a table, their counts and any longest win and loss both record must agree, and
+    the longest this build records is kept where the earlier build recorded none."""
+    mine = {t.key: t for t in rows}
+    for old in earlier:
+        new = mine.get(old.key)
+        if new is None:
+            mine[old.key] = old
+            continue
+        if new[:6] != old[:6] or (new.longest and old.longest and new.longest != old.longest):
+            raise ValueError(
+                f"{old.key}: this build's counts and longest {tuple(new[2:])} differ from "
+                f"the earlier build's {tuple(old[2:])}"
+            )
+        if new.longest is None:
+            mine[old.key] = new._replace(longest=old.longest)
+    return [mine[key] for key in sorted(mine)]
+
+
+def statistics_per_table(rows: List[TableCounts]) -> List[str]:
+    """Tab-separated lines, a header and a line per table (ordered by men, then name): its
+    counts and its longest win and loss within the unit where recorded (empty otherwise)."""
+    lines = [STATISTICS_HEADER]
     for t in sorted(rows, key=lambda t: (t.men, t.key)):
-        recorded = read_distances(marks, t.key)
-        win, loss = ("", "") if recorded is None else (str(recorded[0]), str(recorded[1]))
+        win, loss = ("", "") if t.longest is None else (str(t.longest[0]), str(t.longest[1]))
         lines.append(
             f"{t.key}\t{t.indices}\t{t.wins + t.draws + t.losses}\t{t.wins}\t{t.draws}"
             f"\t{t.losses}\t{win}\t{loss}"
         )
-    return lines, sorted(verified - {t.key for t in rows})
+    return lines
 
 
-def results_by_men(
-    info: str, verified: set, marks: Optional[Path] = None
-) -> Tuple[List[str], List[str]]:
-    """Markdown rows of the verified tables' counts in `info`'s output, summed by men, with the
-    longest win and loss within the unit that `marks` records, and the verified tables that
-    output does not list."""
+def results_by_men(rows: List[TableCounts]) -> List[str]:
+    """Markdown rows of the tables' counts summed by men, with the longest win and loss within
+    the unit where recorded."""
     sums: dict = {}
     distances: dict = {}
-    rows = verified_counts(info, verified)
     for t in rows:
-        key, men = t.key, t.men
-        row = sums.setdefault(men, [0, 0, 0, 0, 0])
+        row = sums.setdefault(t.men, [0, 0, 0, 0, 0])
         counts = (1, t.indices, t.wins, t.draws, t.losses)
         for i, value in enumerate(counts):
             row[i] += value
-        recorded = read_distances(marks, key) if marks else None
-        if recorded:
-            distances.setdefault(men, []).append(recorded)
+        if t.longest:
+            distances.setdefault(t.men, []).append(t.longest)
     lines = [
         "| men | tables | indices | positions | wins | draws | losses "
         "| longest win in the unit | longest loss in the unit |",
@@ -236,7 +283,23 @@ def results_by_men(
             f"| {a}-{b} | {tables} | {indices:,} | {wins + draws + losses:,} | {wins:,} "
             f"| {draws:,} | {losses:,} | {win} | {loss} |"
         )
-    return lines, sorted(verified - {t.key for t in rows})
+    return lines
+
+
+def kept_digests(lines: List[str], earlier: Path) -> List[str]:
+    """The manifest `lines` with the lines of an earlier build's manifest for the tables it
+    lacks; a table both list with different digests is an error."""
+    mine = dict(reversed(line.split("  ", 1)) for line in lines)
+    for n, line in enumerate(earlier.read_text().splitlines(), 1):
+        m = re.fullmatch(r"([0-9a-f]{64})  (\S+\.ppdb)", line)
+        if not m:
+            raise ValueError(f"{earlier}, line {n}: not a `SHA-256  KEY.ppdb` line: {line!r}")
+        digest, name = m.groups()
+        if mine.setdefault(name, digest) != digest:
+            raise ValueError(
+                f"{name}: this build's SHA-256 {mine[name]} differs from {earlier}'s {digest}"
+            )
+    return [f"{mine[name]}  {name}" for name in sorted(mine)]
 
 
 def utc(t: Optional[float]) -> str:
@@ -265,7 +328,17 @@ def main(argv: List[str]) -> int:
         help="`perfectplay info --db DIR` output (- for stdin): a tab-separated line per "
         "verified table",
     )
+    parser.add_argument(
+        "--keep",
+        metavar="FILE",
+        type=Path,
+        help="with --checksums, --statistics or --results: an earlier build's manifest (or "
+        "statistics file), whose lines for tables not verified here are kept, and must agree "
+        "with this build's where both have the table",
+    )
     args = parser.parse_args(argv)
+    if args.keep and not (args.checksums or args.statistics or args.results):
+        parser.error("--keep goes with --checksums, --statistics or --results")
     if args.results and args.statistics:
         parser.error("--results and --statistics read the same output: give one")
     if args.recent is not None and args.recent < 1:
@@ -278,6 +351,12 @@ def main(argv: List[str]) -> int:
         return 1
     if args.checksums:
         lines, missing = verified_digests(marks)
+        if args.keep:
+            try:
+                lines = kept_digests(lines, args.keep)
+            except (OSError, ValueError) as e:
+                print(f"--keep: {e}", file=sys.stderr)
+                return 1
         for line in lines:
             print(line)
         if missing:
@@ -291,9 +370,17 @@ def main(argv: List[str]) -> int:
     if args.results or args.statistics:
         source = args.results or args.statistics
         info = sys.stdin.read() if source == "-" else Path(source).read_text()
+        verified = set(verified_keys(marks))
+        rows = verified_counts(info, verified, marks)
+        unlisted = sorted(verified - {t.key for t in rows})
+        if args.keep:
+            try:
+                rows = kept_with(rows, read_statistics(args.keep))
+            except (OSError, ValueError) as e:
+                print(f"--keep: {e}", file=sys.stderr)
+                return 1
         report = results_by_men if args.results else statistics_per_table
-        rows, unlisted = report(info, set(verified_keys(marks)), marks)
-        for line in rows:
+        for line in report(rows):
             print(line)
         if unlisted:
             print(

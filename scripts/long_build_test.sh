@@ -7,7 +7,9 @@
 # value of the start and of every first placement with those of a retrograde build of the
 # whole game, placement included; then a fresh build given a manifest with one digest changed
 # (EXPECT) stops at that table (and at one unlike the digest it was compared with), one given
-# the manifest of tables proven (PROVEN) verifies only those it does not list, digest
+# the manifest of tables proven (PROVEN) verifies only those it does not list, --keep carries
+# an earlier build's manifest and statistics on past the tables verified (refusing any that
+# differ), digest
 # marks missing or cut short are made again, each unit's longest distance and each table's
 # longest win and loss are recorded (those past the byte, in KEY.ppud.long, counted), and a
 # directory verified without unit distances is refused; long_build_distances.sh gives the
@@ -252,6 +254,38 @@ tail -n 1 "$work/proven-tampered/marks/events.log" | grep -q "3-4.ppdb differs f
 [ -f "$work/proven-tampered/marks/proven-3-3" ] || fail "3-3, which PROVEN lists as it is, was not marked proven"
 [ ! -f "$work/proven-tampered/marks/proven-3-4" ] || fail "3-4, unlike PROVEN, was marked proven"
 
+# --keep: the directory stopped at 3-4 (3-3 proven) carries on the full build's manifest and
+# statistics (the longest wins and losses blanked for 3-3's tables, which its marks fill in);
+# a table whose digest or counts differ is refused by name.
+awk -F'\t' -v OFS='\t' '$1 ~ /^3-3/ { $7 = ""; $8 = "" } { print }' "$work/statistics.tsv" \
+  > "$work/earlier.tsv"
+"$bin" info --db "$work/proven-tampered" > "$work/tampered-info.txt"
+python3 scripts/long_build_progress.py "$work/proven-tampered" --statistics "$work/tampered-info.txt" \
+  --keep "$work/earlier.tsv" > "$work/kept.tsv" || fail "--statistics --keep failed"
+diff "$work/kept.tsv" "$work/statistics.tsv" > /dev/null \
+  || fail "--statistics --keep did not give the full build's statistics: $(diff "$work/kept.tsv" "$work/statistics.tsv")"
+python3 scripts/long_build_progress.py "$work/proven-tampered" --results "$work/tampered-info.txt" \
+  --keep "$work/statistics.tsv" | diff - "$work/results.md" > /dev/null \
+  || fail "--results --keep did not give the full build's results"
+python3 scripts/long_build_progress.py "$work/proven-tampered" --checksums --keep "$work/long/CHECKSUMS" \
+  | diff - "$work/long/CHECKSUMS" > /dev/null || fail "--checksums --keep did not give the full manifest"
+awk -F'\t' -v OFS='\t' '$1 == "3-3" { $4 += 1; $5 -= 1 } { print }' "$work/statistics.tsv" \
+  > "$work/unlike.tsv"
+if python3 scripts/long_build_progress.py "$work/proven-tampered" --statistics "$work/tampered-info.txt" \
+  --keep "$work/unlike.tsv" > /dev/null 2> "$work/keep.err"; then
+  fail "--keep took an earlier build whose counts differ"
+fi
+grep -q "^--keep: 3-3: this build's counts" "$work/keep.err" \
+  || fail "--keep did not name the table whose counts differ: $(cat "$work/keep.err")"
+sed -E 's/^[0-9a-f]{64}  3-3\.ppdb$/'"$(printf '0%.0s' $(seq 64))"'  3-3.ppdb/' \
+  "$work/long/CHECKSUMS" > "$work/unlike.sha256"
+if python3 scripts/long_build_progress.py "$work/proven-tampered" --checksums --keep "$work/unlike.sha256" \
+  > /dev/null 2> "$work/keep.err"; then
+  fail "--keep took an earlier manifest whose digest differs"
+fi
+grep -q "^--keep: 3-3.ppdb: this build's SHA-256" "$work/keep.err" \
+  || fail "--keep did not name the table whose digest differs: $(cat "$work/keep.err")"
+
 # 6. A directory whose tables were verified without unit distances is not taken up.
 mkdir -p "$work/old/marks"
 touch "$work/old/marks/verified-3-3"
@@ -368,4 +402,4 @@ python3 scripts/long_build_progress.py "$work/long" --table > "$work/after.md"
 diff "$work/before.md" "$work/after.md" > /dev/null \
   || fail "a run that kept the unit's tables changed its row: $(diff "$work/before.md" "$work/after.md")"
 
-echo "long_build.sh: stopped, resumed, verified and searched; $(wc -l < "$work/long/CHECKSUMS") tables identical to one uninterrupted build, and to the manifest of the digests recorded; the start ($(echo "$searched" | awk '$1 == "start" { print $2 }')) and 24 first placements as the whole-game tables value them; a table unlike EXPECT's stops it; tables PROVEN lists are not verified again; a directory verified without unit distances is refused; units built again give the same longest wins and losses; other options, a second driver, a stale pid file and a CHECKSUMS unlike the verified digests are refused or told apart"
+echo "long_build.sh: stopped, resumed, verified and searched; $(wc -l < "$work/long/CHECKSUMS") tables identical to one uninterrupted build, and to the manifest of the digests recorded; the start ($(echo "$searched" | awk '$1 == "start" { print $2 }')) and 24 first placements as the whole-game tables value them; a table unlike EXPECT's stops it; tables PROVEN lists are not verified again; --keep carries an earlier build's files on; a directory verified without unit distances is refused; units built again give the same longest wins and losses; other options, a second driver, a stale pid file and a CHECKSUMS unlike the verified digests are refused or told apart"
