@@ -11,11 +11,13 @@
 # `perfectplay solve GAME --subspace A,B --wdl-only --unit-distances --compress` (its
 # checkpoint, KEY.ppck, is saved every 30 minutes and on SIGTERM, and taken up by the next run),
 # then every table it wrote is checked by `perfectplay verify --unit-distances --subspace KEY`,
-# one process a table, so a stop loses at most one table's verification. The unit distances
+# one process a table, so a stop loses at most one table's verification (or found byte for
+# byte a table an earlier build proved: PROVEN, below). The unit distances
 # (KEY.ppud, a byte a position, plain, and KEY.ppud.long, the distances past the byte where a
 # unit has them) are what proves a WDL-only table right rather than only in agreement with its
 # successors (README, "Verifying"); they are deleted once every table of their unit is
-# verified, each table's longest win and loss within the unit recorded first. A unit built
+# verified (or proven before), each table's longest win and loss within the unit recorded
+# first. A unit built
 # before without them cannot be verified so: start such a directory again. When every unit is
 # verified it writes the SHA-256 manifest (`info --write-checksums`), checks it against the
 # digests recorded as the tables were verified, and runs the placement search (`search
@@ -26,7 +28,8 @@
 # scripts/long_build_progress.py and scripts/long_build_lib.sh must lie beside it.
 #
 # DIR/marks/ records what is done: `built-A-B` (seconds, over every run of the unit),
-# `verified-KEY` (seconds), `sha256-KEY` (each verified table's digest), `longest-A-B` (the
+# `verified-KEY` (seconds), `proven-KEY` (a table PROVEN lists, not verified again),
+# `sha256-KEY` (each verified or proven table's digest), `longest-A-B` (the
 # longest distance within the unit, plies), `distances-KEY` (the table's longest win and loss
 # within the unit, plies: to the end of the game or to a capture), the output of every
 # run (`build-A-B.log`, `verify-KEY.log`, each run appended under a `== TIME COMMAND` line) and
@@ -46,7 +49,9 @@
 # manifest's name; `long_build_progress.py` counts it verified, with no seconds). A table it
 # lists with another digest stops the build, as with EXPECT. It is what makes a build begun
 # again on a new disk cost its builds alone: verifying took two fifths of the time. Each
-# unit's longest distances are still read from the unit distances this build writes.
+# unit's longest distances are still read from the unit distances this build writes; for a
+# unit proven so, nothing checks those distances (only its tables' digests are compared), as
+# with long_build_distances.sh without VERIFY=1.
 #
 # Environment: PERFECTPLAY (the binary; default `perfectplay` on PATH), THREADS (2),
 # MIN_FREE_GB (30: stop before a unit when the disk has less; the largest Twelve Men's Morris
@@ -148,9 +153,9 @@ run_step() {
   fi
 }
 
-# Records the SHA-256 of verified table KEY (`sha256-KEY` in the marks, once a table), from
-# which `scripts/long_build_progress.py DIR --checksums` writes the manifest of the tables
-# verified so far, and compares it with EXPECT's digest where EXPECT lists the table (marked
+# Records the SHA-256 of verified (or proven) table KEY (`sha256-KEY` in the marks, once a
+# table), from which `scripts/long_build_progress.py DIR --checksums` writes the manifest of
+# the tables verified so far, and compares it with EXPECT's digest where EXPECT lists the table (marked
 # `expected-KEY`) and with an earlier run's `expected-KEY`; a difference ends the driver. A mark
 # that is not a digest (a run killed as it wrote it) is made again from the table.
 record_digest() {
@@ -184,9 +189,15 @@ record_digest() {
 prove_by_digest() {
   local key=$1 want got
   [ -n "$proven" ] || return 1
-  want=$(awk -v f="$key.ppdb" '$2 == f { print $1 }' "$proven")
+  want=$(awk -v f="$key.ppdb" '$2 == f { print $1; exit }' "$proven")
   [ -n "$want" ] || return 1
+  [ -n "$stopping" ] && { log "stopped before $key was compared with $proven"; exit 0; }
   got=$(sha256sum "$dir/$key.ppdb" | cut -d ' ' -f 1)
+  if [ -z "$got" ]; then
+    [ -n "$stopping" ] && { log "stopped as $key was compared with $proven"; exit 0; }
+    log "the SHA-256 of $key.ppdb could not be read: stopped"
+    exit 1
+  fi
   if [ "$got" != "$want" ]; then
     log "$key.ppdb differs from the table $proven proved (SHA-256 $got, proven $want): stopped"
     exit 1
@@ -258,8 +269,8 @@ for a in $(seq 3 "$max_men"); do
       fi
       record_digest "$key"
     done
-    # Every table of the unit is verified (a stop or failure above ends the driver): its proof
-    # has served, once the figures read from it are recorded.
+    # Every table of the unit is verified or proven before (a stop or failure above ends the
+    # driver): its distances have served, once the figures read from them are recorded.
     mapfile -t distances < <(unit_files "$dir" "$a" "$b" ppud)
     record_longest "$unit" "${distances[@]}"
     mapfile -t beyond_byte < <(unit_files "$dir" "$a" "$b" ppud.long)
@@ -271,7 +282,7 @@ done
 if [ ! -f "$dir/CHECKSUMS" ]; then
   "$bin" info --db "$dir" --write-checksums > "$marks/info.log" 2>&1 \
     || { log "info --write-checksums failed: $(tail -n 1 "$marks/info.log")"; exit 1; }
-  log "every unit built and verified; CHECKSUMS written"
+  log "every unit built and verified (or proven before); CHECKSUMS written"
 fi
 # The tables on disk are the ones verified: CHECKSUMS hashes the files, the manifest made from
 # the digests recorded as each was verified must say the same.

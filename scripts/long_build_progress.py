@@ -55,6 +55,8 @@ class Unit(NamedTuple):
     verify_s: int
     tables: int
     verified: int
+    # Of those, the tables found byte for byte ones an earlier build proved (PROVEN=).
+    proven: int
     verified_at: Optional[float]
     longest: Optional[int]
 
@@ -119,7 +121,8 @@ def read_units(marks: Path) -> List[Unit]:
                 build_s=int(mark.read_text().strip() or 0),
                 verify_s=sum(int(v.read_text().strip() or 0) for v in verified),
                 tables=len(keys),
-                verified=len(verified) + len(proven),
+                verified=len({p.name.split("-", 1)[1] for p in verified + proven}),
+                proven=len(proven),
                 verified_at=max((v.stat().st_mtime for v in verified + proven), default=None),
                 longest=read_longest(marks / f"longest-{a}-{b}"),
             )
@@ -205,7 +208,9 @@ STATISTICS_HEADER = "table\tindices\tpositions\twins\tdraws\tlosses\tlongest_win
 def read_statistics(path: Path) -> List[TableCounts]:
     """The rows of a file `--statistics` wrote (an earlier build's, for `--keep`)."""
     lines = path.read_text().splitlines()
-    if not lines or lines[0] != STATISTICS_HEADER:
+    if not lines:
+        raise ValueError(f"{path} is empty (written over by this command's own output?)")
+    if lines[0] != STATISTICS_HEADER:
         raise ValueError(f"{path} is not a file `--statistics` wrote (its header differs)")
     rows = []
     for n, line in enumerate(lines[1:], 2):
@@ -215,7 +220,9 @@ def read_statistics(path: Path) -> List[TableCounts]:
             raise ValueError(f"{path}, line {n}: not a table's row: {line!r}")
         try:
             indices, positions, wins, draws, losses = (int(c) for c in cols[1:6])
-            longest = (int(cols[6]), int(cols[7])) if cols[6] and cols[7] else None
+            if bool(cols[6]) != bool(cols[7]):
+                raise ValueError(f"{path}, line {n}: a longest win without a loss, or the reverse")
+            longest = (int(cols[6]), int(cols[7])) if cols[6] else None
         except ValueError:
             raise ValueError(f"{path}, line {n}: a count is not a number: {line!r}") from None
         if positions != wins + draws + losses:
@@ -290,11 +297,18 @@ def kept_digests(lines: List[str], earlier: Path) -> List[str]:
     """The manifest `lines` with the lines of an earlier build's manifest for the tables it
     lacks; a table both list with different digests is an error."""
     mine = dict(reversed(line.split("  ", 1)) for line in lines)
-    for n, line in enumerate(earlier.read_text().splitlines(), 1):
+    listed = earlier.read_text().splitlines()
+    if not listed:
+        raise ValueError(f"{earlier} is empty (written over by this command's own output?)")
+    seen = set()
+    for n, line in enumerate(listed, 1):
         m = re.fullmatch(r"([0-9a-f]{64})  (\S+\.ppdb)", line)
         if not m:
             raise ValueError(f"{earlier}, line {n}: not a `SHA-256  KEY.ppdb` line: {line!r}")
         digest, name = m.groups()
+        if name in seen:
+            raise ValueError(f"{earlier}, line {n}: {name} is listed twice")
+        seen.add(name)
         if mine.setdefault(name, digest) != digest:
             raise ValueError(
                 f"{name}: this build's SHA-256 {mine[name]} differs from {earlier}'s {digest}"
@@ -406,23 +420,33 @@ def main(argv: List[str]) -> int:
             )
     done = [u for u in units if u.verified == u.tables]
     indices = sum(u.indices for u in done)
-    build_s = sum(u.build_s for u in done)
-    verify_s = sum(u.verify_s for u in done)
+    proven = [u for u in done if u.proven]
     print(f"{len(done)} units built and verified: {indices:,} indices")
-    if build_s:
-        both = indices / (build_s + verify_s)
-        verifying = f"{verify_s:,} s verifying"
-        if verify_s:
-            verifying += f" ({indices / verify_s / 1e6:.2f} M/s)"
+    if proven:
         print(
-            f"  {build_s:,} s building ({indices / build_s / 1e6:.2f} M/s), "
-            f"{verifying}, {both / 1e6:.2f} M/s together"
+            f"  {len(proven)} of them ({sum(u.indices for u in proven):,} indices) found byte "
+            f"for byte as an earlier build proved them, in {sum(u.build_s for u in proven):,} s "
+            "of building: left out of the rates below, since units not proven before are "
+            "verified too"
+        )
+    # The rates of the units verified here: building and verifying, what a unit not proven
+    # before costs.
+    timed = [u for u in done if not u.proven]
+    build_s = sum(u.build_s for u in timed)
+    verify_s = sum(u.verify_s for u in timed)
+    timed_indices = sum(u.indices for u in timed)
+    if build_s and verify_s:
+        both = timed_indices / (build_s + verify_s)
+        print(
+            f"  {build_s:,} s building ({timed_indices / build_s / 1e6:.2f} M/s), "
+            f"{verify_s:,} s verifying ({timed_indices / verify_s / 1e6:.2f} M/s), "
+            f"{both / 1e6:.2f} M/s together"
         )
         if args.total:
             left = args.total - indices
             rate, which = both, "that rate"
             if args.recent:
-                last = sorted(done, key=lambda u: u.verified_at or 0)[-args.recent :]
+                last = sorted(timed, key=lambda u: u.verified_at or 0)[-args.recent :]
                 spent = sum(u.build_s + u.verify_s for u in last)
                 if spent:
                     rate = sum(u.indices for u in last) / spent
@@ -431,6 +455,11 @@ def main(argv: List[str]) -> int:
                 f"  {indices / args.total:.1%} of {args.total:,.0f}; "
                 f"{left / rate / 3600:.1f} h left at {which}"
             )
+    elif args.total:
+        print(
+            f"  {indices / args.total:.1%} of {args.total:,.0f}; no unit verified here yet "
+            "to reckon the time left from"
+        )
     events = marks / "events.log"
     if events.exists():
         lines = events.read_text().splitlines()

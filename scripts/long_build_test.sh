@@ -222,7 +222,8 @@ tail -n 1 "$work/again/marks/events.log" | grep -q "3-3.ppdb changed since it wa
 grep -vE '  4-4(-b[^.]*)?\.ppdb$' "$work/long/CHECKSUMS" > "$work/proven.sha256"
 [ "$(wc -l < "$work/proven.sha256")" -lt "$(wc -l < "$work/long/CHECKSUMS")" ] \
   || fail "the manifest of proven tables has no 4-4 tables to leave out"
-PROVEN="$work/proven.sha256" bash scripts/long_build.sh twelve_mens_morris "$work/proven" 4 \
+PROVEN="$work/proven.sha256" EXPECT="$work/long/CHECKSUMS" \
+  bash scripts/long_build.sh twelve_mens_morris "$work/proven" 4 \
   "${rules[@]}" > /dev/null || fail "the build given PROVEN failed: $(tail -n 1 "$work/proven/marks/events.log")"
 diff "$work/proven/CHECKSUMS" "$work/long/CHECKSUMS" > /dev/null \
   || fail "the build given PROVEN wrote other tables"
@@ -245,6 +246,8 @@ diff "$work/proven-verified.sha256" "$work/long/CHECKSUMS" > /dev/null \
 python3 scripts/long_build_progress.py "$work/proven" --table > "$work/proven-table.md"
 grep -q "^3 units built and verified" "$work/proven-table.md" \
   || fail "the progress report does not count the proven units: $(tail -n 3 "$work/proven-table.md")"
+grep -q "^  2 of them (.*) found byte for byte as an earlier build proved them" "$work/proven-table.md" \
+  || fail "the progress report does not set the proven units apart: $(tail -n 4 "$work/proven-table.md")"
 if PROVEN="$work/tampered" bash scripts/long_build.sh twelve_mens_morris "$work/proven-tampered" 4 \
   "${rules[@]}" > /dev/null 2>&1; then
   fail "a table that differs from PROVEN's digest did not stop the build"
@@ -285,6 +288,26 @@ if python3 scripts/long_build_progress.py "$work/proven-tampered" --checksums --
 fi
 grep -q "^--keep: 3-3.ppdb: this build's SHA-256" "$work/keep.err" \
   || fail "--keep did not name the table whose digest differs: $(cat "$work/keep.err")"
+
+awk -F'\t' -v OFS='\t' '$1 == "3-3" { $7 += 2 } { print }' "$work/statistics.tsv" \
+  > "$work/unlike.tsv"
+if python3 scripts/long_build_progress.py "$work/proven-tampered" --statistics "$work/tampered-info.txt" \
+  --keep "$work/unlike.tsv" > /dev/null 2> "$work/keep.err"; then
+  fail "--keep took an earlier build whose longest win differs"
+fi
+grep -q "^--keep: 3-3: this build's counts and longest" "$work/keep.err" \
+  || fail "--keep did not name the table whose longest win differs: $(cat "$work/keep.err")"
+# A file given to --keep and written over by the same command is empty: refused, not taken for
+# a build with no tables.
+: > "$work/empty"
+for what in --checksums "--statistics $work/tampered-info.txt"; do
+  # shellcheck disable=SC2086
+  if python3 scripts/long_build_progress.py "$work/proven-tampered" $what --keep "$work/empty" \
+    > /dev/null 2> "$work/keep.err"; then
+    fail "$what --keep took an empty file"
+  fi
+  grep -q "is empty" "$work/keep.err" || fail "$what --keep did not say the file is empty: $(cat "$work/keep.err")"
+done
 
 # 6. A directory whose tables were verified without unit distances is not taken up.
 mkdir -p "$work/old/marks"
