@@ -257,6 +257,17 @@ tail -n 1 "$work/proven-tampered/marks/events.log" | grep -q "3-4.ppdb differs f
 [ -f "$work/proven-tampered/marks/proven-3-3" ] || fail "3-3, which PROVEN lists as it is, was not marked proven"
 [ ! -f "$work/proven-tampered/marks/proven-3-4" ] || fail "3-4, unlike PROVEN, was marked proven"
 
+# `keep_refused FILE MESSAGE WHAT OPTION...`: the report OPTION... of the directory stopped at
+# 3-4 given `--keep FILE` (WHAT) fails, saying MESSAGE.
+keep_refused() {
+  local file=$1 message=$2 what=$3
+  shift 3
+  if python3 scripts/long_build_progress.py "$work/proven-tampered" "$@" --keep "$file" \
+    > /dev/null 2> "$work/keep.err"; then
+    fail "--keep took $what"
+  fi
+  grep -q "$message" "$work/keep.err" || fail "--keep did not say why it refused $what: $(cat "$work/keep.err")"
+}
 # --keep: the directory stopped at 3-4 (3-3 proven) carries on the full build's manifest and
 # statistics (the longest wins and losses blanked for 3-3's tables, which its marks fill in);
 # a table whose digest or counts differ is refused by name.
@@ -274,40 +285,22 @@ python3 scripts/long_build_progress.py "$work/proven-tampered" --checksums --kee
   | diff - "$work/long/CHECKSUMS" > /dev/null || fail "--checksums --keep did not give the full manifest"
 awk -F'\t' -v OFS='\t' '$1 == "3-3" { $4 += 1; $5 -= 1 } { print }' "$work/statistics.tsv" \
   > "$work/unlike.tsv"
-if python3 scripts/long_build_progress.py "$work/proven-tampered" --statistics "$work/tampered-info.txt" \
-  --keep "$work/unlike.tsv" > /dev/null 2> "$work/keep.err"; then
-  fail "--keep took an earlier build whose counts differ"
-fi
-grep -q "^--keep: 3-3: this build's counts" "$work/keep.err" \
-  || fail "--keep did not name the table whose counts differ: $(cat "$work/keep.err")"
+keep_refused "$work/unlike.tsv" "^--keep: 3-3: this build's counts" \
+  "an earlier build whose counts differ" --statistics "$work/tampered-info.txt"
 sed -E 's/^[0-9a-f]{64}  3-3\.ppdb$/'"$(printf '0%.0s' $(seq 64))"'  3-3.ppdb/' \
   "$work/long/CHECKSUMS" > "$work/unlike.sha256"
-if python3 scripts/long_build_progress.py "$work/proven-tampered" --checksums --keep "$work/unlike.sha256" \
-  > /dev/null 2> "$work/keep.err"; then
-  fail "--keep took an earlier manifest whose digest differs"
-fi
-grep -q "^--keep: 3-3.ppdb: this build's SHA-256" "$work/keep.err" \
-  || fail "--keep did not name the table whose digest differs: $(cat "$work/keep.err")"
+keep_refused "$work/unlike.sha256" "^--keep: 3-3.ppdb: this build's SHA-256" \
+  "an earlier manifest whose digest differs" --checksums
 
 awk -F'\t' -v OFS='\t' '$1 == "3-3" { $7 += 2 } { print }' "$work/statistics.tsv" \
   > "$work/unlike.tsv"
-if python3 scripts/long_build_progress.py "$work/proven-tampered" --statistics "$work/tampered-info.txt" \
-  --keep "$work/unlike.tsv" > /dev/null 2> "$work/keep.err"; then
-  fail "--keep took an earlier build whose longest win differs"
-fi
-grep -q "^--keep: 3-3: this build's counts and longest" "$work/keep.err" \
-  || fail "--keep did not name the table whose longest win differs: $(cat "$work/keep.err")"
+keep_refused "$work/unlike.tsv" "^--keep: 3-3: this build's counts and longest" \
+  "an earlier build whose longest win differs" --statistics "$work/tampered-info.txt"
 # A file given to --keep and written over by the same command is empty: refused, not taken for
 # a build with no tables.
 : > "$work/empty"
-for what in --checksums "--statistics $work/tampered-info.txt"; do
-  # shellcheck disable=SC2086
-  if python3 scripts/long_build_progress.py "$work/proven-tampered" $what --keep "$work/empty" \
-    > /dev/null 2> "$work/keep.err"; then
-    fail "$what --keep took an empty file"
-  fi
-  grep -q "is empty" "$work/keep.err" || fail "$what --keep did not say the file is empty: $(cat "$work/keep.err")"
-done
+keep_refused "$work/empty" "is empty" "an empty manifest" --checksums
+keep_refused "$work/empty" "is empty" "an empty statistics file" --statistics "$work/tampered-info.txt"
 
 # 6. A directory whose tables were verified without unit distances is not taken up.
 mkdir -p "$work/old/marks"
