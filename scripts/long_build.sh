@@ -171,7 +171,7 @@ record_digest() {
     exit 1
   fi
   if [ -n "$expect" ] && [ -z "$earlier" ]; then
-    want=$(awk -v f="$key.ppdb" '$2 == f { print $1 }' "$expect")
+    want=$(manifest_digest "$expect" "$key")
     if [ -n "$want" ]; then
       if [ "$got" != "$want" ]; then
         log "$key.ppdb differs from $expect (SHA-256 $got, expected $want): stopped"
@@ -189,7 +189,7 @@ record_digest() {
 prove_by_digest() {
   local key=$1 want got
   [ -n "$proven" ] || return 1
-  want=$(awk -v f="$key.ppdb" '$2 == f { print $1; exit }' "$proven")
+  want=$(manifest_digest "$proven" "$key")
   [ -n "$want" ] || return 1
   [ -n "$stopping" ] && { log "stopped before $key was compared with $proven"; exit 0; }
   got=$(sha256sum "$dir/$key.ppdb" | cut -d ' ' -f 1)
@@ -205,6 +205,12 @@ prove_by_digest() {
   write_mark "$marks/sha256-$key" "$got"
   write_mark "$marks/proven-$key" "$got  $proven"
   log "$key: byte for byte the table $(basename "$proven") proved (SHA-256 ${got:0:16}...): not verified again"
+}
+
+# `manifest_digest MANIFEST KEY`: the SHA-256 a `SHA-256  KEY.ppdb` manifest lists for KEY
+# (nothing where it lists none; each where it lists several, which then match no digest).
+manifest_digest() {
+  awk -v f="$2.ppdb" '$2 == f { print $1 }' "$1"
 }
 
 # The SHA-256 a mark holds, or nothing where the file is missing or holds no digest.

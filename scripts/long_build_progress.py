@@ -218,10 +218,10 @@ def read_statistics(path: Path) -> List[TableCounts]:
         m = re.fullmatch(r"(\d+)-(\d+)(-b\w+)?", cols[0])
         if len(cols) != 8 or not m:
             raise ValueError(f"{path}, line {n}: not a table's row: {line!r}")
+        if bool(cols[6]) != bool(cols[7]):
+            raise ValueError(f"{path}, line {n}: a longest win without a loss, or the reverse")
         try:
             indices, positions, wins, draws, losses = (int(c) for c in cols[1:6])
-            if bool(cols[6]) != bool(cols[7]):
-                raise ValueError(f"{path}, line {n}: a longest win without a loss, or the reverse")
             longest = (int(cols[6]), int(cols[7])) if cols[6] else None
         except ValueError:
             raise ValueError(f"{path}, line {n}: a count is not a number: {line!r}") from None
