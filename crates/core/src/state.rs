@@ -260,7 +260,13 @@ impl<G: Game> GameState<G> {
             progress || self.game.player_to_move(&self.position) != mover,
             "a side moved twice running without progress: repetition assumes the sides alternate"
         );
-        self.no_progress = if progress { 0 } else { self.no_progress + 1 };
+        // Saturating: a position string may start the count anywhere, and with no move rule
+        // nothing ends the game before it would overflow.
+        self.no_progress = if progress {
+            0
+        } else {
+            self.no_progress.saturating_add(1)
+        };
         self.ply += 1;
         self.settle(has_moves);
     }
@@ -273,7 +279,7 @@ impl<G: Game> GameState<G> {
         }
         self.remember(false, None);
         self.position = self.game.pass_turn(&self.position);
-        self.no_progress += 1;
+        self.no_progress = self.no_progress.saturating_add(1);
         self.ply += 1;
         self.settle(|_| false);
         Ok(())
@@ -582,6 +588,29 @@ mod tests {
             ..Default::default()
         };
         the_histories_agree(Checkers::new(rules), 4);
+    }
+
+    #[test]
+    fn a_count_without_progress_read_from_a_position_string_saturates() {
+        let mut rules = MorrisRules::preset("nine_mens_morris").unwrap().rules;
+        rules.move_rule = None;
+        let game = Morris::new(rules).unwrap();
+        // Three men a side, flying: every move is quiet unless it closes a mill.
+        let (position, plies) = game
+            .parse_fen("WW./.B./B../....../.../..W/..B w 0 0 4294967295")
+            .unwrap();
+        let mut state = GameState::from_position_after(game, position, plies);
+        let quiet = state
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|mv| !game.is_progress(state.position(), mv))
+            .expect("a quiet move");
+        state.play(&quiet).unwrap();
+        assert_eq!(state.no_progress_plies(), u32::MAX);
+        state.forfeit_turn().unwrap();
+        assert_eq!(state.no_progress_plies(), u32::MAX);
+        assert!(!state.is_over());
     }
 
     #[test]

@@ -124,9 +124,14 @@ fn write_by_material(
             continue;
         };
         let material = if let Ok(key) = h.subspace.parse::<CheckersKey>() {
-            key.mover_men + key.mover_kings + key.other_men + key.other_kings
+            [
+                key.mover_men,
+                key.mover_kings,
+                key.other_men,
+                key.other_kings,
+            ]
         } else if let Ok(key) = h.subspace.parse::<MorrisKey>() {
-            key.mover + key.other + key.mover_hand + key.other_hand
+            [key.mover, key.other, key.mover_hand, key.other_hand]
         } else {
             continue;
         };
@@ -134,7 +139,8 @@ fn write_by_material(
         let entry = subspaces
             .entry((h.game_id.clone(), h.subspace.clone()))
             .or_insert((
-                u32::from(material),
+                // Summed wide: the header's subspace is read as written, any byte a count.
+                material.into_iter().map(u32::from).sum(),
                 Totals {
                     tables: 1,
                     positions: h.positions,

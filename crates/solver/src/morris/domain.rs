@@ -265,8 +265,10 @@ impl MorrisDomain {
         let can_remember = |men: u8, hand: u8| {
             rules.no_reforming && men >= 3 && (hand == 0 || rules.mixed_placement) && room
         };
-        a + hand_a <= rules.men
-            && b + hand_b <= rules.men
+        // Summed wide: a key read from a name may hold any byte.
+        let men = u32::from(rules.men);
+        u32::from(a) + u32::from(hand_a) <= men
+            && u32::from(b) + u32::from(hand_b) <= men
             && on_board <= points
             && (!barrier_a || can_remember(a, hand_a))
             && (!barrier_b || can_remember(b, hand_b))
@@ -275,7 +277,9 @@ impl MorrisDomain {
     /// Whether every position of `key` is over before it starts: a side below the losing count.
     pub(super) fn all_over(&self, key: MorrisKey) -> bool {
         let below = self.game.rules().lose_below;
-        key.mover + key.mover_hand < below || key.other + key.other_hand < below
+        let below = u32::from(below);
+        u32::from(key.mover) + u32::from(key.mover_hand) < below
+            || u32::from(key.other) + u32::from(key.other_hand) < below
     }
 
     /// The moving-phase subspaces with at most `max_men` men per side, smallest first, without

@@ -118,11 +118,12 @@ impl SearchHistory {
     /// These runs and one more that did `run` in `seconds`.
     #[must_use]
     pub fn with_run(&self, run: super::SearchStats, seconds: f64) -> SearchHistory {
+        // Saturating: the earlier figures come from a checkpoint file, whatever it says.
         SearchHistory {
-            runs: self.runs + 1,
-            nodes: self.nodes + run.nodes,
-            probes: self.probes + run.probes,
-            table_hits: self.table_hits + run.table_hits,
+            runs: self.runs.saturating_add(1),
+            nodes: self.nodes.saturating_add(run.nodes),
+            probes: self.probes.saturating_add(run.probes),
+            table_hits: self.table_hits.saturating_add(run.table_hits),
             seconds: self.seconds + seconds,
         }
     }
@@ -435,6 +436,28 @@ mod tests {
 
     fn key(i: u32, hand: u8) -> SearchKey {
         SearchKey::new(i & 0xff_ffff, i >> 24 | 1 << 20, hand, hand)
+    }
+
+    #[test]
+    fn a_history_read_from_a_file_adds_without_overflowing() {
+        let saved = SearchHistory {
+            runs: u32::MAX,
+            nodes: u64::MAX - 1,
+            probes: 5,
+            table_hits: u64::MAX,
+            seconds: 1.0,
+        };
+        let run = super::super::SearchStats {
+            nodes: 10,
+            probes: 2,
+            table_hits: 1,
+        };
+        let both = saved.with_run(run, 2.0);
+        assert_eq!(
+            (both.runs, both.nodes, both.probes, both.table_hits),
+            (u32::MAX, u64::MAX, 7, u64::MAX)
+        );
+        assert_eq!(both.seconds, 3.0);
     }
 
     #[test]

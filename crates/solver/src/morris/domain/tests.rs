@@ -55,6 +55,28 @@ fn every_key_with_at_most_twelve_men_a_side_has_a_slot_of_its_own() {
 }
 
 #[test]
+fn names_with_counts_past_a_byte_s_sum_are_refused() {
+    // A name may hold any byte a count; summed in a byte, 9 men and 255 in hand made 8.
+    let nine = with("nine_mens_morris", &[]);
+    for name in [
+        "1-0-h255-0",
+        "9-3-h255-0",
+        "3-9-h0-255",
+        "255-255",
+        "3-3-h250-250",
+    ] {
+        assert_eq!(nine.parse_key(name), None, "{name}");
+        let key: MorrisKey = name.parse().unwrap();
+        assert!(!nine.is_valid_key(key), "{name}");
+        assert_eq!(nine.size(key), 0, "{name}");
+    }
+    assert!(nine.parse_key("3-3-h6-6").is_some());
+    // Ended before it starts: the other side has no man at all, whatever the mover holds.
+    assert!(nine.all_over("1-0-h255-0".parse().unwrap()));
+    assert!(!nine.all_over("3-3-h250-250".parse().unwrap()));
+}
+
+#[test]
 fn memories_belong_to_rules_with_no_reforming() {
     let twelve = with("twelve_mens_morris", &[]);
     let nine = with("nine_mens_morris", &[]);
