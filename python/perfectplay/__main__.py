@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import threading
 from typing import List, Optional
 
 from perfectplay._core import _cli_main
@@ -21,11 +22,16 @@ from perfectplay._core import _cli_main
 
 def main(argv: Optional[List[str]] = None) -> int:
     """Runs the tool on ``argv`` (default: the command line's arguments) and exits with its
-    status when called as a script; returns the status otherwise."""
+    status when called as a script; returns the status otherwise. Called from a thread other
+    than the main one, it leaves the signal handlers as they are (only the main thread may
+    change them)."""
     arguments = sys.argv[1:] if argv is None else list(argv)
     # The tool writes to the process's file descriptors: what Python buffered goes first.
     sys.stdout.flush()
     sys.stderr.flush()
+    # Only the main thread may set handlers; elsewhere Ctrl-C reaches the main thread anyway.
+    if threading.current_thread() is not threading.main_thread():
+        return int(_cli_main(["perfectplay", *arguments]))
     previous = signal.signal(signal.SIGINT, signal.SIG_DFL)
     try:
         return int(_cli_main(["perfectplay", *arguments]))

@@ -242,6 +242,9 @@ class State:
     def current_player(self) -> int:
         """The player to act: 0 (the side that moves first), 1, or -4 (`TERMINAL_PLAYER`) once the
         game is over."""
+    def player_to_move(self) -> int:
+        """The player the rules have to move: `current_player()` while the game goes on, and once
+        it is over (where `current_player()` is -4) the side `observation()` is seen from."""
     def is_terminal(self) -> bool:
         """Whether the game is over: won, drawn, or truncated by the ply limit."""
     def is_chance_node(self) -> bool:

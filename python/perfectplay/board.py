@@ -158,7 +158,9 @@ def _checked_start(tb: Tablebase, start: Union[State, str]) -> State:
     """``start`` as a state, after a probe: the tables' own error (MissingTableError,
     OutOfScopeError, TablebaseError) where they do not hold it."""
     state = tb.game.state_from_fen(start) if isinstance(start, str) else start.clone()
-    if state.game != tb.game:
+    # Rules that differ only where the tables do not care (the ply limit, repetition, the
+    # move rule) are the probe's to accept: it names the rule where they matter.
+    if state.game.family != tb.game.family:
         raise TablebaseError(f"a start of {state.game.id} for tables of {tb.game.id}")
     if not state.is_terminal():
         tb.probe(state)

@@ -59,6 +59,7 @@ except ImportError as error:  # pragma: no cover - exercised where Ray is missin
 
 from perfectplay._core import Game, _build_unit, _DirectoryClaim, _plan_units
 from perfectplay.schedule import critical_path_order
+from perfectplay.tablebase import _subspace_names
 from perfectplay._core import load_game as _load_game
 
 __all__ = ["ClusterReport", "NodeFigures", "build", "main", "plan"]
@@ -136,7 +137,7 @@ def plan(
     *,
     max_men: Optional[int] = None,
     max_pieces: Optional[int] = None,
-    subspaces: Optional[Sequence[str]] = None,
+    subspaces: Union[None, str, Sequence[str]] = None,
     whole_game: bool = False,
     wdl_only: bool = False,
     unit_distances: bool = False,
@@ -151,7 +152,7 @@ def plan(
     return list(
         _plan_units(
             _game(game, rules),
-            list(subspaces) if subspaces is not None else None,
+            _subspace_names(subspaces),
             max_men,
             max_pieces,
             whole_game,
@@ -220,7 +221,7 @@ def build(
     *,
     max_men: Optional[int] = None,
     max_pieces: Optional[int] = None,
-    subspaces: Optional[Sequence[str]] = None,
+    subspaces: Union[None, str, Sequence[str]] = None,
     whole_game: bool = False,
     address: Optional[str] = "auto",
     cpus_per_task: int = 1,

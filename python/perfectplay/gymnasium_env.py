@@ -44,9 +44,11 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
     ) from exc
 
 import perfectplay as pp
+from perfectplay._games import checked_start
 
 __all__ = [
     "ENV_IDS",
+    "START_DRAWS",
     "Opponent",
     "Start",
     "PerfectPlayEnv",
@@ -97,6 +99,10 @@ def _table_dirs(tablebase: TablebaseLike) -> Union[None, List[str]]:
     return pp.tablebase._directories(tablebase)
 
 _ILLEGAL_ACTION_MODES = ("lose", "raise")
+
+#: How many starts :meth:`PerfectPlayEnv.reset` draws (from a subspace or a callable start)
+#: before it gives up finding one the opponent does not end before the agent acts.
+START_DRAWS = 1000
 
 
 def _observation_space(game: Any, dtype: str = "float32", high: float = 1.0) -> spaces.Box:
@@ -187,6 +193,8 @@ class PerfectPlayEnv(gym.Env):
         self.agent_player = int(agent_player)
         self.opponent = opponent
         self.tablebase = _tablebase(self.game, tablebase)
+        # Tables opened from a path here are this env's to close; a Tablebase given is not.
+        self._owns_tablebase = self.tablebase is not None and self.tablebase is not tablebase
         self.start = start
         self._sampler: Optional[pp.Tablebase] = None
         if isinstance(start, str):
@@ -237,8 +245,7 @@ class PerfectPlayEnv(gym.Env):
             seed = int(self.np_random.integers(2**63))
             return self._sampler.sample_states(self.start[len("subspace:"):], 1, seed)[0]
         if callable(self.start):
-            drawn = self.start(self.np_random)
-            return self.game.state_from_fen(drawn) if isinstance(drawn, str) else drawn.clone()
+            return checked_start(self.start(self.np_random), self.game, "start(np_random)")
         return self.game.new_initial_state()
 
     def action_masks(self) -> np.ndarray:
@@ -269,17 +276,32 @@ class PerfectPlayEnv(gym.Env):
         ``seed`` seeds the environment's generator (``self.np_random``), from which the random
         opponent draws. ``options`` may hold ``"fen"``: a position string to start from
         (see :meth:`perfectplay.Game.state_from_fen`).
+
+        The agent always has an action after a reset: a start drawn from a subspace or a
+        callable that the opponent ends before the agent acts is drawn again (up to
+        :data:`START_DRAWS` times), and a ``"fen"`` start that is over, or that the opponent
+        ends at once, raises ``ValueError``.
         """
         super().reset(seed=seed)
         fen = (options or {}).get("fen")
-        if fen is not None:
-            self.state = self.game.state_from_fen(fen)
-        else:
-            self.state = self._start_state()
-        self._episode_over = False
-        self._play_opponent()
-        self._episode_over = self.state.is_terminal()
-        return self.state.observation(), self._info()
+        drawn = fen is None and (self._sampler is not None or callable(self.start))
+        for _ in range(START_DRAWS if drawn else 1):
+            self.state = self.game.state_from_fen(fen) if fen is not None else self._start_state()
+            self._episode_over = False
+            self._play_opponent()
+            if not self.state.is_terminal():
+                return self.state.observation(), self._info()
+        self._episode_over = True
+        outcome = self.state.outcome()
+        where = (
+            f"every one of {START_DRAWS} starts drawn was"
+            if drawn
+            else f"the start {self.state.fen()!r} is"
+        )
+        raise ValueError(
+            f"{where} over before the agent (player {self.agent_player}) is to act "
+            f"({outcome.reason}): give a start the agent has a move in"
+        )
 
     def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
         """Plays the agent's ``action``, then the opponent's until the agent is to act again.
@@ -322,6 +344,14 @@ class PerfectPlayEnv(gym.Env):
             "make the environment with render_mode='ansi' or 'rgb_array'"
         )
         return None
+
+
+    def close(self) -> None:
+        """Closes the tables this env opened from a path (a :class:`perfectplay.Tablebase`
+        given to it stays open: it is the caller's)."""
+        if self._owns_tablebase and self.tablebase is not None:
+            self.tablebase.close()
+        super().close()
 
 
 class PerfectPlayVectorEnv(_GymVectorEnv):
@@ -431,7 +461,14 @@ class PerfectPlayVectorEnv(_GymVectorEnv):
         """Restarts every game and returns ``(obs, info)``. ``seed`` reseeds every env's random
         streams (the opponent's and :meth:`sample_legal_actions`'): an int seeds the batch, a
         sequence of one int per env seeds env ``i`` as a one-env batch seeded ``seed[i]``
-        would be (as Gymnasium's vector envs take a list of seeds)."""
+        would be (as Gymnasium's vector envs take a list of seeds). ``options`` must be empty:
+        every env starts where ``start`` says (a ``"fen"`` start needs
+        :class:`PerfectPlayEnv`)."""
+        if options:
+            raise ValueError(
+                f"PerfectPlayVectorEnv.reset takes no options, got {sorted(options)}: every env "
+                "starts where start= says (PerfectPlayEnv takes options={'fen': ...})"
+            )
         if seed is None or isinstance(seed, (int, np.integer)):
             super().reset(seed=None if seed is None else int(seed))
             obs, info = self.env.reset(seed=None if seed is None else int(seed))

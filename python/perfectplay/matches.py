@@ -40,6 +40,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 import numpy as np
 
 from perfectplay._core import Game, State, Tablebase, load_game
+from perfectplay._games import checked_start
 from perfectplay.tablebase import _play_turn
 
 __all__ = ["match"]
@@ -101,8 +102,8 @@ def match(
     the_game = load_game(game, **rules) if isinstance(game, str) else game
     if rules and not isinstance(game, str):
         raise ValueError("rule options go with a game id, not with a Game")
-    if isinstance(start, str):
-        start = the_game.state_from_fen(start)
+    if start is not None:
+        start = checked_start(start, the_game, "start")
     first = _first_players(games, alternate, draw_lots, seed)
     winner = np.full(games, UNFINISHED, dtype=np.int8)
     plies = np.zeros(games, dtype=np.int32)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from dataclasses import dataclass
 from typing import IO, Any, Dict, Iterable, List, Optional, Tuple, Union
 
@@ -90,6 +91,8 @@ def loads(text: str, game: Union[Game, str, None] = None, **rules: Any) -> List[
     refused (``RecordError``)."""
     if not isinstance(text, str):
         raise TypeError(f"loads takes the record as a str, not {type(text).__name__}")
+    # A byte-order mark would hide a first [Game] tag from the search below.
+    text = text.removeprefix("\ufeff")
     g = _game(text, game, rules)
     return [GameRecord(tuple(tags), state, result) for tags, state, result in _read_records(g, text)]
 
@@ -114,7 +117,10 @@ def write(
     append: bool = False,
 ) -> None:
     """Writes ``games`` (states or records) to ``path``, a blank line between games; ``tags``
-    go before each state's moves (a record keeps its own). ``append=True`` adds to the file."""
+    go before each state's moves (a record keeps its own). ``append=True`` adds to the file.
+
+    The file is written whole or not at all: the text goes to a new file beside it, which
+    then replaces it, so an error or an interrupt leaves the file as it was."""
     parts = []
     for g in games:
         if isinstance(g, GameRecord):
@@ -123,7 +129,28 @@ def write(
             parts.append(g.to_pdn(tags))
         else:
             raise TypeError(f"write takes States or GameRecords, not {type(g).__name__}")
-    with open(os.fspath(path), "a" if append else "w", encoding="utf-8") as f:
-        if append and f.tell() > 0:
-            f.write("\n")
-        f.write("\n".join(parts))
+    path = os.fspath(path)
+    text = "\n".join(parts)
+    if append and os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            earlier = f.read()
+        if earlier:
+            text = earlier + "\n" + text
+    _replace_with(path, text)
+
+
+def _replace_with(path: str, text: str) -> None:
+    """Writes ``text`` to a new file beside ``path`` (made as ``open`` makes files, under the
+    umask), then renames it over ``path``."""
+    folder, name = os.path.split(os.path.abspath(path))
+    temporary = os.path.join(folder, f".{name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        with open(temporary, "x", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.remove(temporary)
+        raise

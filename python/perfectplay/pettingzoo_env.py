@@ -186,8 +186,8 @@ class raw_env(AECEnv, EzPickle):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        player = self.state.current_player()
-        self._viewer = player if player >= 0 else 0
+        # A finished start too is seen from the side the rules have to move.
+        self._viewer = self.state.player_to_move()
         self.agent_selection = AGENTS[self._viewer]
         if self.state.is_terminal():
             self._finish()
@@ -210,7 +210,6 @@ class raw_env(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        player = AGENTS.index(agent)
         self.state.apply_action(int(action))
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
@@ -219,10 +218,9 @@ class raw_env(AECEnv, EzPickle):
             self._viewer = current
             self.agent_selection = AGENTS[current]
         else:
-            # A finished game is seen from the side the rules would have to move: a turn's
-            # last action always hands the move over.
-            self._viewer = 1 - player
-            self.agent_selection = AGENTS[1 - player]
+            # A finished game is seen from the side the rules would have to move.
+            self._viewer = self.state.player_to_move()
+            self.agent_selection = AGENTS[self._viewer]
             self._finish()
         self._accumulate_rewards()
         if self.render_mode == "human":

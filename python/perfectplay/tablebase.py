@@ -140,6 +140,15 @@ def _importable(module: str) -> bool:
     return True
 
 
+def _subspace_names(subspaces: Union[None, str, Iterable[str]]) -> Optional[List[str]]:
+    """``subspaces`` as a list of names: one name given alone is one name, not its letters."""
+    if subspaces is None:
+        return None
+    if isinstance(subspaces, str):
+        return [subspaces]
+    return [str(s) for s in subspaces]
+
+
 def _progress_style() -> str:
     """How to draw progress here: ``"tqdm"`` (a widget in notebooks with ipywidgets, a bar in
     terminals), ``"notebook-line"`` (a notebook without ipywidgets, where tqdm's text bar would
@@ -245,7 +254,7 @@ def build(
     *,
     max_men: Optional[int] = None,
     max_pieces: Optional[int] = None,
-    subspaces: Optional[Iterable[str]] = None,
+    subspaces: Union[None, str, Iterable[str]] = None,
     whole_game: bool = False,
     threads: Optional[int] = None,
     wdl_only: bool = False,
@@ -261,7 +270,7 @@ def build(
 
     Say which tables with one of ``max_men`` (morris: every moving-phase subspace with at most
     that many men a side), ``max_pieces`` (checkers: every ending of 2 to that many pieces),
-    ``subspaces`` (names such as ``"5-4"`` or ``"2110-53"``, or a checkers material such as
+    ``subspaces`` (a name or names such as ``"5-4"`` or ``"2110-53"``, or a checkers material such as
     ``"2110"`` for every slice of it, with what they depend on) or
     ``whole_game=True`` (the small morris games, placement included). Tables already complete
     in ``out`` are kept, so a rerun resumes an interrupted build. Ctrl-C (or the stop button
@@ -315,7 +324,7 @@ def build(
         return _core._build_tables(
             game,
             os.fspath(out),
-            targets=None if subspaces is None else [str(s) for s in subspaces],
+            targets=_subspace_names(subspaces),
             max_men=max_men,
             max_pieces=max_pieces,
             whole_game=whole_game,
@@ -375,7 +384,7 @@ def verify(
     directory: PathLike,
     game: Union[Game, str, None] = None,
     *,
-    subspaces: Optional[Iterable[str]] = None,
+    subspaces: Union[None, str, Iterable[str]] = None,
     threads: Optional[int] = None,
     unit_distances: bool = False,
     progress: Union[bool, Callable[[Dict[str, Any]], None]] = True,
@@ -387,7 +396,7 @@ def verify(
     verify`` does). Nothing is written.
 
     ``game`` is a ``Game``, a game id (rule options as keywords), or ``None`` to take the game
-    and rules from the tables' headers. ``subspaces`` names the tables to check (a checkers
+    and rules from the tables' headers. ``subspaces`` names the table or tables to check (a checkers
     material such as ``"2110"`` for every slice of it), else every table in the directory;
     the tables their successors lie in must be there too, and are read, not checked (check a
     whole set, or a table with what it depends on).
@@ -418,7 +427,7 @@ def verify(
         tables, seconds = _core._verify_tables(
             game,
             path,
-            targets=None if subspaces is None else [str(s) for s in subspaces],
+            targets=_subspace_names(subspaces),
             threads=threads,
             unit_distances=unit_distances,
             progress=callback,

@@ -107,6 +107,15 @@ def test_the_start_is_the_game_start_where_the_tables_hold_it(three):
     assert board.status.startswith("your move (White): win")
 
 
+def test_a_start_under_history_rules_of_its_own_is_the_tables_to_accept(three, checkers):
+    # The ply limit changes no value: the tables take the state as it is.
+    longer = pp.load_game("three_mens_morris", ply_limit=50).new_initial_state()
+    board = PlayBoard(three, start=longer)
+    assert board.state.game == longer.game
+    with pytest.raises(pp.TablebaseError, match="three_mens_morris for tables of checkers"):
+        PlayBoard(checkers, start=longer)
+
+
 def test_a_click_on_an_empty_point_places_a_man_and_the_opponent_replies_best(three):
     board = PlayBoard(three, seed=3)
     board.click("b2")

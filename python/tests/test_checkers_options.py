@@ -82,6 +82,15 @@ def test_basic_game_tables_open_only_under_their_rules(tmp_path):
         # or declining it does not.
         values = {str(mv): probe.wdl for mv, probe in tb.move_values(state)}
         assert values == {"27x18x9": 1, "27x18": -1, "27-24": -1}
+        # A state of the standard game is not probed in them: its captures are other moves.
+        standard = pp.load_game("checkers").state_from_fen("W:W27:B23,14")
+        with pytest.raises(pp.TablebaseError, match="rules must agree"):
+            tb.probe(standard)
+        with pytest.raises(pp.TablebaseError, match="rules must agree"):
+            tb.best_moves(standard)
+        # Rules that change no position's value (the ply limit, who moves first) are accepted.
+        other = pp.load_game("checkers", ply_limit=50, first_player="white", **BASIC)
+        assert tb.probe(other.state_from_fen("W:W27:B23,14")).wdl == 1
     with pytest.raises(pp.TablebaseError, match="rules"):
         with pp.tablebase.open(out, "checkers") as tb:
             tb.probe(pp.load_game("checkers").state_from_fen("W:W27:B23,14"))

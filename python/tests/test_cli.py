@@ -6,6 +6,7 @@ import pathlib
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -133,3 +134,9 @@ def test_main_returns_the_status_when_called_from_python(capfd):
     assert "nine_mens_morris" in capfd.readouterr().out
     assert main(["no-such-command"]) == 2
     assert signal.getsignal(signal.SIGINT) is before
+    # Off the main thread, where Python allows no handler to be set, it runs as well.
+    statuses = []
+    worker = threading.Thread(target=lambda: statuses.append(main(["games"])))
+    worker.start()
+    worker.join()
+    assert statuses == [0] and signal.getsignal(signal.SIGINT) is before

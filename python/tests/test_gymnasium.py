@@ -388,6 +388,61 @@ def test_perfect_vector_env_and_subspace_starts(three_tables):
     assert env.state.fen().startswith("WWW")
 
 
+# White to move with two men and none in hand: lost before anyone acts.
+FINISHED = "WW./.../.../B...../B.B/.../... w 0 0"
+PLAYABLE = "WWW/.../.../B...../B.B/.../... b 0 0"
+
+
+def test_a_reset_always_leaves_the_agent_an_action():
+    drawn = []
+
+    def start(rng):
+        drawn.append(len(drawn))
+        return FINISHED if len(drawn) < 3 else PLAYABLE
+
+    env = ge.PerfectPlayEnv("nine_mens_morris", agent_player=1, start=start)
+    obs, info = env.reset(seed=0)
+    assert len(drawn) == 3 and env.state.fen().startswith("WWW")
+    assert info["action_mask"].any() and info["current_player"] == 1
+    env.step(env.action_space.sample(mask=info["action_mask"]))
+
+    with pytest.raises(ValueError, match="over before the agent"):
+        env.reset(options={"fen": FINISHED})
+    with pytest.raises(ValueError, match=f"every one of {ge.START_DRAWS} starts"):
+        ge.PerfectPlayEnv("nine_mens_morris", start=lambda rng: FINISHED).reset(seed=0)
+
+
+def test_a_start_of_another_game_is_refused():
+    other = pp.load_game("nine_mens_morris", ply_limit=40).state_from_fen(PLAYABLE)
+    env = ge.PerfectPlayEnv("nine_mens_morris", agent_player=1, start=lambda rng: other)
+    with pytest.raises(ValueError, match="ply_limit=40"):
+        env.reset(seed=0)
+    checkers = pp.load_game("checkers").new_initial_state()
+    env = ge.PerfectPlayEnv("nine_mens_morris", start=lambda rng: checkers)
+    with pytest.raises(ValueError, match="a state of checkers"):
+        env.reset(seed=0)
+    env = ge.PerfectPlayEnv("nine_mens_morris", start=lambda rng: 42)
+    with pytest.raises(TypeError, match="not int"):
+        env.reset(seed=0)
+
+
+def test_the_vector_env_refuses_reset_options():
+    envs = ge.PerfectPlayVectorEnv(num_envs=2, game_id="nine_mens_morris")
+    envs.reset(seed=0, options={})
+    with pytest.raises(ValueError, match="no options"):
+        envs.reset(seed=0, options={"fen": PLAYABLE})
+
+
+def test_closing_the_env_closes_only_tables_it_opened(three_tables):
+    opened = pp.tablebase.open(three_tables)
+    env = ge.PerfectPlayEnv("three_mens_morris", opponent="perfect", tablebase=opened)
+    env.close()
+    assert not opened.closed
+    env = ge.PerfectPlayEnv("three_mens_morris", opponent="perfect", tablebase=three_tables)
+    env.close()
+    assert env.tablebase.closed
+
+
 def test_perfect_play_arguments_are_checked(tmp_path):
     with pytest.raises(ValueError, match="tablebase"):
         ge.PerfectPlayEnv("three_mens_morris", opponent="perfect")

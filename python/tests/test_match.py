@@ -75,3 +75,11 @@ def test_bad_arguments():
         pp.match("checkers", ["random", "genius"])
     with pytest.raises(ValueError, match="clock"):
         pp.match("checkers", ["random", "random"], clock=0)
+    morris = pp.load_game("nine_mens_morris").new_initial_state()
+    with pytest.raises(ValueError, match="a state of nine_mens_morris cannot start games of checkers"):
+        pp.match("checkers", ["random", "random"], start=morris)
+    shorter = pp.load_game("checkers", ply_limit=20).new_initial_state()
+    with pytest.raises(ValueError, match="ply_limit=20"):
+        pp.match("checkers", ["random", "random"], start=shorter)
+    with pytest.raises(TypeError, match="not list"):
+        pp.match("checkers", ["random", "random"], start=[])

@@ -1,5 +1,6 @@
 """perfectplay.pdn: game records read, replayed and written back."""
 
+import os
 import pathlib
 import random
 
@@ -92,3 +93,36 @@ def test_bad_records_raise_record_error_naming_the_move():
         pp.pdn.loads(text, game="six_mens_morris")
     with pytest.raises(TypeError):
         pp.pdn.loads(b"1. 11-15 *")
+
+
+def test_a_byte_order_mark_does_not_hide_the_game_tag():
+    state = pp.load_game("nine_mens_morris").new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    lines = state.to_pdn().splitlines()
+    game_tag = lines.index('[Game "nine_mens_morris"]')
+    # The Game tag first, as other programs may write it, behind a byte-order mark.
+    text = "\n".join([lines[game_tag]] + lines[:game_tag] + lines[game_tag + 1 :])
+    (record,) = pp.pdn.loads("\ufeff" + text)
+    assert record.state.game.id == "nine_mens_morris" and record.state == state
+
+
+def test_a_write_that_fails_leaves_the_file_as_it_was(tmp_path, monkeypatch):
+    path = tmp_path / "games.pdn"
+    first = pp.load_game("checkers").new_initial_state()
+    pp.pdn.write(path, [first])
+    before = path.read_text(encoding="utf-8")
+
+    def refuse(*args):
+        raise OSError("no space left on device")
+
+    monkeypatch.setattr(pp.pdn.os, "replace", refuse)
+    second = first.clone()
+    second.apply_action(second.legal_actions()[0])
+    for append in (False, True):
+        with pytest.raises(OSError, match="no space"):
+            pp.pdn.write(path, [second], append=append)
+        assert path.read_text(encoding="utf-8") == before
+    assert os.listdir(tmp_path) == ["games.pdn"]
+    monkeypatch.undo()
+    pp.pdn.write(path, [second], append=True)
+    assert [r.state for r in pp.pdn.read(path)] == [first, second]

@@ -149,6 +149,18 @@ def test_final_observations_are_from_each_agents_side(game_id):
     )
 
 
+def test_a_finished_start_is_seen_from_the_side_the_rules_have_to_move():
+    env = pz.raw_env("checkers")
+    # White (player 1) to move without a piece: over, and seen from White.
+    env.reset(options={"fen": "W:W:B5"})
+    assert env.terminations["player_0"] and env.terminations["player_1"]
+    state = env.state
+    np.testing.assert_array_equal(env.observe("player_1")["observation"], state.observation())
+    np.testing.assert_array_equal(
+        env.observe("player_0")["observation"], pz._other_view(state.observation(), "checkers")
+    )
+
+
 def test_seeded_games_are_deterministic():
     first = play(pz.env("checkers"), seed=9)
     second = play(pz.env("checkers"), seed=9)

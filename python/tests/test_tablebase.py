@@ -408,6 +408,13 @@ def test_a_checkers_material_builds_every_slice_of_it(tmp_path):
         pp.tablebase.build("checkers", tmp_path, subspaces=["0070"])
 
 
+def test_one_subspace_named_alone_is_one_name(tmp_path):
+    built = pp.tablebase.build("nine_mens_morris", tmp_path, subspaces="3-3", progress=False)
+    assert [row["subspace"] for row in built] == ["3-3"]
+    report = pp.tablebase.verify(tmp_path, subspaces="3-3")
+    assert report.passed and [t.subspace for t in report.tables] == ["3-3"]
+
+
 def test_build_arguments_are_checked(tmp_path):
     with pytest.raises(ValueError, match="max_pieces"):
         pp.tablebase.build("checkers", tmp_path, max_men=3)

@@ -273,6 +273,12 @@ impl<F: Family> State<F> {
         self.game().svg(self.inner.position())
     }
 
+    /// The player the rules have to move (0 moved first), the game over or not: the side
+    /// [`State::write_observation`] sees the board from.
+    pub fn player_to_move(&self) -> i32 {
+        self.game().player_to_move(self.inner.position()).index() as i32
+    }
+
     /// The player to move (0 moved first), or [`TERMINAL_PLAYER`] once the game is over.
     pub fn current_player(&self) -> i32 {
         if self.inner.outcome().is_some() {

@@ -287,6 +287,12 @@ impl PyState {
         with_family!(AnyState, &self.inner, s => s.current_player())
     }
 
+    /// The player the rules have to move: `current_player()` while the game goes on, and once
+    /// it is over (where `current_player()` is -4) the side `observation()` is seen from.
+    fn player_to_move(&self) -> i32 {
+        with_family!(AnyState, &self.inner, s => s.player_to_move())
+    }
+
     /// Whether the game is over: won, drawn, or truncated by the ply limit.
     fn is_terminal(&self) -> bool {
         with_family!(AnyState, &self.inner, s => s.is_terminal())

@@ -25,6 +25,7 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use perfectplay_core::morris::MorrisPosition;
 use perfectplay_core::SplitMix64;
 use perfectplay_solver::any::{self, AnyPosition, AnyTablebase, RowsError};
+use perfectplay_solver::checkers::database_rules;
 use perfectplay_solver::limits::{available_cpus, check_threads};
 use perfectplay_solver::morris::{without_history, CheckpointLock, PlacementSearch, SearchHistory};
 use perfectplay_solver::rows::{Row, RowError};
@@ -160,7 +161,9 @@ impl PyTablebase {
         };
         let state = state.borrow();
         match (&state.inner, &self.game.game) {
-            (AnyState::Checkers(s), AnyGame::Checkers(_)) => {
+            (AnyState::Checkers(s), AnyGame::Checkers(g))
+                if database_rules(s.game().rules()) == database_rules(g.rules()) =>
+            {
                 if s.is_mid_turn() {
                     return Err(Error::OutOfScope(
                         "a turn is half made with apply_action: probe at the start of a turn"
@@ -182,7 +185,8 @@ impl PyTablebase {
             }
             _ => Err(Error::Tablebase(format!(
                 "a state of {} cannot be probed in tables of {} (the rules must agree, up to \
-                 repetition, the move rule and the ply limit)",
+                 repetition, the move rule and the ply limit; in checkers, up to who moves \
+                 first and adjudication too)",
                 crate::py_state::game_of(&state.inner).id,
                 self.game.id
             ))),

@@ -1,6 +1,6 @@
 //! `CheckersDomain`: the checkers database scheme for the solver.
 
-use perfectplay_core::checkers::{Checkers, CheckersPosition};
+use perfectplay_core::checkers::{Checkers, CheckersPosition, CheckersRules};
 use perfectplay_core::{Bitboard, Color};
 use rayon::prelude::*;
 
@@ -47,6 +47,19 @@ const fn count_codes() -> [u16; COUNTS * COUNTS * COUNTS * COUNTS] {
 
 /// Slot numbers of well-formed keys: the counts' code and the two ranks in mixed radix.
 const KEY_SLOTS: usize = COUNT_CODES * RANKS * RANKS;
+
+/// `rules` as the databases see them: the standard game's but for the capture options. The
+/// history rules, who moves first and adjudication at the ply limit change no position's
+/// value, so tables serve every setting of them. Two rule sets share tables exactly when this
+/// gives the same for both.
+#[must_use]
+pub fn database_rules(rules: &CheckersRules) -> CheckersRules {
+    CheckersRules {
+        mandatory_capture: rules.mandatory_capture,
+        complete_jumps: rules.complete_jumps,
+        ..CheckersRules::default()
+    }
+}
 
 /// The checkers database scheme: slices by material and the ranks of the most advanced men
 /// ([`CheckersKey`]), the side to move normalised by turning the board, a perfect index per
@@ -536,6 +549,27 @@ mod tests {
 
     fn domain() -> CheckersDomain {
         CheckersDomain::new(Checkers::default())
+    }
+
+    #[test]
+    fn tables_are_shared_across_every_rule_but_the_capture_options() {
+        let standard = CheckersRules::default();
+        let mut other = standard;
+        for (name, value) in [
+            ("first_player", "white"),
+            ("ply_limit", "60"),
+            ("move_rule", "none"),
+            ("threefold_repetition", "false"),
+            ("adjudication", "true"),
+        ] {
+            other.set(name, value).unwrap();
+        }
+        assert_eq!(database_rules(&other), database_rules(&standard));
+        for name in ["mandatory_capture", "complete_jumps"] {
+            let mut basic = standard;
+            basic.set(name, "false").unwrap();
+            assert_ne!(database_rules(&basic), database_rules(&standard), "{name}");
+        }
     }
 
     #[test]

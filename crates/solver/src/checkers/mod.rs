@@ -35,5 +35,5 @@ mod domain;
 mod index;
 mod key;
 
-pub use domain::{CheckersDomain, Enumeration, TableSizes, PUBLISHED_ARRANGEMENTS};
+pub use domain::{database_rules, CheckersDomain, Enumeration, TableSizes, PUBLISHED_ARRANGEMENTS};
 pub use key::{parse_material, CheckersKey, ParseCheckersKeyError, MAX_PIECES, MAX_RANK};
