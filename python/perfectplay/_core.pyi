@@ -328,7 +328,9 @@ class VectorEnv:
     - Single-agent (`opponent="random"`): the agent plays `agent_player` (0 moves first); after
       its action the opponent's uniformly random actions are applied in the same step until
       the agent is to move again or the game is over (and after a reset, when the opponent
-      moves first). `rewards` is float32 `[N]`, from the agent's point of view.
+      moves first). `rewards` is float32 `[N]`, from the agent's point of view. A reset
+      leaves the agent to act in every env: a start the opponent ends first is drawn again
+      (up to 1,000 times; `ValueError` where every draw ends at once, as with `ply_limit=1`).
     - Perfect opponent (`opponent="perfect"`, `tablebase=` a directory or a list of them): the
       opponent plays a best move from the endgame databases, uniformly among the equally good
       ones (from the env's seeded stream). Every subspace reachable from the starts must have

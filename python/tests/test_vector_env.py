@@ -471,6 +471,48 @@ def test_random_opponent_single_agent(agent_player):
     assert finished > 32
 
 
+def test_a_reset_leaves_the_agent_to_act_where_the_opponent_moves_first():
+    # In 3-3 White (the opponent here) often closes a mill at once and wins: drawn again.
+    env = pp.VectorEnv(
+        "nine_mens_morris", 64, seed=3, start="subspace:3-3", opponent="random", agent_player=1
+    )
+    obs, info = env.reset()
+    assert (info["current_player"] == 1).all()
+    ended = np.zeros(64, dtype=bool)
+    for _ in range(40):
+        obs, rewards, terminated, truncated, info = env.step(env.sample_legal_actions())
+        players = info["current_player"]
+        # An env that ended last step starts again with the agent to act.
+        assert (players[ended] == 1).all() and not (terminated | truncated)[ended].any()
+        ended = terminated | truncated
+    with pytest.raises(ValueError, match="over before the agent"):
+        pp.VectorEnv("nine_mens_morris", 4, opponent="random", agent_player=1, ply_limit=1)
+
+
+def test_a_seed_given_to_the_constructor_plays_as_a_reset_with_it():
+    for kwargs in ({"start": "subspace:4-3"}, {"opponent": "random", "agent_player": 1}):
+        made = pp.VectorEnv("nine_mens_morris", 4, seed=5, **kwargs)
+        reseeded = pp.VectorEnv("nine_mens_morris", 4, seed=0, **kwargs)
+        reseeded.reset(seed=5)
+        assert [made.fen(i) for i in range(4)] == [reseeded.fen(i) for i in range(4)], kwargs
+
+
+def test_an_array_made_read_only_is_refused_before_any_env_moves():
+    env = pp.VectorEnv("nine_mens_morris", 4, seed=0, copy=False)
+    obs, _ = env.reset()
+    fens = [env.fen(i) for i in range(4)]
+    actions = env.sample_legal_actions().copy()
+    obs.flags.writeable = False
+    with pytest.raises(ValueError, match="observation array cannot be written"):
+        env.step(actions)
+    assert [env.fen(i) for i in range(4)] == fens
+    obs.flags.writeable = True
+    env.step(actions)
+    env.sample_legal_actions().flags.writeable = False
+    with pytest.raises(ValueError, match="sampled actions array cannot be written"):
+        env.sample_legal_actions()
+
+
 def test_random_opponent_loses_to_nobody_in_particular():
     """Random against random: over many games both sides win some."""
     env = pp.VectorEnv("three_mens_morris", 256, seed=9, opponent="random")

@@ -28,6 +28,11 @@ use perfectplay_core::SplitMix64;
 /// 64 left one thread waiting for the other's last chunk too long).
 const ENVS_PER_TASK: usize = 32;
 
+/// How many starts a single-agent env draws at a reset before it gives up finding one the
+/// opponent does not end before the agent acts (a subspace start the opponent wins at once,
+/// a random opponent that closes a mill first).
+pub const START_DRAWS: usize = 1000;
+
 /// How many envs ahead a thread asks for the memory of a slot it is about to step.
 const SLOT_AHEAD: usize = 3;
 
@@ -97,15 +102,23 @@ impl<F: Tabled> Slot<F> {
     }
 
     /// Starts a new game; in single-agent mode the opponent then moves until it is the
-    /// agent's turn.
-    fn reset(&mut self, agent: Option<&(Player, Opponent<F>)>, start: &Start<F>) {
-        match start.draw(&mut self.start_rng) {
-            Some(pos) => self.state.restart_at(pos),
-            None => self.state.restart(),
-        }
-        if let Some((agent, opponent)) = agent {
+    /// agent's turn, and a game the opponent ends first is drawn again, up to
+    /// [`START_DRAWS`] times. Whether the game goes on (false: every draw ended at once).
+    fn reset(&mut self, agent: Option<&(Player, Opponent<F>)>, start: &Start<F>) -> bool {
+        for _ in 0..START_DRAWS {
+            match start.draw(&mut self.start_rng) {
+                Some(pos) => self.state.restart_at(pos),
+                None => self.state.restart(),
+            }
+            let Some((agent, opponent)) = agent else {
+                return true;
+            };
             self.opponent_moves(*agent, opponent);
+            if self.state.outcome().is_none() {
+                return true;
+            }
         }
+        false
     }
 
     /// The opponent's turns, until the agent is to move or the game is over. The agent has
@@ -568,7 +581,8 @@ enum Samples {
 }
 
 impl<F: Tabled> Batch<F> {
-    /// `num_envs` games of `game` at their start, seeded with `seed`.
+    /// `num_envs` games of `game`, seeded with `seed`, not yet begun: [`Batch::reset`] draws
+    /// their starts (so that a batch made with a seed plays as one reset with it).
     pub fn new(
         game: F,
         num_envs: usize,
@@ -576,10 +590,7 @@ impl<F: Tabled> Batch<F> {
         agent: Option<(Player, Opponent<F>)>,
         start: Start<F>,
     ) -> Self {
-        let mut slots: Vec<Slot<F>> = (0..num_envs).map(|i| Slot::new(game, seed, i)).collect();
-        for slot in &mut slots {
-            slot.reset(agent.as_ref(), &start);
-        }
+        let slots: Vec<Slot<F>> = (0..num_envs).map(|i| Slot::new(game, seed, i)).collect();
         Batch {
             game,
             slots,
@@ -631,7 +642,9 @@ impl<F: Tabled> Batch<F> {
     }
 
     /// Restarts every game (reseeding every env's streams as `seed` says) and writes the
-    /// first observations.
+    /// first observations. In single-agent mode every env is left with the agent to act;
+    /// refused where an env's [`START_DRAWS`] starts all ended before that (the opponent
+    /// ends every game at once: a ply limit of one ply, a subspace the opponent always wins).
     pub fn reset(&mut self, seed: Reseed<'_>, buffers: Buffers<'_>) -> Result<()> {
         if let Reseed::Each(seeds) = seed {
             if seeds.len() != self.slots.len() {
@@ -664,6 +677,7 @@ impl<F: Tabled> Batch<F> {
                     // Env `i` then plays as the only env of a batch seeded `seeds[i]` would.
                     Reseed::Each(seeds) => slot.seed(seeds[i], 0),
                 }
+                // Whether it went on is read back below, after the pass.
                 slot.reset(agent, start);
                 slot.write(rows.obs, rows.mask, rows.player);
                 rows.reward.fill(0.0);
@@ -675,6 +689,16 @@ impl<F: Tabled> Batch<F> {
             },
         )?;
         self.samples_are = if draw { Samples::Drawn } else { Samples::Stale };
+        if let Some((agent, _)) = &self.agent {
+            if let Some(i) = self.slots.iter().position(|s| s.state.outcome().is_some()) {
+                return Err(Error::BadArgument(format!(
+                    "env {i}: each of {START_DRAWS} starts drawn was over before the agent \
+                     (player {}) was to act: the opponent ends these games at once (a ply \
+                     limit too short, or starts the opponent wins on its first turn)",
+                    agent.index()
+                )));
+            }
+        }
         Ok(())
     }
 
@@ -756,6 +780,8 @@ impl<F: Tabled> Batch<F> {
             lens,
             |_, slot, &action, rows| {
                 if slot.state.outcome().is_some() {
+                    // Should every draw end at once (a batch whose reset was refused for
+                    // it), the game stays over and the next step draws again.
                     slot.reset(agent, start);
                     rows.reward.fill(0.0);
                 } else {
@@ -984,6 +1010,26 @@ mod tests {
             }
             rows
         })
+    }
+
+    #[test]
+    fn a_reset_the_opponent_always_ends_at_once_is_refused() {
+        let (_, game) = AnyGame::load("nine_mens_morris", &[("ply_limit", "1")]).unwrap();
+        let AnyGame::Morris(game) = game else {
+            unreachable!()
+        };
+        let agent = Some((Player::Second, Opponent::Random));
+        let mut batch = Batch::new(game, 3, 0, agent, Start::Initial);
+        let mut rows = batch.owned_buffers();
+        let refused = batch.reset(Reseed::Keep, rows.buffers());
+        assert!(
+            matches!(&refused, Err(Error::BadArgument(why)) if why.contains("env 0")),
+            "{refused:?}"
+        );
+        // With the agent moving first the same rules start every game.
+        let agent = Some((Player::First, Opponent::Random));
+        let mut batch = Batch::new(game, 3, 0, agent, Start::Initial);
+        batch.reset(Reseed::Keep, rows.buffers()).unwrap();
     }
 
     #[test]

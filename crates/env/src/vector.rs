@@ -99,8 +99,8 @@ pub enum AnyBatch {
 }
 
 impl AnyBatch {
-    /// The batch of `game` that `spec` describes, its games started (not yet written to any
-    /// buffer: call [`AnyBatch::reset`]). Refused when its envs and the buffers of
+    /// The batch of `game` that `spec` describes, its games not yet begun: call
+    /// [`AnyBatch::reset`], which draws their starts and writes the first observations. Refused when its envs and the buffers of
     /// [`AnyBatch::row_lens`] would not fit this machine's memory, before allocating.
     pub fn new(game: &AnyGame, spec: &BatchSpec) -> Result<Self> {
         if spec.num_envs == 0 {

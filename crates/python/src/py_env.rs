@@ -2,7 +2,11 @@
 
 use std::path::PathBuf;
 
-use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1};
+use numpy::ndarray::Dimension;
+use numpy::{
+    Element, PyArray, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1,
+    PyReadwriteArray,
+};
 use perfectplay_core::{ActionGame, Player};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -40,7 +44,9 @@ use crate::py_tablebase::PyTablebase;
 /// - Single-agent (`opponent="random"`): the agent plays `agent_player` (0 moves first); after
 ///   its action the opponent's uniformly random actions are applied in the same step until
 ///   the agent is to move again or the game is over (and after a reset, when the opponent
-///   moves first). `rewards` is float32 `[N]`, from the agent's point of view.
+///   moves first). `rewards` is float32 `[N]`, from the agent's point of view. A reset
+///   leaves the agent to act in every env: a start the opponent ends first is drawn again
+///   (up to 1,000 times; `ValueError` where every draw ends at once, as with `ply_limit=1`).
 /// - Perfect opponent (`opponent="perfect"`, `tablebase=` a directory or a list of them): the
 ///   opponent plays a best move from the endgame databases, uniformly among the equally good
 ///   ones (from the env's seeded stream). Every subspace reachable from the starts must have
@@ -285,29 +291,29 @@ impl PyVectorEnv {
         let (mut floats, mut bytes);
         let obs = match &self.obs {
             ObsArray::Floats(array) => {
-                floats = array.bind(py).readwrite();
+                floats = writable(array.bind(py), "observation")?;
                 Observations::Floats(floats.as_slice_mut()?)
             }
             ObsArray::Bytes(array) => {
-                bytes = array.bind(py).readwrite();
+                bytes = writable(array.bind(py), "observation")?;
                 Observations::Bytes(bytes.as_slice_mut()?)
             }
         };
         let (mut bools, mut bits);
         let mask = match &self.mask {
             MaskArray::Bools(array) => {
-                bools = array.bind(py).readwrite();
+                bools = writable(array.bind(py), "action mask")?;
                 Mask::Bools(bools.as_slice_mut()?)
             }
             MaskArray::Bits(array) => {
-                bits = array.bind(py).readwrite();
+                bits = writable(array.bind(py), "action mask")?;
                 Mask::Bits(bits.as_slice_mut()?)
             }
         };
-        let mut players = self.players.bind(py).readwrite();
-        let mut rewards = self.rewards.bind(py).readwrite();
-        let mut terminated = self.terminated.bind(py).readwrite();
-        let mut truncated = self.truncated.bind(py).readwrite();
+        let mut players = writable(self.players.bind(py), "current player")?;
+        let mut rewards = writable(self.rewards.bind(py), "reward")?;
+        let mut terminated = writable(self.terminated.bind(py), "terminated")?;
+        let mut truncated = writable(self.truncated.bind(py), "truncated")?;
         let buffers = Buffers {
             obs,
             mask,
@@ -477,7 +483,7 @@ impl PyVectorEnv {
     /// seeded stream; 0 for an env whose game just ended (it ignores its next action).
     fn sample_legal_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         {
-            let mut sampled = self.sampled.bind(py).readwrite();
+            let mut sampled = writable(self.sampled.bind(py), "sampled actions")?;
             let out = sampled.as_slice_mut()?;
             let batch = &mut self.batch;
             if batch.samples_drawn() {
@@ -591,4 +597,20 @@ impl PyVectorEnv {
             self.opponent.unwrap_or("None")
         )
     }
+}
+
+/// `array`, one of the env's own, to write into; a `ValueError` where Python has made it
+/// read-only (or holds it borrowed), before any env moves.
+fn writable<'py, T: Element, D: Dimension>(
+    array: &Bound<'py, PyArray<T, D>>,
+    name: &str,
+) -> PyResult<PyReadwriteArray<'py, T, D>> {
+    array.try_readwrite().map_err(|_| {
+        Error::BadArgument(format!(
+            "the env's {name} array cannot be written: its flags.writeable was cleared (the env \
+             writes every step into the arrays it returned with copy=False: copy what you keep \
+             instead)"
+        ))
+        .into()
+    })
 }
