@@ -503,6 +503,12 @@ class PlayBoard(anywidget.AnyWidget):
                 return True
             return False
         if own and not self._continuations([point]):
+            if self._state.ply() == 0:
+                # The sheet: "before the first move is made, either player can adjust the
+                # position of any piece on the board".
+                said = f"touch-move: adjusted {point} (before the first move, no warning)"
+                self._say(said, "info")
+                return True
             self._adjustments += 1
             if self._adjustments > 1:
                 self._lose_by_touch_move(f"{point} cannot be played, touched again")

@@ -286,7 +286,10 @@ class PerfectPlayEnv(gym.Env):
         fen = (options or {}).get("fen")
         drawn = fen is None and (self._sampler is not None or callable(self.start))
         for _ in range(START_DRAWS if drawn else 1):
-            self.state = self.game.state_from_fen(fen) if fen is not None else self._start_state()
+            if fen is not None:
+                self.state = self.game.state_from_fen(fen)
+            else:
+                self.state = self._start_state()
             self._episode_over = False
             self._play_opponent()
             if not self.state.is_terminal():

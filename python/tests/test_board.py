@@ -393,8 +393,16 @@ def test_touch_move_a_touched_piece_must_be_moved(checkers):
 
 
 def test_touch_move_a_piece_that_cannot_be_played_is_warned_once(checkers):
-    # The capture 1x10 is compulsory: the man on 3 cannot be played.
+    # The capture 1x10 is compulsory: the man on 3 cannot be played. Before the game's first
+    # move, touching it is adjusting it, free.
     board = PlayBoard(checkers, start="B:W6:B1,3", seed=0, touch_move=True)
+    for _ in range(2):
+        board.click("3")
+        assert "before the first move" in board.message and not board.over
+    # After it, the first such touch is warned and the next loses.
+    state = checkers.game.state_from_fen("W:W10:B1,3")
+    state.apply("10-6")
+    board = PlayBoard(checkers, start=state, seed=0, touch_move=True)
     board.click("3")
     assert board.message_kind == "refused" and "the next such touch" in board.message
     assert not board.over

@@ -9,7 +9,7 @@
 use std::cmp::Ordering;
 
 use perfectplay_core::checkers::{Checkers, CheckersMove, CheckersPosition};
-use perfectplay_core::morris::{Morris, MorrisMove};
+use perfectplay_core::morris::{Morris, MorrisMove, MorrisPosition};
 use perfectplay_core::registry::GameFamily;
 use perfectplay_solver::Tabled;
 
@@ -45,6 +45,9 @@ pub(crate) trait CliGame: GameFamily<PositionError: Into<CliError>> + Tabled {
 
     /// Whether `text` names a square or point of the board.
     fn is_point(&self, text: &str) -> bool;
+
+    /// Whether a piece of either side stands on the square or point `text` names in `pos`.
+    fn has_piece(&self, pos: &Self::Position, text: &str) -> bool;
 }
 
 impl CliGame for Checkers {
@@ -72,6 +75,13 @@ impl CliGame for Checkers {
     fn is_point(&self, text: &str) -> bool {
         text.parse::<u8>()
             .is_ok_and(|n| perfectplay_core::checkers::Square::from_number(n).is_some())
+    }
+
+    fn has_piece(&self, pos: &CheckersPosition, text: &str) -> bool {
+        text.parse::<u8>()
+            .ok()
+            .and_then(perfectplay_core::checkers::Square::from_number)
+            .is_some_and(|square| pos.piece_at(square).is_some())
     }
 }
 
@@ -103,6 +113,12 @@ impl CliGame for Morris {
     fn is_point(&self, text: &str) -> bool {
         let board = self.board();
         (0..board.point_count() as u8).any(|point| board.name(point) == text)
+    }
+
+    fn has_piece(&self, pos: &MorrisPosition, text: &str) -> bool {
+        self.board()
+            .point(text)
+            .is_some_and(|point| pos.occupied().contains_index(point))
     }
 }
 

@@ -29,6 +29,8 @@ pub(crate) struct Console {
     touch_move: bool,
     /// Pieces named that could not be played, by side: the first is warned, the next loses.
     adjusted: ByColor<u32>,
+    /// Whether the game's first move has been made ([`Console::first_move_made`]).
+    first_move_made: bool,
 }
 
 impl Console {
@@ -40,6 +42,7 @@ impl Console {
             clock_left: None,
             touch_move: false,
             adjusted: ByColor::default(),
+            first_move_made: true,
         }
     }
 
@@ -55,6 +58,7 @@ impl Console {
             clock_left: None,
             touch_move: false,
             adjusted: ByColor::default(),
+            first_move_made: true,
         })
     }
 
@@ -64,10 +68,20 @@ impl Console {
     /// move typed at once names its own piece. A move of another piece than the one named
     /// loses the game. Naming a piece that cannot be played (the sheet's adjusting a piece
     /// without saying so) is warned the first time and loses the game the next; `adjust`
-    /// and a point says so and commits to nothing. Turns that move no piece on the board (a
-    /// morris placement) are typed as usual.
+    /// and a point says so and commits to nothing. Before the game's first move any piece may
+    /// be adjusted freely (the sheet's words), and naming an empty square touches nothing.
+    /// Turns that move no piece on the board (a morris placement) are typed as usual. The
+    /// sheet's last touch-move rule ("if any part of a playable piece is moved over the angle
+    /// of its square, the piece must be played in that direction") has no counterpart here: a
+    /// move is typed whole, never part made.
     pub(crate) fn touch_move(&mut self, on: bool) {
         self.touch_move = on;
+    }
+
+    /// Tells the console whether the game's first move has been made: until then pieces may
+    /// be adjusted without warning. A new console assumes it has.
+    pub(crate) fn first_move_made(&mut self, made: bool) {
+        self.first_move_made = made;
     }
 
     /// Bounds the next read by what a chess clock leaves the player (`None`: no clock). Time
@@ -142,9 +156,8 @@ impl Console {
                 },
                 "quit" => return Ok(Choice::Quit(QuitReason::Quit(side))),
                 text if self.touch_move => {
-                    if let Some(choice) =
-                        touch(game, pos, text, &mut touched, &mut self.adjusted, talk)?
-                    {
+                    let adjusted = self.first_move_made.then_some(&mut self.adjusted);
+                    if let Some(choice) = touch(game, pos, text, &mut touched, adjusted, talk)? {
                         return Ok(choice);
                     }
                 }
@@ -159,13 +172,14 @@ impl Console {
 
 /// One line of a turn under the touch-move rule: the choice it makes, or `None` to read on
 /// (with what it said in `talk`). `touched` is the piece named this turn, `adjusted` the
-/// pieces each side named that could not be played.
+/// pieces each side named that could not be played (`None` before the game's first move,
+/// when adjusting is free).
 fn touch<G: CliGame>(
     game: &G,
     pos: &G::Position,
     text: &str,
     touched: &mut Option<String>,
-    adjusted: &mut ByColor<u32>,
+    adjusted: Option<&mut ByColor<u32>>,
     talk: &mut dyn Write,
 ) -> io::Result<Option<Choice<G::Move>>> {
     let side = game.side_to_move(pos);
@@ -195,6 +209,14 @@ fn touch<G: CliGame>(
             *touched = Some(named.to_owned());
             return Ok(None);
         }
+        if !game.has_piece(pos, named) {
+            writeln!(talk, "no piece stands on {named}")?;
+            return Ok(None);
+        }
+        let Some(adjusted) = adjusted else {
+            writeln!(talk, "adjusted {named} (before the first move, no warning)")?;
+            return Ok(None);
+        };
         adjusted[side] += 1;
         if adjusted[side] > 1 {
             writeln!(
@@ -321,10 +343,39 @@ mod tests {
             talk.contains("5 cannot be played; say `adjust 5`"),
             "{talk}"
         );
-        // The warning was spent: the next such touch loses.
-        let mut c2 = touching("20\n");
+        // The warning was spent: the next such touch loses; an empty square touches nothing.
+        let mut c2 = touching("20\n1\n");
         c2.adjusted = c.adjusted;
-        let choice = c2.read_move(&game, &start, None, &mut Vec::new()).unwrap();
+        let mut talk = Vec::new();
+        let choice = c2.read_move(&game, &start, None, &mut talk).unwrap();
+        assert_eq!(choice, Choice::BreaksTouchMove);
+        assert!(String::from_utf8(talk)
+            .unwrap()
+            .contains("no piece stands on 20"));
+    }
+
+    #[test]
+    fn pieces_are_adjusted_freely_before_the_first_move() {
+        let game = Checkers::default();
+        let start = game.start_position();
+        let mut c = touching("5\n1\n24\n9-13\n");
+        c.first_move_made(false);
+        let mut talk = Vec::new();
+        assert!(matches!(
+            c.read_move(&game, &start, None, &mut talk).unwrap(),
+            Choice::Move(_)
+        ));
+        let talk = String::from_utf8(talk).unwrap();
+        assert!(
+            talk.contains("adjusted 5 (before the first move, no warning)"),
+            "{talk}"
+        );
+        assert!(talk.contains("adjusted 24"), "{talk}");
+        assert_eq!(c.adjusted, ByColor::default());
+        // Once the first move is made the same touches are counted.
+        let mut c = touching("5\n1\n");
+        c.first_move_made(true);
+        let choice = c.read_move(&game, &start, None, &mut Vec::new()).unwrap();
         assert_eq!(choice, Choice::BreaksTouchMove);
     }
 
@@ -362,6 +413,7 @@ mod tests {
             clock_left: None,
             touch_move: false,
             adjusted: ByColor::default(),
+            first_move_made: true,
         };
         let mut talk = Vec::new();
         assert_eq!(

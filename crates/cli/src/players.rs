@@ -107,6 +107,7 @@ impl<G: CliGame> Player<G> {
             Player::Human => {
                 let values = tables
                     .map(|tb| move |pos: &G::Position| -> String { move_values::<G>(tb, pos) });
+                console.first_move_made(state.ply() > 0);
                 Ok(console.read_move(
                     state.game(),
                     state.position(),

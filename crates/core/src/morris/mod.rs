@@ -22,13 +22,20 @@
 //!   hand.
 //! - A placement, slide or flight that completes a line of three of the mover's men through the
 //!   point it arrives on closes a mill and takes an opponent's man from the board, in the same
-//!   turn. Which men may be taken is the `removal` rule: `standard` protects men in mills unless
+//!   turn. The capture always happens: the twelve-man sheet's "they can capture" is read as
+//!   the "Cowboy Checkers" sheet's "he removes one of his opponent's pieces" and as mill
+//!   programs play it, though with a blocked player losing a declined capture could
+//!   sometimes win. Which men may be taken is the `removal` rule: `standard` protects men in mills unless
 //!   all of the opponent's men are in mills; `any`; `mill_immunity` protects men in mills always,
 //!   and if all are in mills nothing is taken. Closing two mills at once takes one man, or two
 //!   with `double_mill = two` (the pair is legal if one of its orders is; if only one man can be
 //!   taken, one is). A man moved back into the same mill later closes it again (the
 //!   "Cowboy Checkers" sheet allows this), except with `no_reforming`: then the man that broke
 //!   the mill may not move back to re-form it on its side's very next turn.
+//! - The twelve-man sheet's nine-man variation (`nine_mens_morris_no_flying`), where the
+//!   diagonal lines "can no longer be used for the building of mills", is played on the
+//!   nine-man board without them, for moving too, as every other description of the nine-man
+//!   game has it; diagonal moves without diagonal mills are not an option.
 //! - A side with fewer than `lose_below` (3) men, on the board and in hand, loses. A side to move
 //!   with no placement, slide or flight loses, or with `trapped = passes` (Shah) passes.
 //! - If placement fills the board with no man in hand (Twelve Men's Morris without a mill), the

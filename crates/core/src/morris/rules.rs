@@ -190,6 +190,8 @@ impl MorrisRules {
             id: "nine_mens_morris_no_flying",
             aliases: &[],
             summary: "the twelve-man sheet's nine-man variation: 9 men, no flying, any man taken",
+            // "The diagonal lines ... can no longer be used for the building of mills": read
+            // as the nine-man board without them, for moving too (see the module docs).
             rules: MorrisRules {
                 diagonals: false,
                 men: 9,
