@@ -463,14 +463,16 @@ class Probe:
 
     `wdl` is 1 (win), 0 (draw) or -1 (loss) for the side to move; `plies` is the number of
     plies to the end of the game under optimal play (the winner the shortest way, the loser the
-    longest), or `None` for a draw or a table stored without distances (WDL-only)."""
+    longest), or `None` for a draw or a table stored without distances (WDL-only), where
+    only what the rules decide has one: 0 for a game over, 1 for a move that ends it."""
 
     @property
     def wdl(self) -> int:
         """1, 0 or -1: win, draw or loss for the side to move."""
     @property
     def plies(self) -> Optional[int]:
-        """Plies to the end under optimal play; `None` for a draw or a WDL-only table."""
+        """Plies to the end under optimal play; `None` for a draw or a WDL-only table (but for
+        what the rules decide: 0 for a game over, 1 for a move that ends it)."""
     @property
     def result(self) -> str:
         """`"win"`, `"draw"` or `"loss"`."""
@@ -577,9 +579,9 @@ class Tablebase:
         `uint32`: a value that does not raises `TablebaseError` naming its row and field, and
         a float or bool array `TypeError`) or an iterable of states or position strings.
         Returns `(wdl, plies)`: `int8` values 1, 0, -1 for the side to move and `int32` plies
-        to the end (-1 for draws and WDL-only tables). The first position that cannot be
-        probed raises its error; a table changed on disk while the batch read it raises
-        `TablebaseError`.
+        to the end (-1 for draws and WDL-only tables, but for what the rules decide). The first
+        position that cannot be probed raises its error; a table changed on disk while the
+        batch read it raises `TablebaseError`.
 
         `default` (an int from -128 to 127, such as -2) is the `wdl` of positions the tables do
         not hold (a missing table, more pieces than the databases cover), with plies -1,

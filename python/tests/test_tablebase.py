@@ -232,6 +232,15 @@ def test_get_and_probe_batch_give_the_default_for_positions_not_held(checkers_di
     assert plies.tolist() == [probe.plies, -1, -1]
     with pytest.raises(ValueError, match="int8"):
         tb.probe_batch([held], default=300)
+    # White to move after Black, who has no piece, moved: it cannot arise in play.
+    never = "W:WK5,K27:B"
+    with pytest.raises(pp.OutOfScopeError, match="cannot arise"):
+        tb.probe(never)
+    assert tb.get(never, "n/a") == "n/a"
+    assert tb.probe_batch([tb.game.state_from_fen(never), held], default=-2)[0].tolist() == [
+        -2,
+        probe.wdl,
+    ]
     # A state of another game is still an error, not a default.
     with pytest.raises(pp.TablebaseError):
         tb.get(pp.load_game("three_mens_morris").new_initial_state(), "n/a")

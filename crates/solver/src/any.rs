@@ -259,7 +259,14 @@ fn probe_into<D: Domain>(
             plies[i] = v.plies.map_or(-1, |p| i32::try_from(p).unwrap_or(i32::MAX));
             ControlFlow::Continue(())
         }
-        (Err(ProbeError::MissingTable { .. } | ProbeError::OutOfScope(_)), Some(value)) => {
+        (
+            Err(
+                ProbeError::MissingTable { .. }
+                | ProbeError::OutOfScope(_)
+                | ProbeError::CannotArise,
+            ),
+            Some(value),
+        ) => {
             wdl[i] = value;
             plies[i] = -1;
             ControlFlow::Continue(())

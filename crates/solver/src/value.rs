@@ -105,16 +105,23 @@ impl Value {
     }
 
     /// Whether `self` is better than `other` for the side to move: a better result, or a
-    /// quicker win, or a slower loss. Values without a distance compare by result only.
+    /// quicker win, or a slower loss ([`Value::rank_key`]).
     #[must_use]
     pub fn better_than(self, other: Value) -> bool {
         self.rank_key() > other.rank_key()
     }
 
-    /// A key that orders values from worst to best for the side to move.
+    /// A key that orders values from worst to best for the side to move: by result, then a
+    /// quicker win or a slower loss. A win whose distance is not known ranks below every win
+    /// whose distance is (it may take any number of plies), and a loss whose distance is not
+    /// known above every known loss: where tables hold results only and the rules value the
+    /// moves that end the game, the move that wins at once is a best move, and the move that
+    /// loses at once is not. Values without a distance and of one result rank alike.
     #[must_use]
     pub fn rank_key(self) -> (Wdl, i64) {
-        let plies = i64::from(self.plies.unwrap_or(0));
+        // Past every distance a `u32` holds.
+        let unknown = i64::from(u32::MAX) + 1;
+        let plies = self.plies.map_or(unknown, i64::from);
         match self.wdl {
             Wdl::Win => (Wdl::Win, -plies),
             Wdl::Draw => (Wdl::Draw, 0),
@@ -232,6 +239,13 @@ mod tests {
         assert!(win5.better_than(Value::DRAW));
         assert!(Value::DRAW.better_than(loss8));
         assert!(loss8.better_than(loss2));
+        // Without a distance: below every known win, above every known loss.
+        let (win, loss) = (Value::wdl_only(Wdl::Win), Value::wdl_only(Wdl::Loss));
+        let win_far = Value::decided(u32::MAX);
+        assert!(win1.better_than(win) && win_far.better_than(win));
+        assert!(win.better_than(Value::DRAW) && Value::DRAW.better_than(loss));
+        assert!(loss.better_than(loss8) && loss.better_than(Value::decided(u32::MAX - 1)));
+        assert!(!win.better_than(win) && !loss.better_than(loss));
         assert_eq!(loss2.before(), Value::decided(3));
         assert_eq!(Value::DRAW.before(), Value::DRAW);
     }
