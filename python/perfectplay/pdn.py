@@ -29,7 +29,7 @@ import threading
 from dataclasses import dataclass
 from typing import IO, Any, Dict, Iterable, List, Optional, Tuple, Union
 
-from perfectplay._core import Game, State, _read_records, load_game
+from perfectplay._core import Game, RecordError, State, _read_records, load_game
 
 __all__ = ["GameRecord", "loads", "read", "write"]
 
@@ -37,6 +37,10 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 _GAME_TAG = re.compile(r'^\s*\[Game\s+"([^"]*)"\s*\]', re.MULTILINE)
 _RULES_TAG = re.compile(r'^\s*\[Rules\s+"([^"]*)"\s*\]', re.MULTILINE)
+#: The first record's tag pairs, with the comments and blank lines before and among them.
+_FIRST_HEADER = re.compile(
+    r'\A(?:\s+|\{[^}]*\}|;[^\n]*|\[(?:[^\]"\n]|"(?:[^"\\\n]|\\.)*")*\])*'
+)
 
 
 @dataclass(frozen=True)
@@ -68,18 +72,28 @@ def _game(text: str, game: Union[Game, str, None], rules: Dict[str, Any]) -> Gam
         if rules:
             raise ValueError("rule options go with a game id, not with a Game")
         return game
+    # Only the first record's tags: a later game's are checked against the game when it is
+    # read (a record of other rules is refused there).
+    header = _FIRST_HEADER.match(text).group(0)  # type: ignore[union-attr]
+    named = None
     if game is None:
-        found = _GAME_TAG.search(text)
-        game = found.group(1) if found else "checkers"
+        named = _GAME_TAG.search(header)
+        game = named.group(1) if named else "checkers"
     # The first record's [Rules "name=value ..."] tag (a variant's options), under the keywords.
-    tagged = _RULES_TAG.search(text)
+    tagged = _RULES_TAG.search(header)
     options: Dict[str, Any] = {}
     if tagged:
         for word in tagged.group(1).split():
             name, _, value = word.partition("=")
             options[name] = value
     options.update(rules)
-    return load_game(game, **options)
+    try:
+        return load_game(game, **options)
+    except ValueError as exc:
+        if named is None and tagged is None:
+            raise
+        said = " and ".join(m.group(0).strip() for m in (named, tagged) if m is not None)
+        raise RecordError(f"game 1: {said}: {exc}") from exc
 
 
 def loads(text: str, game: Union[Game, str, None] = None, **rules: Any) -> List[GameRecord]:

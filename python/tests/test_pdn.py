@@ -126,3 +126,29 @@ def test_a_write_that_fails_leaves_the_file_as_it_was(tmp_path, monkeypatch):
     monkeypatch.undo()
     pp.pdn.write(path, [second], append=True)
     assert [r.state for r in pp.pdn.read(path)] == [first, second]
+
+
+def test_only_the_first_records_tags_choose_the_game():
+    text = '[Event "std"]\n1. 11-15 22-18 2. 9-13 *\n\n[Rules "mandatory_capture=false"]\n1. 11-15 *'
+    # Game 1 is the standard game, where 9-13 ignores a capture: refused, not read as basic.
+    with pytest.raises(pp.RecordError, match="game 1: move 2 .*9-13"):
+        pp.pdn.loads(text)
+    with pytest.raises(pp.RecordError, match=r'\[Game "foo"\]: unknown game'):
+        pp.pdn.loads('[Game "foo"]\n*')
+    with pytest.raises(pp.RecordError, match="flying_kings"):
+        pp.pdn.loads('[Rules "flying_kings=true"]\n*')
+
+
+def test_commentary_between_games_starts_no_game_and_a_brace_left_open_is_refused():
+    records = pp.pdn.loads('{a file header}\n[Event "a"]\n1. 11-15 1-0 {Black resigned}\n')
+    assert len(records) == 1 and records[0].result == "1-0"
+    with pytest.raises(pp.RecordError, match="comment opened at `{oops"):
+        pp.pdn.loads('[Event "a"]\n1. 11-15 {oops *\n\n[Event "b"]\n1. 9-13 *')
+
+
+def test_tag_names_the_reader_would_refuse_are_refused_when_written():
+    state = pp.load_game("checkers").new_initial_state()
+    for name in ["Bad Name", "", "Ev]nt"]:
+        with pytest.raises(ValueError, match="tag name"):
+            state.to_pdn({name: "x"})
+    assert pp.pdn.loads(state.to_pdn({"Event_2": "x"}))[0].tags["Event_2"] == "x"

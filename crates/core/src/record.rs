@@ -119,9 +119,10 @@ pub enum RecordErrorKind {
     /// A tag pair that is not `[Name "value"]`.
     #[error("a tag pair must read [Name \"value\"], found `{0}`")]
     BadTag(String),
-    /// A comment or variation that is never closed.
-    #[error("a {0} is never closed")]
-    Unclosed(&'static str),
+    /// A comment or variation that is never closed (or only past the next game's tags), and
+    /// the text it opens with.
+    #[error("a {0} opened at `{1}` is never closed before the next game or the end")]
+    Unclosed(&'static str, String),
     /// The `FEN` tag's position cannot be read.
     #[error("the FEN tag: {0}")]
     BadPosition(String),
@@ -158,15 +159,24 @@ pub fn read_records<G: GameFamily + Clone>(
     let mut records = Vec::new();
     let mut rest = text;
     loop {
-        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+        let number = records.len() + 1;
+        let fail = |kind| RecordError { game: number, kind };
+        // Commentary between games (after a result, before the first tags) starts no game.
+        rest = skip_commentary(
+            rest.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}'),
+        )
+        .map_err(fail)?;
         if rest.is_empty() {
             return Ok(records);
         }
-        let number = records.len() + 1;
-        let fail = |kind| RecordError { game: number, kind };
         let (tags, after_tags) = read_tags(rest).map_err(fail)?;
         let mut state = start_state(game, &tags).map_err(fail)?;
-        let (result, after) = play_movetext(game, &mut state, after_tags).map_err(fail)?;
+        let (written, after) = play_movetext(game, &mut state, after_tags).map_err(fail)?;
+        // Moves that end without a result keep the one their tag gives.
+        let tagged = tags.iter().find(|(n, _)| n == "Result");
+        let result = written
+            .or_else(|| tagged.and_then(|(_, v)| RecordResult::from_token(v.trim())))
+            .unwrap_or(RecordResult::Unknown);
         records.push(Record {
             tags,
             state,
@@ -204,8 +214,27 @@ fn read_tags(text: &str) -> Result<(Tags, &str), RecordErrorKind> {
         }
         tags.push((name.to_owned(), unescape(quoted)));
         rest = body[end + 1..].trim_start();
+        // A comment between tag pairs is dropped; one before the moves is the movetext's.
+        let past = skip_commentary(rest)?;
+        if past.starts_with('[') {
+            rest = past;
+        }
     }
     Ok((tags, rest))
+}
+
+/// `text` past any comments (`{...}`, `;` to the end of the line) and whitespace it starts
+/// with.
+fn skip_commentary(text: &str) -> Result<&str, RecordErrorKind> {
+    let mut rest = text.trim_start();
+    loop {
+        rest = match rest.chars().next() {
+            Some('{') => skip_comment(rest)?,
+            Some(';') => rest.find('\n').map_or("", |i| &rest[i + 1..]),
+            _ => return Ok(rest),
+        }
+        .trim_start();
+    }
 }
 
 /// Where the `]` closing a tag pair is in `body` (after its `[`), past `\"` and `\\`.
@@ -301,12 +330,13 @@ fn start_state<G: GameFamily + Clone>(
 }
 
 /// Plays the movetext at the start of `text` on `state`, up to its result, the next game's
-/// tags or the end; returns the result and the text after it.
+/// tags or the end; returns the result written (`None` where the moves end without one) and
+/// the text after it.
 fn play_movetext<'t, G: GameFamily>(
     game: &G,
     state: &mut GameState<G>,
     text: &'t str,
-) -> Result<(RecordResult, &'t str), RecordErrorKind> {
+) -> Result<(Option<RecordResult>, &'t str), RecordErrorKind> {
     let first = game.first_to_move();
     // Whole moves count from the first player's turn: a record starting on the second
     // player's turn is half a move in.
@@ -315,11 +345,11 @@ fn play_movetext<'t, G: GameFamily>(
     loop {
         rest = rest.trim_start();
         let Some(c) = rest.chars().next() else {
-            return Ok((RecordResult::Unknown, rest));
+            return Ok((None, rest));
         };
         match c {
-            '[' => return Ok((RecordResult::Unknown, rest)),
-            '{' => rest = skip_past(rest, '}').ok_or(RecordErrorKind::Unclosed("comment"))?,
+            '[' => return Ok((None, rest)),
+            '{' => rest = skip_comment(rest)?,
             ';' => rest = rest.find('\n').map_or("", |i| &rest[i + 1..]),
             '(' => rest = skip_variation(rest)?,
             '$' => {
@@ -332,7 +362,7 @@ fn play_movetext<'t, G: GameFamily>(
                 let (word, after) = rest.split_at(end);
                 rest = after;
                 if let Some(result) = RecordResult::from_token(word) {
-                    return Ok((result, rest));
+                    return Ok((Some(result), rest));
                 }
                 let word = strip_move_number(word);
                 let word = word.trim_end_matches(['!', '?', '*']);
@@ -345,8 +375,8 @@ fn play_movetext<'t, G: GameFamily>(
                 let bad = |why: String| RecordErrorKind::BadMove {
                     number,
                     side,
-                    text: word.to_owned(),
-                    why,
+                    text: opening(word),
+                    why: shortened(&why),
                 };
                 if let Some(outcome) = state.outcome() {
                     return Err(bad(format!("the game is over ({outcome})")));
@@ -367,30 +397,82 @@ fn play_movetext<'t, G: GameFamily>(
     }
 }
 
-/// `word` without a leading move number (`12.`, `12...`); a bare number is dropped whole.
+/// `word` without a leading move number (`12.`, `12...`), and empty for a lone `...` (the
+/// second player's move comes next). A bare number is not a move number: it is read as a
+/// move, and refused as one.
 fn strip_move_number(word: &str) -> &str {
     let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    if digits > 0 && word[digits..].starts_with('.') {
+    if word[digits..].starts_with('.') && (digits > 0 || word.chars().all(|c| c == '.')) {
         return word[digits..].trim_start_matches('.');
     }
     word
 }
 
-/// The text after the first `close` in `text`.
-fn skip_past(text: &str, close: char) -> Option<&str> {
-    text.find(close).map(|i| &text[i + close.len_utf8()..])
+/// Whether the line that starts at `text` opens a game: a tag pair `[Name "`.
+fn starts_tag_line(text: &str) -> bool {
+    let Some(body) = text.trim_start_matches([' ', '\t']).strip_prefix('[') else {
+        return false;
+    };
+    let name = body.len()
+        - body
+            .trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_')
+            .len();
+    name > 0
+        && body[name..]
+            .trim_start_matches([' ', '\t'])
+            .starts_with('"')
 }
 
-/// The text after the variation `text` starts with, nested variations and comments included.
+/// The text after the comment `text` starts with (at its `{`): refused if it is never closed,
+/// or closed only past a line that opens the next game (a brace left open would swallow
+/// whole games).
+fn skip_comment(text: &str) -> Result<&str, RecordErrorKind> {
+    let unclosed = || RecordErrorKind::Unclosed("comment", opening(text));
+    let end = text.find('}').ok_or_else(unclosed)?;
+    if text[..end]
+        .match_indices('\n')
+        .any(|(i, _)| starts_tag_line(&text[i + 1..]))
+    {
+        return Err(unclosed());
+    }
+    Ok(&text[end + 1..])
+}
+
+/// `why` cut to a few hundred characters: a reason that quotes a long token stays readable.
+fn shortened(why: &str) -> String {
+    match why.char_indices().nth(200) {
+        Some((i, _)) => format!("{}...", &why[..i]),
+        None => why.to_owned(),
+    }
+}
+
+/// The start of `text`, shortened, for an error that says where something was opened.
+fn opening(text: &str) -> String {
+    let line = text.lines().next().unwrap_or("");
+    match line.char_indices().nth(30) {
+        Some((i, _)) => format!("{}...", &line[..i]),
+        None => line.to_owned(),
+    }
+}
+
+/// The text after the variation `text` starts with, nested variations and comments included;
+/// refused if it is never closed or runs into the next game's tags.
 fn skip_variation(text: &str) -> Result<&str, RecordErrorKind> {
+    let unclosed = || RecordErrorKind::Unclosed("variation", opening(text));
     let mut depth = 0usize;
     let mut rest = text;
     while let Some(c) = rest.chars().next() {
         match c {
             '{' => {
-                rest = skip_past(rest, '}').ok_or(RecordErrorKind::Unclosed("comment"))?;
+                rest = skip_comment(rest)?;
                 continue;
             }
+            ';' => {
+                // A comment to the end of the line: a `)` in it closes nothing.
+                rest = rest.find('\n').map_or("", |i| &rest[i..]);
+                continue;
+            }
+            '\n' if starts_tag_line(&rest[1..]) => return Err(unclosed()),
             '(' => depth += 1,
             ')' => {
                 depth -= 1;
@@ -402,7 +484,7 @@ fn skip_variation(text: &str) -> Result<&str, RecordErrorKind> {
         }
         rest = &rest[c.len_utf8()..];
     }
-    Err(RecordErrorKind::Unclosed("variation"))
+    Err(unclosed())
 }
 
 /// The rule options of `game` that differ from its id's defaults, as `name=value` words.

@@ -237,6 +237,14 @@ impl PyState {
                 })?
             }
         };
+        // As the reader takes them back: a tag name it would refuse is refused here.
+        if let Some((name, _)) = tags.iter().find(|(name, _)| {
+            name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        }) {
+            return Err(Error::BadArgument(format!(
+                "tag name {name:?}: a tag name is ASCII letters, digits and _"
+            )));
+        }
         let result = match result {
             None => None,
             Some(token) => Some(RecordResult::from_token(token).ok_or_else(|| {

@@ -135,10 +135,10 @@ fn bad_records_name_the_game_the_move_and_the_problem() {
             matches!(k, RecordErrorKind::BadTag(_))
         }),
         ("1. 11-15 {never closed", |k| {
-            matches!(k, RecordErrorKind::Unclosed("comment"))
+            matches!(k, RecordErrorKind::Unclosed("comment", _))
         }),
         ("1. 11-15 (22-18 *", |k| {
-            matches!(k, RecordErrorKind::Unclosed("variation"))
+            matches!(k, RecordErrorKind::Unclosed("variation", _))
         }),
         ("[FEN \"B:W33:B1\"]\n*", |k| {
             matches!(k, RecordErrorKind::BadPosition(_))
@@ -151,6 +151,52 @@ fn bad_records_name_the_game_the_move_and_the_problem() {
     // A finished game takes no more moves.
     let err = read_records(&game, "[FEN \"B:W18:B\"]\n1. 11-15 *").unwrap_err();
     assert!(err.to_string().contains("the game is over"), "{err}");
+}
+
+#[test]
+fn commentary_between_games_and_braces_left_open() {
+    let game = Checkers::default();
+    let count = |text: &str| read_records(&game, text).map(|r| r.len());
+    // Comments after a result, before the first tags and between tag pairs start no game.
+    assert_eq!(
+        count("[Event \"a\"]\n1. 11-15 1-0 {Black resigned}\n"),
+        Ok(1)
+    );
+    assert_eq!(
+        count("{header}\n; a line\n[Event \"x\"]\n1. 11-15 *"),
+        Ok(1)
+    );
+    let records = read_records(&game, "[Event \"x\"]\n{c}\n[Site \"y\"]\n1. 11-15 *").unwrap();
+    assert_eq!(records.len(), 1);
+    assert_eq!(
+        (records[0].tag("Event"), records[0].tag("Site")),
+        (Some("x"), Some("y"))
+    );
+    // A brace or parenthesis left open does not swallow the next game: it is refused.
+    let open_comment =
+        "[Event \"a\"]\n1. 11-15 {oops 23-19 *\n\n[Event \"b\"]\n1. 9-13 {ok} 22-18 *";
+    let err = read_records(&game, open_comment).unwrap_err();
+    assert!(
+        matches!(&err.kind, RecordErrorKind::Unclosed("comment", at) if at.starts_with("{oops")),
+        "{err}"
+    );
+    let open_variation = "[Event \"a\"]\n1. 11-15 (23-19 *\n\n[Event \"b\"]\n1. 9-13 ) 22-18 *";
+    let err = read_records(&game, open_variation).unwrap_err();
+    assert!(
+        matches!(err.kind, RecordErrorKind::Unclosed("variation", _)),
+        "{err}"
+    );
+    // A `;` comment inside a variation: its `)` closes nothing.
+    let records = read_records(&game, "1. 11-15 (22-18 ; why not )\n 21-17) 23-19 *").unwrap();
+    assert_eq!(moves(&records[0].state), ["11-15", "23-19"]);
+    // `...` before the second player's move; the Result tag where the moves give none.
+    let records = read_records(&game, "[Result \"1-0\"]\n1. 11-15 ... 23-19").unwrap();
+    assert_eq!(moves(&records[0].state), ["11-15", "23-19"]);
+    assert_eq!(records[0].result, RecordResult::Win(Color::White));
+    // A long bad token is quoted shortened.
+    let long = format!("1. {} *", "9".repeat(100_000));
+    let err = read_records(&game, &long).unwrap_err().to_string();
+    assert!(err.len() < 500, "{}", err.len());
 }
 
 #[test]
