@@ -152,3 +152,10 @@ def test_tag_names_the_reader_would_refuse_are_refused_when_written():
         with pytest.raises(ValueError, match="tag name"):
             state.to_pdn({name: "x"})
     assert pp.pdn.loads(state.to_pdn({"Event_2": "x"}))[0].tags["Event_2"] == "x"
+
+
+def test_a_forfeited_turn_is_refused_naming_its_move():
+    # What `perfectplay play --move-time` saves when a player runs out of time.
+    text = '[Game "nine_mens_morris"]\n1. d6 -- 2. a7 *'
+    with pytest.raises(pp.RecordError, match=r"game 1: move 1 \(black\) `--`: a forfeited turn"):
+        pp.pdn.loads(text)

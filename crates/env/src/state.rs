@@ -161,14 +161,19 @@ impl<F: Family> State<F> {
                     inner: ActionState::new(game, *origin, no_progress, History::Full),
                     turn: Vec::new(),
                 };
-                for mv in r.state.moves() {
+                // Whole moves count from the first player's turn, as the record counts them.
+                let offset = u32::from(game.side_to_move(origin) != game.first_to_move());
+                for (ply, mv) in (0u32..).zip(r.state.moves()) {
                     let Some(mv) = mv else {
                         return Err(RecordError {
                             game: i + 1,
-                            kind: RecordErrorKind::Stray(
-                                "-- (a forfeited turn, which states made move by move cannot hold)"
+                            kind: RecordErrorKind::BadMove {
+                                number: (ply + offset) / 2 + 1,
+                                side: game.side_to_move(state.inner.position()),
+                                text: "--".to_owned(),
+                                why: "a forfeited turn, which a State (moves only) cannot hold"
                                     .to_owned(),
-                            ),
+                            },
                         });
                     };
                     state.inner.play(&mv);
