@@ -209,7 +209,7 @@ fn read_tags(text: &str) -> Result<(Tags, &str), RecordErrorKind> {
             .strip_prefix('"')
             .and_then(|v| v.strip_suffix('"'))
             .ok_or_else(bad)?;
-        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        if !is_tag_name(name) {
             return Err(bad());
         }
         tags.push((name.to_owned(), unescape(quoted)));
@@ -235,6 +235,12 @@ fn skip_commentary(text: &str) -> Result<&str, RecordErrorKind> {
         }
         .trim_start();
     }
+}
+
+/// Whether `name` can name a tag pair: ASCII letters, digits and `_`, at least one.
+#[must_use]
+pub fn is_tag_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// Where the `]` closing a tag pair is in `body` (after its `[`), past `\"` and `\\`.
@@ -376,7 +382,7 @@ fn play_movetext<'t, G: GameFamily>(
                     number,
                     side,
                     text: opening(word),
-                    why: shortened(&why),
+                    why: shortened(&why, 200),
                 };
                 if let Some(outcome) = state.outcome() {
                     return Err(bad(format!("the game is over ({outcome})")));
@@ -438,21 +444,19 @@ fn skip_comment(text: &str) -> Result<&str, RecordErrorKind> {
     Ok(&text[end + 1..])
 }
 
-/// `why` cut to a few hundred characters: a reason that quotes a long token stays readable.
-fn shortened(why: &str) -> String {
-    match why.char_indices().nth(200) {
-        Some((i, _)) => format!("{}...", &why[..i]),
-        None => why.to_owned(),
+/// `text` cut to `chars` characters (and `...`): an error that quotes a long token stays
+/// readable.
+fn shortened(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((i, _)) => format!("{}...", &text[..i]),
+        None => text.to_owned(),
     }
 }
 
-/// The start of `text`, shortened, for an error that says where something was opened.
+/// The start of `text`'s first line, shortened, for an error that says where something was
+/// opened.
 fn opening(text: &str) -> String {
-    let line = text.lines().next().unwrap_or("");
-    match line.char_indices().nth(30) {
-        Some((i, _)) => format!("{}...", &line[..i]),
-        None => line.to_owned(),
-    }
+    shortened(text.lines().next().unwrap_or(""), 30)
 }
 
 /// The text after the variation `text` starts with, nested variations and comments included;

@@ -5,7 +5,7 @@ use std::fmt;
 use numpy::{PyArray1, PyArray3, PyArrayDyn, PyArrayMethods};
 use perfectplay_core::checkers::Checkers;
 use perfectplay_core::morris::Morris;
-use perfectplay_core::record::RecordResult;
+use perfectplay_core::record::{is_tag_name, RecordResult};
 use perfectplay_core::ActionGame;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -238,9 +238,7 @@ impl PyState {
             }
         };
         // As the reader takes them back: a tag name it would refuse is refused here.
-        if let Some((name, _)) = tags.iter().find(|(name, _)| {
-            name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        }) {
+        if let Some((name, _)) = tags.iter().find(|(name, _)| !is_tag_name(name)) {
             return Err(Error::BadArgument(format!(
                 "tag name {name:?}: a tag name is ASCII letters, digits and _"
             )));
