@@ -103,22 +103,22 @@ impl<F: Tabled> Slot<F> {
 
     /// Starts a new game; in single-agent mode the opponent then moves until it is the
     /// agent's turn, and a game the opponent ends first is drawn again, up to
-    /// [`START_DRAWS`] times. Whether the game goes on (false: every draw ended at once).
-    fn reset(&mut self, agent: Option<&(Player, Opponent<F>)>, start: &Start<F>) -> bool {
+    /// [`START_DRAWS`] times (after which the last game is left over: callers read its
+    /// outcome).
+    fn reset(&mut self, agent: Option<&(Player, Opponent<F>)>, start: &Start<F>) {
         for _ in 0..START_DRAWS {
             match start.draw(&mut self.start_rng) {
                 Some(pos) => self.state.restart_at(pos),
                 None => self.state.restart(),
             }
             let Some((agent, opponent)) = agent else {
-                return true;
+                return;
             };
             self.opponent_moves(*agent, opponent);
             if self.state.outcome().is_none() {
-                return true;
+                return;
             }
         }
-        false
     }
 
     /// The opponent's turns, until the agent is to move or the game is over. The agent has
@@ -677,7 +677,7 @@ impl<F: Tabled> Batch<F> {
                     // Env `i` then plays as the only env of a batch seeded `seeds[i]` would.
                     Reseed::Each(seeds) => slot.seed(seeds[i], 0),
                 }
-                // Whether it went on is read back below, after the pass.
+                // Whether every env went on is read back below, after the pass.
                 slot.reset(agent, start);
                 slot.write(rows.obs, rows.mask, rows.player);
                 rows.reward.fill(0.0);
