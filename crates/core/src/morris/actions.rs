@@ -9,7 +9,8 @@
 //! - `n` (the unused `from == to == 0` slot): pass.
 //!
 //! A turn that closes a mill is two actions by the same player (three when it takes two men):
-//! first the placement or move, then each removal. [`Stage`] says where a player is within the
+//! first the placement or move, then each removal. Where capture is optional, the pass action
+//! at the removal stage declines the capture, and at Shah's opening removal declines that. [`Stage`] says where a player is within the
 //! turn; [`Morris::apply_action`] advances it and hands back the whole turn when it is
 //! complete ([`ActionGame`] has the methods). The legal actions are always those that can
 //! still complete a legal turn.
@@ -77,13 +78,23 @@ impl Morris {
         }
     }
 
-    /// The actions that play `mv`, in order (at most three).
+    /// The actions that play `mv`, a legal turn in `pos`, in order (at most three): its
+    /// placement or move, then each man it takes, or the pass that declines what it earns.
     #[must_use]
-    pub fn turn_actions(&self, mv: &MorrisMove) -> Vec<usize> {
-        self.base_action(mv)
+    pub fn turn_actions(&self, pos: &MorrisPosition, mv: &MorrisMove) -> Vec<usize> {
+        let mut actions: Vec<usize> = self
+            .base_action(mv)
             .into_iter()
             .chain(mv.removed().indices().map(usize::from))
-            .collect()
+            .collect();
+        let declined = mv.removed().is_empty()
+            && !matches!(mv.kind(), MoveKind::Pass | MoveKind::Remove)
+            && self.takes_by(pos, mv) > 0
+            && self.removable(pos.men(!pos.side_to_move())).any();
+        if declined {
+            actions.push(self.pass_action());
+        }
+        actions
     }
 
     /// What `action` means on this board: `d6` (a point: placement or removal), `a1-a4`,
@@ -140,7 +151,8 @@ impl ActionGame for Morris {
 
     /// At the start of a turn, one action per placement, move or pass (a turn that takes men
     /// continues to the removal stage) or, for Shah's opening removal, per man that may be
-    /// taken; at the removal stage, one per man that may still be taken.
+    /// taken; at the removal stage, one per man that may still be taken, and the pass where
+    /// the capture may be declined.
     fn for_each_action_step<F: FnMut(usize, MorrisActionStep)>(
         &self,
         pos: &MorrisPosition,
@@ -181,7 +193,13 @@ impl ActionGame for Morris {
                 });
             }
             Stage::Removing { base, taken } => self.visit_removal_sets(pos, &base, |removed| {
-                if removed.is_empty() || !taken.is_subset(removed) {
+                if !taken.is_subset(removed) {
+                    return;
+                }
+                // Taking nothing is a legal choice only where capture is optional (at this
+                // stage a man can be taken), and only before any is chosen.
+                if removed.is_empty() {
+                    visit(self.pass_action(), ActionStep::Done(base));
                     return;
                 }
                 for point in removed.without(taken).indices() {
@@ -273,8 +291,8 @@ impl ActionGame for Morris {
         })
     }
 
-    fn turn_actions(&self, _: &MorrisPosition, mv: &MorrisMove) -> Vec<usize> {
-        Morris::turn_actions(self, mv)
+    fn turn_actions(&self, pos: &MorrisPosition, mv: &MorrisMove) -> Vec<usize> {
+        Morris::turn_actions(self, pos, mv)
     }
 
     fn action_to_string(&self, _pos: &MorrisPosition, _stage: &Stage, action: usize) -> String {

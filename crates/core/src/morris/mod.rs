@@ -22,10 +22,14 @@
 //!   hand.
 //! - A placement, slide or flight that completes a line of three of the mover's men through the
 //!   point it arrives on closes a mill and takes an opponent's man from the board, in the same
-//!   turn. The capture always happens: the twelve-man sheet's "they can capture" is read as
-//!   the "Cowboy Checkers" sheet's "he removes one of his opponent's pieces" and as mill
-//!   programs play it, though with a blocked player losing a declined capture could
-//!   sometimes win. Which men may be taken is the `removal` rule: `standard` protects men in mills unless
+//!   turn. By default the capture always happens (`capture = compulsory`): the twelve-man
+//!   sheet's "they can capture" is read as the "Cowboy Checkers" sheet's "he removes one of
+//!   his opponent's pieces" and as mill programs play it. With `capture = optional` (the
+//!   sheet's words taken literally) every turn that earns men may take none instead, all or
+//!   nothing (a double mill under `double_mill = two` takes two or none; Shah's opening
+//!   removal and the trapping capture may be declined too, the opening removal by a pass).
+//!   A declined capture is written as the bare move (`a1-a4`), and in the action space it is
+//!   the pass action at the removal stage. Which men may be taken is the `removal` rule: `standard` protects men in mills unless
 //!   all of the opponent's men are in mills; `any`; `mill_immunity` protects men in mills always,
 //!   and if all are in mills nothing is taken. Closing two mills at once takes one man, or two
 //!   with `double_mill = two` (the pair is legal if one of its orders is; if only one man can be
@@ -86,7 +90,7 @@ pub use self::mv::{MorrisMove, MoveKind};
 pub use self::notation::{MorrisMoveError, ParseMorrisMoveError};
 pub use self::position::{Barrier, MorrisPosition};
 pub use self::rules::{
-    DoubleMill, FullBoard, MorrisRules, Preset, RemovalRule, RulesError, Trapped,
+    Capture, DoubleMill, FullBoard, MorrisRules, Preset, RemovalRule, RulesError, Trapped,
 };
 
 use crate::game::{DrawRules, Game, MoveBuffer, Outcome};
@@ -98,7 +102,8 @@ use crate::Color;
 /// empty point (4 slides in, one placement) or, flying with at most 3 men, 4 per empty point,
 /// each taking one of at most 12 men: 5 x 21 x 12 / 2 fits easily. A double mill needs at least
 /// 5 of the mover's men, leaving at most 19 - T empty points for T opponent men, each giving at
-/// most 5 base moves with C(T, 2) pairs: 5 (19 - T) T (T - 1) / 2 peaks at 2,310 (T = 12).
+/// most 5 base moves with C(T, 2) pairs, and one taking nothing where capture is optional:
+/// 5 (19 - T) (T (T - 1) / 2 + 1) peaks at 2,345 (T = 12).
 pub const MOVE_CAPACITY: usize = 2560;
 
 /// A fixed-capacity list of turns.

@@ -3,7 +3,7 @@
 
 use super::mv::MorrisMove;
 use super::position::{BarrierSlot, MorrisPosition};
-use super::rules::{DoubleMill, RemovalRule, Trapped};
+use super::rules::{Capture, DoubleMill, RemovalRule, Trapped};
 use super::Morris;
 use crate::Bitboard;
 
@@ -175,7 +175,7 @@ impl Morris {
         let shape = self.board.shape();
         if pos.opening_removal {
             let takeable = self.removable(theirs);
-            if takeable.is_empty() {
+            if takeable.is_empty() || self.rules.capture == Capture::Optional {
                 visit(&MorrisMove::pass(shape));
             }
             for r in takeable.indices() {
@@ -277,7 +277,7 @@ impl Morris {
     }
 
     /// Visits `base` with every legal choice of `takes` men from `theirs` (fewer if fewer can be
-    /// taken; none if none can).
+    /// taken; none if none can), and with none first where capture is optional.
     #[inline]
     fn visit_removals<F: FnMut(&MorrisMove)>(
         &self,
@@ -291,8 +291,10 @@ impl Morris {
             return;
         }
         let first = self.removable(theirs);
-        if first.is_empty() {
+        if first.is_empty() || self.rules.capture == Capture::Optional {
             visit(&base);
+        }
+        if first.is_empty() {
             return;
         }
         if takes >= 2 {

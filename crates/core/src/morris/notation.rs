@@ -2,7 +2,8 @@
 //!
 //! Syntax is checked first ([`ParseMorrisMoveError`]), then the text is matched against the
 //! legal turns ([`MorrisMoveError`]). A turn that closes a mill must name what it takes, unless
-//! only one choice is legal.
+//! only one choice is legal; where capture is optional, a turn that names nothing takes
+//! nothing.
 
 use thiserror::Error;
 

@@ -10,7 +10,7 @@ use arrayvec::ArrayVec;
 
 use super::mv::MorrisMove;
 use super::position::{Barrier, BarrierSlot, MorrisPosition};
-use super::rules::Trapped;
+use super::rules::{Capture, Trapped};
 use super::Morris;
 use crate::{Bitboard, Color};
 
@@ -172,8 +172,9 @@ impl Morris {
     /// A quiet turn neither places nor takes a man: a slide, a flight, or the pass of a trapped
     /// player (with `trapped = passes`). A slide or flight that closes a mill (or, with
     /// `trap_captures`, traps the opponent) is quiet when it takes nothing: under
-    /// `mill_immunity` with every opposing man in a mill, when mills win, or with
-    /// `trap_captures` while the opponent stays trapped. Predecessors are generated whether or
+    /// `mill_immunity` with every opposing man in a mill, when mills win, with
+    /// `trap_captures` while the opponent stays trapped, or when it declines an optional
+    /// capture. Predecessors are generated whether or
     /// not `pos` itself is over; no `q` is over.
     ///
     /// With `no_reforming`, when the side `s` to move in `pos` waits while the other side `o`
@@ -265,7 +266,9 @@ impl Morris {
         // A step keeps the mover's count of men, so it flies in `q` exactly when it could in
         // `pos`; likewise the men a mill could take are the same in every `q`.
         let fly = self.can_fly(after, hand);
-        let takes_nothing = self.removable(pos.men(pos.side)).is_empty();
+        // A turn that earns men took none if none could be taken, or if it declined them.
+        let takes_nothing =
+            self.rules.capture == Capture::Optional || self.removable(pos.men(pos.side)).is_empty();
         for to in after.indices() {
             let mut sources = if fly {
                 empty
@@ -517,8 +520,56 @@ mod tests {
         all
     }
 
+    /// Rules where a capture may be declined: every mill may then be a quiet turn. (Listed
+    /// last: each game's sample is seeded by its place in [`all_games`].)
+    fn optional_capture_games() -> Vec<(Morris, Expect)> {
+        let quiet_mills = Expect {
+            quiet_mills: true,
+            ..Expect::default()
+        };
+        vec![
+            (
+                with(
+                    "nine_mens_morris",
+                    &[("capture", "optional"), ("double_mill", "two")],
+                ),
+                Expect {
+                    flights: true,
+                    ..quiet_mills
+                },
+            ),
+            (
+                with(
+                    "morabaraba",
+                    &[
+                        ("capture", "optional"),
+                        ("full_board", "play_on"),
+                        ("trapped", "passes"),
+                        ("removal", "any"),
+                        ("trap_captures", "true"),
+                    ],
+                ),
+                Expect {
+                    passes: true,
+                    ..quiet_mills
+                },
+            ),
+            (
+                with("twelve_mens_morris", &[("capture", "optional")]),
+                Expect {
+                    memories: true,
+                    ..quiet_mills
+                },
+            ),
+        ]
+    }
+
     fn all_games() -> Vec<(Morris, Expect)> {
-        games().into_iter().chain(memory_games()).collect()
+        games()
+            .into_iter()
+            .chain(memory_games())
+            .chain(optional_capture_games())
+            .collect()
     }
 
     /// Kinds of quiet turn that a game's sample must contain, so that the checks reach them.

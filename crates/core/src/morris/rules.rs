@@ -29,6 +29,15 @@ pub enum DoubleMill {
     TakeTwo,
 }
 
+/// Whether a turn that takes men must take them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Capture {
+    /// A turn that closes a mill (or otherwise earns a capture) takes its men.
+    Compulsory,
+    /// The player may take the men the turn earns or take none: never some of two.
+    Optional,
+}
+
 /// What happens to a player who cannot move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Trapped {
@@ -65,6 +74,8 @@ pub struct MorrisRules {
     pub removal: RemovalRule,
     /// What closing two mills at once takes.
     pub double_mill: DoubleMill,
+    /// Whether the men a turn earns must be taken.
+    pub capture: Capture,
     /// A man that breaks one of its side's mills may not move back to re-form it on its
     /// side's next turn.
     pub no_reforming: bool,
@@ -146,6 +157,7 @@ impl MorrisRules {
         flying: Some(3),
         removal: RemovalRule::Standard,
         double_mill: DoubleMill::TakeOne,
+        capture: Capture::Compulsory,
         no_reforming: false,
         lose_below: 3,
         trapped: Trapped::Loses,
@@ -331,6 +343,11 @@ impl MorrisRules {
             help: "men taken when one move closes two mills",
         },
         RuleOption {
+            name: "capture",
+            expected: "compulsory or optional",
+            help: "whether a player must take the men a mill earns (optional: all or none)",
+        },
+        RuleOption {
             name: "no_reforming",
             expected: "true or false",
             help: "a man that breaks a mill may not re-form it on its side's next turn",
@@ -432,6 +449,13 @@ impl MorrisRules {
                     _ => return Err(bad_value(name, value, "one or two")),
                 }
             }
+            "capture" => {
+                self.capture = match v.as_str() {
+                    "compulsory" | "forced" => Capture::Compulsory,
+                    "optional" => Capture::Optional,
+                    _ => return Err(bad_value(name, value, "compulsory or optional")),
+                }
+            }
             "no_reforming" => self.no_reforming = parse_bool(name, value)?,
             "lose_below" => self.lose_below = number("a number of men")?,
             "trapped" => {
@@ -487,6 +511,14 @@ impl MorrisRules {
                 match self.double_mill {
                     DoubleMill::TakeOne => "one",
                     DoubleMill::TakeTwo => "two",
+                }
+                .to_owned(),
+            ),
+            (
+                "capture",
+                match self.capture {
+                    Capture::Compulsory => "compulsory",
+                    Capture::Optional => "optional",
                 }
                 .to_owned(),
             ),
@@ -550,12 +582,21 @@ impl std::str::FromStr for MorrisRules {
     }
 }
 
+/// Options added after databases were first written, with the value every earlier database
+/// was built under. The serialised rules leave an option out at that value, so that the rules
+/// text of a database header, which must match exactly, stays what it was: tables built
+/// before the option existed open under it, and rebuilding them gives the same bytes.
+const LATER_OPTIONS: &[(&str, &str)] = &[("capture", "compulsory")];
+
 impl fmt::Display for MorrisRules {
-    /// `name=value` pairs separated by spaces.
+    /// `name=value` pairs separated by spaces, every option in the order of
+    /// [`MorrisRules::OPTIONS`] but those added later at their former value (`capture` when
+    /// compulsory), which reading fills in.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let parts: Vec<String> = self
             .settings()
             .iter()
+            .filter(|(k, v)| !LATER_OPTIONS.contains(&(*k, v.as_str())))
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
         f.write_str(&parts.join(" "))
@@ -612,6 +653,29 @@ mod tests {
             MorrisRules::OPTIONS.len(),
             MorrisRules::NINE_MENS_MORRIS.settings().len()
         );
+    }
+
+    #[test]
+    fn later_options_at_their_former_value_leave_the_rules_text_as_it_was() {
+        // The text every database header written before `capture` existed carries.
+        assert_eq!(
+            MorrisRules::NINE_MENS_MORRIS.to_string(),
+            "board=24 diagonals=false men=9 flying=3 removal=standard double_mill=one \
+             no_reforming=false lose_below=3 trapped=loses full_board=draw \
+             mixed_placement=false captures_while_placing=true first_mill_opens=false \
+             trap_captures=false mill_wins=false threefold_repetition=true move_rule=50 \
+             ply_limit=1000"
+        );
+        let mut optional = MorrisRules::TWELVE_MENS_MORRIS;
+        optional.set("capture", "Optional").unwrap();
+        assert_eq!(optional.capture, Capture::Optional);
+        let text = optional.to_string();
+        assert!(text.contains(" capture=optional "), "{text}");
+        assert_eq!(text.parse::<MorrisRules>().unwrap(), optional);
+        assert!(matches!(
+            optional.set("capture", "sometimes"),
+            Err(RuleOptionError::BadValue { .. })
+        ));
     }
 
     #[test]

@@ -7,7 +7,7 @@ use proptest::test_runner::RngSeed;
 use super::actions::Stage;
 use super::fen::{MorrisFenError, MorrisFenErrorKind, MorrisPositionError};
 use super::{
-    Barrier, Morris, MorrisMove, MorrisMoveError, MorrisPosition, MorrisRules, MoveKind,
+    Barrier, Capture, Morris, MorrisMove, MorrisMoveError, MorrisPosition, MorrisRules, MoveKind,
     ParseMorrisMoveError,
 };
 use crate::game::{EndReason, Game, Outcome};
@@ -54,6 +54,12 @@ fn variants() -> Vec<Morris> {
         with(
             "six_mens_morris",
             &[("flying", "3"), ("no_reforming", "true")],
+        ),
+        with("twelve_mens_morris", &[("capture", "optional")]),
+        with("shah", &[("capture", "optional")]),
+        with(
+            "nine_mens_morris",
+            &[("capture", "optional"), ("double_mill", "two")],
         ),
     ]
 }
@@ -439,6 +445,67 @@ fn a_double_mill_takes_one_man_or_two() {
     );
     let p = at(&g, white, "b4", "w 3 6");
     assert_eq!(turns_of(&g, &p, "d7"), sorted(&["d7xb4"]));
+}
+
+#[test]
+fn an_optional_capture_is_taken_whole_or_declined() {
+    // a4 closes a4-b4-c4; only a1 is outside Black's mill.
+    let mill = |g: &Morris| at(g, "b4 c4", "a7 d7 g7 a1", "w 5 5");
+    let compulsory = game("nine_mens_morris");
+    let p = mill(&compulsory);
+    assert_eq!(turns_of(&compulsory, &p, "a4"), sorted(&["a4xa1"]));
+    assert_eq!(
+        compulsory.parse_move(&p, "a4").unwrap().to_string(),
+        "a4xa1",
+        "the only choice is read as meant"
+    );
+
+    let g = with("nine_mens_morris", &[("capture", "optional")]);
+    let p = mill(&g);
+    assert_eq!(turns_of(&g, &p, "a4"), sorted(&["a4", "a4xa1"]));
+    // Written without a man, the turn takes none.
+    let declined = g.parse_move(&p, "a4").unwrap();
+    assert!(declined.removed().is_empty());
+    assert_eq!(
+        g.play(&p, &declined).men(Color::Black),
+        points(&g, "a7 d7 g7 a1")
+    );
+    let (a4, a1) = (usize::from(index(&g, "a4")), usize::from(index(&g, "a1")));
+    assert_eq!(g.turn_actions(&p, &declined), [a4, g.pass_action()]);
+    let taken = g.parse_move(&p, "a4xa1").unwrap();
+    assert_eq!(g.turn_actions(&p, &taken), [a4, a1]);
+    let Ok(ActionStep::Continue(stage)) = g.apply_action(&p, &Stage::Start, a4) else {
+        panic!("a4 goes on to the removal")
+    };
+    assert_eq!(g.legal_actions(&p, &stage), [a1, g.pass_action()]);
+    assert_eq!(
+        g.apply_action(&p, &stage, g.pass_action()).ok(),
+        Some(ActionStep::Done(declined))
+    );
+    // A turn that earns nothing offers no pass.
+    let quiet = at(&g, "b4", "a7 d7 g7 a1", "w 5 5");
+    assert_eq!(turns_of(&g, &quiet, "a4"), sorted(&["a4"]));
+
+    // A double mill that takes two takes two or none, never one.
+    let g = with(
+        "nine_mens_morris",
+        &[("capture", "optional"), ("double_mill", "two")],
+    );
+    let p = at(&g, "a7 g7 d6 d5", "a1 g1 b4 f4", "w 3 3");
+    assert_eq!(
+        turns_of(&g, &p, "d7"),
+        sorted(&["d7", "d7xb4xf4", "d7xb4xa1", "d7xb4xg1", "d7xf4xa1", "d7xf4xg1", "d7xa1xg1"])
+    );
+    let d7 = usize::from(index(&g, "d7"));
+    let Ok(ActionStep::Continue(first)) = g.apply_action(&p, &Stage::Start, d7) else {
+        panic!("d7 goes on to the removal")
+    };
+    assert!(g.legal_actions(&p, &first).contains(&g.pass_action()));
+    let Ok(ActionStep::Continue(second)) = g.apply_action(&p, &first, usize::from(index(&g, "b4")))
+    else {
+        panic!("a second man is due")
+    };
+    assert!(!g.legal_actions(&p, &second).contains(&g.pass_action()));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -860,6 +927,20 @@ fn shah_first_mill_earns_the_opening_removal() {
     assert_eq!(turns(&g, &p), expected);
     let mv = g.parse_move(&p, "xa1").unwrap();
     assert_eq!(mv.kind(), MoveKind::Remove);
+    // Where capture is optional, the opening removal may be declined by a pass.
+    let optional = with("shah", &[("capture", "optional")]);
+    let mut with_pass = expected.clone();
+    with_pass.push("pass".to_owned());
+    with_pass.sort();
+    assert_eq!(turns(&optional, &p), with_pass);
+    let passed = optional.play(&p, &optional.parse_move(&p, "pass").unwrap());
+    assert_eq!(passed.side_to_move(), Color::Black);
+    assert!(!passed.opening_removal_pending());
+    assert_eq!(passed.men(Color::Black).count(), 12);
+    assert_eq!(
+        optional.turn_actions(&p, &MorrisMove::pass(optional.board().shape())),
+        [optional.pass_action()]
+    );
 
     // Then Black moves.
     let after = g.play(&p, &mv);
@@ -1579,7 +1660,10 @@ fn action_counts_follow_the_boards() {
     assert_eq!(g.action_to_string(24 + 5 * 24 + 5), "invalid");
     assert_eq!(g.action_to_string(600), "invalid");
     assert_eq!(
-        g.turn_actions(&g.parse_move(&g.start_position(), "d6").unwrap()),
+        g.turn_actions(
+            &g.start_position(),
+            &g.parse_move(&g.start_position(), "d6").unwrap()
+        ),
         [4]
     );
 }
@@ -1590,8 +1674,10 @@ fn collect_turns(game: &Morris, pos: &MorrisPosition, stage: &Stage, out: &mut V
     let actions = game.legal_actions(pos, stage);
     if let Stage::Removing { base, taken } = stage {
         assert!(!actions.is_empty(), "a removal stage has a way on");
-        assert!(actions.iter().all(|&a| a < n), "{actions:?} are not points");
-        for &a in &actions {
+        let declines = game.rules().capture == Capture::Optional && taken.is_empty();
+        assert_eq!(actions.contains(&game.pass_action()), declines, "{stage:?}");
+        for &a in actions.iter().filter(|&&a| a != game.pass_action()) {
+            assert!(a < n, "{actions:?} are not points");
             assert!(!taken.contains_index(a as u8));
             assert!(pos.men(!pos.side_to_move()).contains_index(a as u8));
         }
@@ -1634,10 +1720,13 @@ fn check_actions(game: &Morris, pos: &MorrisPosition) {
     assert_eq!(reached, turns(game, pos), "{fen}");
 
     for mv in legal(game, pos) {
-        let actions = game.turn_actions(&mv);
+        let actions = game.turn_actions(pos, &mv);
+        let declines = actions.len() > 1 && actions.last() == Some(&game.pass_action());
         assert_eq!(
             actions.len(),
             1 + mv.removed().count() as usize - usize::from(mv.kind() == MoveKind::Remove)
+                + usize::from(declines),
+            "{mv} in {fen}"
         );
         let mut stage = Stage::Start;
         for (i, &a) in actions.iter().enumerate() {

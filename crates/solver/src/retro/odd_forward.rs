@@ -292,6 +292,20 @@ mod tests {
         }
     }
 
+    /// Twelve Men's Morris with optional capture, 4-3: each mill may also take nothing, a
+    /// quiet turn that unmoving the losses must find backwards (the first way) as looking
+    /// forward finds it.
+    #[test]
+    fn every_way_of_counting_down_writes_the_same_tables_with_optional_capture() {
+        let make = || {
+            let mut rules = *Morris::preset("twelve_mens_morris").unwrap().rules();
+            rules.set("capture", "optional").unwrap();
+            MorrisDomain::new(Morris::new(rules).unwrap()).unwrap()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        assert_all_the_same(&solved_each_way(make, "4-3", dir.path(), &WAYS));
+    }
+
     /// Checkers kings, two against two, whose exits' wins come with distances that the unit's
     /// own layers may better.
     #[test]
