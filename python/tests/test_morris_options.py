@@ -95,3 +95,22 @@ def test_tables_built_under_the_option_value_its_games(tmp_path):
     with pp.tablebase.open(tmp_path / "optional") as tb:
         with pytest.raises(pp.TablebaseError, match="rules"):
             tb.probe(standard)
+
+
+def test_the_nine_man_variation_read_literally_moves_along_diagonals_without_mills():
+    literal = {"diagonals": True, "diagonal_mills": False}
+    game = pp.load_game("nine_mens_morris_no_flying", **literal)
+    assert game.rules()["diagonal_mills"] is False
+    assert pp.load_game("nine_mens_morris_no_flying").rules()["diagonal_mills"] is True
+    # White's c4-c5 completes the diagonal line a7-b6-c5: no mill, nothing taken.
+    state = game.state_from_fen("W../W../..B/..W.B./.B./.B./..W w 0 0")
+    moves = [str(m) for m in state.legal_moves()]
+    assert "b6-c5" in moves and "g1-f2" in moves
+    assert [m for m in moves if m.startswith("c4-c5")] == ["c4-c5"]
+    twelve = pp.load_game("nine_mens_morris_no_flying", diagonals=True)
+    moves = [str(m) for m in twelve.state_from_fen(state.fen()).legal_moves()]
+    assert sorted(m for m in moves if m.startswith("c4-c5")) == [
+        "c4-c5xd2", "c4-c5xd3", "c4-c5xe5", "c4-c5xf4",
+    ]
+    with pytest.raises(ValueError, match="diagonal_mills=false needs diagonals=true"):
+        pp.load_game("nine_mens_morris_no_flying", diagonal_mills=False)

@@ -531,6 +531,36 @@ fn nine_mens_morris_no_flying_three_against_three_matches_the_reference() {
     three_against_three_without_re_forming("nine_mens_morris_no_flying", None);
 }
 
+/// The twelve-man sheet's nine-man variation read literally, 3-3: the diagonal lines to move
+/// along and no mills on them (a board whose lines are not all mills, with its memories).
+#[test]
+fn nine_mens_morris_with_diagonal_moves_three_against_three_matches_the_reference() {
+    let mut rules = *Morris::preset("nine_mens_morris_no_flying")
+        .unwrap()
+        .rules();
+    rules.set("diagonals", "true").unwrap();
+    rules.set("diagonal_mills", "false").unwrap();
+    let game = Morris::new(rules).unwrap();
+    let roots = moving_roots(&game, 3, 3);
+    let id = "nine_mens_morris_no_flying diagonals=true diagonal_mills=false";
+    let (graph, value) = check_game(id, game, &roots, &[MorrisKey::moving(3, 3)]);
+    let (m, o, both) = memories(&graph);
+    assert!(m > 0 && o > 0 && both > 0);
+    let changed = roots_valued_otherwise(
+        &Morris::preset("nine_mens_morris_no_flying").unwrap(),
+        &roots,
+        &value,
+    );
+    println!(
+        "{id}: {changed} of {} roots valued otherwise than without the diagonals",
+        roots.len()
+    );
+    assert!(
+        changed > 0,
+        "the diagonal moves change no value here: a weak check"
+    );
+}
+
 #[test]
 #[ignore = "half a minute more: the same rules with the diagonal lines"]
 fn twelve_mens_morris_three_against_three_matches_the_reference() {

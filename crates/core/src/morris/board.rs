@@ -56,6 +56,7 @@ impl BoardShape {
 pub struct Board {
     shape: BoardShape,
     diagonals: bool,
+    diagonal_mills: bool,
     names: &'static [&'static str],
     neighbours: [u32; MAX_POINTS],
     mills: [u32; MAX_MILLS],
@@ -123,9 +124,22 @@ impl Board {
         mill_lines: &[&[[u8; 3]]],
         links: &[[u8; 2]],
     ) -> Board {
+        Board::build_with_lines(shape, diagonals, names, mill_lines, &[], links)
+    }
+
+    /// A board whose `plain_lines` join their points as lines do but make no mills.
+    const fn build_with_lines(
+        shape: BoardShape,
+        diagonals: bool,
+        names: &'static [&'static str],
+        mill_lines: &[&[[u8; 3]]],
+        plain_lines: &[[u8; 3]],
+        links: &[[u8; 2]],
+    ) -> Board {
         let mut board = Board {
             shape,
             diagonals,
+            diagonal_mills: diagonals && plain_lines.is_empty(),
             names,
             neighbours: [0; MAX_POINTS],
             mills: [0; MAX_MILLS],
@@ -160,6 +174,14 @@ impl Board {
             g += 1;
         }
         let mut l = 0;
+        while l < plain_lines.len() {
+            let [a, b, c] = plain_lines[l];
+            board.neighbours[a as usize] |= 1 << b;
+            board.neighbours[b as usize] |= (1 << a) | (1 << c);
+            board.neighbours[c as usize] |= 1 << b;
+            l += 1;
+        }
+        let mut l = 0;
         while l < links.len() {
             let [a, b] = links[l];
             board.neighbours[a as usize] |= 1 << b;
@@ -169,16 +191,20 @@ impl Board {
         board
     }
 
-    /// The board for `shape`, with diagonal lines if `diagonals` (24 and 9 points only).
+    /// The board for `shape`, with diagonal lines if `diagonals` (24 and 9 points only), which
+    /// make mills too if `diagonal_mills` (otherwise they are for moving only).
+    /// `diagonal_mills` is ignored without diagonals.
     #[must_use]
-    pub fn get(shape: BoardShape, diagonals: bool) -> Option<&'static Board> {
-        match (shape, diagonals) {
-            (BoardShape::TwentyFour, false) => Some(&BOARD_24),
-            (BoardShape::TwentyFour, true) => Some(&BOARD_24_DIAGONALS),
-            (BoardShape::Sixteen, false) => Some(&BOARD_16),
-            (BoardShape::Sixteen, true) => None,
-            (BoardShape::Nine, true) => Some(&BOARD_9),
-            (BoardShape::Nine, false) => Some(&BOARD_9_ORTHOGONAL),
+    pub fn get(shape: BoardShape, diagonals: bool, diagonal_mills: bool) -> Option<&'static Board> {
+        match (shape, diagonals, diagonal_mills) {
+            (BoardShape::TwentyFour, false, _) => Some(&BOARD_24),
+            (BoardShape::TwentyFour, true, true) => Some(&BOARD_24_DIAGONALS),
+            (BoardShape::TwentyFour, true, false) => Some(&BOARD_24_DIAGONAL_MOVES),
+            (BoardShape::Sixteen, false, _) => Some(&BOARD_16),
+            (BoardShape::Sixteen, true, _) => None,
+            (BoardShape::Nine, true, true) => Some(&BOARD_9),
+            (BoardShape::Nine, true, false) => Some(&BOARD_9_DIAGONAL_MOVES),
+            (BoardShape::Nine, false, _) => Some(&BOARD_9_ORTHOGONAL),
         }
     }
 
@@ -192,6 +218,12 @@ impl Board {
     #[must_use]
     pub const fn has_diagonals(&self) -> bool {
         self.diagonals
+    }
+
+    /// Whether the diagonal lines make mills (false on a board without them).
+    #[must_use]
+    pub const fn has_diagonal_mills(&self) -> bool {
+        self.diagonal_mills
     }
 
     /// The number of points.
@@ -312,7 +344,11 @@ impl Board {
 
 impl fmt::Debug for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Board({:?}, diagonals: {})", self.shape, self.diagonals)
+        write!(
+            f,
+            "Board({:?}, diagonals: {}, diagonal mills: {})",
+            self.shape, self.diagonals, self.diagonal_mills
+        )
     }
 }
 
@@ -325,6 +361,16 @@ pub static BOARD_24_DIAGONALS: Board = Board::build(
     true,
     &NAMES_24,
     &[&MILLS_24, &DIAGONALS_24],
+    &[],
+);
+/// The 24-point board with the corner diagonals as lines to move along that make no mills
+/// (the twelve-man sheet's nine-man variation read literally).
+pub static BOARD_24_DIAGONAL_MOVES: Board = Board::build_with_lines(
+    BoardShape::TwentyFour,
+    true,
+    &NAMES_24,
+    &[&MILLS_24],
+    &DIAGONALS_24,
     &[],
 );
 /// The 16-point board of Six Men's Morris.
@@ -341,6 +387,15 @@ pub static BOARD_9: Board = Board::build(
     true,
     &NAMES_9,
     &[&LINES_9, &DIAGONALS_9],
+    &[],
+);
+/// The 9-point board whose diagonals are lines to move along that make no mills.
+pub static BOARD_9_DIAGONAL_MOVES: Board = Board::build_with_lines(
+    BoardShape::Nine,
+    true,
+    &NAMES_9,
+    &[&LINES_9],
+    &DIAGONALS_9,
     &[],
 );
 /// The 9-point board with rows and columns only.
@@ -362,8 +417,10 @@ mod tests {
         let cases = [
             (&BOARD_24, 24, 16, 32),
             (&BOARD_24_DIAGONALS, 24, 20, 40),
+            (&BOARD_24_DIAGONAL_MOVES, 24, 16, 40),
             (&BOARD_16, 16, 8, 20),
             (&BOARD_9, 9, 8, 16),
+            (&BOARD_9_DIAGONAL_MOVES, 9, 6, 16),
             (&BOARD_9_ORTHOGONAL, 9, 6, 12),
         ];
         for (board, points, mills, edges) in cases {
@@ -375,12 +432,35 @@ mod tests {
     }
 
     #[test]
+    fn diagonal_moves_boards_move_as_the_diagonal_boards_and_mill_as_the_plain_ones() {
+        for (moves, diagonal, plain) in [
+            (&BOARD_24_DIAGONAL_MOVES, &BOARD_24_DIAGONALS, &BOARD_24),
+            (&BOARD_9_DIAGONAL_MOVES, &BOARD_9, &BOARD_9_ORTHOGONAL),
+        ] {
+            assert!(moves.has_diagonals() && !moves.has_diagonal_mills());
+            assert!(diagonal.has_diagonal_mills() && !plain.has_diagonal_mills());
+            assert_eq!(moves.neighbour_table(), diagonal.neighbour_table());
+            assert_eq!(moves.mills(), plain.mills());
+            for p in 0..moves.point_count() as u8 {
+                let all = moves.all_points();
+                assert_eq!(
+                    moves.mills_closed_at(p, all),
+                    plain.mills_closed_at(p, all),
+                    "{moves:?} {p}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn mills_are_straight_lines_and_lines_join_neighbours() {
         for board in [
             &BOARD_24,
             &BOARD_24_DIAGONALS,
+            &BOARD_24_DIAGONAL_MOVES,
             &BOARD_16,
             &BOARD_9,
+            &BOARD_9_DIAGONAL_MOVES,
             &BOARD_9_ORTHOGONAL,
         ] {
             for &mill in board.mills() {

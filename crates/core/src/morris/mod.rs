@@ -39,7 +39,8 @@
 //! - The twelve-man sheet's nine-man variation (`nine_mens_morris_no_flying`), where the
 //!   diagonal lines "can no longer be used for the building of mills", is played on the
 //!   nine-man board without them, for moving too, as every other description of the nine-man
-//!   game has it; diagonal moves without diagonal mills are not an option.
+//!   game has it. Read literally, the diagonals stay lines to move along that make no mills:
+//!   `diagonals = true` with `diagonal_mills = false` (on the 9-point board too).
 //! - A side with fewer than `lose_below` (3) men, on the board and in hand, loses. A side to move
 //!   with no placement, slide or flight loses, or with `trapped = passes` (Shah) passes.
 //! - If placement fills the board with no man in hand (Twelve Men's Morris without a mill), the
@@ -83,8 +84,8 @@ use thiserror::Error;
 
 pub use self::action_words::ACTION_WORDS;
 pub use self::board::{
-    Board, BoardShape, BOARD_16, BOARD_24, BOARD_24_DIAGONALS, BOARD_9, BOARD_9_ORTHOGONAL,
-    MAX_MILLS, MAX_POINTS,
+    Board, BoardShape, BOARD_16, BOARD_24, BOARD_24_DIAGONALS, BOARD_24_DIAGONAL_MOVES, BOARD_9,
+    BOARD_9_DIAGONAL_MOVES, BOARD_9_ORTHOGONAL, MAX_MILLS, MAX_POINTS,
 };
 pub use self::mv::{MorrisMove, MoveKind};
 pub use self::notation::{MorrisMoveError, ParseMorrisMoveError};

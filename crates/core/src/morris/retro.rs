@@ -520,9 +520,10 @@ mod tests {
         all
     }
 
-    /// Rules where a capture may be declined: every mill may then be a quiet turn. (Listed
-    /// last: each game's sample is seeded by its place in [`all_games`].)
-    fn optional_capture_games() -> Vec<(Morris, Expect)> {
+    /// Rules of the options added last: where a capture may be declined (every mill may then
+    /// be a quiet turn), and diagonals that make no mills. (Listed last: each game's sample is
+    /// seeded by its place in [`all_games`].)
+    fn later_option_games() -> Vec<(Morris, Expect)> {
         let quiet_mills = Expect {
             quiet_mills: true,
             ..Expect::default()
@@ -561,6 +562,17 @@ mod tests {
                     ..quiet_mills
                 },
             ),
+            // The nine-man variation read literally: diagonal moves, no diagonal mills.
+            (
+                with(
+                    "nine_mens_morris_no_flying",
+                    &[("diagonals", "true"), ("diagonal_mills", "false")],
+                ),
+                Expect {
+                    memories: true,
+                    ..Expect::default()
+                },
+            ),
         ]
     }
 
@@ -568,7 +580,7 @@ mod tests {
         games()
             .into_iter()
             .chain(memory_games())
-            .chain(optional_capture_games())
+            .chain(later_option_games())
             .collect()
     }
 

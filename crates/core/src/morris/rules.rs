@@ -63,8 +63,12 @@ pub enum FullBoard {
 pub struct MorrisRules {
     /// The board.
     pub board: BoardShape,
-    /// Whether the diagonal lines are lines and mills (24- and 9-point boards).
+    /// Whether the diagonal lines are part of the board (24- and 9-point boards): lines to
+    /// move along and, with `diagonal_mills`, mills.
     pub diagonals: bool,
+    /// Whether the diagonal lines, where there are any, make mills; `false`: they are for
+    /// moving only (the twelve-man sheet's nine-man variation read literally).
+    pub diagonal_mills: bool,
     /// Men per side.
     pub men: u8,
     /// A side with this many men or fewer (on the board and in hand) may fly to any empty
@@ -124,6 +128,10 @@ pub enum RulesError {
     /// No board of that shape has diagonals.
     #[error("the 16-point board has no diagonal lines")]
     NoDiagonals,
+    /// `diagonal_mills = false` on a board without diagonal lines: it would name the same game
+    /// as `true`, and rules that play alike are written alike.
+    #[error("diagonal_mills=false needs diagonals=true: without diagonal lines there are no diagonal mills to turn off")]
+    DiagonalMillsWithoutDiagonals,
     /// Too many or too few men for the board.
     #[error("{men} men per side do not fit the {points}-point board (3 to {max})")]
     Men {
@@ -153,6 +161,7 @@ impl MorrisRules {
     pub const NINE_MENS_MORRIS: MorrisRules = MorrisRules {
         board: BoardShape::TwentyFour,
         diagonals: false,
+        diagonal_mills: true,
         men: 9,
         flying: Some(3),
         removal: RemovalRule::Standard,
@@ -278,7 +287,10 @@ impl MorrisRules {
 
     /// The board these rules play on.
     pub fn board(&self) -> Result<&'static Board, RulesError> {
-        Board::get(self.board, self.diagonals).ok_or(RulesError::NoDiagonals)
+        if !self.diagonals && !self.diagonal_mills {
+            return Err(RulesError::DiagonalMillsWithoutDiagonals);
+        }
+        Board::get(self.board, self.diagonals, self.diagonal_mills).ok_or(RulesError::NoDiagonals)
     }
 
     /// Checks that the options can be played together.
@@ -321,6 +333,11 @@ impl MorrisRules {
             name: "diagonals",
             expected: "true or false",
             help: "diagonal lines on the 24- or 9-point board",
+        },
+        RuleOption {
+            name: "diagonal_mills",
+            expected: "true or false",
+            help: "whether the diagonal lines make mills (false: for moving only)",
         },
         RuleOption {
             name: "men",
@@ -427,6 +444,7 @@ impl MorrisRules {
                 }
             }
             "diagonals" => self.diagonals = parse_bool(name, value)?,
+            "diagonal_mills" => self.diagonal_mills = parse_bool(name, value)?,
             "men" => self.men = number("a number of men")?,
             "flying" => {
                 self.flying = match v.as_str() {
@@ -492,6 +510,7 @@ impl MorrisRules {
         vec![
             ("board", self.board.points().to_string()),
             ("diagonals", self.diagonals.to_string()),
+            ("diagonal_mills", self.diagonal_mills.to_string()),
             ("men", self.men.to_string()),
             (
                 "flying",
@@ -586,12 +605,12 @@ impl std::str::FromStr for MorrisRules {
 /// was built under. The serialised rules leave an option out at that value, so that the rules
 /// text of a database header, which must match exactly, stays what it was: tables built
 /// before the option existed open under it, and rebuilding them gives the same bytes.
-const LATER_OPTIONS: &[(&str, &str)] = &[("capture", "compulsory")];
+const LATER_OPTIONS: &[(&str, &str)] = &[("diagonal_mills", "true"), ("capture", "compulsory")];
 
 impl fmt::Display for MorrisRules {
     /// `name=value` pairs separated by spaces, every option in the order of
     /// [`MorrisRules::OPTIONS`] but those added later at their former value (`capture` when
-    /// compulsory), which reading fills in.
+    /// compulsory, `diagonal_mills` when true), which reading fills in.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let parts: Vec<String> = self
             .settings()
@@ -698,5 +717,13 @@ mod tests {
         let mut r = MorrisRules::NINE_MENS_MORRIS;
         r.set("flying", "4").unwrap();
         assert_eq!(r.validate(), Err(RulesError::Flying(4)));
+        let mut r = MorrisRules::NINE_MENS_MORRIS;
+        r.set("diagonal_mills", "false").unwrap();
+        assert_eq!(r.validate(), Err(RulesError::DiagonalMillsWithoutDiagonals));
+        r.set("diagonals", "true").unwrap();
+        assert!(!r.validate().unwrap().has_diagonal_mills());
+        let text = r.to_string();
+        assert!(text.contains(" diagonal_mills=false "), "{text}");
+        assert_eq!(text.parse::<MorrisRules>(), Ok(r));
     }
 }

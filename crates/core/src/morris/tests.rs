@@ -61,6 +61,11 @@ fn variants() -> Vec<Morris> {
             "nine_mens_morris",
             &[("capture", "optional"), ("double_mill", "two")],
         ),
+        with(
+            "nine_mens_morris_no_flying",
+            &[("diagonals", "true"), ("diagonal_mills", "false")],
+        ),
+        with("three_mens_morris", &[("diagonal_mills", "false")]),
     ]
 }
 
@@ -366,6 +371,26 @@ fn diagonals_are_lines_and_mills_only_on_diagonal_boards() {
     }
 }
 
+#[test]
+fn diagonals_without_mills_are_lines_to_move_along_only() {
+    // The twelve-man sheet's nine-man variation read literally.
+    let g = with(
+        "nine_mens_morris_no_flying",
+        &[("diagonals", "true"), ("diagonal_mills", "false")],
+    );
+    assert!(g.board().has_diagonals() && !g.board().has_diagonal_mills());
+    let p = at(&g, "a7 b6 c4 g1", "d3 f4 d2 e5", "w 0 0");
+    assert_eq!(turns_of(&g, &p, "b6-c5"), sorted(&["b6-c5"]));
+    assert_eq!(turns_of(&g, &p, "g1-f2"), sorted(&["g1-f2"]));
+    // a7-b6-c5 is a line but no mill.
+    assert_eq!(turns_of(&g, &p, "c4-c5"), sorted(&["c4-c5"]));
+    let p = at(&g, "a7 b6", "d3 f4", "w 5 5");
+    assert_eq!(turns_of(&g, &p, "c5"), sorted(&["c5"]));
+    // The lines and mills of the square still take.
+    let p = at(&g, "a7 g7", "d3 f4", "w 5 5");
+    assert_eq!(turns_of(&g, &p, "d7"), sorted(&["d7xd3", "d7xf4"]));
+}
+
 // ---------------------------------------------------------------------------------------------
 // 2. Taking men
 // ---------------------------------------------------------------------------------------------
@@ -485,6 +510,18 @@ fn an_optional_capture_is_taken_whole_or_declined() {
     // A turn that earns nothing offers no pass.
     let quiet = at(&g, "b4", "a7 d7 g7 a1", "w 5 5");
     assert_eq!(turns_of(&g, &quiet, "a4"), sorted(&["a4"]));
+
+    // Declining can win: d7-d6 closes b6-d6-f6 and fills Black's last free point, and any
+    // man taken frees a point next to another black man.
+    let g = with("nine_mens_morris_no_flying", &[("capture", "optional")]);
+    let black = "c5 d5 e5 a1 d1";
+    let p = at(&g, "d7 b6 f6 a4 c4 e4 d2 g1", black, "w 0 0");
+    let after = play(&g, &p, "d7-d6");
+    assert_eq!(g.outcome(&after), win(Color::White, EndReason::NoMoves));
+    for man in black.split(' ') {
+        let taken = play(&g, &p, &format!("d7-d6x{man}"));
+        assert_eq!(g.outcome(&taken), None, "{man}");
+    }
 
     // A double mill that takes two takes two or none, never one.
     let g = with(

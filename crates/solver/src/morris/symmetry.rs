@@ -294,18 +294,21 @@ impl Search {
 #[cfg(test)]
 mod tests {
     use perfectplay_core::morris::{
-        BOARD_16, BOARD_24, BOARD_24_DIAGONALS, BOARD_9, BOARD_9_ORTHOGONAL,
+        BOARD_16, BOARD_24, BOARD_24_DIAGONALS, BOARD_24_DIAGONAL_MOVES, BOARD_9,
+        BOARD_9_DIAGONAL_MOVES, BOARD_9_ORTHOGONAL,
     };
     use perfectplay_core::Bitboard;
     use proptest::prelude::*;
 
     use super::*;
 
-    const BOARDS: [(&Board, usize); 5] = [
+    const BOARDS: [(&Board, usize); 7] = [
         (&BOARD_24, 16),
         (&BOARD_24_DIAGONALS, 16),
+        (&BOARD_24_DIAGONAL_MOVES, 16),
         (&BOARD_16, 16),
         (&BOARD_9, 8),
+        (&BOARD_9_DIAGONAL_MOVES, 8),
         (&BOARD_9_ORTHOGONAL, 8),
     ];
 
