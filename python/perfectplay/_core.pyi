@@ -9,6 +9,10 @@ import numpy.typing as npt
 __version__: str
 TERMINAL_PLAYER: int
 """`current_player()` of a finished game: -4, pyspiel's terminal player id."""
+START_DRAWS: int
+"""How many starts a reset draws (from a subspace or a callable start) before it gives up
+finding one the opponent does not end before the agent acts: VectorEnv and the Gymnasium
+environments alike."""
 _target_cpu: str
 """The instruction-set level this build was compiled for: "x86-64-v3", "x86-64-v2", or the
 architecture's name elsewhere (see `perfectplay.core_target`)."""

@@ -362,7 +362,9 @@ class PlayBoard(anywidget.AnyWidget):
         its last step is chosen, takes the last step back when it is clicked again, and
         otherwise is refused with a message. Where a checkers capture may stop part way
         (``complete_jumps=False``), a landing it may stop on is chosen, and a second click on
-        it stops the capture there."""
+        it stops the capture there; likewise where a morris capture may be declined
+        (``capture="optional"``), a second click on the point a mill was closed on takes
+        nothing."""
         refusal = self._refusal_before_move()
         if refusal is not None:
             self._say(refusal, "refused")
@@ -387,9 +389,15 @@ class PlayBoard(anywidget.AnyWidget):
             if going_on:
                 self._choose(candidate)
                 if move is not None:
-                    self._say(f"{move}: click {point} again to stop here, or jump on", "info")
+                    self._say(self._stop_or_go_on(move, point), "info")
                 return
         self._say(self._illegal_click_message(point), "refused")
+
+    def _stop_or_go_on(self, move: Move, point: str) -> str:
+        """What to click next where ``move`` is complete and may still go on."""
+        if self._tb.game.family == "morris":
+            return f"{move}: click {point} again to take nothing, or click the man to take"
+        return f"{move}: click {point} again to stop here, or jump on"
 
     def play(self, move: Union[Move, str]) -> None:
         """Plays one of the person's legal moves, given as a Move or its notation (the move

@@ -45,6 +45,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 
 import perfectplay as pp
 from perfectplay._games import checked_start
+from perfectplay import _core
 
 __all__ = [
     "ENV_IDS",
@@ -101,8 +102,9 @@ def _table_dirs(tablebase: TablebaseLike) -> Union[None, List[str]]:
 _ILLEGAL_ACTION_MODES = ("lose", "raise")
 
 #: How many starts :meth:`PerfectPlayEnv.reset` draws (from a subspace or a callable start)
-#: before it gives up finding one the opponent does not end before the agent acts.
-START_DRAWS = 1000
+#: before it gives up finding one the opponent does not end before the agent acts: the
+#: batched VectorEnv's figure, one number for both.
+START_DRAWS: int = _core.START_DRAWS
 
 
 def _observation_space(game: Any, dtype: str = "float32", high: float = 1.0) -> spaces.Box:

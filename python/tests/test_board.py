@@ -215,6 +215,30 @@ def test_a_mill_takes_one_more_click_on_the_man_to_remove(nine):
     assert board.message_kind == "refused" and "game is over" in board.message
 
 
+@pytest.fixture(scope="module")
+def optional_capture(tmp_path_factory):
+    """The 16-point board with four men a side, where a capture may be declined."""
+    out = tmp_path_factory.mktemp("optional_capture")
+    pp.tablebase.build(
+        "six_mens_morris", out, whole_game=True, progress=False, men=4, capture="optional"
+    )
+    with pp.tablebase.open(out) as tb:
+        yield tb
+
+
+def test_a_declined_capture_is_a_second_click_on_the_mill(optional_capture):
+    start = "..W/WW./B.W./.../BBB w 0 0 0 - -"  # d3-d4 closes b4-c4-d4.
+    board = PlayBoard(optional_capture, start=start, seed=0)
+    assert shown_values(board) == table_values(optional_capture, board.state)
+    board.click("d3")
+    board.click("d4")
+    assert board.selection == ["d3", "d4"] and board.history == []
+    assert board.message_kind == "info" and "again to take nothing" in board.message
+    assert board.targets == ["a3"]  # a1-c1-e1 is a mill, safe while a3 stands
+    board.click("d4")
+    assert board.history[0] == "d3-d4"
+
+
 def test_a_checkers_double_jump_goes_through_its_landing_square(checkers):
     board = PlayBoard(checkers, start=CHECKERS_DOUBLE_JUMP, seed=0)
     assert shown_values(board) == table_values(checkers, board.state)

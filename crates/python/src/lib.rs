@@ -102,6 +102,7 @@ mod _core {
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
         m.add("TERMINAL_PLAYER", perfectplay_env::state::TERMINAL_PLAYER)?;
+        m.add("START_DRAWS", perfectplay_env::batch::START_DRAWS)?;
         m.add("_target_cpu", crate::target_cpu())?;
         Ok(())
     }
