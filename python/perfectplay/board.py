@@ -372,9 +372,11 @@ class PlayBoard(anywidget.AnyWidget):
         if self.touch_move and self._breaks_touch_move(point):
             return
         if self.selection and point == self.selection[-1]:
-            # A capture that may stop here (checkers with complete_jumps off): the second
-            # click on its landing stops it; otherwise the click takes the step back.
-            stopped = self._complete_move(self.selection) if len(self.selection) > 1 else None
+            # A capture that may stop here (checkers with complete_jumps off) or a mill whose
+            # capture may be declined (a morris step or placement): the second click on its
+            # last point ends the turn there; otherwise the click takes the step back. (A
+            # checkers piece alone or a morris man picked up is no complete move.)
+            stopped = self._complete_move(self.selection)
             if stopped is not None:
                 self._play_move(stopped)
             else:

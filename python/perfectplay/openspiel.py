@@ -29,7 +29,9 @@ Decisions:
   game as a draw (or by adjudication where the rules ask for it), so OpenSpiel sees it as an
   ordinary terminal state.
 - ``max_game_length`` counts actions: the ply limit plus every man of both sides, since each
-  action beyond a turn's first takes a man. A game without a ply limit has no bound worth
+  action beyond a turn's first takes a man; where a morris capture may be declined
+  (``capture="optional"``), twice the ply limit plus every man, since a declined capture is a
+  second action (the pass) that takes none. A game without a ply limit has no bound worth
   giving OpenSpiel (its algorithms size buffers by it), so it is refused with ValueError.
 - Observations: ``observation_tensor(player)`` is ``State.observation()`` flattened, the
   position seen from the player to move, whichever player asks (a perfect-information game:
@@ -109,14 +111,16 @@ def _pieces_a_side(game: Game) -> int:
 def max_game_length(game: Game) -> int:
     """The most actions a game of ``game`` takes: its ply limit plus every man of both sides
     (a turn is one action, and each further action of the turn, a removal or a jump, takes a
-    man). ValueError for a game without a ply limit."""
+    man), and once more the ply limit where a morris capture may be declined (the pass that
+    declines it is a second action of its turn). ValueError for a game without a ply limit."""
     ply_limit = game.rules()["ply_limit"]
     if ply_limit is None:
         raise ValueError(
             f"{game.id} without a ply limit has no useful bound on its length, which OpenSpiel "
             "needs: give it one, e.g. ply_limit=1000"
         )
-    return int(ply_limit) + 2 * _pieces_a_side(game)
+    declines = int(ply_limit) if game.rules().get("capture") == "optional" else 0
+    return int(ply_limit) + declines + 2 * _pieces_a_side(game)
 
 
 def game_type(game: Game) -> pyspiel.GameType:

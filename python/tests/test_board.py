@@ -237,6 +237,12 @@ def test_a_declined_capture_is_a_second_click_on_the_mill(optional_capture):
     assert board.targets == ["a3"]  # a1-c1-e1 is a mill, safe while a3 stands
     board.click("d4")
     assert board.history[0] == "d3-d4"
+    # A placement that closes a mill: the second click on its point takes nothing.
+    board = PlayBoard(optional_capture, start="..W/WW./B.../.../.BB w 1 1 0 - -", seed=0)
+    board.click("d4")
+    assert board.selection == ["d4"] and "again to take nothing" in board.message
+    board.click("d4")
+    assert board.history[0] == "d4"
 
 
 def test_a_checkers_double_jump_goes_through_its_landing_square(checkers):

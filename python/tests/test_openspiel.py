@@ -112,6 +112,36 @@ def test_max_game_length_is_the_ply_limit_plus_every_man():
     assert pps.load_game(THREE).max_game_length() == 1000 + 6
 
 
+def test_declined_captures_count_in_the_length():
+    """A declined capture is a second action that takes no man: random games that close mills
+    where they can and decline every capture outrun the ply limit plus every man, and stay
+    within the bound."""
+    import random
+
+    rules = dict(capture="optional", threefold_repetition=False, move_rule=None, ply_limit=100)
+    game = pp.load_game("six_mens_morris", **rules)
+    bound = pps.max_game_length(game)
+    assert bound == 2 * 100 + 12
+    pass_action = 16
+    longest = 0
+    for seed in range(20):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        actions = 0
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if state.is_mid_turn() and pass_action in legal:
+                action = pass_action
+            else:
+                # Close a mill where one can be closed, to decline it.
+                mills = [a for a in legal if state.child(a).is_mid_turn()]
+                action = rng.choice(mills or legal)
+            state.apply_action(action)
+            actions += 1
+        longest = max(longest, actions)
+    assert 100 + 12 < longest <= bound
+
+
 def test_a_game_without_a_ply_limit_is_refused():
     with pytest.raises(ValueError, match="ply_limit"):
         pps.load_game("checkers", ply_limit=None)

@@ -89,7 +89,9 @@ impl CliGame for Morris {
     const POSITION_NAME: &'static str = "position";
     const MOVE_HELP: &'static str = "type a turn like d6 (place), a1-a4 (slide or fly), \
                                      a1-a4xd7 (and take d7), xd7 (an opening removal) or pass, \
-                                     `moves` to list the legal turns, `quit` to stop the game";
+                                     `moves` to list the legal turns, `quit` to stop the game; \
+                                     with capture=optional a mill written without x takes \
+                                     nothing";
     const PUBLISHED_HINT: &'static str =
         "--check needs nine_mens_morris (or cowboy_checkers) from the empty board";
 
