@@ -37,6 +37,7 @@ from perfectplay import _select_core
 _select_core.select()
 
 from perfectplay._core import (  # noqa: E402  (after the choice of build)
+    START_DRAWS,
     TERMINAL_PLAYER,
     Game,
     IllegalActionError,
@@ -62,6 +63,7 @@ from perfectplay import pdn, tablebase
 from perfectplay.matches import match
 
 __all__ = [
+    "START_DRAWS",
     "TERMINAL_PLAYER",
     "Game",
     "IllegalActionError",

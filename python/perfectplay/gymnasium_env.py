@@ -45,7 +45,6 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 
 import perfectplay as pp
 from perfectplay._games import checked_start
-from perfectplay import _core
 
 __all__ = [
     "ENV_IDS",
@@ -104,7 +103,7 @@ _ILLEGAL_ACTION_MODES = ("lose", "raise")
 #: How many starts :meth:`PerfectPlayEnv.reset` draws (from a subspace or a callable start)
 #: before it gives up finding one the opponent does not end before the agent acts: the
 #: batched VectorEnv's figure, one number for both.
-START_DRAWS: int = _core.START_DRAWS
+START_DRAWS: int = pp.START_DRAWS
 
 
 def _observation_space(game: Any, dtype: str = "float32", high: float = 1.0) -> spaces.Box:

@@ -86,6 +86,8 @@ def test_tables_built_under_the_option_value_its_games(tmp_path):
             "six_mens_morris", out, whole_game=True, progress=False, men=4, capture=capture
         )
         with pp.tablebase.open(out) as tb:
+            # Read from the headers: the preset they differ least from, with their options.
+            assert tb.game.id == "six_mens_morris" and tb.game.rules()["men"] == 4
             assert tb.game.rules()["capture"] == capture
             value = tb.probe(tb.game.state_from_fen(fen))
             found[capture] = (value.wdl, value.plies)

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use perfectplay_core::checkers::Checkers;
-use perfectplay_core::morris::Morris;
+use perfectplay_core::morris::{Morris, MorrisRules};
 use perfectplay_core::registry::{AnyGame, GameId, LoadError};
 use perfectplay_core::Game;
 use thiserror::Error;
@@ -44,8 +44,8 @@ pub enum OpenError {
 /// `None` when it holds no table; with the id it was loaded by. Checkers tables are read under
 /// the default rules but for the capture options they were built with (the other options
 /// change no position's value); morris tables under the rules they were built by
-/// (a rule set that is no preset is stored as `morris`, and every preset with all the
-/// options set makes it).
+/// (a rule set that is no preset is stored as `morris` with all the options set, and loaded
+/// as the preset it differs least from, with its options).
 pub fn game_of_tables(dir: &Path) -> Result<Option<(GameId, AnyGame)>, OpenError> {
     let entries = std::fs::read_dir(dir).map_err(|e| DbError::io(dir, e))?;
     let mut files: Vec<PathBuf> = entries
@@ -74,7 +74,7 @@ pub fn game_of_tables(dir: &Path) -> Result<Option<(GameId, AnyGame)>, OpenError
             .map(|word| word.split_once('=').unwrap_or((word, "")))
             .collect();
         let base = if header.game_id == "morris" {
-            "nine_mens_morris"
+            nearest_morris_preset(&header.rules)
         } else {
             &header.game_id
         };
@@ -89,6 +89,30 @@ pub fn game_of_tables(dir: &Path) -> Result<Option<(GameId, AnyGame)>, OpenError
             why: Box::new(why),
         }),
     }
+}
+
+/// The preset whose options differ least from the rules text `rules` (a rule set that is no
+/// preset's): the game such tables are loaded as, so that tables of Three Men's Morris with
+/// one option changed read as `three_mens_morris` with that option, as `load_game` gives it.
+/// Rules text that does not read is left to [`AnyGame::load`] to report, over Nine Men's
+/// Morris.
+fn nearest_morris_preset(rules: &str) -> &'static str {
+    let Ok(rules) = rules.parse::<MorrisRules>() else {
+        return "nine_mens_morris";
+    };
+    let settings = rules.settings();
+    MorrisRules::PRESETS
+        .iter()
+        .min_by_key(|preset| {
+            preset
+                .rules
+                .settings()
+                .iter()
+                .zip(&settings)
+                .filter(|(a, b)| a != b)
+                .count()
+        })
+        .map_or("nine_mens_morris", |preset| preset.id)
 }
 
 /// A game whose positions the databases hold.
@@ -143,9 +167,30 @@ impl Tabled for Morris {
 
 #[cfg(test)]
 mod tests {
-    use perfectplay_core::morris::MorrisRules;
-
     use super::*;
+
+    #[test]
+    fn rules_of_no_preset_load_as_the_nearest_preset() {
+        let text = |id: &str, options: &[(&str, &str)]| {
+            let mut rules = MorrisRules::preset(id).unwrap().rules;
+            for (name, value) in options {
+                rules.set(name, value).unwrap();
+            }
+            rules.to_string()
+        };
+        for (id, options) in [
+            ("three_mens_morris", &[("diagonal_mills", "false")][..]),
+            (
+                "six_mens_morris",
+                &[("capture", "optional"), ("men", "4")][..],
+            ),
+            ("twelve_mens_morris", &[("removal", "mill_immunity")][..]),
+            ("nine_mens_morris", &[("double_mill", "two")][..]),
+        ] {
+            assert_eq!(nearest_morris_preset(&text(id, options)), id, "{options:?}");
+        }
+        assert_eq!(nearest_morris_preset("men=nine"), "nine_mens_morris");
+    }
 
     #[test]
     fn every_game_opens_over_existing_directories_and_names_a_missing_one() {
