@@ -68,11 +68,21 @@ pub fn game_of_tables(dir: &Path) -> Result<Option<(GameId, AnyGame)>, OpenError
             .collect();
         AnyGame::load(&header.game_id, &options)
     } else {
-        let options: Vec<(&str, &str)> = header
-            .rules
-            .split_whitespace()
-            .map(|word| word.split_once('=').unwrap_or((word, "")))
-            .collect();
+        // Every option, read as the rules text reads (an option the text leaves out at its
+        // former value takes that value, not the base preset's); text that does not read is
+        // passed on word by word for the loader to name what is wrong.
+        let settings = header.rules.parse::<MorrisRules>().map(|r| r.settings());
+        let options: Vec<(&str, &str)> = match &settings {
+            Ok(all) => all
+                .iter()
+                .map(|(name, value)| (*name, value.as_str()))
+                .collect(),
+            Err(_) => header
+                .rules
+                .split_whitespace()
+                .map(|word| word.split_once('=').unwrap_or((word, "")))
+                .collect(),
+        };
         let base = if header.game_id == "morris" {
             nearest_morris_preset(&header.rules)
         } else {

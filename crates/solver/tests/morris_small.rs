@@ -666,3 +666,36 @@ fn checkpointed_builds_write_the_same_tables_and_leave_no_checkpoint() {
         "{message}"
     );
 }
+
+/// Tables of rules that are no preset's (`morris` in their headers, every option written but
+/// those left out at their former value) read back as the nearest preset with the rules they
+/// were built under, options left out included.
+#[test]
+fn tables_of_rules_no_preset_has_read_back_as_built() {
+    for options in [
+        &[("diagonal_mills", "false")][..],
+        &[("capture", "optional"), ("diagonals", "false")][..],
+    ] {
+        let mut rules = MorrisRules::preset("three_mens_morris").unwrap().rules;
+        for (name, value) in options {
+            rules.set(name, value).unwrap();
+        }
+        let game = Morris::new(rules).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let d = MorrisDomain::new(game).unwrap();
+        let start = d.start_key();
+        solve(d, dir.path(), &[start], &quiet()).unwrap();
+        let (id, loaded) = perfectplay_solver::game_of_tables(dir.path())
+            .unwrap()
+            .unwrap();
+        assert_eq!(id.name(), "three_mens_morris", "{options:?}");
+        let perfectplay_core::registry::AnyGame::Morris(loaded) = loaded else {
+            panic!("{options:?}: not a morris game");
+        };
+        assert_eq!(
+            perfectplay_solver::morris::without_history(loaded.rules()),
+            perfectplay_solver::morris::without_history(&rules),
+            "{options:?}"
+        );
+    }
+}
