@@ -88,7 +88,9 @@ class Game:
     """A game with its rules: English checkers or a morris game, made by `load_game`.
 
     It makes states (`new_initial_state`, `state_from_fen`) and describes the action space and
-    observation tensor that its states and `VectorEnv` share."""
+    observation tensor that its states and `VectorEnv` share. Two games are equal when they
+    play alike, the same family under the same rules, whatever id they were loaded by
+    (`load_game("nine_mens_morris", men=12, diagonals=True)` is Morabaraba)."""
 
     @property
     def id(self) -> str:

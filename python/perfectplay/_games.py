@@ -10,7 +10,7 @@ def game_mismatch(found: Any, expected: Any) -> Optional[str]:
     each rule that differs; ``None`` when they are the same game under the same rules."""
     if found == expected:
         return None
-    if found.id != expected.id:
+    if found.family != expected.family:
         return f"a state of {found.id} cannot start games of {expected.id}"
     ours, theirs = expected.rules(), found.rules()
     differ = ", ".join(

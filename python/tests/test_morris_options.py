@@ -116,3 +116,17 @@ def test_the_nine_man_variation_read_literally_moves_along_diagonals_without_mil
     ]
     with pytest.raises(ValueError, match="diagonal_mills=false needs diagonals=true"):
         pp.load_game("nine_mens_morris_no_flying", diagonal_mills=False)
+
+
+def test_games_that_play_alike_are_equal_whatever_id_loaded_them():
+    morabaraba = pp.load_game("morabaraba")
+    same = pp.load_game("nine_mens_morris", men=12, diagonals=True)
+    assert same == morabaraba and hash(same) == hash(morabaraba)
+    assert (same.id, morabaraba.id) == ("nine_mens_morris", "morabaraba")
+    assert same != pp.load_game("morabaraba", capture="optional")
+    # So a state of one starts games of the other.
+    from perfectplay._games import game_mismatch
+
+    assert game_mismatch(same.new_initial_state().game, morabaraba) is None
+    why = game_mismatch(pp.load_game("twelve_mens_morris"), morabaraba)
+    assert "flying" in why and "removal" in why

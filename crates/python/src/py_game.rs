@@ -65,12 +65,30 @@ fn option_value<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>>
 /// A game with its rules: English checkers or a morris game, made by `load_game`.
 ///
 /// It makes states (`new_initial_state`, `state_from_fen`) and describes the action space and
-/// observation tensor that its states and `VectorEnv` share.
+/// observation tensor that its states and `VectorEnv` share. Two games are equal when they
+/// play alike, the same family under the same rules, whatever id they were loaded by
+/// (`load_game("nine_mens_morris", men=12, diagonals=True)` is Morabaraba).
 #[pyclass(module = "perfectplay", name = "Game", frozen, eq, hash)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct PyGame {
     pub(crate) id: &'static str,
     pub(crate) game: AnyGame,
+}
+
+// The id names how a game was loaded (or, for tables of rules that are no preset's, the
+// preset they differ least from): a label, not part of what the game is.
+impl PartialEq for PyGame {
+    fn eq(&self, other: &PyGame) -> bool {
+        self.game == other.game
+    }
+}
+
+impl Eq for PyGame {}
+
+impl std::hash::Hash for PyGame {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.game.hash(state);
+    }
 }
 
 impl PyGame {

@@ -427,6 +427,18 @@ fn memories(graph: &Graph) -> (usize, usize, usize) {
     counts
 }
 
+/// Reports the memories `graph` holds (built from `roots` roots for `id`) and checks that
+/// it holds memories of the mover, of the other side, and of both.
+fn assert_memories_seen(id: &str, roots: usize, graph: &Graph) {
+    let (m, o, both) = memories(graph);
+    println!(
+        "{id}: {roots} roots, {} states in all; memories of the mover {m}, of the other side \
+         {o}, of both {both}",
+        graph.positions.len()
+    );
+    assert!(m > 0 && o > 0 && both > 0);
+}
+
 /// Six Men's Morris without re-forming in the moving phase, from `low` to `high` men a side,
 /// sliding or (`flying`) flying with three men, taking men by `removal`.
 fn six_mens_morris_without_re_forming(flying: &str, removal: &str, low: u8, high: u8) {
@@ -444,14 +456,7 @@ fn six_mens_morris_without_re_forming(flying: &str, removal: &str, low: u8, high
         .collect();
     let id = format!("six_mens_morris no_reforming flying={flying} removal={removal}");
     let (graph, value) = check_game(&id, game, &roots, &targets);
-    let (m, o, both) = memories(&graph);
-    println!(
-        "{id}: {} roots, {} states in all; memories of the mover {m}, of the other side {o}, \
-         of both {both}",
-        roots.len(),
-        graph.positions.len()
-    );
-    assert!(m > 0 && o > 0 && both > 0);
+    assert_memories_seen(&id, roots.len(), &graph);
     if removal != "standard" {
         let changed = roots_valued_otherwise(&rules_with("standard"), &roots, &value);
         println!("{id}: {changed} roots valued otherwise than under removal=standard");
@@ -507,14 +512,7 @@ fn three_against_three_without_re_forming(id: &str, removal: Option<&str>) {
     let name = format!("{id} removal={}", removal.unwrap_or("(the preset's)"));
     let roots = moving_roots(&game, 3, 3);
     let (graph, value) = check_game(&name, game, &roots, &[MorrisKey::moving(3, 3)]);
-    let (m, o, both) = memories(&graph);
-    println!(
-        "{name}: {} roots, {} states in all; memories of the mover {m}, of the other side {o}, \
-         of both {both}",
-        roots.len(),
-        graph.positions.len()
-    );
-    assert!(m > 0 && o > 0 && both > 0);
+    assert_memories_seen(&name, roots.len(), &graph);
     if removal.is_some() {
         let changed = roots_valued_otherwise(&preset, &roots, &value);
         println!("{name}: {changed} roots valued otherwise than under the preset's rule");
@@ -544,8 +542,7 @@ fn nine_mens_morris_with_diagonal_moves_three_against_three_matches_the_referenc
     let roots = moving_roots(&game, 3, 3);
     let id = "nine_mens_morris_no_flying diagonals=true diagonal_mills=false";
     let (graph, value) = check_game(id, game, &roots, &[MorrisKey::moving(3, 3)]);
-    let (m, o, both) = memories(&graph);
-    assert!(m > 0 && o > 0 && both > 0);
+    assert_memories_seen(id, roots.len(), &graph);
     let changed = roots_valued_otherwise(
         &Morris::preset("nine_mens_morris_no_flying").unwrap(),
         &roots,
@@ -650,12 +647,5 @@ fn six_mens_morris_with_optional_capture_without_re_forming_matches_the_referenc
         .collect();
     let id = "six_mens_morris capture=optional no_reforming=true";
     let (graph, _) = check_game(id, game, &roots, &targets);
-    let (m, o, both) = memories(&graph);
-    println!(
-        "{id}: {} roots, {} states in all; memories of the mover {m}, of the other side {o}, \
-         of both {both}",
-        roots.len(),
-        graph.positions.len()
-    );
-    assert!(m > 0 && o > 0 && both > 0);
+    assert_memories_seen(id, roots.len(), &graph);
 }
