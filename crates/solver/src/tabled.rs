@@ -83,11 +83,7 @@ pub fn game_of_tables(dir: &Path) -> Result<Option<(GameId, AnyGame)>, OpenError
                 .map(|word| word.split_once('=').unwrap_or((word, "")))
                 .collect(),
         };
-        let base = if header.game_id == "morris" {
-            nearest_morris_preset(&header.rules)
-        } else {
-            &header.game_id
-        };
+        let base = morris_base(&header.game_id, settings.as_deref().ok());
         AnyGame::load(base, &options)
     };
     match loaded {
@@ -101,16 +97,22 @@ pub fn game_of_tables(dir: &Path) -> Result<Option<(GameId, AnyGame)>, OpenError
     }
 }
 
-/// The preset whose options differ least from the rules text `rules` (a rule set that is no
-/// preset's): the game such tables are loaded as, so that tables of Three Men's Morris with
-/// one option changed read as `three_mens_morris` with that option, as `load_game` gives it.
-/// Rules text that does not read is left to [`AnyGame::load`] to report, over Nine Men's
-/// Morris.
-fn nearest_morris_preset(rules: &str) -> &'static str {
-    let Ok(rules) = rules.parse::<MorrisRules>() else {
-        return "nine_mens_morris";
-    };
-    let settings = rules.settings();
+/// The preset to load morris tables over: the one `game_id` names, or for `morris` (rules that
+/// are no preset's) the nearest to `settings`; Nine Men's Morris where the rules text did not
+/// read (`settings` `None`), for [`AnyGame::load`] to report what is wrong.
+fn morris_base<'a>(game_id: &'a str, settings: Option<&[(&'static str, String)]>) -> &'a str {
+    match (game_id, settings) {
+        ("morris", Some(all)) => nearest_morris_preset(all),
+        ("morris", None) => "nine_mens_morris",
+        (id, _) => id,
+    }
+}
+
+/// The preset whose options differ least from `settings` (every option of a rule set that is
+/// no preset's, as [`MorrisRules::settings`] lists them): the game such tables are loaded as,
+/// so that tables of Three Men's Morris with one option changed read as `three_mens_morris`
+/// with that option, as `load_game` gives it.
+fn nearest_morris_preset(settings: &[(&'static str, String)]) -> &'static str {
     MorrisRules::PRESETS
         .iter()
         .min_by_key(|preset| {
@@ -118,7 +120,7 @@ fn nearest_morris_preset(rules: &str) -> &'static str {
                 .rules
                 .settings()
                 .iter()
-                .zip(&settings)
+                .zip(settings)
                 .filter(|(a, b)| a != b)
                 .count()
         })
@@ -186,7 +188,7 @@ mod tests {
             for (name, value) in options {
                 rules.set(name, value).unwrap();
             }
-            rules.to_string()
+            rules.settings()
         };
         for (id, options) in [
             ("three_mens_morris", &[("diagonal_mills", "false")][..]),
@@ -198,8 +200,10 @@ mod tests {
             ("nine_mens_morris", &[("double_mill", "two")][..]),
         ] {
             assert_eq!(nearest_morris_preset(&text(id, options)), id, "{options:?}");
+            assert_eq!(morris_base("morris", Some(&text(id, options))), id);
         }
-        assert_eq!(nearest_morris_preset("men=nine"), "nine_mens_morris");
+        assert_eq!(morris_base("morris", None), "nine_mens_morris");
+        assert_eq!(morris_base("shah", None), "shah");
     }
 
     #[test]

@@ -116,6 +116,12 @@ const LINES_9: [[u8; 3]; 6] = [
 ];
 const DIAGONALS_9: [[u8; 3]; 2] = [[0, 4, 8], [2, 4, 6]];
 
+/// Joins points `a` and `b` by a line in `neighbours`, both ways.
+const fn join(neighbours: &mut [u32; MAX_POINTS], a: u8, b: u8) {
+    neighbours[a as usize] |= 1 << b;
+    neighbours[b as usize] |= 1 << a;
+}
+
 impl Board {
     const fn build(
         shape: BoardShape,
@@ -155,9 +161,8 @@ impl Board {
                 let mask = (1 << a) | (1 << b) | (1 << c);
                 board.mills[board.mill_count as usize] = mask;
                 board.mill_count += 1;
-                board.neighbours[a as usize] |= 1 << b;
-                board.neighbours[b as usize] |= (1 << a) | (1 << c);
-                board.neighbours[c as usize] |= 1 << b;
+                join(&mut board.neighbours, a, b);
+                join(&mut board.neighbours, b, c);
                 let points = [a, b, c];
                 let mut p = 0;
                 while p < 3 {
@@ -176,16 +181,14 @@ impl Board {
         let mut l = 0;
         while l < plain_lines.len() {
             let [a, b, c] = plain_lines[l];
-            board.neighbours[a as usize] |= 1 << b;
-            board.neighbours[b as usize] |= (1 << a) | (1 << c);
-            board.neighbours[c as usize] |= 1 << b;
+            join(&mut board.neighbours, a, b);
+            join(&mut board.neighbours, b, c);
             l += 1;
         }
         let mut l = 0;
         while l < links.len() {
             let [a, b] = links[l];
-            board.neighbours[a as usize] |= 1 << b;
-            board.neighbours[b as usize] |= 1 << a;
+            join(&mut board.neighbours, a, b);
             l += 1;
         }
         board
