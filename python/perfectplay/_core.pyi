@@ -219,6 +219,11 @@ class State:
         """Plays a move, given as a `Move` or in standard notation (`"11-15"`, `"15x31"`, `"d6"`,
         `"a1-a4xd7"`). An illegal or unreadable move raises `IllegalMoveError` and leaves the
         state unchanged, as does a move while a turn is half made with `apply_action`."""
+    def forfeit_turn(self) -> None:
+        """Passes the turn without a move, as a player out of time forfeits it (the rule sheets'
+        time limit; game records write it `--`, and `history()` shows it as `None`). It counts
+        as a ply without progress. Raises `IllegalMoveError` while a turn is half made with
+        `apply_action`, and once the game is over."""
     def clone(self) -> State:
         """An independent copy, history included."""
     def __copy__(self) -> State: ...
@@ -301,10 +306,11 @@ class State:
         the turn's man arrived on then."""
     def undo(self) -> Optional[Move]:
         """Takes back the last action of a turn being made with `apply_action` (returns `None`),
-        or else the last whole move (returns it). Raises `IndexError` at the start of the
-        history."""
-    def history(self) -> List[Move]:
-        """The moves played so far, in order."""
+        or else the last ply: a whole move (returns it) or a forfeited turn (returns `None`).
+        Raises `IndexError` at the start of the history."""
+    def history(self) -> List[Optional[Move]]:
+        """The plies played so far, in order: each `Move`, or `None` where a turn was forfeited
+        (`forfeit_turn`, or `--` in a game record)."""
     def ply(self) -> int:
         """The number of whole moves (plies) played so far."""
     def is_mid_turn(self) -> bool:

@@ -615,7 +615,7 @@ class PlayBoard(anywidget.AnyWidget):
                     said = said + [f"the tables cannot value this position: {error}"]
                     kind = "error"
             self.status = self._status_text()
-            self.history = [str(m) for m in self._state.history()]
+            self.history = ["--" if m is None else str(m) for m in self._state.history()]
             self.can_undo = bool(self._past)
             self.over = self._state.is_terminal() or self._forfeit is not None
             self._set_selection([])

@@ -2,6 +2,7 @@
 
 import os
 import pathlib
+import pickle
 import random
 
 import pytest
@@ -154,8 +155,40 @@ def test_tag_names_the_reader_would_refuse_are_refused_when_written():
     assert pp.pdn.loads(state.to_pdn({"Event_2": "x"}))[0].tags["Event_2"] == "x"
 
 
-def test_a_forfeited_turn_is_refused_naming_its_move():
+def test_a_forfeited_turn_is_read_played_undone_and_kept():
     # What `perfectplay play --move-time` saves when a player runs out of time.
     text = '[Game "nine_mens_morris"]\n1. d6 -- 2. a7 *'
-    with pytest.raises(pp.RecordError, match=r"game 1: move 1 \(black\) `--`: a forfeited turn"):
-        pp.pdn.loads(text)
+    (record,) = pp.pdn.loads(text)
+    state = record.state
+    assert [None if m is None else str(m) for m in state.history()] == ["d6", None, "a7"]
+    assert state.ply() == 3 and state.current_player() == 1
+    (again,) = pp.pdn.loads(state.to_pdn())
+    assert again.state == state
+    assert pickle.loads(pickle.dumps(state)) == state
+
+    made = pp.load_game("nine_mens_morris").new_initial_state()
+    made.apply("d6")
+    made.forfeit_turn()
+    made.apply("a7")
+    assert made == state
+    assert str(made.undo()) == "a7"
+    assert made.undo() is None and made.ply() == 1
+    assert made.current_player() == 1
+
+
+def test_a_turn_is_not_forfeited_half_made_or_after_the_end():
+    mill = pp.load_game("nine_mens_morris").new_initial_state()
+    for move in ["a1", "g7", "a4", "g4"]:
+        mill.apply(move)
+    mill.apply_action(mill.string_to_action("a7"))
+    assert mill.is_mid_turn()
+    with pytest.raises(pp.IllegalMoveError, match="half made"):
+        mill.forfeit_turn()
+    assert mill.is_mid_turn() and mill.ply() == 4
+
+    over = pp.load_game("three_mens_morris").new_initial_state()
+    for move in ["a1", "b1", "a2", "b2", "a3"]:
+        over.apply(move)
+    assert over.is_terminal()
+    with pytest.raises(pp.IllegalMoveError, match="over"):
+        over.forfeit_turn()

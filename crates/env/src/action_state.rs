@@ -7,7 +7,7 @@
 //! [`GameState::play_legal`], telling the state whether the new position has a legal action
 //! (the table is filled there at once) rather than having it generate the moves again.
 
-use perfectplay_core::{ActionStep, GameState, History, Outcome};
+use perfectplay_core::{ActionStep, GameState, History, Outcome, PlayError};
 
 use crate::games::Family;
 use crate::steps::{self, Steps};
@@ -26,7 +26,13 @@ impl<F: Family> ActionState<F> {
     /// A game from `pos`, reached after `no_progress` plies without progress, keeping
     /// `history` of its past.
     pub fn new(game: F, pos: F::Position, no_progress: u32, history: History) -> Self {
-        let state = GameState::from_position_after(game, pos, no_progress).keeping(history);
+        ActionState::from_state(
+            GameState::from_position_after(game, pos, no_progress).keeping(history),
+        )
+    }
+
+    /// A game already under way, taken over with its history (a game record's replay).
+    pub fn from_state(state: GameState<F>) -> Self {
         let mut state = ActionState {
             state,
             stage: F::Stage::default(),
@@ -120,6 +126,15 @@ impl<F: Family> ActionState<F> {
         let game = *state.game();
         state.play_legal(mv, |pos| fill(steps, &game, pos));
         self.settled();
+    }
+
+    /// Passes the turn without a move (a player out of time forfeits it); the game must be
+    /// going on.
+    pub fn forfeit_turn(&mut self) -> Result<(), PlayError> {
+        self.state.forfeit_turn()?;
+        self.stage = F::Stage::default();
+        self.refill();
+        Ok(())
     }
 
     /// Applies `action` if it is legal now: the next stage of the turn, or the whole move.

@@ -46,7 +46,7 @@ pub enum Error {
     /// A whole move asked for while a turn is half made with `apply_action`.
     #[error(
         "a turn is half made with apply_action (actions so far: {actions}); finish it with \
-         apply_action, or take the actions back with undo, before applying a whole move"
+         apply_action, or take the actions back with undo, before a whole move or a forfeit"
     )]
     MidTurn {
         /// The actions made so far in the turn.

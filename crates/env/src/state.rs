@@ -2,7 +2,7 @@
 //! and the rules that depend on it, the stage of the turn) and the actions of the turn being
 //! made, for undo.
 
-use perfectplay_core::record::{RecordError, RecordErrorKind, RecordResult, Tags};
+use perfectplay_core::record::{RecordError, RecordResult, Tags};
 use perfectplay_core::{perft, EndReason, History, Outcome, PlayError};
 
 use crate::actions::ActionSet;
@@ -83,6 +83,9 @@ pub struct Record {
     pub actions: Vec<usize>,
 }
 
+/// How a [`Record`] (and a game record) writes a forfeited turn.
+pub const FORFEIT: &str = "--";
+
 /// A game in progress and the actions of the turn being made.
 #[derive(Clone, Debug)]
 pub struct State<F: Family> {
@@ -127,7 +130,11 @@ impl<F: Family> State<F> {
     pub fn from_record(id: &'static str, game: F, record: &Record) -> Result<Self> {
         let mut state = State::from_fen(id, game, &record.origin)?;
         for text in &record.moves {
-            state.apply_text(text)?;
+            if text == FORFEIT {
+                state.forfeit_turn()?;
+            } else {
+                state.apply_text(text)?;
+            }
         }
         for &action in &record.actions {
             state.apply_action(action as i64)?;
@@ -143,44 +150,24 @@ impl<F: Family> State<F> {
     }
 
     /// The games of a game record `text` (several may follow one another), each replayed from
-    /// its start, with its tags and result. A forfeited turn (`--`) has no place in a state
-    /// made move by move, and is refused.
+    /// its start, with its tags and result. A forfeited turn (`--`) is replayed as one.
     pub fn read_records(
         id: &'static str,
         game: F,
         text: &str,
     ) -> std::result::Result<Vec<(Tags, Self, RecordResult)>, RecordError> {
         let records = perfectplay_core::record::read_records(&game, text)?;
-        records
+        Ok(records
             .into_iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let (origin, no_progress) = r.state.origin();
-                let mut state = State {
+            .map(|r| {
+                let state = State {
                     id,
-                    inner: ActionState::new(game, *origin, no_progress, History::Full),
+                    inner: ActionState::from_state(r.state),
                     turn: Vec::new(),
                 };
-                // Whole moves count from the first player's turn, as the record counts them.
-                let offset = u32::from(game.side_to_move(origin) != game.first_to_move());
-                for (ply, mv) in (0u32..).zip(r.state.moves()) {
-                    let Some(mv) = mv else {
-                        return Err(RecordError {
-                            game: i + 1,
-                            kind: RecordErrorKind::BadMove {
-                                number: (ply + offset) / 2 + 1,
-                                side: game.side_to_move(state.inner.position()),
-                                text: "--".to_owned(),
-                                why: "a forfeited turn, which a State (moves only) cannot hold"
-                                    .to_owned(),
-                            },
-                        });
-                    };
-                    state.inner.play(&mv);
-                }
-                Ok((r.tags, state, r.result))
+                (r.tags, state, r.result)
             })
-            .collect()
+            .collect())
     }
 
     /// The record that rebuilds this game.
@@ -188,7 +175,12 @@ impl<F: Family> State<F> {
         let (origin, no_progress) = self.inner.state().origin();
         Record {
             origin: self.game().write_position(origin, no_progress),
-            moves: self.moves().map(|mv| mv.to_string()).collect(),
+            moves: self
+                .inner
+                .state()
+                .moves()
+                .map(|mv| mv.map_or_else(|| FORFEIT.to_owned(), |mv| mv.to_string()))
+                .collect(),
             actions: self.turn.iter().map(|&(_, action)| action).collect(),
         }
     }
@@ -245,6 +237,15 @@ impl<F: Family> State<F> {
             return Err(PlayError::Illegal { mv: mv.to_string() }.into());
         }
         self.inner.play(&mv);
+        Ok(())
+    }
+
+    /// Passes the turn without a move, as a player out of time forfeits it (the rule sheets'
+    /// time limit; a game record writes it `--`). Refused in the middle of a turn and once
+    /// the game is over. It counts as a ply without progress.
+    pub fn forfeit_turn(&mut self) -> Result<()> {
+        self.ensure_turn_start()?;
+        self.inner.forfeit_turn()?;
         Ok(())
     }
 
@@ -374,27 +375,26 @@ impl<F: Family> State<F> {
             .write_observation(self.inner.position(), self.inner.stage(), out);
     }
 
-    /// Takes back the last action of a half-made turn (`None`), or else the last whole move.
+    /// Takes back the last action of a half-made turn (`None`), or else the last ply: the
+    /// move played (`None` for a forfeited turn).
     pub fn undo(&mut self) -> Result<Option<AnyMove>> {
         if let Some((stage, _)) = self.turn.pop() {
             self.inner.set_stage(stage);
             return Ok(None);
         }
         match self.inner.undo() {
-            // A state plays no forfeited turn; one would be a move of nothing.
             Some(mv) => Ok(mv.map(F::wrap_move)),
             None => Err(Error::NothingToUndo),
         }
     }
 
-    /// The whole moves played (a state forfeits no turn).
-    fn moves(&self) -> impl Iterator<Item = F::Move> + '_ {
-        self.inner.state().moves().flatten()
-    }
-
-    /// The moves played, in order.
-    pub fn history(&self) -> Vec<AnyMove> {
-        self.moves().map(F::wrap_move).collect()
+    /// The plies played, in order: each move, or `None` for a forfeited turn.
+    pub fn history(&self) -> Vec<Option<AnyMove>> {
+        self.inner
+            .state()
+            .moves()
+            .map(|mv| mv.map(F::wrap_move))
+            .collect()
     }
 
     /// The whole moves played so far.
@@ -501,5 +501,73 @@ mod tests {
         assert_eq!(rebuilt.fen(), state.fen());
         assert_eq!(rebuilt.history(), state.history());
         rebuilt.check().unwrap();
+    }
+
+    fn nine_mens_morris() -> (&'static str, perfectplay_core::morris::Morris) {
+        let (id, game) = AnyGame::load("nine_mens_morris", &[] as &[(&str, &str)]).unwrap();
+        let AnyGame::Morris(game) = game else {
+            unreachable!()
+        };
+        (id.name(), game)
+    }
+
+    #[test]
+    fn a_forfeited_turn_is_a_ply_of_the_history_that_records_keep() {
+        let (id, game) = nine_mens_morris();
+        let mut state = State::new(id, game);
+        state.apply_text("d6").unwrap();
+        state.forfeit_turn().unwrap();
+        state.apply_text("d7").unwrap();
+        assert_eq!(state.ply(), 3);
+        assert_eq!(state.history()[1], None);
+        state.check().unwrap();
+
+        // Pickling's record, and a game record, both bring the forfeit back.
+        let record = state.record();
+        assert_eq!(record.moves, ["d6", FORFEIT, "d7"]);
+        let rebuilt = State::from_record(id, game, &record).unwrap();
+        assert_eq!(
+            (rebuilt.fen(), rebuilt.history()),
+            (state.fen(), state.history())
+        );
+        let text = state.write_record(&[], None);
+        let read = State::read_records(id, game, &text).unwrap();
+        let [(_, read, _)] = &read[..] else {
+            panic!("one game in {text}")
+        };
+        assert_eq!((read.fen(), read.history()), (state.fen(), state.history()));
+        read.check().unwrap();
+
+        // Undo takes the forfeit back as a ply without a move.
+        assert!(state.undo().unwrap().is_some());
+        assert_eq!(state.undo().unwrap(), None);
+        assert_eq!(state.ply(), 1);
+        state.check().unwrap();
+    }
+
+    #[test]
+    fn a_turn_is_not_forfeited_half_made_or_after_the_end() {
+        let (id, game) = nine_mens_morris();
+        let mut rng = SplitMix64::new(7);
+        let mut state = play_checked(State::new(id, game), &mut rng, 0, false);
+        while !state.is_mid_turn() {
+            let legal = state.legal_actions();
+            let action = legal.nth(rng.below(legal.len()).unwrap()).unwrap();
+            state.apply_action(action as i64).unwrap();
+        }
+        let before = state.record();
+        assert!(matches!(state.forfeit_turn(), Err(Error::MidTurn { .. })));
+        assert_eq!(state.record(), before);
+
+        // Both sides forfeiting in turn repeat the start three times: a draw.
+        let mut state = State::new(id, game);
+        while !state.is_terminal() {
+            state.forfeit_turn().unwrap();
+        }
+        assert_eq!(state.ending().unwrap().reason, "repetition");
+        assert!(matches!(
+            state.forfeit_turn(),
+            Err(Error::Play(PlayError::GameOver(_)))
+        ));
     }
 }

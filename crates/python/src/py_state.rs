@@ -187,6 +187,15 @@ impl PyState {
         Ok(())
     }
 
+    /// Passes the turn without a move, as a player out of time forfeits it (the rule sheets'
+    /// time limit; game records write it `--`, and `history()` shows it as `None`). It counts
+    /// as a ply without progress. Raises `IllegalMoveError` while a turn is half made with
+    /// `apply_action`, and once the game is over.
+    fn forfeit_turn(&mut self) -> PyResult<()> {
+        with_family!(AnyState, &mut self.inner, s => s.forfeit_turn()).map_err(Error::from)?;
+        Ok(())
+    }
+
     /// An independent copy, history included.
     fn clone(&self) -> PyState {
         Clone::clone(self)
@@ -458,18 +467,19 @@ impl PyState {
     }
 
     /// Takes back the last action of a turn being made with `apply_action` (returns `None`),
-    /// or else the last whole move (returns it). Raises `IndexError` at the start of the
-    /// history.
+    /// or else the last ply: a whole move (returns it) or a forfeited turn (returns `None`).
+    /// Raises `IndexError` at the start of the history.
     fn undo(&mut self) -> PyResult<Option<PyMove>> {
         let mv = with_family!(AnyState, &mut self.inner, s => s.undo()).map_err(Error::from)?;
         Ok(mv.map(|mv| PyMove { mv }))
     }
 
-    /// The moves played so far, in order.
-    fn history(&self) -> Vec<PyMove> {
+    /// The plies played so far, in order: each `Move`, or `None` where a turn was forfeited
+    /// (`forfeit_turn`, or `--` in a game record).
+    fn history(&self) -> Vec<Option<PyMove>> {
         with_family!(AnyState, &self.inner, s => s.history())
             .into_iter()
-            .map(|mv| PyMove { mv })
+            .map(|mv| mv.map(|mv| PyMove { mv }))
             .collect()
     }
 
