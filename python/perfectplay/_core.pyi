@@ -218,7 +218,8 @@ class State:
     def apply(self, move: Union[Move, str]) -> None:
         """Plays a move, given as a `Move` or in standard notation (`"11-15"`, `"15x31"`, `"d6"`,
         `"a1-a4xd7"`). An illegal or unreadable move raises `IllegalMoveError` and leaves the
-        state unchanged, as does a move while a turn is half made with `apply_action`."""
+        state unchanged, as does a move while a turn is half made with `apply_action`. A
+        forfeited turn (`--` in a game record) is played with `forfeit_turn()`."""
     def forfeit_turn(self) -> None:
         """Passes the turn without a move, as a player out of time forfeits it (the rule sheets'
         time limit; game records write it `--`, and `history()` shows it as `None`). It counts
@@ -306,13 +307,14 @@ class State:
         the turn's man arrived on then."""
     def undo(self) -> Optional[Move]:
         """Takes back the last action of a turn being made with `apply_action` (returns `None`),
-        or else the last ply: a whole move (returns it) or a forfeited turn (returns `None`).
-        Raises `IndexError` at the start of the history."""
+        or else the last ply: a whole move (returns it) or a forfeited turn (returns `None`;
+        `is_mid_turn()`, asked before, tells the two `None`s apart). Raises `IndexError` at the
+        start of the history."""
     def history(self) -> List[Optional[Move]]:
         """The plies played so far, in order: each `Move`, or `None` where a turn was forfeited
         (`forfeit_turn`, or `--` in a game record)."""
     def ply(self) -> int:
-        """The number of whole moves (plies) played so far."""
+        """The number of plies played so far: whole moves and forfeited turns."""
     def is_mid_turn(self) -> bool:
         """Whether a turn is half made with `apply_action` (the same player acts next)."""
 

@@ -14,7 +14,9 @@ write a state back::
 Reading takes tag pairs, move numbers, ``{comments}``, ``;`` comments, ``(variations)``
 (skipped), ``$n`` annotations, ``!``/``?`` marks, the short form of multiple jumps
 (``15x31``) and the results ``1-0``, ``0-1``, ``1/2-1/2``, ``*`` (and PDN 3.0's ``2-0``,
-``0-2``, ``1-1``). Every move is checked as it is replayed: a bad record raises
+``0-2``, ``1-1``), and ``--``, a turn forfeited on time, which the state replays as
+:meth:`perfectplay.State.forfeit_turn` (``history()`` shows it as ``None``). Every move is
+checked as it is replayed: a bad record raises
 :class:`perfectplay.RecordError` naming the game, the move number and the move. As in PGN and
 the PDN documents, ``1-0`` is a White win. Morris records carry ``[Game "ID"]``; they are read
 as that game (with its preset rules) unless ``game=`` says otherwise. The decisions behind the

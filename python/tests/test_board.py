@@ -116,6 +116,13 @@ def test_a_start_under_history_rules_of_its_own_is_the_tables_to_accept(three, c
         PlayBoard(checkers, start=longer)
 
 
+def test_a_start_with_a_forfeited_turn_shows_it_in_the_history(three):
+    start = three.game.new_initial_state()
+    start.forfeit_turn()
+    board = PlayBoard(three, start=start, seed=0)
+    assert board.history[0] == "--"
+
+
 def test_a_click_on_an_empty_point_places_a_man_and_the_opponent_replies_best(three):
     board = PlayBoard(three, seed=3)
     board.click("b2")

@@ -8,6 +8,7 @@ import random
 import pytest
 
 import perfectplay as pp
+from perfectplay import _core
 
 #: A published game (Jordan v Tesheliet, Double Corner Dyke) as the PDN 3.0 examples give it,
 #: shared with the Rust tests of the record reader.
@@ -162,9 +163,11 @@ def test_a_forfeited_turn_is_read_played_undone_and_kept():
     state = record.state
     assert [None if m is None else str(m) for m in state.history()] == ["d6", None, "a7"]
     assert state.ply() == 3 and state.current_player() == 1
+    assert " -- " in state.to_pdn()
     (again,) = pp.pdn.loads(state.to_pdn())
     assert again.state == state
     assert pickle.loads(pickle.dumps(state)) == state
+    _core._self_check(state)
 
     made = pp.load_game("nine_mens_morris").new_initial_state()
     made.apply("d6")
@@ -174,6 +177,21 @@ def test_a_forfeited_turn_is_read_played_undone_and_kept():
     assert str(made.undo()) == "a7"
     assert made.undo() is None and made.ply() == 1
     assert made.current_player() == 1
+    _core._self_check(made)
+
+
+def test_a_checkers_forfeit_hands_the_move_to_the_other_side():
+    state = pp.load_game("checkers").state_from_fen("B:W18,K30:B14,K2")
+    black = state.legal_moves()
+    state.forfeit_turn()
+    assert state.current_player() == 1 and state.fen().startswith("W:")
+    assert state.legal_moves() != black
+    _core._self_check(state)
+    (again,) = pp.pdn.loads(state.to_pdn())
+    assert again.state == state and again.state.history() == [None]
+    assert pickle.loads(pickle.dumps(state)) == state
+    assert state.undo() is None
+    assert state.fen() == pp.load_game("checkers").state_from_fen("B:W18,K30:B14,K2").fen()
 
 
 def test_a_turn_is_not_forfeited_half_made_or_after_the_end():

@@ -31,7 +31,8 @@ impl<F: Family> ActionState<F> {
         )
     }
 
-    /// A game already under way, taken over with its history (a game record's replay).
+    /// A game already under way, taken over with its history (a game record's replay); a
+    /// [`crate::state::State`] needs one that keeps [`History::Full`].
     pub fn from_state(state: GameState<F>) -> Self {
         let mut state = ActionState {
             state,

@@ -70,14 +70,15 @@ pub fn returns<F: Family>(game: &F, outcome: Option<&Outcome>) -> [f32; 2] {
 }
 
 /// What rebuilds a [`State`] exactly (Python's pickling): the position string the game started
-/// from, the moves played since in standard notation, and the actions of the turn being made.
+/// from, the plies played since in standard notation ([`FORFEIT`] for a forfeited turn), and
+/// the actions of the turn being made.
 /// Replaying them restores the history that repetition and undo need, which a position string
 /// alone would lose.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
     /// The position string the game started from.
     pub origin: String,
-    /// The whole moves played since, in standard notation.
+    /// The plies played since: each move in standard notation, or [`FORFEIT`].
     pub moves: Vec<String>,
     /// The actions of the turn being made.
     pub actions: Vec<usize>,
@@ -160,6 +161,8 @@ impl<F: Family> State<F> {
         Ok(records
             .into_iter()
             .map(|r| {
+                // A State's record and equality are its whole history.
+                debug_assert_eq!(r.state.history(), History::Full);
                 let state = State {
                     id,
                     inner: ActionState::from_state(r.state),
@@ -397,7 +400,7 @@ impl<F: Family> State<F> {
             .collect()
     }
 
-    /// The whole moves played so far.
+    /// The plies played so far, forfeited turns included.
     pub fn ply(&self) -> u32 {
         self.inner.state().ply()
     }
@@ -511,12 +514,20 @@ mod tests {
         (id.name(), game)
     }
 
+    /// Whether the legal actions `state` keeps are those of its position as a new state finds
+    /// them ([`State::check`] rebuilds them from scratch rather than reading what is kept).
+    fn fresh_actions<F: Family>(state: &mut State<F>) -> bool {
+        let mut new = State::from_fen(state.id, *state.game(), &state.fen()).unwrap();
+        new.legal_actions() == state.legal_actions()
+    }
+
     #[test]
     fn a_forfeited_turn_is_a_ply_of_the_history_that_records_keep() {
         let (id, game) = nine_mens_morris();
         let mut state = State::new(id, game);
         state.apply_text("d6").unwrap();
         state.forfeit_turn().unwrap();
+        assert!(fresh_actions(&mut state));
         state.apply_text("d7").unwrap();
         assert_eq!(state.ply(), 3);
         assert_eq!(state.history()[1], None);
@@ -538,6 +549,9 @@ mod tests {
         assert_eq!((read.fen(), read.history()), (state.fen(), state.history()));
         read.check().unwrap();
 
+        let mut read = read.clone();
+        assert!(fresh_actions(&mut read));
+
         // Undo takes the forfeit back as a ply without a move.
         assert!(state.undo().unwrap().is_some());
         assert_eq!(state.undo().unwrap(), None);
@@ -546,15 +560,33 @@ mod tests {
     }
 
     #[test]
+    fn a_forfeit_hands_the_other_side_its_own_actions() {
+        let (id, game) = AnyGame::load("checkers", &[] as &[(&str, &str)]).unwrap();
+        let AnyGame::Checkers(game) = game else {
+            unreachable!()
+        };
+        let mut state = State::new(id.name(), game);
+        let black = state.legal_actions();
+        state.forfeit_turn().unwrap();
+        assert_eq!(state.current_player(), 1);
+        assert!(state.legal_actions() != black);
+        assert!(fresh_actions(&mut state));
+        state.check().unwrap();
+    }
+
+    #[test]
     fn a_turn_is_not_forfeited_half_made_or_after_the_end() {
         let (id, game) = nine_mens_morris();
-        let mut rng = SplitMix64::new(7);
-        let mut state = play_checked(State::new(id, game), &mut rng, 0, false);
-        while !state.is_mid_turn() {
-            let legal = state.legal_actions();
-            let action = legal.nth(rng.below(legal.len()).unwrap()).unwrap();
-            state.apply_action(action as i64).unwrap();
+        let mut state = State::new(id, game);
+        for text in ["a1", "g7", "a4", "g4"] {
+            state.apply_text(text).unwrap();
         }
+        // a7 closes the mill a1-a4-a7: the turn waits for its removal.
+        let a7 = (0..game.action_count())
+            .find(|&a| state.action_to_string(a) == "a7")
+            .unwrap();
+        state.apply_action(a7 as i64).unwrap();
+        assert!(state.is_mid_turn());
         let before = state.record();
         assert!(matches!(state.forfeit_turn(), Err(Error::MidTurn { .. })));
         assert_eq!(state.record(), before);

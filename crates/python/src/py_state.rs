@@ -173,7 +173,8 @@ impl PyState {
 
     /// Plays a move, given as a `Move` or in standard notation (`"11-15"`, `"15x31"`, `"d6"`,
     /// `"a1-a4xd7"`). An illegal or unreadable move raises `IllegalMoveError` and leaves the
-    /// state unchanged, as does a move while a turn is half made with `apply_action`.
+    /// state unchanged, as does a move while a turn is half made with `apply_action`. A
+    /// forfeited turn (`--` in a game record) is played with `forfeit_turn()`.
     fn apply(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
         if let Ok(mv) = mv.cast::<PyMove>() {
             let mv = mv.get().mv;
@@ -467,8 +468,9 @@ impl PyState {
     }
 
     /// Takes back the last action of a turn being made with `apply_action` (returns `None`),
-    /// or else the last ply: a whole move (returns it) or a forfeited turn (returns `None`).
-    /// Raises `IndexError` at the start of the history.
+    /// or else the last ply: a whole move (returns it) or a forfeited turn (returns `None`;
+    /// `is_mid_turn()`, asked before, tells the two `None`s apart). Raises `IndexError` at the
+    /// start of the history.
     fn undo(&mut self) -> PyResult<Option<PyMove>> {
         let mv = with_family!(AnyState, &mut self.inner, s => s.undo()).map_err(Error::from)?;
         Ok(mv.map(|mv| PyMove { mv }))
@@ -483,7 +485,7 @@ impl PyState {
             .collect()
     }
 
-    /// The number of whole moves (plies) played so far.
+    /// The number of plies played so far: whole moves and forfeited turns.
     fn ply(&self) -> u32 {
         with_family!(AnyState, &self.inner, s => s.ply())
     }
