@@ -4,7 +4,7 @@ cargo (``crates/cli``), in this process.
 
 Ctrl-C: while the tool runs, Python's own handler (which raises ``KeyboardInterrupt`` only
 when Python code runs) is put back to the system's default, so an interrupt does what it does
-to the binary: ``solve`` and ``search`` catch it, save the unit or the search under way and
+to the binary: ``solve`` and ``search --checkpoint`` catch it, save the unit or the search under way and
 exit with 130 (SIGTERM: 143); other commands end at once. Builds write each table under a
 temporary name and rename it when complete, so a stopped build leaves no half table and a
 rerun resumes.

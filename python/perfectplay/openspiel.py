@@ -17,8 +17,7 @@ run on them::
 Decisions:
 
 - Names: ``python_perfectplay_<id>``. OpenSpiel marks its Python games ``python_``, and
-  ``checkers``, ``nine_mens_morris`` and ``three_mens_morris`` are already names of its own
-  C++ games, whose rules and action encodings differ from ours. Aliases are not registered;
+  ``checkers`` and ``nine_mens_morris`` are already names of its own C++ games, whose rules and action encodings differ from ours. Aliases are not registered;
   :func:`load_game` reads them.
 - Parameters are our rule options, typed as OpenSpiel types them (int, bool, str). OpenSpiel
   has no "none", so an integer option that is none (``ply_limit``, ``move_rule``,
