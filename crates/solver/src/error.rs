@@ -277,6 +277,13 @@ pub enum SolveError {
     /// A request refused before any work started.
     #[error(transparent)]
     Request(#[from] RequestError),
+    /// The output directory holds a table of another game or other rules where the build
+    /// would write one: it is refused rather than overwritten.
+    #[error(
+        "{0}: the directory holds tables of another game or other rules; build into another \
+         directory, or remove them first"
+    )]
+    ForeignTable(DbError),
     /// The rules cannot be solved by this database scheme.
     #[error("cannot build databases for these rules: {0}")]
     Unsupported(String),

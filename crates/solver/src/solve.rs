@@ -349,6 +349,7 @@ fn build_units<D: Domain>(
             .check_key(key)
             .map_err(|why| SolveError::Unsupported(format!("subspace {key}: {why}")))?;
     }
+    refuse_foreign_tables(tb, units)?;
     let (pool, threads) = worker_pool(options.threads)?;
     let started = Instant::now();
     let total: u64 = units.iter().flatten().map(|&k| tb.domain().size(k)).sum();
@@ -503,7 +504,7 @@ impl<D: Domain> UnitWork<'_, D> {
         if cancelled(options) {
             return Err(SolveError::Interrupted);
         }
-        if let Some(kept) = kept_files(tb, unit, options.wdl_only) {
+        if let Some(kept) = kept_files(tb, unit, options.wdl_only)? {
             // A build stopped between writing the tables and removing the checkpoint.
             remove_checkpoint(self.out, unit)?;
             self.figures
@@ -609,36 +610,80 @@ fn compress_unit<D: Domain>(
     Ok(())
 }
 
-/// The reports of a unit whose files are all present, valid and of the requested form.
+/// Refuses a build into a directory that holds, where any of `units` would be written, a table
+/// of another game or other rules: before the first unit, so that nothing is written beside it
+/// and nothing of it is overwritten.
+fn refuse_foreign_tables<D: Domain>(
+    tb: &Tablebase<D>,
+    units: &[Vec<D::Key>],
+) -> Result<(), SolveError> {
+    for &key in units.iter().flatten() {
+        if let Some(path) = tb.find(key) {
+            if let Err(
+                e @ DbError::Mismatch {
+                    what: "game" | "rules",
+                    ..
+                },
+            ) = Table::open(&path, Some(&tb.expected(key)))
+            {
+                return Err(SolveError::ForeignTable(e));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The reports of a unit whose files are all present, valid and of the requested form; `None`
+/// where one is missing or unusable (the unit is built again over it), and an error where one
+/// is a table of another game or other rules (someone else's, never overwritten).
 fn kept_files<D: Domain>(
     tb: &Tablebase<D>,
     unit: &[D::Key],
     wdl_only: bool,
-) -> Option<Vec<SubspaceReport>> {
-    let mut kept = Vec::new();
+) -> Result<Option<Vec<SubspaceReport>>, SolveError> {
+    let wanted = if wdl_only {
+        Encoding::Wdl
+    } else {
+        Encoding::Distance
+    };
+    // Every file is looked at: a foreign table put there since the build began (checked for
+    // at its start) stops it too.
+    let mut kept = Some(Vec::new());
     for &key in unit {
-        let path = tb.find(key)?;
-        let table = Table::open(&path, Some(&tb.expected(key))).ok()?;
-        let wanted = if wdl_only {
-            Encoding::Wdl
-        } else {
-            Encoding::Distance
+        let Some(path) = tb.find(key) else {
+            kept = None;
+            continue;
+        };
+        let table = match Table::open(&path, Some(&tb.expected(key))) {
+            Ok(table) => table,
+            Err(
+                e @ DbError::Mismatch {
+                    what: "game" | "rules",
+                    ..
+                },
+            ) => return Err(SolveError::ForeignTable(e)),
+            Err(_) => {
+                kept = None;
+                continue;
+            }
         };
         // A distance table serves a WDL-only request too; not the other way round.
         if table.header().encoding != wanted && table.header().encoding == Encoding::Wdl {
-            return None;
+            kept = None;
         }
-        kept.push(SubspaceReport {
-            subspace: key.to_string(),
-            positions: table.positions(),
-            stats: table.header().stats,
-            seconds: 0.0,
-            kept: true,
-            resumed: false,
-            path,
-        });
+        if let Some(kept) = &mut kept {
+            kept.push(SubspaceReport {
+                subspace: key.to_string(),
+                positions: table.positions(),
+                stats: table.header().stats,
+                seconds: 0.0,
+                kept: true,
+                resumed: false,
+                path,
+            });
+        }
     }
-    Some(kept)
+    Ok(kept)
 }
 
 /// The bytes of resident copies kept from one unit to the next.

@@ -266,13 +266,35 @@ fn a_rerun_keeps_complete_tables_and_rebuilds_damaged_ones() {
     // Tables of other rules are refused by name.
     let mut rules = MorrisRules::NINE_MENS_MORRIS;
     rules.removal = perfectplay_core::morris::RemovalRule::Any;
-    let other = MorrisDomain::new(Morris::new(rules).unwrap()).unwrap();
-    let tb = Tablebase::open(other, dir.path()).unwrap();
+    let other = || MorrisDomain::new(Morris::new(rules).unwrap()).unwrap();
+    let tb = Tablebase::open(other(), dir.path()).unwrap();
     let err = tb.table(MorrisKey::moving(3, 3)).unwrap_err();
     assert!(
         matches!(err, ProbeError::Db(DbError::Mismatch { .. })),
         "{err}"
     );
+
+    // A build of other rules, or of another game, into the directory refuses to overwrite
+    // them, and leaves every file as it was.
+    let before = std::fs::read(dir.path().join("3-3.ppdb")).unwrap();
+    for domain in [other(), domain("twelve_mens_morris")] {
+        let err = solve(domain, dir.path(), &[MorrisKey::moving(3, 3)], &quiet()).unwrap_err();
+        assert!(
+            matches!(err, SolveError::ForeignTable(DbError::Mismatch { .. })),
+            "{err}"
+        );
+        assert!(
+            err.to_string().contains("another game or other rules"),
+            "{err}"
+        );
+    }
+    assert_eq!(std::fs::read(dir.path().join("3-3.ppdb")).unwrap(), before);
+
+    // The same where the foreign table is not the first the build would write: nothing is.
+    std::fs::remove_file(dir.path().join("3-3.ppdb")).unwrap();
+    let err = solve(other(), dir.path(), &keys, &quiet()).unwrap_err();
+    assert!(matches!(err, SolveError::ForeignTable(_)), "{err}");
+    assert!(!dir.path().join("3-3.ppdb").exists());
 }
 
 /// Rewrites the plain table `name` in `dir` with its payload changed by `change`, the checksum
