@@ -79,14 +79,15 @@ pub(crate) fn parse_bool(name: &str, value: &str) -> Result<bool, RuleOptionErro
     }
 }
 
-/// Parses a positive count, or `none`/`off`/`0` for "no limit".
+/// Parses a positive count, or `none`/`off`/`0` for "no limit". Zero is "no limit" however
+/// it is written (`00`, `+0`): a limit of nothing would end every game before it began.
 pub(crate) fn parse_limit(name: &str, value: &str) -> Result<Option<u32>, RuleOptionError> {
     let v = value.trim().to_ascii_lowercase();
-    if matches!(v.as_str(), "none" | "off" | "false" | "0") {
+    if matches!(v.as_str(), "none" | "off" | "false") {
         return Ok(None);
     }
     v.parse::<u32>()
-        .map(Some)
+        .map(|n| (n > 0).then_some(n))
         .map_err(|_| bad_value(name, value, "a positive integer or none"))
 }
 
@@ -106,5 +107,21 @@ pub(crate) fn unknown(name: &str, options: &[RuleOption]) -> RuleOptionError {
             .map(|o| o.name)
             .collect::<Vec<_>>()
             .join(", "),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zero_is_no_limit_however_it_is_written() {
+        for zero in ["0", "00", "+0", " 000 ", "none", "Off", "false"] {
+            assert_eq!(parse_limit("ply_limit", zero), Ok(None), "{zero:?}");
+        }
+        assert_eq!(parse_limit("ply_limit", "050"), Ok(Some(50)));
+        for bad in ["-1", "0.5", "", "1e3", "4294967296"] {
+            assert!(parse_limit("ply_limit", bad).is_err(), "{bad:?}");
+        }
     }
 }

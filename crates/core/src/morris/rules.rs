@@ -448,8 +448,9 @@ impl MorrisRules {
             "men" => self.men = number("a number of men")?,
             "flying" => {
                 self.flying = match v.as_str() {
-                    "none" | "never" | "off" | "false" | "0" => None,
-                    _ => Some(number("1 to 3, or none")?),
+                    "none" | "never" | "off" | "false" => None,
+                    // Zero, however written (`00`), is never.
+                    _ => Some(number("1 to 3, or none")?).filter(|&men| men > 0),
                 }
             }
             "removal" => {

@@ -2081,3 +2081,15 @@ fn action_groups_are_the_actions_of_the_turns() {
         "positions of the moving phase seen: {moving}"
     );
 }
+
+#[test]
+fn zero_flying_is_never_however_it_is_written() {
+    for zero in ["0", "00", "never"] {
+        let mut rules = MorrisRules::NINE_MENS_MORRIS;
+        rules.set("flying", zero).unwrap();
+        assert_eq!(rules.flying, None, "{zero:?}");
+    }
+    let mut rules = MorrisRules::TWELVE_MENS_MORRIS;
+    rules.set("flying", "03").unwrap();
+    assert_eq!(rules.flying, Some(3));
+}
