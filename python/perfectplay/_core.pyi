@@ -297,7 +297,8 @@ class State:
         """Same game, same history (start, moves, actions of a half-made turn)."""
     __hash__: None  # type: ignore[assignment]
     def move_actions(self, move: Move) -> List[int]:
-        """The actions that play `move` from the start of a turn, in order."""
+        """The actions that play `move` from the start of a turn, in order. A move that is not
+        legal there raises `IllegalMoveError`."""
     def observation(self) -> npt.NDArray[np.float32]:
         """The observation tensor (float32, `Game.observation_shape()`), seen from the player to
         move. Checkers: planes of own men, own kings, the opponent's men and kings, and the

@@ -106,6 +106,23 @@ def test_checkers_capture_is_one_action_per_jump():
     assert state.outcome().winner == 0 and state.outcome().reason == "no men"
 
 
+def test_move_actions_refuses_a_move_not_legal_there():
+    nine = pp.load_game("nine_mens_morris").new_initial_state()
+    three = pp.load_game("three_mens_morris").new_initial_state()
+    g1 = next(m for m in nine.legal_moves() if str(m) == "g1")
+    # The point g1 is not on the 9-point board: its actions would be another move here.
+    with pytest.raises(pp.IllegalMoveError, match="g1"):
+        three.move_actions(g1)
+    checkers = pp.load_game("checkers").new_initial_state()
+    later = checkers.clone()
+    later.apply("11-15")
+    black_again = next(m for m in later.legal_moves())
+    with pytest.raises(pp.IllegalMoveError):
+        checkers.move_actions(black_again)
+    with pytest.raises(pp.IllegalMoveError, match="family|checkers"):
+        three.move_actions(black_again)
+
+
 def test_morris_removal_is_its_own_action():
     state = pp.load_game("nine_mens_morris").new_initial_state()
     for move in ["a1", "d7", "a4", "g7"]:

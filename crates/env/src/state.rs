@@ -361,15 +361,21 @@ impl<F: Family> State<F> {
     }
 
     /// The actions that play `mv` from the start of a turn.
+    /// A move that is not legal at the start of the turn (or of another family) is refused: its
+    /// actions would mean something else here.
     pub fn move_actions(&self, mv: &AnyMove) -> Result<Vec<usize>> {
-        match F::unwrap_move(mv) {
-            Some(mv) => Ok(self.game().turn_actions(self.inner.position(), &mv)),
-            None => Err(Error::WrongFamily {
+        let Some(mv) = F::unwrap_move(mv) else {
+            return Err(Error::WrongFamily {
                 mv: mv.to_string(),
                 family: mv.family(),
                 game: self.id,
-            }),
+            });
+        };
+        self.ensure_going_on()?;
+        if !self.inner.state().is_legal(&mv) {
+            return Err(PlayError::Illegal { mv: mv.to_string() }.into());
         }
+        Ok(self.game().turn_actions(self.inner.position(), &mv))
     }
 
     /// Writes the observation, seen from the player to move.

@@ -442,7 +442,8 @@ impl PyState {
                 == with_family!(AnyState, &other.inner, s => s.record())
     }
 
-    /// The actions that play `move` from the start of a turn, in order.
+    /// The actions that play `move` from the start of a turn, in order. A move that is not
+    /// legal there raises `IllegalMoveError`.
     fn move_actions(&self, mv: &PyMove) -> PyResult<Vec<usize>> {
         Ok(
             with_family!(AnyState, &self.inner, s => s.move_actions(&mv.mv))
