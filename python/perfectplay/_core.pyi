@@ -349,8 +349,10 @@ class VectorEnv:
     - Perfect opponent (`opponent="perfect"`, `tablebase=` a directory or a list of them): the
       opponent plays a best move from the endgame databases, uniformly among the equally good
       ones (from the env's seeded stream). Every subspace reachable from the starts must have
-      its table (checked here, with the missing ones named); where a probe still fails during
-      a step, the opponent plays a random move and `perfect_misses` counts it.
+      its table (checked here, with the missing ones named, and each table's header read:
+      `TablebaseError` for one of another game or rules, truncated or of another version);
+      where a probe still fails during a step, the opponent plays a random move and
+      `perfect_misses` counts it.
     - Endgame starts (`start="subspace:4-3"`): every game starts from a position drawn
       uniformly from the subspace's indices whose positions are not over, from each env's own
       stream (as `Tablebase.sample_states` draws them); the side to move there has the first
@@ -459,7 +461,8 @@ class VectorEnv:
     @property
     def perfect_misses(self) -> int:
         """How many of the perfect opponent's probes failed so far (each replaced by a random
-        move): 0 unless a table went bad after the env was made."""
+        move): 0 unless a table's payload is damaged (found when it is first read) or a file
+        changed after the env was made."""
     @property
     def agent_player(self) -> int:
         """The player the agent plays in single-agent mode (0 moves first)."""

@@ -126,6 +126,27 @@ def test_the_perfect_opponent_survives_its_tables_being_cut_short(tmp_path_facto
     assert "alive" in result.stdout
 
 
+def test_the_perfect_opponent_refuses_tables_it_cannot_use_when_made(tmp_path_factory):
+    three = tmp_path_factory.mktemp("three")
+    pp.tablebase.build("three_mens_morris", three, whole_game=True, progress=False)
+    assert os.path.exists(table_path(three, "3-3"))
+
+    def make(tables):
+        return pp.VectorEnv(
+            "nine_mens_morris", 8, opponent="perfect", tablebase=tables, start="subspace:3-3"
+        )
+
+    with pytest.raises(pp.TablebaseError, match="three_mens_morris"):
+        make(three)
+    nine = tmp_path_factory.mktemp("nine")
+    pp.tablebase.build("nine_mens_morris", nine, subspaces=["3-3"], threads=1, progress=False)
+    make(nine)
+    path = table_path(nine, "3-3")
+    os.truncate(path, os.path.getsize(path) - 1)
+    with pytest.raises(pp.TablebaseError, match="truncated"):
+        make(nine)
+
+
 @pytest.mark.parametrize("num_envs", [10**9, 2**63, 2**64 - 1])
 def test_a_vector_env_too_large_to_allocate_is_a_value_error(num_envs):
     with pytest.raises(ValueError, match=r"would need \d+ bytes \(\d+ per env\)"):

@@ -4,9 +4,11 @@
 //! Both read a [`Tablebase`] shared by every env. What the env's game can reach from its
 //! starts is checked against the tables when the env is made: every subspace the start
 //! subspace leads to (by captures, crowning, placements) must have its table, so the opponent
-//! never meets a position without one. If a probe still fails during a step (a table file
-//! damaged after the check), the opponent plays a uniformly random legal move instead and the
-//! env counts it (`VectorEnv.perfect_misses`).
+//! never meets a position without one, and each table's header is read: a table of another
+//! game or rules, truncated, or of another format version is refused then. A table's payload
+//! is checked when it is first read; if a probe fails during a step (a payload damaged, or a
+//! file changed after the check), the opponent plays a uniformly random legal move instead
+//! and the env counts it (`VectorEnv.perfect_misses`).
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -40,9 +42,11 @@ impl<F: Tabled> SharedTables<F> {
         }))
     }
 
-    /// Checks that every subspace reachable from `start` has a table.
+    /// Checks that every subspace reachable from `start` has a table, and that each table's
+    /// header is whole and of this game, rules and subspace.
     pub fn check_covers(&self, start: <F::Domain as Domain>::Key) -> Result<()> {
-        Ok(self.tb.check_covers(start)?)
+        self.tb.check_covers(start)?;
+        Ok(self.tb.check_headers(start)?)
     }
 
     /// The domain.

@@ -529,6 +529,19 @@ pub fn read_file_header(path: &Path) -> Result<Header, DbError> {
     read_file_headers(path).map(|h| h.header)
 }
 
+/// Checks the header of the table file at `path` against `expected`, without reading its
+/// payload: magic, version, header checksum, the length the header implies, and game, rules,
+/// index scheme, subspace and size.
+pub fn check_file_header(path: &Path, expected: &Expected) -> Result<(), DbError> {
+    use std::io::Read;
+    let (file, meta) = crate::table::open_table_file(path)?;
+    let mut head = Vec::new();
+    file.take((MAX_HEADER + PREFIX + 8 + ALIGN) as u64)
+        .read_to_end(&mut head)
+        .map_err(|e| DbError::io(path, e))?;
+    parse_header(path, &head, meta.len(), Some(expected)).map(|_| ())
+}
+
 /// [`read_file_header`] with a compressed table's layout.
 pub fn read_file_headers(path: &Path) -> Result<FileHeader, DbError> {
     use std::io::Read;

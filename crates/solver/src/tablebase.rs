@@ -750,6 +750,22 @@ impl<D: Domain> Tablebase<D> {
         })
     }
 
+    /// Checks the header of every table that play from `start` can reach and that has a file
+    /// ([`Tablebase::check_covers`] says whether each has one): that it is a whole table of
+    /// this game, rules and subspace ([`crate::format::check_file_header`]). Payloads are
+    /// checked when a table is first read, as ever: this reads a few kilobytes a table.
+    pub fn check_headers(&self, start: D::Key) -> Result<(), DbError> {
+        for key in crate::plan::plan(&self.domain, &[start])
+            .into_iter()
+            .flatten()
+        {
+            if let Some(path) = self.find(key) {
+                crate::format::check_file_header(&path, &self.expected(key))?;
+            }
+        }
+        Ok(())
+    }
+
     /// The subspaces with a table file in some directory (not checked yet), by key.
     #[must_use]
     pub fn available(&self) -> Vec<(D::Key, PathBuf)> {
