@@ -210,3 +210,12 @@ def test_a_turn_is_not_forfeited_half_made_or_after_the_end():
     assert over.is_terminal()
     with pytest.raises(pp.IllegalMoveError, match="over"):
         over.forfeit_turn()
+
+
+def test_the_game_tag_names_the_game_by_id_or_alias_in_either_family():
+    (record,) = pp.pdn.loads('[Game "cowboy_checkers"]\n1. d6 *')
+    assert record.state.game.id == "nine_mens_morris" and record.state.ply() == 1
+    with pytest.raises(pp.RecordError, match="nine_mens_morris"):
+        pp.pdn.loads('[Game "nine_mens_morris"]\n*', game="checkers")
+    with pytest.raises(pp.RecordError, match="game 2: .*nine_mens_morris"):
+        pp.pdn.loads('1. 11-15 *\n\n[Game "nine_mens_morris"]\n*')

@@ -286,6 +286,17 @@ fn start_state<G: GameFamily + Clone>(
     tags: &[(String, String)],
 ) -> Result<GameState<G>, RecordErrorKind> {
     let tag = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.trim());
+    // A `Game` tag names the game by id or alias, whatever the family (a morris record read
+    // as checkers is refused by it too).
+    if let Some(id) = tag("Game") {
+        let named = crate::registry::GameId::parse(id).map(|g| g.name());
+        if id != game.id() && named != Ok(game.id()) {
+            return Err(RecordErrorKind::OtherGame {
+                found: id.to_owned(),
+                expected: game.id().to_owned(),
+            });
+        }
+    }
     if G::FAMILY == "checkers" {
         if let Some(kind) = tag("GameType") {
             // `21`, optionally followed by board details (`21,W,8,8,N2,0`).
@@ -295,13 +306,6 @@ fn start_state<G: GameFamily + Clone>(
                     expected: "English checkers (game type 21)".to_owned(),
                 });
             }
-        }
-    } else if let Some(id) = tag("Game") {
-        if id != game.id() {
-            return Err(RecordErrorKind::OtherGame {
-                found: id.to_owned(),
-                expected: game.id().to_owned(),
-            });
         }
     }
     if let Some(rules) = tag("Rules") {

@@ -124,8 +124,15 @@ fn bad_records_name_the_game_the_move_and_the_problem() {
         "{err}"
     );
     type Expect = fn(&RecordErrorKind) -> bool;
-    let cases: [(&str, Expect); 6] = [
+    let cases: [(&str, Expect); 8] = [
         ("[GameType \"20\"]\n1. 32-28 *", |k| {
+            matches!(k, RecordErrorKind::OtherGame { .. })
+        }),
+        // A morris record, and one of no game known, are not read as checkers.
+        ("[Game \"nine_mens_morris\"]\n*", |k| {
+            matches!(k, RecordErrorKind::OtherGame { .. })
+        }),
+        ("[Game \"go\"]\n*", |k| {
             matches!(k, RecordErrorKind::OtherGame { .. })
         }),
         ("[Event unquoted]\n*", |k| {
@@ -224,6 +231,14 @@ fn morris_games_round_trip_with_forfeits() {
         assert_eq!(moves(&back[0].state), moves(&state), "{id}");
         assert_eq!(back[0].state.position(), state.position(), "{id}");
         assert_eq!(back[0].result, RecordResult::of(&state));
+        // The game's alias names it as well as its id does.
+        if id == "nine_mens_morris" {
+            let aliased = text.replace("[Game \"nine_mens_morris\"]", "[Game \"Cowboy_Checkers\"]");
+            assert_eq!(
+                moves(&read_records(&game, &aliased).unwrap()[0].state),
+                moves(&state)
+            );
+        }
         let other = Morris::preset("six_mens_morris").unwrap();
         let err = read_records(&other, &text).unwrap_err();
         assert!(
