@@ -2,7 +2,22 @@
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Optional
+
+import numpy as np
+
+
+def exact_int(value: Any, what: str) -> int:
+    """``value`` as an ``int`` when it is an integer exactly (a Python or numpy integer, or a
+    0-d integer array), else ``TypeError`` naming ``what``: a float, a bool or a string is
+    neither truncated nor parsed, as the Rust core refuses them."""
+    if not isinstance(value, (bool, np.bool_)):
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+    raise TypeError(f"{what} must be an integer, not {type(value).__name__} {value!r}")
 
 
 def game_mismatch(found: Any, expected: Any) -> Optional[str]:

@@ -44,7 +44,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
     ) from exc
 
 import perfectplay as pp
-from perfectplay._games import checked_start
+from perfectplay._games import checked_start, exact_int
 
 __all__ = [
     "ENV_IDS",
@@ -191,7 +191,7 @@ class PerfectPlayEnv(gym.Env):
             )
         self.game = pp.load_game(game_id, **rules)
         self.game_id: str = self.game.id
-        self.agent_player = int(agent_player)
+        self.agent_player = exact_int(agent_player, "agent_player")
         self.opponent = opponent
         self.tablebase = _tablebase(self.game, tablebase)
         # Tables opened from a path here are this env's to close; a Tablebase given is not.
@@ -226,7 +226,7 @@ class PerfectPlayEnv(gym.Env):
     def _opponent_action(self) -> int:
         """The opponent's action in the current state."""
         if callable(self.opponent):
-            return int(self.opponent(self.state.clone()))
+            return exact_int(self.opponent(self.state.clone()), "the opponent's action")
         legal = self.state.legal_actions()
         return int(legal[int(self.np_random.integers(len(legal)))])
 
@@ -315,7 +315,7 @@ class PerfectPlayEnv(gym.Env):
         """
         if self._episode_over:
             raise RuntimeError("the episode is over: call reset() before step()")
-        action = int(action)
+        action = exact_int(action, "action")
         if not 0 <= action < self.action_space.n or not self.state.legal_action_mask()[action]:
             if self.illegal_action == "raise":
                 self.state.apply_action(action)  # raises IllegalActionError
@@ -427,10 +427,10 @@ class PerfectPlayVectorEnv(_GymVectorEnv):
             )
         self.env = pp.VectorEnv(
             game_id,
-            int(num_envs),
-            seed=int(seed),
+            exact_int(num_envs, "num_envs"),
+            seed=exact_int(seed, "seed"),
             opponent=opponent,
-            agent_player=int(agent_player),
+            agent_player=exact_int(agent_player, "agent_player"),
             copy=bool(copy),
             tablebase=_table_dirs(tablebase),
             start=start,
@@ -439,8 +439,8 @@ class PerfectPlayVectorEnv(_GymVectorEnv):
         )
         self.game = self.env.game
         self.game_id: str = self.game.id
-        self.agent_player = int(agent_player)
-        self.num_envs = int(num_envs)
+        self.agent_player = self.env.agent_player
+        self.num_envs = self.env.num_envs
         self.render_mode = None
         self.single_observation_space = _observation_space(
             self.game, self.env.obs_dtype, self.env.observation_high
@@ -481,7 +481,7 @@ class PerfectPlayVectorEnv(_GymVectorEnv):
             raise TypeError(
                 f"seed must be None, an int or a sequence of ints (one per env), not {seed!r}"
             )
-        seeds = [int(s) for s in seed]
+        seeds = [exact_int(s, "seed") for s in seed]
         if len(seeds) != self.num_envs:
             raise ValueError(f"seed: one per env ({self.num_envs}), got {len(seeds)}")
         super().reset(seed=seeds[0])
@@ -492,9 +492,8 @@ class PerfectPlayVectorEnv(_GymVectorEnv):
         self, actions: Any
     ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
         """Steps every env with its action; see the class documentation."""
-        obs, rewards, terminated, truncated, info = self.env.step(
-            np.asarray(actions, dtype=np.int64)
-        )
+        # Taken as they are: the batched env refuses floats, bools and objects (TypeError).
+        obs, rewards, terminated, truncated, info = self.env.step(actions)
         return obs, rewards, terminated, truncated, self._info(info)
 
     def action_masks(self) -> np.ndarray:

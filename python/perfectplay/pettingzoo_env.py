@@ -41,6 +41,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
     ) from exc
 
 import perfectplay as pp
+from perfectplay._games import exact_int
 
 __all__ = ["AGENTS", "env", "raw_env"]
 
@@ -173,6 +174,7 @@ class raw_env(AECEnv, EzPickle):
         ``options`` may hold ``"fen"``: a position string to start from.
         """
         if seed is not None:
+            seed = exact_int(seed, "seed")
             for i, agent in enumerate(self.possible_agents):
                 self.action_spaces[agent].seed(seed + i)
         fen = (options or {}).get("fen")
@@ -210,7 +212,7 @@ class raw_env(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self.state.apply_action(int(action))
+        self.state.apply_action(exact_int(action, "action"))
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         current = self.state.current_player()

@@ -316,6 +316,28 @@ def test_vector_env_rejects_illegal_actions_and_bad_arguments():
         envs.reset(seed=[1, 2])
 
 
+def test_numbers_are_taken_exactly_never_truncated():
+    env = ge.PerfectPlayEnv("nine_mens_morris")
+    env.reset(seed=0)
+    for bad in (1.5, "3", True, np.float64(2.0)):
+        with pytest.raises(TypeError, match="action must be an integer"):
+            env.step(bad)
+    env.step(np.int64(env.state.legal_actions()[0]))
+    for name, bad in [("num_envs", 1.7), ("seed", 1.7), ("agent_player", 1.9)]:
+        with pytest.raises(TypeError, match=f"{name} must be an integer"):
+            ge.PerfectPlayVectorEnv(game_id="checkers", **{"num_envs": 2, name: bad})
+    envs = ge.PerfectPlayVectorEnv(num_envs=2, game_id="checkers")
+    envs.reset(seed=[1, np.int32(2)])
+    with pytest.raises(TypeError, match="seed must be an integer"):
+        envs.reset(seed=[1.9, 2.2])
+    with pytest.raises(TypeError):
+        envs.step(np.array([0.5, 1.5]))
+    envs.step(envs.env.sample_legal_actions().astype(np.int32))
+    chooser = ge.PerfectPlayEnv("nine_mens_morris", opponent=lambda state: 1.5, agent_player=1)
+    with pytest.raises(TypeError, match="the opponent's action must be an integer"):
+        chooser.reset(seed=0)
+
+
 def test_vector_env_takes_one_seed_per_env():
     envs = ge.PerfectPlayVectorEnv(num_envs=3, game_id="checkers")
     envs.reset(seed=[11, 12, 11])

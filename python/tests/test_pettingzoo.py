@@ -218,3 +218,14 @@ def test_render_and_fen_option():
     env.reset(options={"fen": start})
     assert env.unwrapped.state.fen() == start
     env.close()
+
+
+def test_actions_and_seeds_are_taken_exactly():
+    env = pz.raw_env("nine_mens_morris")
+    with pytest.raises(TypeError, match="seed must be an integer"):
+        env.reset(seed="x")
+    env.reset(seed=np.int64(3))
+    for bad in (1.5, "3", True):
+        with pytest.raises(TypeError, match="action must be an integer"):
+            env.step(bad)
+    env.step(np.int64(env.state.legal_actions()[0]))
