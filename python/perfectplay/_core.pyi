@@ -151,7 +151,8 @@ class Game:
     def perft(self, state: State, depth: int) -> int:
         """The number of move sequences of `depth` whole moves from `state`'s position (perft,
         counting every capture path in checkers), computed without the Python lock. `state`
-        must be a state of this game under the same rules (`ValueError` otherwise)."""
+        must be a state of this game under the same rules (`ValueError` otherwise). Ctrl-C
+        stops it (`KeyboardInterrupt`)."""
     def __reduce__(self) -> Tuple[Any, Tuple[str, List[Tuple[str, str]]]]:
         """Pickles as the id and the options that differ from the preset's."""
     def __eq__(self, other: object) -> bool: ...

@@ -4,6 +4,7 @@ are not tables. Each is refused with an error naming the problem; none crashes, 
 from the wrong bytes."""
 
 import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -145,6 +146,29 @@ def test_the_perfect_opponent_refuses_tables_it_cannot_use_when_made(tmp_path_fa
     os.truncate(path, os.path.getsize(path) - 1)
     with pytest.raises(pp.TablebaseError, match="truncated"):
         make(nine)
+
+
+def test_ctrl_c_stops_a_deep_perft():
+    child = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(
+            """
+            import perfectplay as pp
+            game = pp.load_game("three_mens_morris")
+            print("counting", flush=True)
+            try:
+                game.perft(game.new_initial_state(), 60)
+            except KeyboardInterrupt:
+                print("stopped", flush=True)
+            """
+        )],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdout.readline() == "counting\n"
+    time.sleep(0.5)
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=30)
+    assert out == "stopped\n" and child.returncode == 0
 
 
 @pytest.mark.parametrize("num_envs", [10**9, 2**63, 2**64 - 1])

@@ -1,5 +1,7 @@
 //! Perft: the number of move paths of a given length, the standard check of a move generator.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::game::Game;
 
 /// The number of leaf nodes `depth` plies below `pos`, counted with bulk counting: the last ply
@@ -33,6 +35,33 @@ pub fn perft<G: Game>(game: &G, pos: &G::Position, depth: u32) -> u64 {
     }
 }
 
+/// [`perft`] that gives up (`None`) soon after `stop` is set: the flag is looked at before
+/// each subtree of three plies or more, so a stop is seen within one two-ply count and the
+/// count itself pays for one load every few hundred leaves at most.
+pub fn perft_until<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    depth: u32,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    if depth < 3 {
+        return Some(perft(game, pos, depth));
+    }
+    let mut leaves = 0;
+    let mut stopped = false;
+    game.for_each_move(pos, |mv| {
+        if stopped || stop.load(Ordering::Relaxed) {
+            stopped = true;
+            return;
+        }
+        match perft_until(game, &game.play(pos, mv), depth - 1, stop) {
+            Some(n) => leaves += n,
+            None => stopped = true,
+        }
+    });
+    (!stopped).then_some(leaves)
+}
+
 /// Perft split by first move: each legal move with the leaf count below it, in generation
 /// order. The counts sum to [`perft`] of the same depth (`depth >= 1`).
 pub fn perft_divide<G: Game>(game: &G, pos: &G::Position, depth: u32) -> Vec<(G::Move, u64)> {
@@ -47,4 +76,29 @@ pub fn perft_divide<G: Game>(game: &G, pos: &G::Position, depth: u32) -> Vec<(G:
             )
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checkers::Checkers;
+
+    #[test]
+    fn perft_until_counts_as_perft_or_stops() {
+        let game = Checkers::default();
+        let start = game.start_position();
+        let go = AtomicBool::new(false);
+        for depth in 0..7 {
+            assert_eq!(
+                perft_until(&game, &start, depth, &go),
+                Some(perft(&game, &start, depth))
+            );
+        }
+        let stopped = AtomicBool::new(true);
+        assert_eq!(perft_until(&game, &start, 6, &stopped), None);
+        assert_eq!(
+            perft_until(&game, &start, 2, &stopped),
+            Some(perft(&game, &start, 2))
+        );
+    }
 }

@@ -421,6 +421,11 @@ impl<F: Family> State<F> {
         perft(self.game(), self.inner.position(), depth)
     }
 
+    /// [`State::perft`] that gives up (`None`) soon after `stop` is set.
+    pub fn perft_until(&self, depth: u32, stop: &std::sync::atomic::AtomicBool) -> Option<u64> {
+        perfectplay_core::perft_until(self.game(), self.inner.position(), depth, stop)
+    }
+
     /// Checks the history rules and the action table against the core (see
     /// [`ActionState::check_history`]).
     pub fn check(&self) -> Result<(), String> {

@@ -1,6 +1,11 @@
 //! Python's `Game`, `load_game` and `game_ids`, and rule options between Python values and
 //! the text the rules read.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
+use std::sync::Arc;
+use std::time::Duration;
+
 use perfectplay_core::ActionGame;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple};
@@ -322,7 +327,8 @@ impl PyGame {
 
     /// The number of move sequences of `depth` whole moves from `state`'s position (perft,
     /// counting every capture path in checkers), computed without the Python lock. `state`
-    /// must be a state of this game under the same rules (`ValueError` otherwise).
+    /// must be a state of this game under the same rules (`ValueError` otherwise). Ctrl-C
+    /// stops it (`KeyboardInterrupt`).
     fn perft(&self, py: Python<'_>, state: &PyState, depth: u32) -> PyResult<u64> {
         let of_state = crate::py_state::game_of(&state.inner);
         if of_state.game != self.game {
@@ -334,7 +340,44 @@ impl PyGame {
             .into());
         }
         let inner = state.inner.clone();
-        Ok(py.detach(move || with_family!(AnyState, &inner, s => s.perft(depth))))
+        // Three plies take moments in every game: counted at once, without a thread's start.
+        if depth <= 3 {
+            return Ok(py.detach(move || with_family!(AnyState, &inner, s => s.perft(depth))));
+        }
+        // Deeper, on a thread of its own, so that Ctrl-C (Python's signals, looked at every
+        // tenth of a second) stops it: a deep perft can run for hours.
+        let stop = Arc::new(AtomicBool::new(false));
+        let (sent, mut counted) = std::sync::mpsc::channel();
+        let worker = {
+            let stop = Arc::clone(&stop);
+            std::thread::spawn(move || {
+                let _ = sent.send(with_family!(AnyState, &inner, s => s.perft_until(depth, &stop)));
+            })
+        };
+        loop {
+            // The receiver goes to the thread without the GIL and back: it is not `Sync`.
+            let (received, back) = py.detach(move || {
+                let received = counted.recv_timeout(Duration::from_millis(100));
+                (received, counted)
+            });
+            counted = back;
+            match received {
+                Ok(Some(leaves)) => return Ok(leaves),
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(signal) = py.check_signals() {
+                        stop.store(true, Ordering::Relaxed);
+                        let _ = py.detach(|| worker.join());
+                        return Err(signal);
+                    }
+                }
+                // Stopped only by the flag, which is set above alone; or the thread panicked.
+                Ok(None) | Err(RecvTimeoutError::Disconnected) => {
+                    return Err(
+                        Error::BadArgument("perft stopped before it finished".into()).into(),
+                    )
+                }
+            }
+        }
     }
 
     /// Pickles as the id and the options that differ from the preset's.
