@@ -157,6 +157,10 @@ def _starting_state(tb: Tablebase, player: int, rng: random.Random) -> State:
 def _checked_start(tb: Tablebase, start: Union[State, str]) -> State:
     """``start`` as a state, after a probe: the tables' own error (MissingTableError,
     OutOfScopeError, TablebaseError) where they do not hold it."""
+    if not isinstance(start, (str, State)):
+        raise TypeError(
+            f"start must be a perfectplay.State or a position string, not {type(start).__name__}"
+        )
     state = tb.game.state_from_fen(start) if isinstance(start, str) else start.clone()
     # Rules that differ only where the tables do not care (the ply limit, repetition, the
     # move rule) are the probe's to accept: it names the rule where they matter.

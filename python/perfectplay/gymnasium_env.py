@@ -284,6 +284,8 @@ class PerfectPlayEnv(gym.Env):
         ends at once, raises ``ValueError``.
         """
         super().reset(seed=seed)
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"options must be a dict (such as {{'fen': ...}}), not {options!r}")
         fen = (options or {}).get("fen")
         drawn = fen is None and (self._sampler is not None or callable(self.start))
         for _ in range(START_DRAWS if drawn else 1):

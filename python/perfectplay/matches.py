@@ -33,6 +33,7 @@ The result is a plain dict of numpy arrays and numbers (no pandas needed):
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from typing import Any, Callable, Dict, List, Optional, Sequence, Union
@@ -42,6 +43,7 @@ import numpy as np
 from perfectplay._core import Game, State, Tablebase, load_game
 from perfectplay._games import checked_start
 from perfectplay.tablebase import _play_turn
+from perfectplay.tablebase import open as _open_tables
 
 __all__ = ["match"]
 
@@ -83,7 +85,7 @@ def match(
     alternate: bool = False,
     draw_lots: bool = False,
     clock: Optional[float] = None,
-    tablebase: Optional[Tablebase] = None,
+    tablebase: Union[Tablebase, str, "os.PathLike[str]", Sequence[Any], None] = None,
     start: Union[State, str, None] = None,
     max_plies: Optional[int] = None,
     seed: int = 0,
@@ -92,7 +94,8 @@ def match(
     """Plays ``games`` games between ``players`` (two of them) and scores them; see the module
     documentation for the players, the sides and the result. ``start`` is a ``State`` or
     position string every game starts from (default: the game's start); ``max_plies`` cuts
-    each game short."""
+    each game short. ``tablebase`` is an open ``Tablebase``, or a directory (or a list of
+    them) opened for the match as tables of the match's game."""
     if len(players) != 2:
         raise ValueError(f"a match is between two players, not {len(players)}")
     if games < 1:
@@ -104,6 +107,13 @@ def match(
         raise ValueError("rule options go with a game id, not with a Game")
     if start is not None:
         start = checked_start(start, the_game, "start")
+    if tablebase is not None and not isinstance(tablebase, Tablebase):
+        if not isinstance(tablebase, (str, bytes, os.PathLike, list, tuple)):
+            raise TypeError(
+                "tablebase must be a perfectplay.Tablebase or a directory of tables, not "
+                f"{type(tablebase).__name__}"
+            )
+        tablebase = _open_tables(tablebase, game=the_game)
     first = _first_players(games, alternate, draw_lots, seed)
     winner = np.full(games, UNFINISHED, dtype=np.int8)
     plies = np.zeros(games, dtype=np.int32)

@@ -170,6 +170,11 @@ def _progress_callback(
         return drawer, drawer
     if progress is False or progress is None:
         return None, None
+    if not callable(progress):
+        # Refused before the work starts, not when the first report would call it.
+        raise TypeError(
+            f"progress is True, False or a function of one dict, not {type(progress).__name__}"
+        )
     return None, progress
 
 
@@ -489,6 +494,10 @@ def score_policy(
     :meth:`perfectplay.Tablebase.sample_states` to score a subspace. A turn that ends the
     game is valued by the game's result, history rules included; every other by the tables.
     """
+    if not isinstance(tablebase, Tablebase):
+        raise TypeError(
+            f"score_policy takes a perfectplay.Tablebase first, not {type(tablebase).__name__}"
+        )
     positions = kept = wins_lost = draws_lost = better = 0
     plies_lost: List[int] = []
     for state in states:

@@ -30,6 +30,14 @@ def test_perfect_play_against_random_never_loses_and_wins_every_game_it_begins(t
     assert result["score"].sum(axis=1).tolist() == [8, 8]
 
 
+def test_the_tables_may_be_given_as_their_directory(three):
+    by_path = pp.match("three_mens_morris", ["perfect", "random"], games=4, alternate=True,
+                       tablebase=three.directories[0], seed=3)
+    by_tables = pp.match("three_mens_morris", ["perfect", "random"], games=4, alternate=True,
+                         tablebase=three, seed=3)
+    assert (by_path["winner"] == by_tables["winner"]).all()
+
+
 def test_a_match_repeats_with_its_seed_and_the_lots_vary():
     a = pp.match("three_mens_morris", ["random", "random"], games=16, draw_lots=True, seed=5)
     b = pp.match("three_mens_morris", ["random", "random"], games=16, draw_lots=True, seed=5)

@@ -307,3 +307,13 @@ def test_a_bus_error_outside_the_tables_still_ends_the_process(checkers_copy, tm
     )
     assert result.returncode == -7, (result.returncode, result.stderr)
     assert "Bus error" in result.stderr, result.stderr
+
+
+def test_arguments_of_the_wrong_kind_are_type_errors_before_any_work(tmp_path):
+    with pytest.raises(TypeError, match="progress"):
+        pp.tablebase.build("three_mens_morris", tmp_path / "t", whole_game=True, progress=5)
+    assert not list(tmp_path.glob("t/*.ppdb"))
+    with pytest.raises(TypeError, match="Tablebase"):
+        pp.tablebase.score_policy(None, lambda s: 0, [])
+    with pytest.raises(TypeError, match="tablebase must be"):
+        pp.match("three_mens_morris", ["random", "perfect"], tablebase=5)
