@@ -107,3 +107,11 @@ def test_a_basic_game_record_reads_back_with_its_rules():
     assert [str(m) for m in record.state.history()] == ["27x18"]
     with pytest.raises(pp.RecordError, match="mandatory_capture=false"):
         pp.pdn.loads(text, pp.load_game("checkers"))
+
+
+def test_rule_values_are_ints_of_any_integer_type_never_floats():
+    assert pp.load_game("checkers", ply_limit=np.int64(5)) == pp.load_game("checkers", ply_limit=5)
+    assert pp.load_game("checkers", ply_limit=np.uint8(0)).rules()["ply_limit"] is None
+    for bad in (5.0, np.float64(5), [5]):
+        with pytest.raises(ValueError, match="ply_limit"):
+            pp.load_game("checkers", ply_limit=bad)

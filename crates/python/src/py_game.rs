@@ -17,8 +17,8 @@ use perfectplay_core::with_family;
 use perfectplay_env::state::State;
 use perfectplay_env::Error as EnvError;
 
-/// The text a rule option's `set` reads for a Python value: `True`/`False`, an int, a str, or
-/// `None` for "no limit".
+/// The text a rule option's `set` reads for a Python value: `True`/`False`, an int (numpy's
+/// integers too), a str, or `None` for "no limit".
 fn option_text(name: &str, value: &Bound<'_, PyAny>) -> Result<String> {
     if value.is_none() {
         Ok("none".to_owned())
@@ -28,6 +28,11 @@ fn option_text(name: &str, value: &Bound<'_, PyAny>) -> Result<String> {
         Ok(value
             .str()
             .map_or_else(|_| String::new(), |s| s.to_string()))
+    } else if let Ok(n) = value.extract::<i64>() {
+        // An integer of another type (numpy's), read through `__index__`: never a float.
+        Ok(n.to_string())
+    } else if let Ok(n) = value.extract::<u64>() {
+        Ok(n.to_string())
     } else {
         Err(Error::OptionType {
             name: name.to_owned(),
