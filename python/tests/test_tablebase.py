@@ -270,6 +270,11 @@ def test_another_games_state_and_a_closed_tablebase_are_refused(three_dir):
     tb.close()
     with pytest.raises(pp.TablebaseError, match="closed"):
         tb.probe(tb.game.new_initial_state())
+    with pytest.raises(pp.TablebaseError, match="closed"):
+        tb.encode([tb.game.new_initial_state()])
+    with pytest.raises(pp.TablebaseError, match="closed"):
+        with tb:
+            pass
 
 
 def test_history_rules_do_not_matter_to_the_tables(three_dir):

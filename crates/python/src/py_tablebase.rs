@@ -588,6 +588,8 @@ impl PyTablebase {
         py: Python<'py>,
         states: &Bound<'py, PyAny>,
     ) -> Result<Bound<'py, PyArray2<u32>>> {
+        // Encoding needs the game alone, yet a closed tablebase answers nothing, as documented.
+        self.tables()?;
         let flat = self.encoded_rows(states)?;
         let n = flat.len() / 4;
         PyArray1::from_vec(py, flat)
@@ -687,8 +689,9 @@ impl PyTablebase {
         self.inner.read().map_or(true, |i| i.is_none())
     }
 
-    fn __enter__(slf: Py<Self>) -> Py<Self> {
-        slf
+    fn __enter__(slf: Py<Self>, py: Python<'_>) -> Result<Py<Self>> {
+        slf.borrow(py).tables()?;
+        Ok(slf)
     }
 
     fn __exit__(
