@@ -317,3 +317,23 @@ def test_arguments_of_the_wrong_kind_are_type_errors_before_any_work(tmp_path):
         pp.tablebase.score_policy(None, lambda s: 0, [])
     with pytest.raises(TypeError, match="tablebase must be"):
         pp.match("three_mens_morris", ["random", "perfect"], tablebase=5)
+
+
+def test_negative_counts_seeds_and_depths_are_value_errors_naming_them(tmp_path):
+    game = pp.load_game("three_mens_morris")
+    calls = {
+        "num_envs": lambda: pp.VectorEnv("checkers", -1),
+        "seed": lambda: pp.VectorEnv("checkers", 2, seed=-1),
+        "depth": lambda: game.perft(game.new_initial_state(), -1),
+        "max_men": lambda: pp.tablebase.build("nine_mens_morris", tmp_path, max_men=-1),
+        "threads": lambda: pp.tablebase.build("three_mens_morris", tmp_path, threads=-1),
+    }
+    for name, call in calls.items():
+        with pytest.raises(ValueError, match=f"{name} must be an integer from 0 to"):
+            call()
+    env = pp.VectorEnv("checkers", 2)
+    with pytest.raises(ValueError, match="seed must be"):
+        env.reset(seed=-5)
+    with pytest.raises(ValueError, match="out of range"):
+        env.fen(-1)
+    assert game.new_initial_state().action_to_string(-1) == "invalid"

@@ -242,3 +242,44 @@ fn missing_table(message: String, subspace: String, dirs: &[std::path::PathBuf])
 
 /// The result type of the extension's internals.
 pub(crate) type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The unsigned widths [`unsigned`] converts to, with their largest value for its message.
+pub(crate) trait Unsigned: TryFrom<i128> {
+    /// The largest value.
+    const MAX: u128;
+}
+
+macro_rules! unsigned_widths {
+    ($($t:ty),*) => {$(impl Unsigned for $t { const MAX: u128 = <$t>::MAX as u128; })*};
+}
+unsigned_widths!(u8, u32, u64, usize);
+
+/// The integer argument `name` as a `T` of 0 or more, or a `ValueError` naming the argument and
+/// its range. Such arguments are taken as `i128` and brought here: pyo3 turns a negative value
+/// for an unsigned parameter into an `OverflowError` that names neither.
+pub(crate) fn unsigned<T: Unsigned>(value: i128, name: &str) -> Result<T> {
+    T::try_from(value).map_err(|_| {
+        Error::BadArgument(format!(
+            "{name} must be an integer from 0 to {}, not {value}",
+            T::MAX
+        ))
+    })
+}
+
+#[cfg(test)]
+mod unsigned_tests {
+    use super::*;
+
+    #[test]
+    fn unsigned_takes_the_range_and_names_the_argument_otherwise() {
+        assert_eq!(unsigned::<u8>(255, "men").unwrap(), 255);
+        assert_eq!(unsigned::<u64>(0, "seed").unwrap(), 0);
+        for (value, text) in [(-1, "-1"), (256, "256")] {
+            let err = unsigned::<u8>(value, "max_men").unwrap_err().to_string();
+            assert_eq!(
+                err,
+                format!("max_men must be an integer from 0 to 255, not {text}")
+            );
+        }
+    }
+}

@@ -17,7 +17,7 @@ use perfectplay_env::batch::{Buffers, Mask, Observations, Reseed};
 use perfectplay_env::{pool, AnyBatch, BatchSpec, OpponentKind};
 
 use crate::arrays::exact_integers;
-use crate::errors::Error;
+use crate::errors::{unsigned, Error};
 use crate::py_game::{options_from_kwargs, PyGame};
 use crate::py_tablebase::PyTablebase;
 
@@ -228,8 +228,8 @@ impl SeedArg {
         let Some(seed) = seed.filter(|s| !s.is_none()) else {
             return Ok(SeedArg::Keep);
         };
-        if let Ok(one) = seed.extract::<u64>() {
-            return Ok(SeedArg::All(one));
+        if let Ok(one) = seed.extract::<i128>() {
+            return Ok(SeedArg::All(unsigned(one, "seed")?));
         }
         let refused = || {
             PyErr::from(Error::ArgumentType(
@@ -367,10 +367,10 @@ impl PyVectorEnv {
     fn new(
         py: Python<'_>,
         game_id: &str,
-        num_envs: usize,
-        seed: u64,
+        num_envs: i128,
+        seed: i128,
         opponent: Option<&str>,
-        agent_player: usize,
+        agent_player: i128,
         copy: bool,
         tablebase: Option<&Bound<'_, PyAny>>,
         start: Option<&str>,
@@ -378,6 +378,8 @@ impl PyVectorEnv {
         obs_dtype: Option<&Bound<'_, PyAny>>,
         rules: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let num_envs: usize = unsigned(num_envs, "num_envs")?;
+        let seed: u64 = unsigned(seed, "seed")?;
         let obs_dtype = obs_dtype.map(obs_dtype_name).transpose()?;
         let options = options_from_kwargs(rules)?;
         let game = PyGame::load(game_id, &options)?;
@@ -416,7 +418,7 @@ impl PyVectorEnv {
             batch,
             num_envs,
             opponent: spec.opponent.map(OpponentKind::name),
-            agent_player,
+            agent_player: usize::from(agent_player == 1),
             copy,
             obs: ObsArray::zeros(py, obs_shape, obs_dtype.unwrap_or("float32")),
             mask: if packed_mask {
@@ -503,8 +505,9 @@ impl PyVectorEnv {
     }
 
     /// The position string of env `index`'s game.
-    fn fen(&self, index: usize) -> PyResult<String> {
-        self.batch.fen(index).ok_or_else(|| {
+    fn fen(&self, index: i128) -> PyResult<String> {
+        let env = usize::try_from(index).ok();
+        env.and_then(|i| self.batch.fen(i)).ok_or_else(|| {
             Error::BadArgument(format!(
                 "env index {index} out of range 0..{}",
                 self.num_envs

@@ -334,7 +334,8 @@ impl PyGame {
     /// counting every capture path in checkers), computed without the Python lock. `state`
     /// must be a state of this game under the same rules (`ValueError` otherwise). Ctrl-C
     /// stops it (`KeyboardInterrupt`).
-    fn perft(&self, py: Python<'_>, state: &PyState, depth: u32) -> PyResult<u64> {
+    fn perft(&self, py: Python<'_>, state: &PyState, depth: i128) -> PyResult<u64> {
+        let depth: u32 = crate::errors::unsigned(depth, "depth")?;
         let of_state = crate::py_state::game_of(&state.inner);
         if of_state.game != self.game {
             return Err(Error::BadArgument(format!(

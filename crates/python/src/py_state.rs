@@ -388,8 +388,11 @@ impl PyState {
 
     /// What `action` means now: `11-15` (a step), `15x24` (one jump), `d6` (a placement, or a
     /// removal after a mill), `a1-a4`, `pass`, or `invalid`.
-    fn action_to_string(&self, action: usize) -> String {
-        with_family!(AnyState, &self.inner, s => s.action_to_string(action))
+    fn action_to_string(&self, action: i128) -> String {
+        match usize::try_from(action) {
+            Ok(action) => with_family!(AnyState, &self.inner, s => s.action_to_string(action)),
+            Err(_) => "invalid".to_owned(),
+        }
     }
 
     /// The legal action that `text` names (`11-15`, `15x24`, `d6`, `a1-a4`, `pass`: what

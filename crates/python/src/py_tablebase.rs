@@ -34,7 +34,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyString;
 
 use crate::arrays::exact_integers;
-use crate::errors::{Error, Result};
+use crate::errors::{unsigned, Error, Result};
 use crate::py_game::PyGame;
 use crate::py_state::{AnyState, PyMove, PyState};
 use perfectplay_core::registry::AnyGame;
@@ -524,8 +524,9 @@ impl PyTablebase {
         &self,
         py: Python<'_>,
         state: &Bound<'_, PyAny>,
-        max_plies: usize,
+        max_plies: i128,
     ) -> Result<Vec<PyMove>> {
+        let max_plies: usize = unsigned(max_plies, "max_plies")?;
         if max_plies > MAX_LINE {
             return Err(Error::BadArgument(format!(
                 "max_plies={max_plies}: at most {MAX_LINE}"
@@ -545,7 +546,8 @@ impl PyTablebase {
     /// positions that no game reaches. The side to move has the first count of men (or
     /// pieces): White in morris, Black in checkers.
     #[pyo3(signature = (subspace, count = 1, seed = 0))]
-    fn sample_states(&self, subspace: &str, count: usize, seed: u64) -> Result<Vec<PyState>> {
+    fn sample_states(&self, subspace: &str, count: i128, seed: i128) -> Result<Vec<PyState>> {
+        let (count, seed): (usize, u64) = (unsigned(count, "count")?, unsigned(seed, "seed")?);
         if count > MAX_SAMPLES {
             return Err(Error::BadArgument(format!(
                 "count={count}: at most {MAX_SAMPLES} states a call"

@@ -46,12 +46,14 @@ pub(crate) fn verify_tables<'py>(
     game: &Bound<'py, PyGame>,
     db: PathBuf,
     targets: Option<Vec<String>>,
-    threads: Option<usize>,
+    threads: Option<i128>,
     unit_distances: bool,
     progress: Option<Bound<'py, PyAny>>,
     force_threads: bool,
 ) -> PyResult<(Bound<'py, PyList>, f64)> {
     let threads = threads
+        .map(|t| crate::errors::unsigned(t, "threads"))
+        .transpose()?
         .map(|t| check_threads(t, force_threads))
         .transpose()
         .map_err(|e| Error::BadArgument(e.to_string()))?;
