@@ -225,7 +225,7 @@ impl PyTablebase {
             })?;
         let threads = match threads {
             Some(t) => {
-                let t = usize::try_from(t).unwrap_or(0);
+                let t = unsigned(i128::from(t), "threads")?;
                 check_threads(t, false).map_err(|e| Error::BadArgument(e.to_string()))?
             }
             None => available_cpus(),
