@@ -533,24 +533,24 @@ pub fn read_file_header(path: &Path) -> Result<Header, DbError> {
 /// payload: magic, version, header checksum, the length the header implies, and game, rules,
 /// index scheme, subspace and size.
 pub fn check_file_header(path: &Path, expected: &Expected) -> Result<(), DbError> {
+    let (head, len) = read_head(path)?;
+    parse_header(path, &head, len, Some(expected)).map(|_| ())
+}
+
+/// The first bytes of the file at `path`, as many as a header can take, and its length.
+fn read_head(path: &Path) -> Result<(Vec<u8>, u64), DbError> {
     use std::io::Read;
     let (file, meta) = crate::table::open_table_file(path)?;
     let mut head = Vec::new();
     file.take((MAX_HEADER + PREFIX + 8 + ALIGN) as u64)
         .read_to_end(&mut head)
         .map_err(|e| DbError::io(path, e))?;
-    parse_header(path, &head, meta.len(), Some(expected)).map(|_| ())
+    Ok((head, meta.len()))
 }
 
 /// [`read_file_header`] with a compressed table's layout.
 pub fn read_file_headers(path: &Path) -> Result<FileHeader, DbError> {
-    use std::io::Read;
-    let (file, meta) = crate::table::open_table_file(path)?;
-    let len = meta.len();
-    let mut head = Vec::new();
-    file.take((MAX_HEADER + PREFIX + 8 + ALIGN) as u64)
-        .read_to_end(&mut head)
-        .map_err(|e| DbError::io(path, e))?;
+    let (head, len) = read_head(path)?;
     parse_header(path, &head, len, None).map(|(h, _)| h)
 }
 
