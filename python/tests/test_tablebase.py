@@ -706,3 +706,16 @@ def test_ctrl_c_stops_a_build(tmp_path):
     # Complete tables and the saved state of the unit under way, nothing half written.
     assert all(name.endswith((".ppdb", ".ppck")) for name in left), left
     assert sum(name.endswith(".ppck") for name in left) <= 1, left
+
+
+def test_tables_of_other_options_name_the_settings_that_differ(tmp_path):
+    pp.tablebase.build("nine_mens_morris", tmp_path, subspaces=["3-3"], threads=1,
+                       progress=False, removal="any")
+    state = pp.load_game("nine_mens_morris").state_from_fen(
+        pp.tablebase.open(tmp_path).sample_states("3-3", 1)[0].fen()
+    )
+    with pytest.raises(pp.TablebaseError,
+                       match="the state has removal=standard, the tables removal=any"):
+        pp.tablebase.open(tmp_path).probe(state)
+    with pytest.raises(pp.TablebaseError, match="rules is `removal=any`, expected `removal=standard`"):
+        pp.tablebase.open(tmp_path, game="nine_mens_morris").probe(state)

@@ -125,6 +125,35 @@ impl PyGame {
     fn settings(&self) -> Vec<(&'static str, String)> {
         self.game.settings()
     }
+
+    /// The settings of the same names for which `counts` holds whose values differ from
+    /// `other`'s, for messages: `: the state has removal=standard, the tables removal=any`;
+    /// empty where none do (another family).
+    pub(crate) fn differences_from(&self, other: &PyGame, counts: impl Fn(&str) -> bool) -> String {
+        let theirs = other.settings();
+        let differ: Vec<(&str, String, String)> = self
+            .settings()
+            .into_iter()
+            .filter(|(name, _)| counts(name))
+            .filter_map(|(name, ours)| {
+                let (_, value) = theirs.iter().find(|(n, _)| *n == name)?;
+                (*value != ours).then(|| (name, ours, value.clone()))
+            })
+            .collect();
+        if differ.is_empty() {
+            return String::new();
+        }
+        let side = |tables: bool| {
+            differ
+                .iter()
+                .map(|(name, ours, theirs)| {
+                    format!("{name}={}", if tables { theirs } else { ours })
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        format!(": the state has {}, the tables {}", side(false), side(true))
+    }
 }
 
 #[pymethods]

@@ -185,13 +185,25 @@ impl PyTablebase {
                 }
                 Ok(AnyPosition::Morris(*s.position()))
             }
-            _ => Err(Error::Tablebase(format!(
-                "a state of {} cannot be probed in tables of {} (the rules must agree, up to \
-                 repetition, the move rule and the ply limit; in checkers, up to who moves \
-                 first and adjudication too)",
-                crate::py_state::game_of(&state.inner).id,
-                self.game.id
-            ))),
+            _ => {
+                let of_state = crate::py_state::game_of(&state.inner);
+                Err(Error::Tablebase(format!(
+                    "a state of {} cannot be probed in tables of {}{} (the rules must agree, up \
+                     to repetition, the move rule and the ply limit; in checkers, up to who \
+                     moves first and adjudication too)",
+                    of_state.id,
+                    self.game.id,
+                    // The settings the tables hold to (`database_rules`, `without_history`).
+                    of_state.differences_from(&self.game, |name| match self.game.game {
+                        AnyGame::Checkers(_) => {
+                            ["mandatory_capture", "complete_jumps"].contains(&name)
+                        }
+                        AnyGame::Morris(_) => {
+                            !["threefold_repetition", "move_rule", "ply_limit"].contains(&name)
+                        }
+                    }),
+                )))
+            }
         }
     }
 }
