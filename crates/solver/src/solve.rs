@@ -612,7 +612,8 @@ fn compress_unit<D: Domain>(
 
 /// Refuses a build into a directory that holds, where any of `units` would be written, a table
 /// of another game or other rules: before the first unit, so that nothing is written beside it
-/// and nothing of it is overwritten.
+/// and nothing of it is overwritten. Headers alone are read (a few kilobytes a table): the
+/// tables kept are opened whole, payload checksum and all, when their unit comes.
 fn refuse_foreign_tables<D: Domain>(
     tb: &Tablebase<D>,
     units: &[Vec<D::Key>],
@@ -624,7 +625,7 @@ fn refuse_foreign_tables<D: Domain>(
                     what: "game" | "rules",
                     ..
                 },
-            ) = Table::open(&path, Some(&tb.expected(key)))
+            ) = crate::format::check_file_header(&path, &tb.expected(key))
             {
                 return Err(SolveError::ForeignTable(e));
             }
