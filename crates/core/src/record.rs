@@ -34,6 +34,9 @@ use thiserror::Error;
 use crate::registry::GameFamily;
 use crate::{Color, GameState, PlayError};
 
+/// How a record writes a forfeited turn.
+pub const FORFEIT: &str = "--";
+
 /// How a recorded game ended, as its result says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RecordResult {
@@ -391,7 +394,7 @@ fn play_movetext<'t, G: GameFamily>(
                 if let Some(outcome) = state.outcome() {
                     return Err(bad(format!("the game is over ({outcome})")));
                 }
-                if word == "--" {
+                if word == FORFEIT {
                     state.forfeit_turn().map_err(|e| bad(e.to_string()))?;
                     continue;
                 }
@@ -565,7 +568,10 @@ pub fn write_record<G: GameFamily>(
             Some(mv) => {
                 let _ = write!(line, "{mv} ");
             }
-            None => line.push_str("-- "),
+            None => {
+                line.push_str(FORFEIT);
+                line.push(' ');
+            }
         }
         words += 1;
         if side != first {

@@ -2,6 +2,7 @@
 //! and the rules that depend on it, the stage of the turn) and the actions of the turn being
 //! made, for undo.
 
+pub use perfectplay_core::record::FORFEIT;
 use perfectplay_core::record::{RecordError, RecordResult, Tags};
 use perfectplay_core::{perft, EndReason, History, Outcome, PlayError};
 
@@ -83,9 +84,6 @@ pub struct Record {
     /// The actions of the turn being made.
     pub actions: Vec<usize>,
 }
-
-/// How a [`Record`] (and a game record) writes a forfeited turn.
-pub const FORFEIT: &str = "--";
 
 /// A game in progress and the actions of the turn being made.
 #[derive(Clone, Debug)]
