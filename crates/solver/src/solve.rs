@@ -647,13 +647,12 @@ fn kept_files<D: Domain>(
     } else {
         Encoding::Distance
     };
-    // Every file is looked at: a foreign table put there since the build began (checked for
-    // at its start) stops it too.
-    let mut kept = Some(Vec::new());
+    // Foreign tables were refused when the build began (`refuse_foreign_tables`); one met
+    // here was put there since.
+    let mut kept = Vec::new();
     for &key in unit {
         let Some(path) = tb.find(key) else {
-            kept = None;
-            continue;
+            return Ok(None);
         };
         let table = match Table::open(&path, Some(&tb.expected(key))) {
             Ok(table) => table,
@@ -663,28 +662,23 @@ fn kept_files<D: Domain>(
                     ..
                 },
             ) => return Err(SolveError::ForeignTable(e)),
-            Err(_) => {
-                kept = None;
-                continue;
-            }
+            Err(_) => return Ok(None),
         };
         // A distance table serves a WDL-only request too; not the other way round.
         if table.header().encoding != wanted && table.header().encoding == Encoding::Wdl {
-            kept = None;
+            return Ok(None);
         }
-        if let Some(kept) = &mut kept {
-            kept.push(SubspaceReport {
-                subspace: key.to_string(),
-                positions: table.positions(),
-                stats: table.header().stats,
-                seconds: 0.0,
-                kept: true,
-                resumed: false,
-                path,
-            });
-        }
+        kept.push(SubspaceReport {
+            subspace: key.to_string(),
+            positions: table.positions(),
+            stats: table.header().stats,
+            seconds: 0.0,
+            kept: true,
+            resumed: false,
+            path,
+        });
     }
-    Ok(kept)
+    Ok(Some(kept))
 }
 
 /// The bytes of resident copies kept from one unit to the next.
