@@ -380,6 +380,9 @@ class VectorEnv:
       calls find them ready: code run between steps on the same cores (a policy on the CPU)
       shares them with that spin. With multiprocessing, prefer the `spawn` or `forkserver`
       start method: a forked child steps its envs on its calling thread alone.
+    - One env serves one Python thread at a time: a call made while another thread's call of the
+      same env is still running (a step releases Python's lock) raises `RuntimeError` saying
+      so, rather than waiting; make an env per thread.
     - An illegal action raises `IllegalActionError` naming the env index, before any env moves.
     - `packed_mask=True`: the masks are uint8 `[N, ceil(num_actions / 8)]`, eight actions to a
       byte, lowest bit first (`np.unpackbits(mask, axis=1, bitorder="little")[:, :num_actions]`

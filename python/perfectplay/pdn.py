@@ -87,6 +87,13 @@ def _game(text: str, game: Union[Game, str, None], rules: Dict[str, Any]) -> Gam
     if tagged:
         for word in tagged.group(1).split():
             name, _, value = word.partition("=")
+            # Which of two values the record was played under is not known: neither is taken
+            # (the reader in Rust refuses the tag alike).
+            if name in options and options[name].lower() != value.lower():
+                raise RecordError(
+                    f"game 1: {tagged.group(0).strip()}: the Rules tag sets {name} twice, to "
+                    f"different values (`{name}={options[name]}` and `{name}={value}`)"
+                )
             options[name] = value
     options.update(rules)
     try:

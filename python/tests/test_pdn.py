@@ -141,6 +141,18 @@ def test_only_the_first_records_tags_choose_the_game():
         pp.pdn.loads('[Rules "flying_kings=true"]\n*')
 
 
+def test_a_rules_tag_setting_an_option_to_two_values_is_refused_in_one_voice():
+    twice = '[Rules "mandatory_capture=true mandatory_capture=false"]\n*'
+    said = "sets mandatory_capture twice, to different values"
+    # Read with the tag choosing the game, and with a game given, the refusal is the same.
+    with pytest.raises(pp.RecordError, match=said):
+        pp.pdn.loads(twice)
+    for game in (pp.load_game("checkers"), pp.load_game("checkers", mandatory_capture=False)):
+        with pytest.raises(pp.RecordError, match=said):
+            pp.pdn.loads(twice, game)
+    assert len(pp.pdn.loads('[Rules "mandatory_capture=false mandatory_capture=False"]\n*')) == 1
+
+
 def test_commentary_between_games_starts_no_game_and_a_brace_left_open_is_refused():
     records = pp.pdn.loads('{a file header}\n[Event "a"]\n1. 11-15 1-0 {Black resigned}\n')
     assert len(records) == 1 and records[0].result == "1-0"

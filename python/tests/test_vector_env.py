@@ -6,6 +6,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -415,6 +416,41 @@ def test_envs_stepped_from_several_python_threads_play_the_games_of_their_seeds(
     thread.join()
     assert moved[0] == digest(pp.VectorEnv("checkers", 50, seed=3), 40)
 
+
+def test_one_env_called_from_two_threads_at_once_refuses_the_second_by_name():
+    # Each step releases Python's lock, so a second thread's call comes while the first's is
+    # running: it is refused with a RuntimeError that says why, and the env goes on whole.
+    env = pp.VectorEnv("checkers", 2048, seed=5)
+    refusals, others = [], []
+    stop = threading.Event()
+
+    def hammer():
+        while not stop.is_set():
+            try:
+                env.step(env.sample_legal_actions())
+                env.current_player
+            except RuntimeError as error:
+                refusals.append(str(error))
+            except Exception as error:  # pragma: no cover - reported below
+                others.append(error)
+                return
+
+    threads = [threading.Thread(target=hammer) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + 60
+    while not refusals and not others and time.monotonic() < deadline:
+        time.sleep(0.01)
+    stop.set()
+    for thread in threads:
+        thread.join()
+    assert not others
+    assert refusals, "no call overlapped another in 60 s"
+    assert all("in use by another thread" in r and "one per thread" in r for r in refusals)
+    # Nothing was left half done: every env is in a position its mask agrees with.
+    obs, _, _, _, info = env.step(env.sample_legal_actions())
+    over = info["current_player"] == -4
+    assert obs.shape[0] == 2048 and (over | info["action_mask"].any(axis=1)).all()
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_a_forked_process_steps_envs_of_its_parent():

@@ -152,6 +152,10 @@ pub enum RecordErrorKind {
     /// Text that is no move, number, comment or result.
     #[error("`{0}` is not part of a movetext")]
     Stray(String),
+    /// A `Rules` tag that sets one option to two values: which one the record was played
+    /// under is not known, so neither is taken.
+    #[error("the Rules tag sets {0} twice, to different values (`{1}` and `{2}`)")]
+    RepeatedRule(String, String, String),
 }
 
 /// Every game in `text`, read as records of `game` and replayed.
@@ -313,8 +317,23 @@ fn start_state<G: GameFamily + Clone>(
     }
     if let Some(rules) = tag("Rules") {
         let settings = game.settings();
-        for word in rules.split_whitespace() {
-            let (name, value) = word.split_once('=').unwrap_or((word, ""));
+        let words: Vec<(&str, &str)> = rules
+            .split_whitespace()
+            .map(|word| word.split_once('=').unwrap_or((word, "")))
+            .collect();
+        for (i, (name, value)) in words.iter().enumerate() {
+            let earlier = words[..i]
+                .iter()
+                .find(|(n, v)| n == name && !v.eq_ignore_ascii_case(value));
+            if let Some((_, again)) = earlier {
+                return Err(RecordErrorKind::RepeatedRule(
+                    (*name).to_owned(),
+                    format!("{name}={again}"),
+                    format!("{name}={value}"),
+                ));
+            }
+        }
+        for &(name, value) in &words {
             let ours = settings.iter().find(|(n, _)| *n == name).map(|(_, v)| v);
             if ours.is_none_or(|v| !v.eq_ignore_ascii_case(value)) {
                 return Err(RecordErrorKind::OtherGame {

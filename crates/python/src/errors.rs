@@ -28,7 +28,9 @@ use perfectplay_core::{IllegalActionError as CoreIllegalAction, PlayError};
 use perfectplay_env::Error as EnvError;
 use perfectplay_solver::{DbError, OpenError, ProbeError, SolveError};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyAssertionError, PyIndexError, PyKeyError, PyTypeError, PyValueError};
+use pyo3::exceptions::{
+    PyAssertionError, PyIndexError, PyKeyError, PyRuntimeError, PyTypeError, PyValueError,
+};
 use pyo3::types::PyAnyMethods;
 use pyo3::{PyErr, Python};
 use thiserror::Error;
@@ -132,6 +134,9 @@ pub(crate) enum Error {
     /// A game record that cannot be read.
     #[error(transparent)]
     Record(#[from] perfectplay_core::record::RecordError),
+    /// An object that one thread at a time may use, called from a second.
+    #[error("{0}")]
+    Busy(String),
 }
 
 /// Errors of the layers below that the binding meets with `?`, through the environment's.
@@ -180,6 +185,7 @@ impl From<Error> for PyErr {
             Error::OptionType { .. } | Error::BadArgument(_) => PyValueError::new_err(message),
             Error::UnknownAction(_) => IllegalActionError::new_err(message),
             Error::Record(_) => RecordError::new_err(message),
+            Error::Busy(_) => PyRuntimeError::new_err(message),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Python's `VectorEnv`: an `AnyBatch` of either family behind numpy buffers that it owns.
 
 use std::path::PathBuf;
+use std::sync::{Mutex, MutexGuard, TryLockError};
 
 use numpy::ndarray::Dimension;
 use numpy::{
@@ -80,6 +81,9 @@ use crate::py_tablebase::PyTablebase;
 ///   calls find them ready: code run between steps on the same cores (a policy on the CPU)
 ///   shares them with that spin. With multiprocessing, prefer the `spawn` or `forkserver`
 ///   start method: a forked child steps its envs on its calling thread alone.
+/// - One env serves one Python thread at a time: a call made while another thread's call of the
+///   same env is still running (a step releases Python's lock) raises `RuntimeError` saying
+///   so, rather than waiting; make an env per thread.
 /// - An illegal action raises `IllegalActionError` naming the env index, before any env moves.
 /// - `packed_mask=True`: the masks are uint8 `[N, ceil(num_actions / 8)]`, eight actions to a
 ///   byte, lowest bit first (`np.unpackbits(mask, axis=1, bitorder="little")[:, :num_actions]`
@@ -98,10 +102,9 @@ use crate::py_tablebase::PyTablebase;
 /// and `sample_legal_actions` then belong to the env and are overwritten in place by the next
 /// call, so that stepping allocates nothing; copy what you keep (`obs.copy()`), and do not
 /// hold a `torch.from_numpy` view of them across steps.
-#[pyclass(module = "perfectplay", name = "VectorEnv")]
+#[pyclass(module = "perfectplay", name = "VectorEnv", frozen)]
 pub(crate) struct PyVectorEnv {
     game: PyGame,
-    batch: AnyBatch,
     num_envs: usize,
     opponent: Option<&'static str>,
     agent_player: usize,
@@ -113,6 +116,15 @@ pub(crate) struct PyVectorEnv {
     terminated: Py<PyArray1<bool>>,
     truncated: Py<PyArray1<bool>>,
     sampled: Py<PyArray1<i64>>,
+    /// The envs, which one Python thread at a time may step or read (with the Python lock
+    /// released during a step, a second thread would otherwise find them, and the arrays,
+    /// half written).
+    stepper: Mutex<Stepper>,
+}
+
+/// What a step changes besides the arrays.
+struct Stepper {
+    batch: AnyBatch,
     /// The actions of the step being made, copied from Python's array (kept to reuse).
     actions: Vec<i64>,
 }
@@ -284,9 +296,29 @@ fn copy_actions(actions: &Bound<'_, PyAny>, into: &mut Vec<i64>) -> PyResult<()>
 }
 
 impl PyVectorEnv {
-    /// Runs `f` on the batch and the buffers, without the Python lock.
+    /// The envs, for this thread alone; an error where another thread has them (a call of
+    /// this env still running there), rather than waiting: one env stepped by two threads
+    /// is a mistake to report, not to serialize.
+    fn stepper(&self) -> PyResult<MutexGuard<'_, Stepper>> {
+        self.stepper.try_lock().map_err(|err| {
+            Error::Busy(match err {
+                TryLockError::WouldBlock => "this VectorEnv is in use by another thread (a call \
+                    of it is still running there): a VectorEnv serves one thread at a time; \
+                    make one per thread"
+                    .to_owned(),
+                TryLockError::Poisoned(_) => "this VectorEnv stopped in the middle of a call \
+                    that failed unexpectedly, and its games are in no known state: make a new \
+                    one"
+                .to_owned(),
+            })
+            .into()
+        })
+    }
+
+    /// Runs `f` on `batch` and the buffers, without the Python lock.
     fn with_buffers<R: Send>(
-        &mut self,
+        &self,
+        batch: &mut AnyBatch,
         py: Python<'_>,
         f: impl FnOnce(&mut AnyBatch, Buffers<'_>) -> R + Send,
     ) -> PyResult<R> {
@@ -324,14 +356,13 @@ impl PyVectorEnv {
             terminated: terminated.as_slice_mut()?,
             truncated: truncated.as_slice_mut()?,
         };
-        let batch = &mut self.batch;
         Ok(py.detach(move || pool::run_steps(move || f(batch, buffers))))
     }
 
-    /// Checks `actions` and steps every env with them.
-    fn step_with(&mut self, py: Python<'_>, actions: &[i64]) -> PyResult<()> {
-        self.batch.check(actions).map_err(Error::from)?;
-        self.with_buffers(py, |batch, buffers| batch.step(actions, buffers))?
+    /// Checks `actions` and steps every env of `batch` with them.
+    fn step_with(&self, batch: &mut AnyBatch, py: Python<'_>, actions: &[i64]) -> PyResult<()> {
+        batch.check(actions).map_err(Error::from)?;
+        self.with_buffers(batch, py, |batch, buffers| batch.step(actions, buffers))?
             .map_err(Error::from)?;
         Ok(())
     }
@@ -413,9 +444,8 @@ impl PyVectorEnv {
         } else {
             vec![num_envs, per_env]
         };
-        let mut env = PyVectorEnv {
+        let env = PyVectorEnv {
             game,
-            batch,
             num_envs,
             opponent: spec.opponent.map(OpponentKind::name),
             agent_player: usize::from(agent_player == 1),
@@ -431,10 +461,18 @@ impl PyVectorEnv {
             terminated: PyArray1::zeros(py, num_envs, false).unbind(),
             truncated: PyArray1::zeros(py, num_envs, false).unbind(),
             sampled: PyArray1::zeros(py, num_envs, false).unbind(),
-            actions: Vec::with_capacity(num_envs),
+            stepper: Mutex::new(Stepper {
+                batch,
+                actions: Vec::with_capacity(num_envs),
+            }),
         };
-        env.with_buffers(py, |batch, buffers| batch.reset(Reseed::Keep, buffers))?
+        {
+            let mut stepper = env.stepper()?;
+            env.with_buffers(&mut stepper.batch, py, |batch, buffers| {
+                batch.reset(Reseed::Keep, buffers)
+            })?
             .map_err(Error::from)?;
+        }
         Ok(env)
     }
 
@@ -444,13 +482,16 @@ impl PyVectorEnv {
     /// on.
     #[pyo3(signature = (seed = None))]
     fn reset<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let seed = SeedArg::parse(seed)?;
-        self.with_buffers(py, |batch, buffers| batch.reset(seed.reseed(), buffers))?
-            .map_err(Error::from)?;
+        let mut stepper = self.stepper()?;
+        self.with_buffers(&mut stepper.batch, py, |batch, buffers| {
+            batch.reset(seed.reseed(), buffers)
+        })?
+        .map_err(Error::from)?;
         let obs = self.out(self.obs.bind(py))?;
         PyTuple::new(py, [obs, self.info(py)?.into_any()])
     }
@@ -459,18 +500,17 @@ impl PyVectorEnv {
     /// terminated, truncated, info)`; see the class documentation. An illegal action raises
     /// `IllegalActionError` naming the env, and no env moves.
     fn step<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
+        let mut guard = self.stepper()?;
+        let stepper = &mut *guard;
         // The actions are copied while Python's lock is held: with the lock released, another
         // Python thread could change the array between the check and the step.
-        let mut owned = std::mem::take(&mut self.actions);
-        owned.clear();
-        let copied = copy_actions(actions, &mut owned);
-        let stepped = copied.and_then(|()| self.step_with(py, &owned));
-        self.actions = owned;
-        stepped?;
+        stepper.actions.clear();
+        copy_actions(actions, &mut stepper.actions)?;
+        self.step_with(&mut stepper.batch, py, &stepper.actions)?;
         PyTuple::new(
             py,
             [
@@ -485,11 +525,12 @@ impl PyVectorEnv {
 
     /// A uniformly random legal action per env (int64 `[num_envs]`), from each env's own
     /// seeded stream; 0 for an env whose game just ended (it ignores its next action).
-    fn sample_legal_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    fn sample_legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let mut stepper = self.stepper()?;
         {
             let mut sampled = writable(self.sampled.bind(py), "sampled actions")?;
             let out = sampled.as_slice_mut()?;
-            let batch = &mut self.batch;
+            let batch = &mut stepper.batch;
             if batch.samples_drawn() {
                 // A copy of what the last step drew: no pass over the envs, so neither the
                 // lock released nor the pool's workers called on.
@@ -507,7 +548,8 @@ impl PyVectorEnv {
     /// The position string of env `index`'s game.
     fn fen(&self, index: i128) -> PyResult<String> {
         let env = usize::try_from(index).ok();
-        env.and_then(|i| self.batch.fen(i)).ok_or_else(|| {
+        let stepper = self.stepper()?;
+        env.and_then(|i| stepper.batch.fen(i)).ok_or_else(|| {
             Error::BadArgument(format!(
                 "env index {index} out of range 0..{}",
                 self.num_envs
@@ -572,8 +614,8 @@ impl PyVectorEnv {
     /// move): 0 unless a table's payload is damaged (found when it is first read) or a file
     /// changed after the env was made.
     #[getter]
-    fn perfect_misses(&self) -> u64 {
-        self.batch.perfect_misses()
+    fn perfect_misses(&self) -> PyResult<u64> {
+        Ok(self.stepper()?.batch.perfect_misses())
     }
 
     /// The player the agent plays in single-agent mode (0 moves first).
@@ -585,6 +627,7 @@ impl PyVectorEnv {
     /// The players to act, int32 `[num_envs]`: 0 or 1, or -4 where a game has just ended.
     #[getter]
     fn current_player<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let _envs = self.stepper()?;
         self.out(self.players.bind(py).clone().into_any())
     }
 
@@ -592,6 +635,7 @@ impl PyVectorEnv {
     /// ceil(num_actions / 8)]` with `packed_mask=True`).
     #[getter]
     fn action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let _envs = self.stepper()?;
         self.out(self.mask.bind(py))
     }
 

@@ -277,3 +277,28 @@ fn a_variant_records_its_rules_and_is_read_only_under_them() {
     let standard = write_record(&GameState::new(Checkers::default()), &[], None);
     assert!(!standard.contains("[Rules"), "{standard}");
 }
+
+#[test]
+fn a_rules_tag_setting_one_option_to_two_values_is_refused_by_name() {
+    use crate::checkers::{Checkers, CheckersRules};
+    let basic = Checkers::new(CheckersRules {
+        mandatory_capture: false,
+        ..CheckersRules::default()
+    });
+    let twice = "[Rules \"mandatory_capture=true mandatory_capture=false\"]\n*\n";
+    for game in [basic, Checkers::default()] {
+        let err = read_records(&game, twice).unwrap_err();
+        assert!(
+            matches!(err.kind, RecordErrorKind::RepeatedRule(ref name, ..) if name == "mandatory_capture"),
+            "{err}"
+        );
+        assert!(
+            err.to_string()
+                .contains("`mandatory_capture=true` and `mandatory_capture=false`"),
+            "{err}"
+        );
+    }
+    // The same value twice says one thing, and is read.
+    let same = "[Rules \"mandatory_capture=false mandatory_capture=FALSE\"]\n*\n";
+    assert_eq!(read_records(&basic, same).unwrap().len(), 1);
+}
