@@ -41,7 +41,7 @@ pub mod registry;
 pub use bitboard::{Bitboard, Indices};
 pub use color::{ByColor, Color};
 pub use game::{DrawRules, EndReason, Game, MoveBuffer, Outcome, Player};
-pub use options::{RuleOption, RuleOptionError, RuleSet};
+pub use options::{differing_settings, RuleOption, RuleOptionError, RuleSet};
 pub use perft::{perft, perft_divide, perft_until};
 pub use rl::{ActionGame, ActionStep, IllegalActionError};
 pub use rng::SplitMix64;

@@ -110,6 +110,38 @@ pub(crate) fn unknown(name: &str, options: &[RuleOption]) -> RuleOptionError {
     }
 }
 
+/// The settings whose values differ between two `name=value` lists, for messages that name
+/// only those: each side's written in order (`removal=any`), `found`'s names first, then those
+/// only `wanted` has, a side that lacks a name showing `name=?`. `None` where they agree.
+pub fn differing_settings<N: AsRef<str>, V: AsRef<str>>(
+    found: &[(N, V)],
+    wanted: &[(N, V)],
+) -> Option<(String, String)> {
+    fn value<'a, N: AsRef<str>, V: AsRef<str>>(list: &'a [(N, V)], name: &str) -> &'a str {
+        list.iter()
+            .find(|(n, _)| n.as_ref() == name)
+            .map_or("?", |(_, v)| v.as_ref())
+    }
+    let mut names: Vec<&str> = found.iter().map(|(n, _)| n.as_ref()).collect();
+    for (name, _) in wanted {
+        if !names.contains(&name.as_ref()) {
+            names.push(name.as_ref());
+        }
+    }
+    names.retain(|n| value(found, n) != value(wanted, n));
+    if names.is_empty() {
+        return None;
+    }
+    let side = |list: &[(N, V)]| {
+        names
+            .iter()
+            .map(|n| format!("{n}={}", value(list, n)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    Some((side(found), side(wanted)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,5 +155,32 @@ mod tests {
         for bad in ["-1", "0.5", "", "1e3", "4294967296"] {
             assert!(parse_limit("ply_limit", bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn differing_settings_are_named_alone() {
+        let list = |text: &'static str| -> Vec<(&str, &str)> {
+            text.split_whitespace()
+                .map(|w| w.split_once('=').unwrap())
+                .collect()
+        };
+        assert_eq!(
+            differing_settings(
+                &list("men=9 flying=3 removal=any"),
+                &list("men=9 flying=3 removal=standard")
+            ),
+            Some(("removal=any".to_owned(), "removal=standard".to_owned()))
+        );
+        assert_eq!(
+            differing_settings(
+                &list("men=9 flying=3"),
+                &list("men=12 trapped=loses flying=3")
+            ),
+            Some((
+                "men=9 trapped=?".to_owned(),
+                "men=12 trapped=loses".to_owned()
+            ))
+        );
+        assert_eq!(differing_settings(&list("men=9"), &list("men=9")), None);
     }
 }

@@ -126,33 +126,22 @@ impl PyGame {
         self.game.settings()
     }
 
-    /// The settings of the same names for which `counts` holds whose values differ from
-    /// `other`'s, for messages: `: the state has removal=standard, the tables removal=any`;
-    /// empty where none do (another family).
+    /// The settings for which `counts` holds whose values differ from `other`'s, for
+    /// messages: `: the state has removal=standard, the tables removal=any`; empty where none
+    /// do or the games are of two families.
     pub(crate) fn differences_from(&self, other: &PyGame, counts: impl Fn(&str) -> bool) -> String {
-        let theirs = other.settings();
-        let differ: Vec<(&str, String, String)> = self
-            .settings()
-            .into_iter()
-            .filter(|(name, _)| counts(name))
-            .filter_map(|(name, ours)| {
-                let (_, value) = theirs.iter().find(|(n, _)| *n == name)?;
-                (*value != ours).then(|| (name, ours, value.clone()))
-            })
-            .collect();
-        if differ.is_empty() {
+        if self.game.family() != other.game.family() {
             return String::new();
         }
-        let side = |tables: bool| {
-            differ
-                .iter()
-                .map(|(name, ours, theirs)| {
-                    format!("{name}={}", if tables { theirs } else { ours })
-                })
-                .collect::<Vec<_>>()
-                .join(" ")
+        let counted = |game: &PyGame| {
+            let mut settings = game.settings();
+            settings.retain(|(name, _)| counts(name));
+            settings
         };
-        format!(": the state has {}, the tables {}", side(false), side(true))
+        match perfectplay_core::differing_settings(&counted(self), &counted(other)) {
+            Some((ours, theirs)) => format!(": the state has {ours}, the tables {theirs}"),
+            None => String::new(),
+        }
     }
 }
 

@@ -740,40 +740,13 @@ const GAME_OF_NO_PRESET: &str = "morris";
 /// The `name=value` settings of two rules texts that differ, each side's in its order (a
 /// setting one side lacks shows as `name=?`); the whole texts where they are not such lists.
 fn differing_settings(found: &str, wanted: &str) -> (String, String) {
-    let settings = |text: &str| -> Option<Vec<(String, String)>> {
-        text.split_whitespace()
-            .map(|w| w.split_once('=').map(|(n, v)| (n.to_owned(), v.to_owned())))
-            .collect()
-    };
-    let (Some(ours), Some(theirs)) = (settings(found), settings(wanted)) else {
-        return (found.to_owned(), wanted.to_owned());
-    };
-    let value = |list: &[(String, String)], name: &str| {
-        list.iter()
-            .find(|(n, _)| n == name)
-            .map_or_else(|| "?".to_owned(), |(_, v)| v.clone())
-    };
-    let mut names: Vec<&str> = ours.iter().map(|(n, _)| n.as_str()).collect();
-    for (name, _) in &theirs {
-        if !names.contains(&name.as_str()) {
-            names.push(name);
-        }
+    fn settings(text: &str) -> Option<Vec<(&str, &str)>> {
+        text.split_whitespace().map(|w| w.split_once('=')).collect()
     }
-    let differ: Vec<&str> = names
-        .into_iter()
-        .filter(|n| value(&ours, n) != value(&theirs, n))
-        .collect();
-    if differ.is_empty() {
-        return (found.to_owned(), wanted.to_owned());
-    }
-    let side = |list: &[(String, String)]| {
-        differ
-            .iter()
-            .map(|n| format!("{n}={}", value(list, n)))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    (side(&ours), side(&theirs))
+    settings(found)
+        .zip(settings(wanted))
+        .and_then(|(ours, theirs)| perfectplay_core::differing_settings(&ours, &theirs))
+        .unwrap_or_else(|| (found.to_owned(), wanted.to_owned()))
 }
 
 /// Checks the payload against the header's checksum.
