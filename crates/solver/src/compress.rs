@@ -78,6 +78,7 @@ pub fn compress_tables<D: Domain>(
         Some(k) => k.to_vec(),
         None => tb.available().into_iter().map(|(k, _)| k).collect(),
     };
+    refuse_foreign_files(tb, &keys, out)?;
     let mut done = Vec::new();
     for key in keys {
         on_table(&key.to_string(), tb.domain().size(key));
@@ -85,13 +86,37 @@ pub fn compress_tables<D: Domain>(
             done.push(kept);
             continue;
         }
-        let source = tb.table(key).map_err(|e| SolveError::Dependency {
+        let source = tb.table(key).map_err(|e| SolveError::Compressing {
             subspace: key.to_string(),
-            source: e,
+            source: Box::new(e),
         })?;
         done.push(pool.install(|| compress_table(tb.domain(), key, &source, out, distances))?);
     }
     Ok(done)
+}
+
+/// Refuses a run that would write over a table of another game or other rules in `out`, as a
+/// build does: before the first table, so that nothing is written. Headers alone are read.
+fn refuse_foreign_files<D: Domain>(
+    tb: &Tablebase<D>,
+    keys: &[D::Key],
+    out: &Path,
+) -> Result<(), SolveError> {
+    for &key in keys {
+        for extension in [EXTENSION, DISTANCE_EXTENSION] {
+            let path = out.join(format!("{key}.{extension}"));
+            if let Err(
+                e @ DbError::Mismatch {
+                    what: "game" | "rules",
+                    ..
+                },
+            ) = crate::format::check_file_header(&path, &tb.expected(key))
+            {
+                return Err(SolveError::ForeignTable(e));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The report of `key`'s compressed files in `out` if they are there, sound, and of the form

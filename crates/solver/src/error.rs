@@ -253,6 +253,14 @@ pub enum SolveError {
         /// What went wrong reading its dependency.
         source: ProbeError,
     },
+    /// A table being compressed is unusable.
+    #[error("while compressing {subspace}: {source}")]
+    Compressing {
+        /// The subspace being compressed.
+        subspace: String,
+        /// What went wrong reading its table (boxed, as in `Verifying`).
+        source: Box<ProbeError>,
+    },
     /// A table being verified, or one its successors lie in, is missing or unusable.
     #[error("while verifying {subspace}: {source}")]
     Verifying {
@@ -280,7 +288,7 @@ pub enum SolveError {
     /// The output directory holds a table of another game or other rules where the build
     /// would write one: it is refused rather than overwritten.
     #[error(
-        "{0}: the directory holds tables of another game or other rules; build into another \
+        "{0}: the directory holds tables of another game or other rules; write into another \
          directory, or remove them first"
     )]
     ForeignTable(DbError),

@@ -10,8 +10,8 @@ use perfectplay_core::Game;
 use perfectplay_solver::checkers::CheckersDomain;
 use perfectplay_solver::morris::{MorrisDomain, MorrisKey};
 use perfectplay_solver::{
-    compress_table, solve, verify, verify_against, verify_within, CompressedTable, Domain,
-    SolveOptions, Table, Tablebase,
+    compress_table, compress_tables, solve, verify, verify_against, verify_within, CompressedTable,
+    DbError, Domain, SolveError, SolveOptions, Table, Tablebase,
 };
 
 fn checkers() -> CheckersDomain {
@@ -199,6 +199,52 @@ fn morris_tables_compressed_answer_as_plain() {
         let check = verify(&tb, None, None, &|_, _| {}).unwrap();
         assert!(check.passed());
     }
+}
+
+#[test]
+fn compressing_over_tables_of_another_game_is_refused_and_writes_nothing() {
+    let plain = tempfile::tempdir().unwrap();
+    let keys = [MorrisKey::moving(3, 3), MorrisKey::moving(4, 3)];
+    solve(morris(), plain.path(), &keys, &SolveOptions::default()).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let twelve = || MorrisDomain::new(Morris::preset("twelve_mens_morris").unwrap()).unwrap();
+    // Another game's 4-3, not the first table the run would write: nothing at all is written.
+    solve(twelve(), out.path(), &keys, &SolveOptions::default()).unwrap();
+    let listing = |dir: &Path| {
+        // Tables and checkpoints, not the build lock (which names its holder).
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|path| !path.file_name().unwrap().to_string_lossy().starts_with('.'))
+            .map(|path| (path.clone(), std::fs::read(path).unwrap()))
+            .collect();
+        files.sort();
+        files
+    };
+    std::fs::remove_file(out.path().join("3-3.ppdb")).unwrap();
+    let before = listing(out.path());
+    let tb = Tablebase::open(morris(), plain.path()).unwrap();
+    let err = compress_tables(&tb, None, out.path(), true, None, &|_, _| {}).unwrap_err();
+    assert!(
+        matches!(err, SolveError::ForeignTable(DbError::Mismatch { .. })),
+        "{err}"
+    );
+    assert!(
+        err.to_string()
+            .contains(".ppdb: game is `twelve_mens_morris`"),
+        "{err}"
+    );
+    assert_eq!(listing(out.path()), before);
+    // A damaged table of its own is named as the one being compressed.
+    let bytes = std::fs::read(plain.path().join("4-3.ppdb")).unwrap();
+    std::fs::write(plain.path().join("4-3.ppdb"), &bytes[..bytes.len() / 2]).unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    let tb = Tablebase::open(morris(), plain.path()).unwrap();
+    let err = compress_tables(&tb, None, empty.path(), true, None, &|_, _| {}).unwrap_err();
+    assert!(
+        err.to_string().starts_with("while compressing 4-3"),
+        "{err}"
+    );
 }
 
 #[test]
