@@ -112,7 +112,8 @@ impl Console {
         let side = game.side_to_move(pos);
         // The piece named under the touch-move rule, which this turn must move.
         let mut touched: Option<String> = None;
-        let deadline = move_time.map(|t| Instant::now() + t);
+        // Limits are parsed to at most 31 years; one past the clock's end would wait forever.
+        let deadline = move_time.and_then(|t| Instant::now().checked_add(t));
         let limit = move_time
             .map(|t| format!(", {} s", t.as_secs_f64()))
             .unwrap_or_default();

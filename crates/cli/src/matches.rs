@@ -66,12 +66,7 @@ pub(crate) struct MatchArgs {
 
 /// Reads a positive number of minutes, like `5` or `0.5`.
 fn parse_minutes(text: &str) -> Result<Duration, String> {
-    let secs = crate::play::parse_seconds(text).map_err(|e| {
-        e.replace("seconds", "minutes")
-            .replace("like 5 or 0.5", "like 10 or 0.5")
-    })?;
-    secs.checked_mul(60)
-        .ok_or_else(|| format!("{text} minutes is too long"))
+    crate::play::parse_time(text, "minutes", "10 or 0.5", 60)
 }
 
 /// The two players of a match.
@@ -363,5 +358,8 @@ mod tests {
         assert_eq!(parse_minutes("2"), Ok(Duration::from_secs(120)));
         assert_eq!(parse_minutes("0.5"), Ok(Duration::from_secs(30)));
         assert!(parse_minutes("0").unwrap_err().contains("minutes"));
+        assert!(parse_minutes("3e17")
+            .unwrap_err()
+            .contains("at most 16666666 minutes"));
     }
 }

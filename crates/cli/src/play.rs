@@ -109,18 +109,39 @@ impl PlayArgs {
     }
 }
 
+/// The longest time limit taken (about 31 years): far past any game, and far from where a
+/// deadline would pass the end of the system's clock.
+pub(crate) const MAX_TIME_LIMIT: Duration = Duration::from_secs(1_000_000_000);
+
 /// Reads a positive number of seconds, like `5` or `0.5`.
 pub(crate) fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let secs: f64 = text
+    parse_time(text, "seconds", "5 or 0.5", 1)
+}
+
+/// Reads a positive time in `unit`s of `unit_secs` seconds each, up to [`MAX_TIME_LIMIT`];
+/// `example` shows one in the message of a text that is no number.
+pub(crate) fn parse_time(
+    text: &str,
+    unit: &str,
+    example: &str,
+    unit_secs: u32,
+) -> Result<Duration, String> {
+    let count: f64 = text
         .trim()
         .parse()
-        .map_err(|_| format!("expected a number of seconds, like 5 or 0.5, found `{text}`"))?;
-    if !(secs.is_finite() && secs > 0.0) {
+        .map_err(|_| format!("expected a number of {unit}, like {example}, found `{text}`"))?;
+    if !(count.is_finite() && count > 0.0) {
         return Err(format!(
-            "the time limit must be a positive number of seconds, found `{text}`"
+            "the time limit must be a positive number of {unit}, found `{text}`"
         ));
     }
-    Duration::try_from_secs_f64(secs).map_err(|e| e.to_string())
+    let most = MAX_TIME_LIMIT.as_secs() / u64::from(unit_secs);
+    if count > most as f64 {
+        return Err(format!(
+            "the time limit must be at most {most} {unit} (about 31 years), found `{text}`"
+        ));
+    }
+    Duration::try_from_secs_f64(count * f64::from(unit_secs)).map_err(|e| e.to_string())
 }
 
 /// How the game run ended.
@@ -485,6 +506,15 @@ mod tests {
         assert!(parse_seconds("-1").is_err());
         assert!(parse_seconds("inf").is_err());
         assert!(parse_seconds("soon").unwrap_err().contains("`soon`"));
+        assert_eq!(parse_seconds("1e9"), Ok(MAX_TIME_LIMIT));
+        for past in ["1.0000001e9", "9.3e18", "1.8e19", "1e300"] {
+            assert!(
+                parse_seconds(past)
+                    .unwrap_err()
+                    .contains("at most 1000000000 seconds"),
+                "{past}"
+            );
+        }
     }
 
     #[test]
