@@ -284,7 +284,7 @@ def build(
     left, and ``KeyboardInterrupt`` is raised.
 
     ``threads`` is 1 to 4 per CPU (``ValueError`` otherwise); ``force_threads=True`` allows
-    more. ``max_men`` and ``max_pieces`` are checked as on the command line, with the same
+    more, up to 4096. ``max_men`` and ``max_pieces`` are checked as on the command line, with the same
     message (``ValueError``).
 
     One build at a time writes into a directory: a build holds an advisory lock on
@@ -414,7 +414,7 @@ def verify(
     ``KEY.ppud``, else ``TablebaseError`` names the missing file).
 
     ``threads`` is 1 to 4 per CPU (``ValueError`` otherwise; ``force_threads=True`` allows
-    more). ``progress`` is ``True`` (a bar), ``False``, or a function called about four times
+    more, up to 4096). ``progress`` is ``True`` (a bar), ``False``, or a function called about four times
     a second with a dict (``total`` and ``checked`` positions, ``table`` under way). Ctrl-C
     stops it between chunks of positions and raises ``KeyboardInterrupt``.
 

@@ -449,8 +449,13 @@ def test_build_arguments_are_checked(tmp_path):
 def test_build_thread_counts_are_bounded(tmp_path):
     with pytest.raises(ValueError, match="0 threads: at least 1"):
         pp.tablebase.build("nine_mens_morris", tmp_path, subspaces=["3-3"], threads=0)
-    with pytest.raises(ValueError, match="100000 threads is more than 4 per CPU"):
-        pp.tablebase.build("nine_mens_morris", tmp_path, subspaces=["3-3"], threads=100000)
+    with pytest.raises(ValueError, match="4000 threads is more than 4 per CPU"):
+        pp.tablebase.build("nine_mens_morris", tmp_path, subspaces=["3-3"], threads=4000)
+    # Forcing takes counts past the CPUs, but not ones that would stall the machine.
+    with pytest.raises(ValueError, match="100000 threads is more than any build may start"):
+        pp.tablebase.build(
+            "nine_mens_morris", tmp_path, subspaces=["3-3"], threads=100000, force_threads=True
+        )
     assert os.listdir(tmp_path) == []
     cpus = len(os.sched_getaffinity(0))
     report = pp.tablebase.build(

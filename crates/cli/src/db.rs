@@ -80,7 +80,7 @@ pub(crate) struct Threads {
     /// Worker threads (default: every core); at most 4 per CPU without --force-threads.
     #[arg(long, value_name = "T")]
     pub(crate) threads: Option<usize>,
-    /// Allow more than 4 threads per CPU.
+    /// Allow more than 4 threads per CPU (up to 4096).
     #[arg(long, requires = "threads")]
     pub(crate) force_threads: bool,
 }

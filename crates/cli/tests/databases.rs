@@ -199,8 +199,20 @@ fn counts_of_men_and_of_threads_out_of_range_are_refused_by_every_command() {
             "0 threads: at least 1",
         ),
         (
-            [&solve[..], &["--threads", "100000"]].concat(),
-            "100000 threads is more than 4 per CPU",
+            [&solve[..], &["--threads", "4000"]].concat(),
+            "4000 threads is more than 4 per CPU",
+        ),
+        (
+            [&solve[..], &["--threads", "100000", "--force-threads"]].concat(),
+            "100000 threads is more than any build may start: at most 4096",
+        ),
+        (
+            [
+                &solve[..],
+                &["--threads", "18446744073709551615", "--force-threads"],
+            ]
+            .concat(),
+            "at most 4096",
         ),
         (
             [&verify[..], &["--threads", "100000"]].concat(),
@@ -716,4 +728,20 @@ fn compress_and_solve_compress_give_tables_every_command_reads() {
         let verify = run(&["verify", "checkers", "--db", db, "-q"]);
         assert!(verify.status.success(), "{}", text(&verify));
     }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_directory_whose_name_is_not_utf8_is_built_into() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join(std::ffi::OsStr::from_bytes(b"tables-\xff"));
+    // The build lock writes the command line into its file: a path that is no UTF-8 panicked.
+    let built = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(["solve", "three_mens_morris", "-q", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", text(&built));
+    assert!(out.join("3-3.ppdb").is_file());
 }

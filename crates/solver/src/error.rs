@@ -213,6 +213,16 @@ pub enum RequestError {
         /// The most allowed without forcing.
         max: usize,
     },
+    /// More threads than [`crate::limits::MAX_FORCED_THREADS`], forced or not.
+    #[error(
+        "{requested} threads is more than any build may start: at most {}, even with \
+         --force-threads or force_threads=True",
+        crate::limits::MAX_FORCED_THREADS
+    )]
+    FarTooManyThreads {
+        /// The count asked for.
+        requested: usize,
+    },
     /// A morris build of a number of men a side the game's moving phase does not have.
     #[error(
         "{game} has {min} to {max} men a side on the board in the moving phase, not {requested}"

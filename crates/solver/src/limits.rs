@@ -4,12 +4,18 @@
 //! A thread count is at most [`THREADS_PER_CPU`] times the CPUs the process may use, unless
 //! the caller forces it: more threads than that only share the same cores, and a mistyped
 //! `100000` would otherwise start that many threads (each with its stack) and stall the
-//! machine. Zero is refused.
+//! machine. Forced, a count is still at most [`MAX_FORCED_THREADS`]: past a few thousand,
+//! starting the pool alone takes minutes, ignores signals and can end in an abort. Zero is
+//! refused.
 
 use crate::error::{RequestError, SolveError};
 
 /// How many threads per CPU a request may ask for without forcing.
 pub const THREADS_PER_CPU: usize = 4;
+
+/// The most threads a request may ask for even when forced: far more than any machine's CPUs
+/// (a test of many threads on few cores still fits), far below where starting them stalls.
+pub const MAX_FORCED_THREADS: usize = 4096;
 
 /// The CPUs this process may run on (1 where the system does not say).
 #[must_use]
@@ -34,12 +40,16 @@ fn parse_mem_available(meminfo: &str) -> Option<u64> {
 }
 
 /// Checks a thread count asked for: at least 1, and at most [`THREADS_PER_CPU`] times
-/// [`available_cpus`] unless `force`. Returns the count.
+/// [`available_cpus`] unless `force`, and at most [`MAX_FORCED_THREADS`] in any case. Returns
+/// the count.
 pub fn check_threads(requested: usize, force: bool) -> Result<usize, RequestError> {
     let cpus = available_cpus();
     let max = cpus.saturating_mul(THREADS_PER_CPU);
     if requested == 0 {
         return Err(RequestError::NoThreads);
+    }
+    if requested > MAX_FORCED_THREADS.max(max) {
+        return Err(RequestError::FarTooManyThreads { requested });
     }
     if requested > max && !force {
         return Err(RequestError::TooManyThreads {
@@ -90,7 +100,12 @@ mod tests {
         let err = check_threads(max + 1, false).unwrap_err();
         assert!(matches!(err, RequestError::TooManyThreads { .. }));
         assert!(err.to_string().contains(&format!("at most {max}")), "{err}");
-        assert_eq!(check_threads(100_000, true), Ok(100_000));
+        assert_eq!(check_threads(4096, true), Ok(4096));
+        for far in [4097, 100_000, usize::MAX] {
+            let err = check_threads(far, true).unwrap_err();
+            assert_eq!(err, RequestError::FarTooManyThreads { requested: far });
+            assert!(err.to_string().contains("at most 4096"), "{err}");
+        }
         assert_eq!(check_threads(0, true), Err(RequestError::NoThreads));
         assert!(RequestError::NoThreads.to_string().contains("at least 1"));
     }

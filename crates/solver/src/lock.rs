@@ -146,7 +146,10 @@ fn same_file(_file: &File, path: &Path) -> bool {
 
 /// Writes who holds the lock into the lock file, replacing an earlier holder's text.
 fn describe_holder(file: &mut File) -> std::io::Result<()> {
-    let command: Vec<String> = std::env::args().collect();
+    // `args_os`: a path argument need not be UTF-8 (`args` panics on one that is not).
+    let command: Vec<String> = std::env::args_os()
+        .map(|arg| arg.to_string_lossy().into_owned())
+        .collect();
     let text = format!(
         "pid {}\nhost {}\ncommand {}\nstarted {}\n",
         std::process::id(),
