@@ -55,7 +55,9 @@ impl CliGame for Checkers {
     const MOVE_HELP: &'static str = "type a move like 11-15 or 15x24x31 (or the short form \
                                      15x31), `moves` to list the legal moves, `quit` to stop \
                                      the game";
-    const PUBLISHED_HINT: &'static str = "--check needs the start position";
+    const PUBLISHED_HINT: &'static str =
+        "--check needs the standard captures (mandatory_capture and complete_jumps on) and a \
+         listed position such as the start";
 
     /// By start square, then by the landing squares in turn.
     fn compare_moves(a: &CheckersMove, b: &CheckersMove) -> Ordering {
@@ -65,7 +67,7 @@ impl CliGame for Checkers {
     }
 
     fn published_counts(&self, pos: &CheckersPosition) -> Option<PublishedCounts> {
-        published::checkers_counts(pos)
+        published::checkers_counts(self, pos)
     }
 
     fn touched(&self, mv: &CheckersMove) -> Option<String> {

@@ -5,7 +5,7 @@
 //! searched. The morris file is JSON; its only published counts are those of Nine Men's Morris
 //! from the empty board (`nine_mens_morris.perft_start.counts`).
 
-use perfectplay_core::checkers::CheckersPosition;
+use perfectplay_core::checkers::{Checkers, CheckersPosition};
 use perfectplay_core::morris::{Morris, MorrisPosition, MorrisRules};
 use perfectplay_core::Game;
 
@@ -37,8 +37,14 @@ impl PublishedCounts {
     }
 }
 
-/// The published counts for `pos`, if the data lists it.
-pub(crate) fn checkers_counts(pos: &CheckersPosition) -> Option<PublishedCounts> {
+/// The published counts for `pos` under `game`'s rules, if the data lists it: counted with the
+/// standard captures. Who moves first is in the position, and the draw rules end games by
+/// their history only, which perft does not count.
+pub(crate) fn checkers_counts(game: &Checkers, pos: &CheckersPosition) -> Option<PublishedCounts> {
+    let rules = game.rules();
+    if !(rules.mandatory_capture && rules.complete_jumps) {
+        return None;
+    }
     cases(CHECKERS_PERFT)
         .into_iter()
         .find(|(fen, _)| fen.parse::<CheckersPosition>().is_ok_and(|p| p == *pos))
@@ -121,7 +127,8 @@ mod tests {
     #[test]
     fn start_position_has_depths_one_to_sixteen() {
         let start = Checkers::default().start_position();
-        let counts = checkers_counts(&start).expect("the start position is listed");
+        let counts =
+            checkers_counts(&Checkers::default(), &start).expect("the start position is listed");
         assert_eq!(counts.max_depth(), 16);
         assert_eq!(counts.get(1), Some(7));
         assert_eq!(counts.get(5), Some(7361));
@@ -133,7 +140,20 @@ mod tests {
     #[test]
     fn other_positions_have_none() {
         let pos: CheckersPosition = "W:W27:B18,10".parse().unwrap();
-        assert_eq!(checkers_counts(&pos), None);
+        assert_eq!(checkers_counts(&Checkers::default(), &pos), None);
+    }
+
+    #[test]
+    fn other_captures_have_none() {
+        use perfectplay_core::checkers::CheckersRules;
+        for (mandatory_capture, complete_jumps) in [(false, true), (true, false)] {
+            let game = Checkers::new(CheckersRules {
+                mandatory_capture,
+                complete_jumps,
+                ..CheckersRules::default()
+            });
+            assert_eq!(checkers_counts(&game, &game.start_position()), None);
+        }
     }
 
     #[test]

@@ -77,6 +77,28 @@ fn perft_check_and_up_to() {
         "{}",
         stderr(&output)
     );
+
+    // Other captures count other paths: no published figure to check, rather than a mismatch.
+    for set in ["mandatory_capture=false", "complete_jumps=false"] {
+        let output = run(&["perft", "checkers", "-d", "6", "--check", "--set", set]);
+        assert_eq!(output.status.code(), Some(2), "{set}");
+        assert!(
+            stderr(&output).contains("--check needs the standard captures"),
+            "{}",
+            stderr(&output)
+        );
+    }
+    // Draw rules do not change the count.
+    let output = run(&[
+        "perft",
+        "checkers",
+        "-d",
+        "4",
+        "--check",
+        "--set",
+        "move_rule=none",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
 }
 
 #[test]
