@@ -68,6 +68,20 @@ pub(crate) enum CliError {
     /// Reading input or writing output failed.
     #[error("input/output error: {0}")]
     Io(#[from] io::Error),
+    /// The game record file of `play --save` cannot be opened or written.
+    #[error(
+        "cannot save the game to {}: {source}{}",
+        path.display(),
+        if *played { " (the game above was played; its record is not saved)" } else { "" }
+    )]
+    Save {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        source: io::Error,
+        /// Whether the game was played first (the file opened, a write failing).
+        played: bool,
+    },
     /// `search` asked of checkers, which has no placement phase.
     #[error(
         "checkers has no placement phase to search: `perfectplay probe checkers` answers its \
@@ -199,12 +213,14 @@ impl CliError {
             | CliError::BadSubspace(_)
             | CliError::PerfectPlayer(_)
             | CliError::MissingTables(_)
-            | CliError::Request(_) => 2,
+            | CliError::Request(_)
+            | CliError::Save { played: false, .. } => 2,
             CliError::PerftMismatch { .. }
             | CliError::PositionCountMismatch { .. }
             | CliError::NoLegalMove
             | CliError::Play(_)
             | CliError::Io(_)
+            | CliError::Save { played: true, .. }
             | CliError::NoTables { .. }
             | CliError::Db(_)
             | CliError::DbFile(_)

@@ -14,7 +14,7 @@
 //! every game, through [`CliGame`].
 
 use std::fmt;
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::rc::Rc;
 use std::time::Duration;
@@ -247,6 +247,13 @@ fn play<G: CliGame>(
 ) -> Result<(), CliError> {
     let first = game.first_to_move();
     let mut state = starting_state(game, args.setup.fen.as_deref())?;
+    // Opened before the game, so that a path that cannot be written is refused before anyone
+    // plays rather than after (a human's game lost).
+    let mut record_file = args
+        .save
+        .as_deref()
+        .map(|path| open_record(path).map(|file| (path, file)))
+        .transpose()?;
     let any_perfect = [Color::Black, Color::White]
         .into_iter()
         .any(|c| args.player(c) == PlayerKind::Perfect);
@@ -302,9 +309,6 @@ fn play<G: CliGame>(
         talk,
     )?;
 
-    if let Some(path) = &args.save {
-        save_record(path, &state, args, id)?;
-    }
     let no_progress = state.no_progress_plies();
     writeln!(out, "result: {ending}")?;
     writeln!(out, "plies: {}", state.ply())?;
@@ -315,6 +319,14 @@ fn play<G: CliGame>(
         state.game().write_position(state.position(), no_progress)
     )?;
     out.flush()?;
+    // After the result is out, so that a write that fails still leaves the game on screen.
+    if let Some((path, file)) = &mut record_file {
+        save_record(file, &state, args, id).map_err(|source| CliError::Save {
+            path: path.to_owned(),
+            source,
+            played: true,
+        })?;
+    }
     Ok(())
 }
 
@@ -399,14 +411,27 @@ pub(crate) fn play_out<G: CliGame>(
     }
 }
 
-/// Appends `state` to the record file `path`, a blank line after any game already there. A
-/// game abandoned or stopped before its end has the result `*`.
+/// The record file `path`, opened to append to (created if missing).
+fn open_record(path: &std::path::Path) -> Result<std::fs::File, CliError> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|source| CliError::Save {
+            path: path.to_owned(),
+            source,
+            played: false,
+        })
+}
+
+/// Appends `state` to the record `file`, a blank line after any game already there. A game
+/// abandoned or stopped before its end has the result `*`.
 fn save_record<G: CliGame>(
-    path: &std::path::Path,
+    file: &mut std::fs::File,
     state: &GameState<G>,
     args: &PlayArgs,
     id: GameId,
-) -> Result<(), CliError> {
+) -> io::Result<()> {
     use std::io::Seek;
     let player = |c: Color| format!("perfectplay {}", args.player(c).name());
     let tags = vec![
@@ -419,15 +444,11 @@ fn save_record<G: CliGame>(
         ("White".to_owned(), player(Color::White)),
     ];
     let text = perfectplay_core::record::write_record(state, &tags, None);
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)?;
     if file.seek(std::io::SeekFrom::End(0))? > 0 {
         file.write_all(b"\n")?;
     }
     file.write_all(text.as_bytes())?;
-    Ok(())
+    file.flush()
 }
 
 /// Today's date (UTC) as PDN writes dates: `YYYY.MM.DD`.

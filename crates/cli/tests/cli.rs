@@ -682,3 +682,38 @@ fn the_basic_game_lets_a_capture_stop_part_way_and_be_declined() {
     assert!(stdout(&rules).contains("mandatory_capture=true"));
     assert!(stdout(&rules).contains("complete_jumps=true"));
 }
+
+#[test]
+fn a_record_file_that_cannot_be_written_is_named_before_the_game_or_after_its_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-dir").join("g.pdn");
+    for path in [missing.to_str().unwrap(), dir.path().to_str().unwrap()] {
+        let output = run(&["play", "checkers", "-q", "--max-plies", "2", "--save", path]);
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        assert!(
+            stderr(&output).contains(&format!("cannot save the game to {path}: ")),
+            "{}",
+            stderr(&output)
+        );
+        assert!(stdout(&output).is_empty(), "{}", stdout(&output));
+    }
+    assert!(!missing.parent().unwrap().exists());
+    if std::path::Path::new("/dev/full").exists() {
+        let output = run(&[
+            "play",
+            "checkers",
+            "-q",
+            "--max-plies",
+            "2",
+            "--save",
+            "/dev/full",
+        ]);
+        assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+        assert!(stdout(&output).contains("result: "), "{}", stdout(&output));
+        assert!(
+            stderr(&output).contains("its record is not saved"),
+            "{}",
+            stderr(&output)
+        );
+    }
+}
