@@ -142,6 +142,23 @@ fn info_totals_the_tables_by_pieces() {
         ],
         "{shown}"
     );
+    // A table copied under another subspace's name is unreadable to info as to every reader,
+    // and no manifest certifies it.
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".ppdb"))
+        .collect();
+    std::fs::copy(dir.path().join(&names[0]), dir.path().join("zz.ppdb")).unwrap();
+    let info = run(&["info", "--db", db, "--write-checksums"]);
+    assert_eq!(info.status.code(), Some(1), "{}", text(&info));
+    let stem = names[0].trim_end_matches(".ppdb");
+    assert!(
+        text(&info).contains(&format!("zz.ppdb: subspace is `{stem}`, expected `zz`")),
+        "{}",
+        text(&info)
+    );
+    assert!(!dir.path().join("CHECKSUMS").exists());
 }
 
 #[test]
