@@ -256,9 +256,19 @@ fn spawn_reader<R: BufRead + Send + 'static>(reader: R) -> io::Result<Receiver<S
     thread::Builder::new()
         .name("console input".to_owned())
         .spawn(move || {
-            for line in reader.lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
+            let mut reader = reader;
+            let mut bytes = Vec::new();
+            loop {
+                bytes.clear();
+                match reader.read_until(b'\n', &mut bytes) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                // A line that is no UTF-8 is shown with replacement characters and refused as
+                // any unreadable move is, rather than ending the input (as `lines()` would).
+                let text = String::from_utf8_lossy(&bytes);
+                let line = text.trim_end_matches('\n').trim_end_matches('\r');
+                if sender.send(line.to_owned()).is_err() {
                     break;
                 }
             }
@@ -278,6 +288,19 @@ mod tests {
 
     fn console(input: &str) -> Console {
         Console::from_reader(Cursor::new(input.to_owned()), None).unwrap()
+    }
+
+    #[test]
+    fn a_line_that_is_no_utf8_is_refused_and_reading_goes_on() {
+        let game = Checkers::default();
+        let start = game.start_position();
+        let bytes = b"\xff\r\n9-14\n".to_vec();
+        let mut c = Console::from_reader(Cursor::new(bytes), None).unwrap();
+        let mut talk = Vec::new();
+        let choice = c.read_move(&game, &start, None, &mut talk).unwrap();
+        assert_eq!(choice, Choice::Move(start.parse_move("9-14").unwrap()));
+        let talk = String::from_utf8(talk).unwrap();
+        assert!(talk.contains("expected a square number"), "{talk}");
     }
 
     #[test]
