@@ -426,7 +426,12 @@ impl Morris {
             return None;
         }
         let full = self.board.all_points().without(pos.occupied()).is_empty();
-        if full && pos.hand == [0, 0] && self.rules.full_board == super::FullBoard::Draw {
+        // A full board with no removal to come is drawn where the rules say so, and also where
+        // trapped players pass: no man can ever move again (every move needs an empty point),
+        // so the sides would pass for ever.
+        let dead = self.rules.full_board == super::FullBoard::Draw
+            || self.rules.trapped == Trapped::Passes;
+        if full && pos.hand == [0, 0] && dead {
             return Some(Outcome::draw(EndReason::BoardFull));
         }
         if self.rules.trapped == Trapped::Loses && !has_move() {

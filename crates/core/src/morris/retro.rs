@@ -852,9 +852,10 @@ mod tests {
 
     #[test]
     fn nobody_passes_on_a_board_full_by_a_draw() {
-        // A full board, without a mill of either colour: both sides are trapped.
+        // A full board, without a mill of either colour: both sides are trapped, and where
+        // they pass (whatever `full_board` says) the game is drawn there, so no pass led to it.
         let full = "BWW/BWB/WBW/WWBWBB/WBB/BWW/BBW b 0 0 0";
-        for (full_board, predecessors) in [("play_on", 1), ("draw", 0)] {
+        for (full_board, predecessors) in [("play_on", 0), ("draw", 0)] {
             let game = with(
                 "morabaraba",
                 &[("trapped", "passes"), ("full_board", full_board)],

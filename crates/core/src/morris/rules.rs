@@ -52,7 +52,9 @@ pub enum Trapped {
 pub enum FullBoard {
     /// The game is drawn at once.
     Draw,
-    /// Play goes on: the player to move is trapped and the `trapped` rule applies.
+    /// Play goes on: the player to move is trapped and the `trapped` rule applies (where
+    /// trapped players pass, no man can ever move again on the full board: a draw, unless a
+    /// removal is to come, as Shah's first mill opens the board).
     PlayOn,
 }
 

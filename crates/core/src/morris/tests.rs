@@ -659,18 +659,26 @@ fn a_full_board_after_placement_is_a_draw_or_plays_on() {
         );
     }
 
-    // Playing on, White (to move) is trapped: it loses, or passes.
+    // Playing on, White (to move) is trapped: it loses. Where trapped players pass, neither
+    // side could ever move again: a draw, not passes for ever (which no rule would end with
+    // repetition, the move rule and the ply limit off).
     let g = with("twelve_mens_morris", &[("full_board", "play_on")]);
     let last = parse(&g, "BWW/BWB/WBW/WWBWBB/WBB/BWW/.BW b 0 1");
     let full = play(&g, &last, "a1");
     assert_eq!(g.outcome(&full), win(Color::Black, EndReason::NoMoves));
     let g = with(
         "twelve_mens_morris",
-        &[("full_board", "play_on"), ("trapped", "passes")],
+        &[
+            ("full_board", "play_on"),
+            ("trapped", "passes"),
+            ("threefold_repetition", "false"),
+            ("move_rule", "none"),
+            ("ply_limit", "none"),
+        ],
     );
     let full = play(&g, &last, "a1");
-    assert_eq!(g.outcome(&full), None);
-    assert_eq!(turns(&g, &full), sorted(&["pass"]));
+    assert_eq!(g.outcome(&full), Some(Outcome::draw(EndReason::BoardFull)));
+    assert!(legal(&g, &full).is_empty());
 }
 
 // ---------------------------------------------------------------------------------------------
