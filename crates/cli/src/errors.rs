@@ -114,10 +114,16 @@ pub(crate) enum CliError {
     #[error(transparent)]
     MissingTables(#[from] perfectplay_solver::MissingTables),
     /// A directory without tables.
-    #[error("no tables (*.ppdb) in {}", dir.display())]
+    #[error(
+        "no {}tables (*.ppdb) in {}",
+        game.as_deref().map(|g| format!("{g} ")).unwrap_or_default(),
+        dir.display()
+    )]
     NoTables {
         /// The directory.
         dir: std::path::PathBuf,
+        /// The game whose tables were looked for, where one was.
+        game: Option<String>,
     },
     /// A database directory or file that cannot be used.
     #[error("{0}")]

@@ -112,7 +112,9 @@ pub(crate) fn unknown(name: &str, options: &[RuleOption]) -> RuleOptionError {
 
 /// The settings whose values differ between two `name=value` lists, for messages that name
 /// only those: each side's written in order (`removal=any`), `found`'s names first, then those
-/// only `wanted` has, a side that lacks a name showing `name=?`. `None` where they agree.
+/// only `wanted` has, a side that lacks a name showing `name=(default)` (a rules text leaves
+/// out the options added since its first version while they are at their defaults). `None`
+/// where they agree.
 pub fn differing_settings<N: AsRef<str>, V: AsRef<str>>(
     found: &[(N, V)],
     wanted: &[(N, V)],
@@ -120,7 +122,7 @@ pub fn differing_settings<N: AsRef<str>, V: AsRef<str>>(
     fn value<'a, N: AsRef<str>, V: AsRef<str>>(list: &'a [(N, V)], name: &str) -> &'a str {
         list.iter()
             .find(|(n, _)| n.as_ref() == name)
-            .map_or("?", |(_, v)| v.as_ref())
+            .map_or("(default)", |(_, v)| v.as_ref())
     }
     let mut names: Vec<&str> = found.iter().map(|(n, _)| n.as_ref()).collect();
     for (name, _) in wanted {
@@ -177,7 +179,7 @@ mod tests {
                 &list("men=12 trapped=loses flying=3")
             ),
             Some((
-                "men=9 trapped=?".to_owned(),
+                "men=9 trapped=(default)".to_owned(),
                 "men=12 trapped=loses".to_owned()
             ))
         );

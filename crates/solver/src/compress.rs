@@ -71,7 +71,7 @@ pub fn compress_tables<D: Domain>(
     threads: Option<usize>,
     on_table: &(dyn Fn(&str, u64) + Sync),
 ) -> Result<Vec<CompressedTable>, SolveError> {
-    std::fs::create_dir_all(out).map_err(|e| DbError::io(out, e))?;
+    crate::format::create_output_dir(out)?;
     let _lock = BuildLock::acquire(out, LockWait::No)?;
     let (pool, _) = worker_pool(threads)?;
     let keys: Vec<D::Key> = match keys {

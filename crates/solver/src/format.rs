@@ -738,7 +738,8 @@ fn check_expected(path: &Path, header: &Header, expected: &Expected) -> Result<(
 const GAME_OF_NO_PRESET: &str = "morris";
 
 /// The `name=value` settings of two rules texts that differ, each side's in its order (a
-/// setting one side lacks shows as `name=?`); the whole texts where they are not such lists.
+/// setting one side lacks, at its default, shows as `name=(default)`); the whole texts where
+/// they are not such lists.
 fn differing_settings(found: &str, wanted: &str) -> (String, String) {
     fn settings(text: &str) -> Option<Vec<(&str, &str)>> {
         text.split_whitespace().map(|w| w.split_once('=')).collect()
@@ -747,6 +748,29 @@ fn differing_settings(found: &str, wanted: &str) -> (String, String) {
         .zip(settings(wanted))
         .and_then(|(ours, theirs)| perfectplay_core::differing_settings(&ours, &theirs))
         .unwrap_or_else(|| (found.to_owned(), wanted.to_owned()))
+}
+
+/// Why `path`, which is no directory, cannot hold tables: it is missing, or it is something
+/// else (a file, a FIFO, a device), which a bare "File exists" from creating it would not say.
+pub(crate) fn not_a_directory(path: &Path) -> std::io::Error {
+    use std::io::{Error, ErrorKind};
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            Error::new(ErrorKind::NotFound, "no such directory")
+        }
+        Err(e) => e,
+        Ok(_) => Error::new(ErrorKind::NotADirectory, "not a directory"),
+    }
+}
+
+/// Creates the output directory `out` of a build (and its parents) where missing; an error
+/// naming it where it cannot be, or where it exists as something else than a directory.
+pub(crate) fn create_output_dir(out: &Path) -> Result<(), DbError> {
+    match std::fs::create_dir_all(out) {
+        Ok(()) => Ok(()),
+        Err(_) if out.exists() && !out.is_dir() => Err(DbError::io(out, not_a_directory(out))),
+        Err(e) => Err(DbError::io(out, e)),
+    }
 }
 
 /// Checks the payload against the header's checksum.
@@ -874,7 +898,7 @@ mod tests {
         assert_eq!(
             differing_settings("men=9 flying=3", "men=12 trapped=loses flying=3"),
             (
-                "men=9 trapped=?".to_owned(),
+                "men=9 trapped=(default)".to_owned(),
                 "men=12 trapped=loses".to_owned()
             )
         );

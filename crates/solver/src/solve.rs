@@ -383,7 +383,7 @@ fn build_units<D: Domain>(
 /// (created if missing) and removes the temporary files of earlier killed builds: hold the lock
 /// until every unit is done.
 pub fn claim_directory(out: &Path, wait: LockWait<'_>) -> Result<BuildLock, SolveError> {
-    std::fs::create_dir_all(out).map_err(|e| DbError::io(out, e))?;
+    crate::format::create_output_dir(out)?;
     let lock = BuildLock::acquire(out, wait)?;
     remove_leftovers(out)?;
     Ok(lock)

@@ -334,10 +334,7 @@ impl<D: Domain> Tablebase<D> {
     pub fn add_directory(&mut self, dir: impl AsRef<Path>) -> Result<(), DbError> {
         let dir = dir.as_ref();
         if !dir.is_dir() {
-            return Err(DbError::io(
-                dir,
-                std::io::Error::new(std::io::ErrorKind::NotFound, "no such directory"),
-            ));
+            return Err(DbError::io(dir, crate::format::not_a_directory(dir)));
         }
         self.dirs.push(dir.to_owned());
         Ok(())

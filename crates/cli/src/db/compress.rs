@@ -29,6 +29,7 @@ pub(crate) struct CompressArgs {
 pub(crate) fn run_compress(args: &CompressArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let (_, game) = game_of_tables(&args.db)?.ok_or_else(|| CliError::NoTables {
         dir: args.db.clone(),
+        game: None,
     })?;
     let tables = match game {
         AnyGame::Checkers(game) => compress_game(game, args)?,
@@ -90,18 +91,26 @@ pub(super) fn write_totals(
 ) -> Result<(), CliError> {
     let positions: u64 = tables.iter().map(|t| t.positions).sum();
     let wdl: u64 = tables.iter().map(|t| t.wdl.1).sum();
-    let distances: u64 = tables
+    // Positions per byte of distances counts only the tables that have them.
+    let (with_distances, distances) = tables
         .iter()
-        .filter_map(|t| t.distances.as_ref())
-        .map(|d| d.1)
-        .sum();
+        .filter_map(|t| t.distances.as_ref().map(|d| (t.positions, d.1)))
+        .fold((0u64, 0u64), |(p, b), (tp, tb)| (p + tp, b + tb));
     let seconds: f64 = tables.iter().map(|t| t.seconds).sum();
-    writeln!(
+    write!(
         out,
-        "compressed {} tables, {positions} positions: results {wdl} bytes ({:.1} positions per byte), distances {distances} bytes ({:.2} positions per byte), {seconds:.1} s",
+        "compressed {} tables, {positions} positions: results {wdl} bytes ({:.1} positions per \
+         byte)",
         tables.len(),
         positions as f64 / wdl.max(1) as f64,
-        positions as f64 / distances.max(1) as f64,
     )?;
+    if distances > 0 {
+        write!(
+            out,
+            ", distances {distances} bytes ({:.2} positions per byte)",
+            with_distances as f64 / distances as f64,
+        )?;
+    }
+    writeln!(out, ", {seconds:.1} s")?;
     Ok(())
 }

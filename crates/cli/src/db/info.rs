@@ -35,6 +35,7 @@ pub(crate) fn run_info(args: &InfoArgs, out: &mut dyn Write) -> Result<(), CliEr
     if rows.is_empty() {
         return Err(CliError::NoTables {
             dir: args.db.clone(),
+            game: None,
         });
     }
     rows.sort_by_key(|(path, h, _)| sort_key(h, path));

@@ -88,6 +88,7 @@ where
     if report.tables.is_empty() {
         return Err(CliError::NoTables {
             dir: args.db.clone(),
+            game: Some(args.game.clone()),
         });
     }
     let mut bad = 0;
