@@ -195,6 +195,22 @@ fn database_commands_refuse_bad_input() {
         "{}",
         text(&out)
     );
+    // A file where a directory of tables belongs is named as such, by builds and readers.
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, b"x").unwrap();
+    let file = file.to_str().unwrap();
+    for args in [
+        &["solve", "three_mens_morris", "-q", "--out", file][..],
+        &["probe", "three_mens_morris", "--db", file][..],
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", text(&out));
+        assert!(
+            text(&out).contains(&format!("{file}: not a directory")),
+            "{args:?}: {}",
+            text(&out)
+        );
+    }
 }
 
 #[test]
