@@ -66,11 +66,13 @@ pub(crate) struct SolveArgs {
     pub(crate) set: Vec<String>,
 }
 
-/// Minutes as `--checkpoint-every` takes them: a number, 0 or more.
+/// Minutes as `--checkpoint-every` takes them: a number from 0 to a billion.
 fn parse_minutes(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(m) if m.is_finite() && (0.0..=1e9).contains(&m) => Ok(m),
-        _ => Err(format!("`{text}` is not a number of minutes (0 or more)")),
+        _ => Err(format!(
+            "`{text}` is not a number of minutes from 0 to 1000000000"
+        )),
     }
 }
 

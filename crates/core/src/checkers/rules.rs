@@ -70,12 +70,12 @@ impl CheckersRules {
         },
         RuleOption {
             name: "move_rule",
-            expected: "moves per side, or none",
+            expected: "moves per side, or none (0)",
             help: "draw after this many moves each without capture or man move (default 40)",
         },
         RuleOption {
             name: "ply_limit",
-            expected: "plies, or none",
+            expected: "plies, or none (0)",
             help: "stop the game after this many plies (default 1000)",
         },
         RuleOption {

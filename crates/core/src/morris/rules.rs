@@ -348,7 +348,7 @@ impl MorrisRules {
         },
         RuleOption {
             name: "flying",
-            expected: "1 to 3, or none",
+            expected: "1 to 3, or none (0)",
             help: "a side down to this many men may fly",
         },
         RuleOption {
@@ -418,12 +418,12 @@ impl MorrisRules {
         },
         RuleOption {
             name: "move_rule",
-            expected: "moves per side, or none",
+            expected: "moves per side, or none (0)",
             help: "draw after this many moves each without a man taken or placed",
         },
         RuleOption {
             name: "ply_limit",
-            expected: "plies, or none",
+            expected: "plies, or none (0)",
             help: "stop the game, truncated, after this many plies",
         },
     ];
@@ -452,7 +452,7 @@ impl MorrisRules {
                 self.flying = match v.as_str() {
                     "none" | "never" | "off" | "false" => None,
                     // Zero, however written (`00`), is never.
-                    _ => Some(number("1 to 3, or none")?).filter(|&men| men > 0),
+                    _ => Some(number("1 to 3, or none (0)")?).filter(|&men| men > 0),
                 }
             }
             "removal" => {
