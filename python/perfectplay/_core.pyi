@@ -38,10 +38,12 @@ class UnknownGameError(ValueError):
 class MissingTableError(KeyError):
     """A probe whose table is in none of the tablebase's directories, or a verification that needs a table its directory lacks.
 
-    `subspace` names the missing table and `directories` the directories searched."""
+    `subspace` names the missing table (the first, where several are), `missing` every one (the message lists at most twelve) and `directories` the directories searched."""
 
     subspace: str
-    """The subspace of the missing table (`5-4`, `2110-53`, `3-2-h6-6`)."""
+    """The subspace of the missing table (`5-4`, `2110-53`, `3-2-h6-6`), the first where several are."""
+    missing: List[str]
+    """Every missing subspace, in the order a build would make them."""
     directories: List[str]
     """The directories searched."""
 

@@ -472,8 +472,18 @@ def test_perfect_play_arguments_are_checked(tmp_path):
         ge.PerfectPlayEnv("nine_mens_morris", start="4-3")
     with pytest.raises(ValueError, match="no such subspace"):
         ge.PerfectPlayEnv("nine_mens_morris", start="subspace:12-3")
-    with pytest.raises(pp.MissingTableError, match="needs"):
+    with pytest.raises(pp.MissingTableError, match="needs") as caught:
         ge.PerfectPlayVectorEnv(
             num_envs=2, game_id="nine_mens_morris", opponent="perfect", tablebase=str(tmp_path),
             start="subspace:4-3",
         )
+    assert caught.value.missing == ["3-3", "3-4", "4-3"]
+    # Every missing table is in `missing`; the message names the first twelve and a count.
+    with pytest.raises(pp.MissingTableError) as caught:
+        ge.PerfectPlayVectorEnv(
+            num_envs=2, game_id="nine_mens_morris", opponent="perfect", tablebase=str(tmp_path),
+            start="subspace:8-8",
+        )
+    missing = caught.value.missing
+    assert len(missing) > 12 and caught.value.subspace == missing[0]
+    assert f"and {len(missing) - 12} more" in str(caught.value)

@@ -193,7 +193,7 @@ def test_a_missing_table_is_a_key_error_naming_it(nine_dir):
     with pytest.raises(pp.MissingTableError) as caught:
         tb.probe(state)
     assert isinstance(caught.value, KeyError)
-    assert caught.value.subspace == "3-4"
+    assert caught.value.subspace == "3-4" and caught.value.missing == ["3-4"]
     assert caught.value.directories == [str(nine_dir)]
     assert "3-4" in str(caught.value) and str(nine_dir) in str(caught.value)
     assert tb.get(state) is None and tb.get(state, default=0) == 0

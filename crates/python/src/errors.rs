@@ -61,7 +61,8 @@ create_exception!(
     PyKeyError,
     "A probe whose table is in none of the tablebase's directories, or a verification that \
      needs a table its directory lacks.\n\n\
-     `subspace` names the missing table and `directories` the directories searched."
+     `subspace` names the missing table (the first, where several are), `missing` every one \
+     (the message lists at most twelve) and `directories` the directories searched."
 );
 create_exception!(
     perfectplay,
@@ -208,10 +209,7 @@ fn env_exception(err: EnvError, message: String) -> PyErr {
         EnvError::Probe(ProbeError::MissingTable { subspace, dirs }) => {
             missing_table(message, subspace, &dirs)
         }
-        EnvError::MissingTables(tables) => {
-            let first = tables.missing.first().cloned().unwrap_or_default();
-            missing_table(message, first, &tables.dirs)
-        }
+        EnvError::MissingTables(tables) => missing_tables(message, tables.missing, &tables.dirs),
         EnvError::Probe(ProbeError::OutOfScope(_) | ProbeError::CannotArise) => {
             OutOfScopeError::new_err(message)
         }
@@ -226,6 +224,12 @@ fn env_exception(err: EnvError, message: String) -> PyErr {
 
 /// `MissingTableError` for the table `subspace`, searched for in `dirs`.
 fn missing_table(message: String, subspace: String, dirs: &[std::path::PathBuf]) -> PyErr {
+    missing_tables(message, vec![subspace], dirs)
+}
+
+/// `MissingTableError` for the tables `missing` (at least one), searched for in `dirs`.
+fn missing_tables(message: String, missing: Vec<String>, dirs: &[std::path::PathBuf]) -> PyErr {
+    let subspace = missing.first().cloned().unwrap_or_default();
     let message = if subspace.contains("-h") {
         format!(
             "{message} (men in hand: a placement-phase table, which whole-game builds of the \
@@ -241,6 +245,7 @@ fn missing_table(message: String, subspace: String, dirs: &[std::path::PathBuf])
         let dirs: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
         // Attributes for the caller's convenience; the message says it all anyway.
         let _ = value.setattr("subspace", subspace);
+        let _ = value.setattr("missing", missing);
         let _ = value.setattr("directories", dirs);
     });
     err

@@ -403,7 +403,7 @@ pub enum SolveError {
     missing.len(),
     if missing.len() == 1 { "" } else { "s" },
     show_dirs(dirs),
-    missing.join(", ")
+    show_subspaces(missing)
 )]
 pub struct MissingTables {
     /// The subspace play starts in.
@@ -414,6 +414,22 @@ pub struct MissingTables {
     pub dirs: Vec<PathBuf>,
 }
 
+/// The most missing subspaces a message lists by name: a whole game's hundreds on one line
+/// say less than the first few and a count (the field holds them all).
+const LISTED_SUBSPACES: usize = 12;
+
+/// Subspaces as a message lists them: the first [`LISTED_SUBSPACES`], then how many more.
+fn show_subspaces(names: &[String]) -> String {
+    if names.len() <= LISTED_SUBSPACES {
+        return names.join(", ");
+    }
+    format!(
+        "{}, and {} more",
+        names[..LISTED_SUBSPACES].join(", "),
+        names.len() - LISTED_SUBSPACES
+    )
+}
+
 /// Directories as a message names them.
 fn show_dirs(dirs: &[PathBuf]) -> String {
     if dirs.is_empty() {
@@ -421,4 +437,23 @@ fn show_dirs(dirs: &[PathBuf]) -> String {
     }
     let shown: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
     shown.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_list_of_missing_tables_is_cut_to_a_count() {
+        let missing = |n: usize| MissingTables {
+            start: "9-9".to_owned(),
+            missing: (0..n).map(|i| format!("k{i}")).collect(),
+            dirs: vec![PathBuf::from("t")],
+        };
+        let all = missing(12).to_string();
+        assert!(all.ends_with("missing from t: k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11"));
+        let cut = missing(500).to_string();
+        assert!(cut.contains("needs the tables of 500 subspaces"), "{cut}");
+        assert!(cut.ends_with("k10, k11, and 488 more"), "{cut}");
+    }
 }
