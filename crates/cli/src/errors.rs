@@ -151,8 +151,8 @@ pub(crate) enum CliError {
         /// The directory.
         dir: std::path::PathBuf,
     },
-    /// Tables whose bytes differ from the checksum manifest.
-    #[error("{files} files differ from the checksum manifest")]
+    /// Tables whose bytes differ from the checksum manifest, or that are of another game.
+    #[error("{files} files differ from the checksum manifest or are of another game or rules")]
     ChecksumsDiffer {
         /// How many.
         files: u64,

@@ -86,6 +86,27 @@ fn solve_probe_verify_info_and_a_damaged_file() {
     assert!(text(&info).contains("CHECKSUMS"), "{}", text(&info));
     let sums = run(&["verify", "nine_mens_morris", "--db", db, "--checksums"]);
     assert!(sums.status.success(), "{}", text(&sums));
+    // The bytes match, but not the game asked for, nor its rules.
+    for args in [
+        &["verify", "twelve_mens_morris", "--db", db, "--checksums"][..],
+        &[
+            "verify",
+            "nine_mens_morris",
+            "--db",
+            db,
+            "--checksums",
+            "--set",
+            "removal=any",
+        ][..],
+    ] {
+        let sums = run(args);
+        assert_eq!(sums.status.code(), Some(1), "{args:?}: {}", text(&sums));
+        assert!(
+            text(&sums).contains("3-3.ppdb OF ANOTHER GAME: "),
+            "{args:?}: {}",
+            text(&sums)
+        );
+    }
 
     // Truncate the table: probing and verifying refuse it with a message, status 1.
     let path = dir.path().join("3-3.ppdb");

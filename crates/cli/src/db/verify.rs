@@ -43,7 +43,11 @@ pub(crate) struct VerifyArgs {
 pub(crate) fn run_verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let databases = databases(&args.game, &args.set)?;
     if args.checksums {
-        return run_checksums(&args.db, out);
+        let expected = match &databases {
+            Databases::Morris(domain) => game_of(domain),
+            Databases::Checkers(domain) => game_of(domain),
+        };
+        return run_checksums(&args.db, &expected, out);
     }
     match databases {
         Databases::Morris(domain) => {
@@ -122,11 +126,48 @@ where
 }
 
 /// Compares the tables with the manifest; any difference is an error (exit status 1).
-fn run_checksums(dir: &Path, out: &mut dyn Write) -> Result<(), CliError> {
+/// What every table of `domain`'s game and rules has in its header, whatever its subspace.
+fn game_of<D: Domain>(domain: &D) -> perfectplay_solver::format::Expected {
+    perfectplay_solver::format::Expected {
+        game_id: domain.game_id(),
+        rules: domain.rules_text(),
+        index_scheme: domain.index_scheme().to_owned(),
+        subspace: None,
+        positions: None,
+        omission: domain.omission().map(str::to_owned),
+    }
+}
+
+/// Checks the tables of `dir` against its manifest, and that those listed and found whole are
+/// of the game asked for (`expected`): bytes that match a manifest of another game's tables
+/// are no check of this one's.
+fn run_checksums(
+    dir: &Path,
+    expected: &perfectplay_solver::format::Expected,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
     let results = check_manifest(dir)?;
     let mut bad = 0;
     for r in &results {
+        let is_table = [EXTENSION, DISTANCE_EXTENSION]
+            .iter()
+            .any(|e| r.file.ends_with(&format!(".{e}")));
+        let other = match (&r.status, is_table) {
+            (ChecksumStatus::Match, true) => {
+                match perfectplay_solver::format::check_file_header(&dir.join(&r.file), expected) {
+                    Err(e @ perfectplay_solver::DbError::Mismatch { .. }) => Some(e),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
         let line = match &r.status {
+            ChecksumStatus::Match if other.is_some() => {
+                format!(
+                    "OF ANOTHER GAME: {}",
+                    other.as_ref().map(ToString::to_string).unwrap_or_default()
+                )
+            }
             ChecksumStatus::Match => "ok".to_owned(),
             ChecksumStatus::Mismatch { expected, found } => {
                 format!("DIFFERENT: manifest {expected}, file {found}")
@@ -134,7 +175,7 @@ fn run_checksums(dir: &Path, out: &mut dyn Write) -> Result<(), CliError> {
             ChecksumStatus::Missing => "MISSING".to_owned(),
             ChecksumStatus::Unlisted => "NOT IN THE MANIFEST".to_owned(),
         };
-        bad += u64::from(r.status != ChecksumStatus::Match);
+        bad += u64::from(r.status != ChecksumStatus::Match || other.is_some());
         writeln!(out, "{:>16} {line}", r.file)?;
     }
     writeln!(out, "{} files checked against {MANIFEST}", results.len())?;
