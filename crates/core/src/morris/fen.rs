@@ -93,7 +93,7 @@ pub enum MorrisPositionError {
     #[error("the no-re-forming memory for {0} names a point its man cannot have come from: a slide comes from a neighbouring point")]
     FarBarrier(Color),
     /// A Shah memory the rules do not use or that contradicts the position.
-    #[error("bad first-mill memory: the rules must use it, its player's mill must stand (no man is taken while placing), and an opening removal needs both hands empty and its player to move")]
+    #[error("bad first-mill memory: the rules must use it, and an opening removal needs both hands empty and its player to move")]
     BadFirstMill,
     /// Points off the board, or on both sides.
     #[error("men stand off the board or on the same point")]
@@ -144,13 +144,8 @@ impl Morris {
             // The memory lives while placing, and becomes the pending opening removal when the
             // last man is placed.
             let placed_all = pos.in_hand(Color::White) == 0 && pos.in_hand(Color::Black) == 0;
-            // Without captures while placing (Shah) no man leaves the board before the
-            // moving phase, so the first mill still stands.
-            let mill_stands = |side: Color| {
-                self.rules().captures_while_placing || self.board().has_mill(pos.men(side))
-            };
             let ok = self.rules().first_mill_opens
-                && pos.first_mill().is_some_and(mill_stands)
+                && pos.first_mill().is_some()
                 && if pos.opening_removal_pending() {
                     placed_all && pos.first_mill() == Some(pos.side_to_move())
                 } else {
