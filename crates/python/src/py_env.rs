@@ -275,11 +275,30 @@ impl SeedArg {
 /// Appends the actions of `actions` (int64 `[num_envs]`, or any integer array or sequence
 /// that converts without loss) to `into`. Floats, bools and values outside int64 are refused,
 /// not rounded or wrapped into other actions.
-fn copy_actions(actions: &Bound<'_, PyAny>, into: &mut Vec<i64>) -> PyResult<()> {
-    if let Ok(array) = actions.extract::<PyReadonlyArray1<'_, i64>>() {
-        if let Ok(values) = array.as_slice() {
-            into.extend_from_slice(values);
-            return Ok(());
+/// The actions of a step as read, before the envs are taken: reading other than an int64
+/// array runs Python code (`numpy.asarray`, a sequence's `__iter__`), which could call the env.
+enum ReadActions<'py> {
+    /// A C-contiguous int64 array, borrowed (the fast path: nothing allocated).
+    Array(PyReadonlyArray1<'py, i64>),
+    /// Anything else, converted.
+    Converted(Vec<i64>),
+}
+
+impl ReadActions<'_> {
+    /// Copies the actions into `into`.
+    fn copy_into(&self, into: &mut Vec<i64>) -> PyResult<()> {
+        match self {
+            ReadActions::Array(array) => into.extend_from_slice(array.as_slice()?),
+            ReadActions::Converted(values) => into.extend_from_slice(values),
+        }
+        Ok(())
+    }
+}
+
+fn read_actions<'py>(actions: &Bound<'py, PyAny>) -> PyResult<ReadActions<'py>> {
+    if let Ok(array) = actions.extract::<PyReadonlyArray1<'py, i64>>() {
+        if array.as_slice().is_ok() {
+            return Ok(ReadActions::Array(array));
         }
     }
     let (values, shape) = exact_integers::<i64>(actions, "actions", |i, v| {
@@ -291,8 +310,7 @@ fn copy_actions(actions: &Bound<'_, PyAny>, into: &mut Vec<i64>) -> PyResult<()>
         ))
         .into());
     }
-    into.extend(values);
-    Ok(())
+    Ok(ReadActions::Converted(values))
 }
 
 impl PyVectorEnv {
@@ -504,12 +522,15 @@ impl PyVectorEnv {
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
+        // Read before the envs are taken (reading may run Python code that calls this env),
+        // and copied while Python's lock is held: with the lock released, another Python
+        // thread could change the array between the check and the step.
+        let read = read_actions(actions)?;
         let mut guard = self.stepper()?;
         let stepper = &mut *guard;
-        // The actions are copied while Python's lock is held: with the lock released, another
-        // Python thread could change the array between the check and the step.
         stepper.actions.clear();
-        copy_actions(actions, &mut stepper.actions)?;
+        read.copy_into(&mut stepper.actions)?;
+        drop(read);
         self.step_with(&mut stepper.batch, py, &stepper.actions)?;
         PyTuple::new(
             py,
