@@ -247,13 +247,6 @@ fn play<G: CliGame>(
 ) -> Result<(), CliError> {
     let first = game.first_to_move();
     let mut state = starting_state(game, args.setup.fen.as_deref())?;
-    // Opened before the game, so that a path that cannot be written is refused before anyone
-    // plays rather than after (a human's game lost).
-    let mut record_file = args
-        .save
-        .as_deref()
-        .map(|path| open_record(path).map(|file| (path, file)))
-        .transpose()?;
     let any_perfect = [Color::Black, Color::White]
         .into_iter()
         .any(|c| args.player(c) == PlayerKind::Perfect);
@@ -272,6 +265,14 @@ fn play<G: CliGame>(
             tables.as_ref(),
         )?,
     };
+    // Opened before the game, once everything else is checked, so that a path that cannot be
+    // written is refused before anyone plays rather than after (a human's game lost), and a
+    // request refused for another reason leaves no empty file.
+    let mut record_file = args
+        .save
+        .as_deref()
+        .map(|path| open_record(path).map(|file| (path, file)))
+        .transpose()?;
     let mut console = Console::new(args.setup.move_time);
     console.touch_move(args.touch_move);
 

@@ -213,15 +213,17 @@ pub enum RequestError {
         /// The most allowed without forcing.
         max: usize,
     },
-    /// More threads than [`crate::limits::MAX_FORCED_THREADS`], forced or not.
+    /// More threads than [`crate::limits::MAX_FORCED_THREADS`] (or 4 per CPU, where that is
+    /// more), forced or not.
     #[error(
-        "{requested} threads is more than any build may start: at most {}, even with \
-         --force-threads or force_threads=True",
-        crate::limits::MAX_FORCED_THREADS
+        "{requested} threads is more than any build may start: at most {most}, even with \
+         --force-threads or force_threads=True"
     )]
     FarTooManyThreads {
         /// The count asked for.
         requested: usize,
+        /// The most any request may ask for on this machine.
+        most: usize,
     },
     /// A morris build of a number of men a side the game's moving phase does not have.
     #[error(

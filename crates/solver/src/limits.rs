@@ -13,8 +13,9 @@ use crate::error::{RequestError, SolveError};
 /// How many threads per CPU a request may ask for without forcing.
 pub const THREADS_PER_CPU: usize = 4;
 
-/// The most threads a request may ask for even when forced: far more than any machine's CPUs
-/// (a test of many threads on few cores still fits), far below where starting them stalls.
+/// The most threads a request may ask for even when forced (or 4 per CPU, where that is more):
+/// far more than most machines' CPUs (a test of many threads on few cores still fits), far
+/// below where starting them stalls.
 pub const MAX_FORCED_THREADS: usize = 4096;
 
 /// The CPUs this process may run on (1 where the system does not say).
@@ -48,8 +49,10 @@ pub fn check_threads(requested: usize, force: bool) -> Result<usize, RequestErro
     if requested == 0 {
         return Err(RequestError::NoThreads);
     }
-    if requested > MAX_FORCED_THREADS.max(max) {
-        return Err(RequestError::FarTooManyThreads { requested });
+    // On a machine of more than a thousand CPUs the unforced bound is the higher.
+    let most = MAX_FORCED_THREADS.max(max);
+    if requested > most {
+        return Err(RequestError::FarTooManyThreads { requested, most });
     }
     if requested > max && !force {
         return Err(RequestError::TooManyThreads {
@@ -103,8 +106,18 @@ mod tests {
         assert_eq!(check_threads(4096, true), Ok(4096));
         for far in [4097, 100_000, usize::MAX] {
             let err = check_threads(far, true).unwrap_err();
-            assert_eq!(err, RequestError::FarTooManyThreads { requested: far });
-            assert!(err.to_string().contains("at most 4096"), "{err}");
+            let most = max.max(4096);
+            assert_eq!(
+                err,
+                RequestError::FarTooManyThreads {
+                    requested: far,
+                    most
+                }
+            );
+            assert!(
+                err.to_string().contains(&format!("at most {most}")),
+                "{err}"
+            );
         }
         assert_eq!(check_threads(0, true), Err(RequestError::NoThreads));
         assert!(RequestError::NoThreads.to_string().contains("at least 1"));

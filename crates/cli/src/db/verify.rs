@@ -163,8 +163,17 @@ fn run_checksums(
         };
         let line = match &r.status {
             ChecksumStatus::Match if other.is_some() => {
+                let label = match &other {
+                    Some(perfectplay_solver::DbError::Mismatch { what: "game", .. }) => {
+                        "OF ANOTHER GAME"
+                    }
+                    Some(perfectplay_solver::DbError::Mismatch { what: "rules", .. }) => {
+                        "OF OTHER RULES"
+                    }
+                    _ => "NOT READ AS THIS GAME'S",
+                };
                 format!(
-                    "OF ANOTHER GAME: {}",
+                    "{label}: {}",
                     other.as_ref().map(ToString::to_string).unwrap_or_default()
                 )
             }

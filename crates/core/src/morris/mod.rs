@@ -45,7 +45,10 @@
 //!   with no placement, slide or flight loses, or with `trapped = passes` (Shah) passes.
 //! - If placement fills the board with no man in hand (Twelve Men's Morris without a mill), the
 //!   game is a draw (`full_board = draw`), or play goes on (`play_on`), the trapped rule then
-//!   deciding.
+//!   deciding: the side to move loses, or, where trapped players pass, it is a draw all the
+//!   same (no man could ever move again; the sides would pass for ever), so that with
+//!   `trapped = passes` the two settings play alike (their tables still carry their own
+//!   rules text, and are read under it).
 //! - Shah: mills closed while placing take nothing; the player who closed the first mill while
 //!   placing opens the moving phase by taking one man (a turn of its own, written `xd7`), then
 //!   the other player moves. If nobody closed a mill, nobody makes the opening removal: the

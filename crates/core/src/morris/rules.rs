@@ -384,7 +384,8 @@ impl MorrisRules {
         RuleOption {
             name: "full_board",
             expected: "draw or play_on",
-            help: "what happens when placement fills the board",
+            help: "what happens when placement fills the board (play_on: the trapped rule \
+                   decides; where trapped players pass, a draw all the same)",
         },
         RuleOption {
             name: "mixed_placement",
