@@ -141,7 +141,15 @@ pub(crate) fn parse_time(
             "the time limit must be at most {most} {unit} (about 31 years), found `{text}`"
         ));
     }
-    Duration::try_from_secs_f64(count * f64::from(unit_secs)).map_err(|e| e.to_string())
+    let limit =
+        Duration::try_from_secs_f64(count * f64::from(unit_secs)).map_err(|e| e.to_string())?;
+    // A limit that rounds to nothing would forfeit every turn at once.
+    if limit < Duration::from_millis(1) {
+        return Err(format!(
+            "the time limit must be at least a millisecond, found `{text}` {unit}"
+        ));
+    }
+    Ok(limit)
 }
 
 /// How the game run ended.
@@ -529,6 +537,12 @@ mod tests {
         assert!(parse_seconds("inf").is_err());
         assert!(parse_seconds("soon").unwrap_err().contains("`soon`"));
         assert_eq!(parse_seconds("1e9"), Ok(MAX_TIME_LIMIT));
+        assert_eq!(parse_seconds("0.001"), Ok(Duration::from_millis(1)));
+        for tiny in ["1e-12", "0.0009"] {
+            assert!(parse_seconds(tiny)
+                .unwrap_err()
+                .contains("at least a millisecond"));
+        }
         for past in ["1.0000001e9", "9.3e18", "1.8e19", "1e300"] {
             assert!(
                 parse_seconds(past)
