@@ -105,15 +105,7 @@ fn refuse_foreign_files<D: Domain>(
     for &key in keys {
         for extension in [EXTENSION, DISTANCE_EXTENSION] {
             let path = out.join(format!("{key}.{extension}"));
-            if let Err(
-                e @ DbError::Mismatch {
-                    what: "game" | "rules",
-                    ..
-                },
-            ) = crate::format::check_file_header(&path, &tb.expected(key))
-            {
-                return Err(SolveError::ForeignTable(e));
-            }
+            crate::solve::refuse_foreign_table(&path, &tb.expected(key))?;
         }
     }
     Ok(())

@@ -620,18 +620,28 @@ fn refuse_foreign_tables<D: Domain>(
 ) -> Result<(), SolveError> {
     for &key in units.iter().flatten() {
         if let Some(path) = tb.find(key) {
-            if let Err(
-                e @ DbError::Mismatch {
-                    what: "game" | "rules",
-                    ..
-                },
-            ) = crate::format::check_file_header(&path, &tb.expected(key))
-            {
-                return Err(SolveError::ForeignTable(e));
-            }
+            refuse_foreign_table(&path, &tb.expected(key))?;
         }
     }
     Ok(())
+}
+
+/// [`SolveError::ForeignTable`] where the file at `path` is a table of another game or other
+/// rules than `expected` (its header alone read); anything else about it (missing, damaged,
+/// of another form) is left to the caller, which writes over it.
+pub(crate) fn refuse_foreign_table(
+    path: &Path,
+    expected: &crate::format::Expected,
+) -> Result<(), SolveError> {
+    match crate::format::check_file_header(path, expected) {
+        Err(
+            e @ DbError::Mismatch {
+                what: "game" | "rules",
+                ..
+            },
+        ) => Err(SolveError::ForeignTable(e)),
+        _ => Ok(()),
+    }
 }
 
 /// The reports of a unit whose files are all present, valid and of the requested form; `None`
