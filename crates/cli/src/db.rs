@@ -38,8 +38,8 @@ use perfectplay_solver::morris::{
     CheckpointLock, MorrisDomain, MorrisKey, PlacementSearch, SearchHistory,
 };
 use perfectplay_solver::{
-    solve, verify, verify_against, verify_with_unit_distances, BuildProgress, Domain, SolveError,
-    SolveOptions, SolveReport, Tablebase, Tabled, Value, Wdl,
+    expected_of_game, solve, verify, verify_against, verify_with_unit_distances, BuildProgress,
+    Domain, SolveError, SolveOptions, SolveReport, Tablebase, Tabled, Value, Wdl,
 };
 
 use crate::errors::CliError;

@@ -272,9 +272,6 @@ impl SeedArg {
 }
 
 /// The actions as a contiguous int64 array, converting other arrays and sequences.
-/// Appends the actions of `actions` (int64 `[num_envs]`, or any integer array or sequence
-/// that converts without loss) to `into`. Floats, bools and values outside int64 are refused,
-/// not rounded or wrapped into other actions.
 /// The actions of a step as read, before the envs are taken: reading other than an int64
 /// array runs Python code (`numpy.asarray`, a sequence's `__iter__`), which could call the env.
 enum ReadActions<'py> {
@@ -295,6 +292,9 @@ impl ReadActions<'_> {
     }
 }
 
+/// The actions of `actions` (int64 `[num_envs]`, or any integer array or sequence that converts
+/// without loss). Floats, bools and values outside int64 are refused, not rounded or wrapped
+/// into other actions.
 fn read_actions<'py>(actions: &Bound<'py, PyAny>) -> PyResult<ReadActions<'py>> {
     if let Ok(array) = actions.extract::<PyReadonlyArray1<'py, i64>>() {
         if array.as_slice().is_ok() {

@@ -129,7 +129,7 @@ pub use solve::{
     PlannedUnit, ProgressSnapshot, SolveOptions, SolveReport, SubspaceReport, UnitStage,
 };
 pub use table::{Table, CHECK_INTERVAL};
-pub use tablebase::{MoveValue, Tablebase};
+pub use tablebase::{expected_of_game, MoveValue, Tablebase};
 pub use tabled::{game_of_tables, OpenError, Tabled};
 pub use unit_checkpoint::CHECKPOINT_EXTENSION;
 pub use value::{Value, Wdl};

@@ -782,11 +782,21 @@ impl<D: Domain> Tablebase<D> {
 /// The header fields a table of `key` must carry.
 pub(crate) fn expected_for<D: Domain>(domain: &D, key: D::Key) -> Expected {
     Expected {
+        subspace: Some(key.to_string()),
+        positions: Some(domain.size(key)),
+        ..expected_of_game(domain)
+    }
+}
+
+/// What every table of `domain`'s game and rules holds in its header, whatever its subspace
+/// (for a check of tables found by other means than their names: a checksum manifest).
+pub fn expected_of_game<D: Domain>(domain: &D) -> Expected {
+    Expected {
         game_id: domain.game_id(),
         rules: domain.rules_text(),
         index_scheme: domain.index_scheme().to_owned(),
-        subspace: Some(key.to_string()),
-        positions: Some(domain.size(key)),
+        subspace: None,
+        positions: None,
         omission: domain.omission().map(str::to_owned),
     }
 }

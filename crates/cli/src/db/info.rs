@@ -252,10 +252,10 @@ fn sort_key(h: &Result<FileHeader, String>, path: &Path) -> SortKey {
     )
 }
 
-/// The header of a table file, checked for magic, version and length but not for its payload
-/// checksum (that reads the whole file: `verify` and every probe do it).
-/// The headers of the table at `path`, refused where they name another subspace than the
-/// file's name does (a copied or renamed table), as every reader of the tables refuses it.
+/// The headers of a table file, checked for magic, version and length but not for its payload
+/// checksum (that reads the whole file: `verify` and every probe do it), and refused where
+/// they name another subspace than the file's name does (a copied or renamed table), as every
+/// reader of the tables refuses it.
 fn header_of(path: &Path) -> Result<FileHeader, String> {
     let read = read_file_headers(path).map_err(|e| e.to_string())?;
     let stem = path.file_stem().map(|s| s.to_string_lossy());

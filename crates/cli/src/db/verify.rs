@@ -44,8 +44,8 @@ pub(crate) fn run_verify(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), C
     let databases = databases(&args.game, &args.set)?;
     if args.checksums {
         let expected = match &databases {
-            Databases::Morris(domain) => game_of(domain),
-            Databases::Checkers(domain) => game_of(domain),
+            Databases::Morris(domain) => expected_of_game(domain),
+            Databases::Checkers(domain) => expected_of_game(domain),
         };
         return run_checksums(&args.db, &expected, out);
     }
@@ -125,22 +125,9 @@ where
     Ok(())
 }
 
-/// Compares the tables with the manifest; any difference is an error (exit status 1).
-/// What every table of `domain`'s game and rules has in its header, whatever its subspace.
-fn game_of<D: Domain>(domain: &D) -> perfectplay_solver::format::Expected {
-    perfectplay_solver::format::Expected {
-        game_id: domain.game_id(),
-        rules: domain.rules_text(),
-        index_scheme: domain.index_scheme().to_owned(),
-        subspace: None,
-        positions: None,
-        omission: domain.omission().map(str::to_owned),
-    }
-}
-
-/// Checks the tables of `dir` against its manifest, and that those listed and found whole are
-/// of the game asked for (`expected`): bytes that match a manifest of another game's tables
-/// are no check of this one's.
+/// Compares the tables with the manifest, and checks that those listed and found whole are of
+/// the game asked for (`expected`): bytes that match a manifest of another game's tables are
+/// no check of this one's. Any difference is an error (exit status 1).
 fn run_checksums(
     dir: &Path,
     expected: &perfectplay_solver::format::Expected,
