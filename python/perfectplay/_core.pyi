@@ -174,6 +174,11 @@ class Move:
         """The family the move belongs to: `checkers` or `morris`."""
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
+    def __copy__(self) -> "Move":
+        """The move itself: it cannot change, so a copy (`copy.copy`, `copy.deepcopy`) is the
+        same object."""
+    def __deepcopy__(self, memo: Any) -> "Move":
+        """The move itself, as for `copy.copy`."""
 
 class Outcome:
     """How a game ended: `winner` (the winning player's index, 0 being the side that moved first,
@@ -196,6 +201,11 @@ class Outcome:
         """Whether the ply limit cut the game short (no result: both returns are 0)."""
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
+    def __copy__(self) -> "Outcome":
+        """The outcome itself: it cannot change, so a copy (`copy.copy`, `copy.deepcopy`) is the
+        same object."""
+    def __deepcopy__(self, memo: Any) -> "Outcome":
+        """The outcome itself, as for `copy.copy`."""
 
 class State:
     """A game in progress: the position, its history (for repetition, the move rule, the ply limit
@@ -294,8 +304,9 @@ class State:
         the legal ones when none matches."""
     def observation_tensor(self, player: Optional[int] = None) -> npt.NDArray[np.float32]:
         """The observation flattened: a float32 array of `prod(Game.observation_shape())` values
-        (OpenSpiel's `observation_tensor`). Observations are seen from the player to move;
-        `player`, if given, must be that player (`ValueError` otherwise)."""
+        (OpenSpiel's `observation_tensor`). Observations are seen from `player_to_move()`,
+        the game over or not; `player`, if given, must be that player (`ValueError`
+        otherwise)."""
     def __eq__(self, other: object) -> bool:
         """Same game, same history (start, moves, actions of a half-made turn)."""
     __hash__: None  # type: ignore[assignment]
@@ -488,8 +499,11 @@ class Probe:
     `wdl` is 1 (win), 0 (draw) or -1 (loss) for the side to move; `plies` is the number of
     plies to the end of the game under optimal play (the winner the shortest way, the loser the
     longest), or `None` for a draw or a table stored without distances (WDL-only), where
-    only what the rules decide has one: 0 for a game over, 1 for a move that ends it."""
+    only what the rules decide has one: 0 for a game over, 1 for a move that ends it.
+    `Probe(wdl, plies=None)` makes one by hand, as its `repr` writes it (and as unpickling
+    does); a probe pickles and copies as the plain data it is."""
 
+    def __init__(self, wdl: int, plies: Optional[int] = None) -> None: ...
     @property
     def wdl(self) -> int:
         """1, 0 or -1: win, draw or loss for the side to move."""
@@ -502,6 +516,14 @@ class Probe:
         """`"win"`, `"draw"` or `"loss"`."""
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
+    def __reduce__(self) -> Tuple[type, Tuple[int, Optional[int]]]:
+        """Pickles as `Probe(wdl, plies)`: a probe is plain data, so results can come back from
+        worker processes."""
+    def __copy__(self) -> "Probe":
+        """The probe itself: it cannot change, so a copy (`copy.copy`, `copy.deepcopy`) is the
+        same object."""
+    def __deepcopy__(self, memo: Any) -> "Probe":
+        """The probe itself, as for `copy.copy`."""
 
 class Tablebase:
     """Endgame tables of one game, read from one or more directories.
@@ -515,7 +537,10 @@ class Tablebase:
     lets the tables go."""
 
     def __init__(
-        self, game: Game, directories: Sequence[str], distances: bool = True
+        self,
+        game: Game,
+        directories: Union[str, bytes, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]],
+        distances: bool = True,
     ) -> None: ...
     @property
     def game(self) -> Game:
@@ -608,8 +633,9 @@ class Tablebase:
         batch read it raises `TablebaseError`.
 
         `default` (an int from -128 to 127, such as -2) is the `wdl` of positions the tables do
-        not hold (a missing table, more pieces than the databases cover), with plies -1,
-        instead of an error: `wdl != default` is then the mask of positions found. Rows that
+        not hold (a missing table, more pieces than the databases cover, a state whose turn is
+        half made), with plies -1, instead of an error: `wdl != default` is then the mask of
+        positions found, as `get` would find them. Rows that
         are not positions, a closed tablebase and damaged tables still raise."""
     def check_tables(self) -> None:
         """Checks now that no table read so far changed on disk since it was opened (probes look

@@ -19,8 +19,10 @@ Reading takes tag pairs, move numbers, ``{comments}``, ``;`` comments, ``(variat
 checked as it is replayed: a bad record raises
 :class:`perfectplay.RecordError` naming the game, the move number and the move. As in PGN and
 the PDN documents, ``1-0`` is a White win. Morris records carry ``[Game "ID"]``; they are read
-as that game (with its preset rules) unless ``game=`` says otherwise. The decisions behind the
-format are in the Rust module ``perfectplay_core::record``.
+as that game, under the options of their ``[Rules "..."]`` tag, unless ``game=`` says
+otherwise. A variant is written as the preset it differs from least and the options changed
+(``[Game "nine_mens_morris"]`` ``[Rules "ply_limit=200"]``). The decisions behind the format
+are in the Rust module ``perfectplay_core::record``.
 """
 
 from __future__ import annotations
@@ -81,6 +83,11 @@ def _game(text: str, game: Union[Game, str, None], rules: Dict[str, Any]) -> Gam
     if game is None:
         named = _GAME_TAG.search(header)
         game = named.group(1) if named else "checkers"
+        if game == "morris":
+            # The family's name: how records of rules no preset has were written before
+            # they named the nearest preset. Their Rules tag holds every option, so any
+            # preset under it is the game.
+            game = "nine_mens_morris"
     # The first record's [Rules "name=value ..."] tag (a variant's options), under the keywords.
     tagged = _RULES_TAG.search(header)
     options: Dict[str, Any] = {}

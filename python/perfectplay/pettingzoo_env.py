@@ -193,6 +193,8 @@ class raw_env(AECEnv, EzPickle):
         self.agent_selection = AGENTS[self._viewer]
         if self.state.is_terminal():
             self._finish()
+            # As after the step that ends a game: `last()` reports the result.
+            self._accumulate_rewards()
 
     def _finish(self) -> None:
         """Sets the rewards and end flags once the game is over."""

@@ -231,3 +231,25 @@ def test_the_game_tag_names_the_game_by_id_or_alias_in_either_family():
         pp.pdn.loads('[Game "nine_mens_morris"]\n*', game="checkers")
     with pytest.raises(pp.RecordError, match="game 2: .*nine_mens_morris"):
         pp.pdn.loads('1. 11-15 *\n\n[Game "nine_mens_morris"]\n*')
+
+
+def test_a_variant_is_named_by_its_nearest_preset_and_reads_back(tmp_path):
+    game = pp.load_game("nine_mens_morris", ply_limit=200)
+    state = game.new_initial_state()
+    state.apply("d6")
+    text = state.to_pdn()
+    assert '[Game "nine_mens_morris"]' in text and '[Rules "ply_limit=200"]' in text
+    (record,) = pp.pdn.loads(text)
+    assert record.state.game == game and record.state.history() == state.history()
+    path = tmp_path / "variant.pdn"
+    pp.pdn.write(path, [state])
+    assert pp.pdn.read(path)[0].state.game == game
+    # Read as the preset itself, the Rules tag names the difference.
+    with pytest.raises(pp.RecordError, match="ply_limit=200"):
+        pp.pdn.loads(text, game=pp.load_game("nine_mens_morris"))
+    # Records written before named the family, with every option in their Rules tag.
+    every = " ".join(f"{name}={value}" for name, value in game.rules().items())
+    every = every.replace("True", "true").replace("False", "false").replace("None", "none")
+    old = text.replace('"nine_mens_morris"', '"morris"').replace("ply_limit=200", every)
+    (record,) = pp.pdn.loads(old)
+    assert record.state.game == game and record.state.history() == state.history()

@@ -159,6 +159,9 @@ def test_a_finished_start_is_seen_from_the_side_the_rules_have_to_move():
     np.testing.assert_array_equal(
         env.observe("player_0")["observation"], pz._other_view(state.observation(), "checkers")
     )
+    # `last()` reports the result as it does after the step that ends a game.
+    assert env.last()[1:4] == (-1.0, True, False)
+    assert env._cumulative_rewards == {"player_0": 1.0, "player_1": -1.0}
 
 
 def test_seeded_games_are_deterministic():

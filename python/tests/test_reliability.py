@@ -328,8 +328,10 @@ def test_negative_counts_seeds_and_depths_are_value_errors_naming_them(tmp_path)
         "max_men": lambda: pp.tablebase.build("nine_mens_morris", tmp_path, max_men=-1),
         "threads": lambda: pp.tablebase.build("three_mens_morris", tmp_path, threads=-1),
     }
+    # Counts of things there must be some of start from 1.
+    least = {"num_envs": 1, "threads": 1}
     for name, call in calls.items():
-        with pytest.raises(ValueError, match=f"{name} must be an integer from 0 to"):
+        with pytest.raises(ValueError, match=f"{name} must be an integer from {least.get(name, 0)} to"):
             call()
     env = pp.VectorEnv("checkers", 2)
     with pytest.raises(ValueError, match="seed must be"):

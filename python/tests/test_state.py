@@ -482,3 +482,49 @@ def test_board_arrays():
     touching = checkers.neighbours()
     assert touching.shape == (32, 32) and (touching == touching.T).all()
     assert touching[10, 14] and not touching[10, 11]  # 11 touches 15, not 12
+
+
+def test_integers_of_any_size_are_refused_by_value_and_bools_by_type():
+    state = pp.load_game("checkers").new_initial_state()
+    for action in [2**63, -(2**70), 10**40]:
+        with pytest.raises(pp.IllegalActionError, match=f"action {action} is outside"):
+            state.apply_action(action)
+        with pytest.raises(pp.IllegalActionError):
+            state.child(action)
+        assert state.action_to_string(action) == "invalid"
+        with pytest.raises(pp.IllegalActionError):
+            state.game.action_to_string(action)
+    assert state.legal_actions(player=10**20) == []
+    with pytest.raises(ValueError, match="player to move"):
+        state.observation_tensor(10**20)
+    with pytest.raises(TypeError, match="not a bool"):
+        state.apply_action(True)
+    state.apply_action(np.int64(state.legal_actions()[0]))
+    assert state.ply() == 1
+
+
+def test_a_finished_game_is_observed_from_player_to_move():
+    state = pp.load_game("checkers").state_from_fen("W:W:B1")
+    assert state.is_terminal() and state.current_player() == pp.TERMINAL_PLAYER
+    seen_from = state.player_to_move()
+    np.testing.assert_array_equal(
+        state.observation_tensor(seen_from), state.observation().ravel()
+    )
+    with pytest.raises(ValueError, match=rf"player to move \({seen_from}"):
+        state.observation_tensor(1 - seen_from)
+
+
+def test_numpy_bools_set_bool_rule_options():
+    game = pp.load_game("checkers", mandatory_capture=np.bool_(False))
+    assert game.rules()["mandatory_capture"] is False
+    assert pp.load_game("checkers", mandatory_capture=np.array(True)).rules()["mandatory_capture"]
+    with pytest.raises(ValueError, match="mandatory_capture"):
+        pp.load_game("checkers", mandatory_capture=np.array([True, False]))
+
+
+def test_moves_and_outcomes_copy_as_themselves():
+    state = pp.load_game("checkers").state_from_fen("W:W:B1")
+    outcome = state.outcome()
+    move = pp.load_game("checkers").new_initial_state().legal_moves()[0]
+    for value in [move, outcome]:
+        assert copy.copy(value) is value and copy.deepcopy({"v": value})["v"] is value

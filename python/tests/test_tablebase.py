@@ -1,6 +1,8 @@
 """perfectplay.tablebase: building, opening and probing endgame tables from Python."""
 
+import copy
 import os
+import pickle
 import random
 import shutil
 
@@ -241,6 +243,15 @@ def test_get_and_probe_batch_give_the_default_for_positions_not_held(checkers_di
         -2,
         probe.wdl,
     ]
+    # A turn half made: `get` and `probe_batch(default=)` alike.
+    half = tb.game.state_from_fen("B:W18,27:B14")
+    half.apply_action(half.legal_actions()[0])
+    assert half.is_mid_turn()
+    assert tb.get(half, "n/a") == "n/a"
+    wdl, plies = tb.probe_batch([held, half], default=-2)
+    assert (wdl.tolist(), plies.tolist()) == ([probe.wdl, -2], [probe.plies, -1])
+    with pytest.raises(pp.OutOfScopeError, match="half made"):
+        tb.probe_batch([held, half])
     # A state of another game is still an error, not a default.
     with pytest.raises(pp.TablebaseError):
         tb.get(pp.load_game("three_mens_morris").new_initial_state(), "n/a")
@@ -447,8 +458,9 @@ def test_build_arguments_are_checked(tmp_path):
 
 
 def test_build_thread_counts_are_bounded(tmp_path):
-    with pytest.raises(ValueError, match="0 threads: at least 1"):
-        pp.tablebase.build("nine_mens_morris", tmp_path, subspaces=["3-3"], threads=0)
+    for threads in [0, -1]:
+        with pytest.raises(ValueError, match=f"threads must be an integer from 1 to .*, not {threads}"):
+            pp.tablebase.build("nine_mens_morris", tmp_path, subspaces=["3-3"], threads=threads)
     with pytest.raises(ValueError, match="4000 threads is more than 4 per CPU"):
         pp.tablebase.build("nine_mens_morris", tmp_path, subspaces=["3-3"], threads=4000)
     # Forcing takes counts past the CPUs, but not ones that would stall the machine.
@@ -724,3 +736,25 @@ def test_tables_of_other_options_name_the_settings_that_differ(tmp_path):
         pp.tablebase.open(tmp_path).probe(state)
     with pytest.raises(pp.TablebaseError, match="rules is `removal=any`, expected `removal=standard`"):
         pp.tablebase.open(tmp_path, game="nine_mens_morris").probe(state)
+
+
+def test_probes_pickle_and_copy_as_plain_data(three_dir):
+    tb = pp.tablebase.open(three_dir)
+    probe = tb.probe(tb.game.new_initial_state())
+    assert pickle.loads(pickle.dumps(probe)) == probe
+    assert copy.copy(probe) is probe and copy.deepcopy([probe])[0] is probe
+    assert eval(repr(probe), {"Probe": pp.Probe}) == probe
+    assert pp.Probe(0) == pp.Probe(0, None) and str(pp.Probe(-1, 4)) == "loss in 4"
+    for wdl, plies, error in [(2, None, ValueError), (1, -1, ValueError), (True, None, TypeError)]:
+        with pytest.raises(error):
+            pp.Probe(wdl, plies)
+
+
+def test_a_tablebase_takes_one_directory_as_well_as_a_list(three_dir):
+    game = pp.load_game("three_mens_morris")
+    for directories in [str(three_dir), three_dir, [three_dir], (str(three_dir),)]:
+        tb = pp.Tablebase(game, directories)
+        assert tb.directories == [str(three_dir)]
+    assert pp.Tablebase(game, []).directories == []  # `add_directory` adds them
+    with pytest.raises(TypeError, match="directories takes"):
+        pp.Tablebase(game, 5)

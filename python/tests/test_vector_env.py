@@ -452,10 +452,15 @@ def test_one_env_called_from_two_threads_at_once_refuses_the_second_by_name():
     # Nothing was left half done: each env's mask is that of the position it reports.
     env.step(env.sample_legal_actions())
     mask, players = env.action_mask, env.current_player
-    for i in range(0, 2048, 97):
-        if players[i] >= 0:
-            state = env.game.state_from_fen(env.fen(i))
+    compared = 0
+    for i in range(0, 2048, 7):
+        state = env.game.state_from_fen(env.fen(i)) if players[i] >= 0 else None
+        # An env in the middle of a multiple jump writes the position its turn began in, where
+        # its mask is that of the jumps left: only envs without a capture to make compare.
+        if state is not None and not any(m.is_capture for m in state.legal_moves()):
             assert list(np.flatnonzero(mask[i])) == state.legal_actions(), i
+            compared += 1
+    assert compared > 100
     # Actions read through Python code that asks the env itself are read before the envs are
     # taken: one thread calling back into the env is not "another thread".
     class Asking:

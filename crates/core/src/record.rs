@@ -19,10 +19,17 @@
 //! - Checkers records carry `[GameType "21"]` (English draughts); another game type is refused.
 //!   Morris records carry `[Game "ID"]` instead, and a record of another morris game is
 //!   refused.
-//! - Rule options that differ from the game's defaults are written in a `[Rules "..."]` tag as
-//!   `name=value` words (`[Rules "mandatory_capture=false complete_jumps=false"]`), so that a
-//!   record of a variant says which; reading refuses a record whose `Rules` tag names a value
-//!   other than the game's, naming the option (Python's reader loads the game the tag names).
+//! - Rule options that differ from the named game's defaults are written in a `[Rules "..."]`
+//!   tag as `name=value` words (`[Rules "mandatory_capture=false complete_jumps=false"]`), so
+//!   that a record of a variant says which; reading refuses a record whose `Rules` tag names a
+//!   value other than the game's, naming the option (Python's reader loads the game the tags
+//!   name). Morris rules that are no preset's are written as the preset they differ from in
+//!   the fewest options, the first such in the registry's order, and those options:
+//!   `[Game "nine_mens_morris"]` `[Rules "ply_limit=200"]`. Together the two tags name the
+//!   game: an option the `Rules` tag leaves out has the named game's value, and a record read
+//!   as a game with another value is refused. `[Game "morris"]`, the family's name, with
+//!   every option in the `Rules` tag, is how such records were written before, and still
+//!   reads.
 //! - A forfeited turn (a player out of time) is written `--`, as PGN tools write a null move.
 //! - Move numbers count whole moves from the first player's turn; a record whose first move
 //!   is the second player's starts `1...`.
@@ -286,6 +293,62 @@ fn escape(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
+/// Refuses a record whose `Game` tag, with its `Rules` tag's options (`rules`), names a game
+/// other than `game`. The tag names the game by id or alias, whatever the family (a morris
+/// record read as checkers is refused by it too); an option the `Rules` tag leaves out must
+/// have the named game's value (those it sets are checked by the caller). `morris`, the
+/// family's name, is what records of rules no preset has carried before they named the
+/// nearest preset: the `Rules` tag alone names their rules.
+fn check_named_game<G: GameFamily>(
+    game: &G,
+    id: &str,
+    rules: &[(&str, &str)],
+) -> Result<(), RecordErrorKind> {
+    if id == G::FAMILY && G::FAMILY == "morris" {
+        return Ok(());
+    }
+    let other = || RecordErrorKind::OtherGame {
+        found: id.to_owned(),
+        expected: described(game),
+    };
+    let named = crate::registry::GameId::parse(id).map_err(|_| other())?;
+    if named.family() != G::FAMILY {
+        return Err(other());
+    }
+    let defaults = named
+        .load(&[] as &[(&str, &str)])
+        .map_err(|_| other())?
+        .settings();
+    let left_out = |list: Vec<(&'static str, String)>| -> Vec<(&'static str, String)> {
+        list.into_iter()
+            .filter(|(name, _)| !rules.iter().any(|(n, _)| n == name))
+            .collect()
+    };
+    let ours = left_out(game.settings());
+    let theirs = left_out(defaults);
+    let agree = ours.iter().all(|(name, value)| {
+        theirs
+            .iter()
+            .find(|(n, _)| n == name)
+            .is_some_and(|(_, v)| v.eq_ignore_ascii_case(value))
+    });
+    if agree {
+        Ok(())
+    } else {
+        Err(other())
+    }
+}
+
+/// `game` as a record names it: its id, and the options it changes there.
+fn described<G: GameFamily>(game: &G) -> String {
+    let (id, changed) = named_game(game);
+    if changed.is_empty() {
+        id.to_owned()
+    } else {
+        format!("{id} with {}", words(&changed))
+    }
+}
+
 /// The game's state at the record's start: the `FEN` tag's position, else the game's start.
 /// Refuses a record whose tags name another game.
 fn start_state<G: GameFamily + Clone>(
@@ -293,16 +356,16 @@ fn start_state<G: GameFamily + Clone>(
     tags: &[(String, String)],
 ) -> Result<GameState<G>, RecordErrorKind> {
     let tag = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.trim());
-    // A `Game` tag names the game by id or alias, whatever the family (a morris record read
-    // as checkers is refused by it too).
+    let rules: Vec<(&str, &str)> = tag("Rules")
+        .map(|rules| {
+            rules
+                .split_whitespace()
+                .map(|word| word.split_once('=').unwrap_or((word, "")))
+                .collect()
+        })
+        .unwrap_or_default();
     if let Some(id) = tag("Game") {
-        let named = crate::registry::GameId::parse(id).map(|g| g.name());
-        if id != game.id() && named != Ok(game.id()) {
-            return Err(RecordErrorKind::OtherGame {
-                found: id.to_owned(),
-                expected: game.id().to_owned(),
-            });
-        }
+        check_named_game(game, id, &rules)?;
     }
     if G::FAMILY == "checkers" {
         if let Some(kind) = tag("GameType") {
@@ -315,14 +378,10 @@ fn start_state<G: GameFamily + Clone>(
             }
         }
     }
-    if let Some(rules) = tag("Rules") {
+    if !rules.is_empty() {
         let settings = game.settings();
-        let words: Vec<(&str, &str)> = rules
-            .split_whitespace()
-            .map(|word| word.split_once('=').unwrap_or((word, "")))
-            .collect();
-        for (i, (name, value)) in words.iter().enumerate() {
-            let earlier = words[..i]
+        for (i, (name, value)) in rules.iter().enumerate() {
+            let earlier = rules[..i]
                 .iter()
                 .find(|(n, v)| n == name && !v.eq_ignore_ascii_case(value));
             if let Some((_, again)) = earlier {
@@ -333,14 +392,16 @@ fn start_state<G: GameFamily + Clone>(
                 ));
             }
         }
-        for &(name, value) in &words {
+        // The record's game as its tags name it (the `Game` tag, else the game read as).
+        let record = tag("Game").unwrap_or_else(|| named_game(game).0);
+        for &(name, value) in &rules {
             let ours = settings.iter().find(|(n, _)| *n == name).map(|(_, v)| v);
             if ours.is_none_or(|v| !v.eq_ignore_ascii_case(value)) {
                 return Err(RecordErrorKind::OtherGame {
-                    found: format!("{} with {name}={value}", game.id()),
+                    found: format!("{record} with {name}={value}"),
                     expected: match ours {
                         Some(v) => format!("{name}={v}: load the game with {name}={value}"),
-                        None => format!("{}, which has no option {name}", game.id()),
+                        None => format!("{}, which has no option {name}", described(game)),
                     },
                 });
             }
@@ -517,14 +578,31 @@ fn skip_variation(text: &str) -> Result<&str, RecordErrorKind> {
     Err(unclosed())
 }
 
-/// The rule options of `game` that differ from its id's defaults, as `name=value` words.
-fn changed_rules<G: GameFamily>(game: &G) -> String {
-    let defaults = crate::registry::AnyGame::load(game.id(), &[] as &[(&str, &str)])
-        .map(|(_, g)| g.settings())
-        .unwrap_or_default();
-    game.settings()
-        .into_iter()
-        .filter(|(name, value)| !defaults.iter().any(|(n, v)| n == name && v == value))
+/// The game id a record names `game` by, and the options it changes there (in the game's
+/// order). Checkers and the presets are their own ids; other morris rules are named by the
+/// preset they differ from in the fewest options, the first such in the registry's order.
+fn named_game<G: GameFamily>(game: &G) -> (&'static str, Vec<(&'static str, String)>) {
+    let settings = game.settings();
+    crate::registry::GameId::all()
+        .filter(|id| id.family() == G::FAMILY)
+        .filter_map(|id| {
+            let defaults = id.load(&[] as &[(&str, &str)]).ok()?.settings();
+            let changed: Vec<(&'static str, String)> = settings
+                .iter()
+                .filter(|setting| !defaults.contains(setting))
+                .cloned()
+                .collect();
+            Some((id.name(), changed))
+        })
+        // The first of the fewest: `min_by_key` keeps the first of equal keys.
+        .min_by_key(|(_, changed)| changed.len())
+        .unwrap_or_else(|| (game.id(), settings.clone()))
+}
+
+/// Settings as a `Rules` tag writes them: `name=value` words.
+fn words(settings: &[(&'static str, String)]) -> String {
+    settings
+        .iter()
         .map(|(name, value)| format!("{name}={value}"))
         .collect::<Vec<_>>()
         .join(" ")
@@ -548,14 +626,14 @@ pub fn write_record<G: GameFamily>(
         let _ = writeln!(out, "[{name} \"{}\"]", escape(value));
     }
     let _ = writeln!(out, "[Result \"{}\"]", result.token());
+    let (id, changed) = named_game(game);
     if G::FAMILY == "checkers" {
         out.push_str("[GameType \"21\"]\n");
     } else {
-        let _ = writeln!(out, "[Game \"{}\"]", game.id());
+        let _ = writeln!(out, "[Game \"{id}\"]");
     }
-    let changed = changed_rules(game);
     if !changed.is_empty() {
-        let _ = writeln!(out, "[Rules \"{}\"]", escape(&changed));
+        let _ = writeln!(out, "[Rules \"{}\"]", escape(&words(&changed)));
     }
     let (origin, no_progress) = state.origin();
     let start = game.start_position();

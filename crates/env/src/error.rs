@@ -58,16 +58,16 @@ pub enum Error {
     /// An action given after the game ended.
     #[error("action {action} is not legal: the game is over ({outcome})")]
     ActionAfterEnd {
-        /// The action.
-        action: i64,
+        /// The action, as given (any integer: see [`crate::state::State::refuse_number`]).
+        action: String,
         /// How the game ended.
         outcome: Outcome,
     },
     /// An action number outside the action space.
     #[error("action {action} is outside the action space 0..{count}; legal actions: {legal:?}")]
     ActionOutOfRange {
-        /// The action.
-        action: i64,
+        /// The action, as given (any integer: see [`crate::state::State::refuse_number`]).
+        action: String,
         /// The number of actions.
         count: usize,
         /// The legal actions.

@@ -316,22 +316,34 @@ impl<F: Family> State<F> {
     }
 
     fn refuse(&mut self, action: i64) -> Error {
-        if let Some(outcome) = self.inner.outcome() {
-            return Error::ActionAfterEnd { action, outcome };
-        }
-        let legal = self.legal_actions().iter().collect();
         match usize::try_from(action) {
-            Ok(a) => perfectplay_core::IllegalActionError {
-                action: a,
-                text: self.action_to_string(a),
-                legal,
+            Ok(a) if self.inner.outcome().is_none() => {
+                let legal = self.legal_actions().iter().collect();
+                perfectplay_core::IllegalActionError {
+                    action: a,
+                    text: self.action_to_string(a),
+                    legal,
+                }
+                .into()
             }
-            .into(),
-            Err(_) => Error::ActionOutOfRange {
-                action,
-                count: self.game().action_count(),
-                legal,
-            },
+            _ => self.refuse_number(&action.to_string()),
+        }
+    }
+
+    /// The error for action `given`, an integer outside the action space written as its
+    /// caller received it (a front's integers may be wider than any action number), or any
+    /// action once the game is over.
+    pub fn refuse_number(&mut self, given: &str) -> Error {
+        if let Some(outcome) = self.inner.outcome() {
+            return Error::ActionAfterEnd {
+                action: given.to_owned(),
+                outcome,
+            };
+        }
+        Error::ActionOutOfRange {
+            action: given.to_owned(),
+            count: self.game().action_count(),
+            legal: self.legal_actions().iter().collect(),
         }
     }
 

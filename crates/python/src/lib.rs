@@ -11,7 +11,7 @@
 //! - `py_cli`: `_cli_main`, the command-line tool of `perfectplay-cli` in this process;
 //! - `py_cluster`: `_plan_units`, `_build_unit`, `_DirectoryClaim`, for the cluster build;
 //! - `errors`: where Rust errors become Python exceptions;
-//! - `arrays`: integer arrays from Python converted without loss.
+//! - `arrays` and `ints`: integer arrays and arguments from Python converted without loss.
 //!
 //! A thin binding: the games and their registry are `perfectplay-core`'s, states and the
 //! batched environment `perfectplay-env`'s (`State`, `AnyBatch`), tables
@@ -20,6 +20,7 @@
 
 mod arrays;
 mod errors;
+mod ints;
 mod py_build;
 mod py_cli;
 mod py_cluster;

@@ -21,7 +21,8 @@ use pyo3::exceptions::PyRuntimeWarning;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use crate::errors::{unsigned, Error, Result};
+use crate::errors::{Error, Result};
+use crate::ints::Int;
 use crate::py_game::PyGame;
 
 /// The game whose tables lie in `directory`, from the first table's header
@@ -57,10 +58,10 @@ pub(crate) fn build_tables<'py>(
     game: &Bound<'py, PyGame>,
     out: PathBuf,
     targets: Option<Vec<String>>,
-    max_men: Option<i128>,
-    max_pieces: Option<i128>,
+    max_men: Option<Int>,
+    max_pieces: Option<Int>,
     whole_game: bool,
-    threads: Option<i128>,
+    threads: Option<Int>,
     wdl_only: bool,
     progress: Option<Bound<'py, PyAny>>,
     force_threads: bool,
@@ -72,7 +73,7 @@ pub(crate) fn build_tables<'py>(
     let cancel = Arc::new(AtomicBool::new(false));
     let figures = Arc::new(BuildProgress::default());
     let threads = threads
-        .map(|t| crate::errors::unsigned(t, "threads"))
+        .map(|t| t.positive("threads"))
         .transpose()?
         .map(|t| check_threads(t, force_threads))
         .transpose()
@@ -87,8 +88,8 @@ pub(crate) fn build_tables<'py>(
         checkpoint_every: checkpoint_interval(checkpoint_minutes)?,
         unit_distances,
     };
-    let max_men = max_men.map(|m| unsigned(m, "max_men")).transpose()?;
-    let max_pieces = max_pieces.map(|m| unsigned(m, "max_pieces")).transpose()?;
+    let max_men = max_men.map(|m| m.unsigned("max_men")).transpose()?;
+    let max_pieces = max_pieces.map(|m| m.unsigned("max_pieces")).transpose()?;
     let job = BuildJob::new(&game.get().game, targets, max_men, max_pieces, whole_game)?;
     let report = run_interruptibly(
         py,

@@ -18,7 +18,8 @@ use perfectplay_env::batch::{Buffers, Mask, Observations, Reseed};
 use perfectplay_env::{pool, AnyBatch, BatchSpec, OpponentKind};
 
 use crate::arrays::exact_integers;
-use crate::errors::{unsigned, Error};
+use crate::errors::Error;
+use crate::ints::Int;
 use crate::py_game::{options_from_kwargs, PyGame};
 use crate::py_tablebase::PyTablebase;
 
@@ -199,33 +200,7 @@ fn table_dirs(value: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
     if let Ok(tb) = value.cast::<PyTablebase>() {
         return Ok(tb.borrow().dirs());
     }
-    let fsdecode = value.py().import("os")?.getattr("fsdecode")?;
-    let path = |v: &Bound<'_, PyAny>| -> PyResult<PathBuf> {
-        Ok(PathBuf::from(fsdecode.call1((v,))?.extract::<String>()?))
-    };
-    let is_path = value.is_instance_of::<pyo3::types::PyString>()
-        || value.is_instance_of::<pyo3::types::PyBytes>()
-        || value.hasattr("__fspath__")?;
-    if is_path {
-        return Ok(vec![path(value)?]);
-    }
-    let refused = || {
-        PyErr::from(Error::ArgumentType(
-            "tablebase takes a Tablebase, a directory (str, bytes or os.PathLike) or an \
-             iterable of directories"
-                .into(),
-        ))
-    };
-    let dirs = value
-        .try_iter()
-        .map_err(|_| refused())?
-        .map(|d| path(&d?))
-        .collect::<PyResult<Vec<_>>>()
-        .map_err(|_| refused())?;
-    if dirs.is_empty() {
-        return Err(Error::BadArgument("tablebase: an empty list of directories".into()).into());
-    }
-    Ok(dirs)
+    crate::py_tablebase::directory_list(value, "tablebase", "a Tablebase, ", false)
 }
 
 /// The seeds of a `reset(seed=...)`: `None`, one int for the whole batch, or one per env.
@@ -240,8 +215,8 @@ impl SeedArg {
         let Some(seed) = seed.filter(|s| !s.is_none()) else {
             return Ok(SeedArg::Keep);
         };
-        if let Ok(one) = seed.extract::<i128>() {
-            return Ok(SeedArg::All(unsigned(one, "seed")?));
+        if let Ok(one) = seed.extract::<Int>() {
+            return Ok(SeedArg::All(one.unsigned("seed")?));
         }
         let refused = || {
             PyErr::from(Error::ArgumentType(
@@ -409,17 +384,17 @@ impl PyVectorEnv {
 impl PyVectorEnv {
     #[new]
     #[pyo3(signature = (
-        game_id, num_envs, seed = 0, opponent = None, agent_player = 0, copy = true,
+        game_id, num_envs, seed = Int::Fits(0), opponent = None, agent_player = Int::Fits(0), copy = true,
         tablebase = None, start = None, packed_mask = false, obs_dtype = None, **rules
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         game_id: &str,
-        num_envs: i128,
-        seed: i128,
+        num_envs: Int,
+        seed: Int,
         opponent: Option<&str>,
-        agent_player: i128,
+        agent_player: Int,
         copy: bool,
         tablebase: Option<&Bound<'_, PyAny>>,
         start: Option<&str>,
@@ -427,18 +402,19 @@ impl PyVectorEnv {
         obs_dtype: Option<&Bound<'_, PyAny>>,
         rules: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        let num_envs: usize = unsigned(num_envs, "num_envs")?;
-        let seed: u64 = unsigned(seed, "seed")?;
+        let num_envs: usize = num_envs.positive("num_envs")?;
+        let seed: u64 = seed.unsigned("seed")?;
         let obs_dtype = obs_dtype.map(obs_dtype_name).transpose()?;
         let options = options_from_kwargs(rules)?;
         let game = PyGame::load(game_id, &options)?;
-        let agent = match agent_player {
-            0 => Player::First,
-            1 => Player::Second,
-            other => {
-                return Err(
-                    Error::BadArgument(format!("agent_player must be 0 or 1, not {other}")).into(),
-                )
+        let agent = match agent_player.get::<u8>() {
+            Some(0) => Player::First,
+            Some(1) => Player::Second,
+            _ => {
+                return Err(Error::BadArgument(format!(
+                    "agent_player must be 0 or 1, not {agent_player}"
+                ))
+                .into())
             }
         };
         let spec = BatchSpec {
@@ -466,7 +442,7 @@ impl PyVectorEnv {
             game,
             num_envs,
             opponent: spec.opponent.map(OpponentKind::name),
-            agent_player: usize::from(agent_player == 1),
+            agent_player: usize::from(agent == Player::Second),
             copy,
             obs: ObsArray::zeros(py, obs_shape, obs_dtype.unwrap_or("float32")),
             mask: if packed_mask {
@@ -567,8 +543,8 @@ impl PyVectorEnv {
     }
 
     /// The position string of env `index`'s game.
-    fn fen(&self, index: i128) -> PyResult<String> {
-        let env = usize::try_from(index).ok();
+    fn fen(&self, index: Int) -> PyResult<String> {
+        let env = index.get::<usize>();
         let stepper = self.stepper()?;
         env.and_then(|i| stepper.batch.fen(i)).ok_or_else(|| {
             Error::BadArgument(format!(

@@ -24,6 +24,9 @@ fn option_text(name: &str, value: &Bound<'_, PyAny>) -> Result<String> {
         Ok("none".to_owned())
     } else if let Ok(b) = value.cast::<PyBool>() {
         Ok(b.is_true().to_string())
+    } else if is_numpy_bool(value) {
+        // `numpy.bool_` (named `bool` since numpy 2) is no subclass of Python's bool.
+        Ok(value.is_truthy().unwrap_or(false).to_string())
     } else if value.is_instance_of::<PyInt>() || value.is_instance_of::<PyString>() {
         Ok(value
             .str()
@@ -42,6 +45,20 @@ fn option_text(name: &str, value: &Bound<'_, PyAny>) -> Result<String> {
                 .map_or_else(|_| "?".to_owned(), |n| n.to_string()),
         })
     }
+}
+
+/// Whether `value` is a numpy boolean scalar (or a 0-d boolean array): what a bool read from an
+/// array or a config made with numpy is.
+fn is_numpy_bool(value: &Bound<'_, PyAny>) -> bool {
+    let scalar = value
+        .getattr("ndim")
+        .and_then(|n| n.extract::<usize>())
+        .is_ok_and(|n| n == 0);
+    let kind = value
+        .getattr("dtype")
+        .and_then(|d| d.getattr("kind"))
+        .and_then(|k| k.extract::<String>());
+    scalar && kind.is_ok_and(|k| k == "b")
 }
 
 /// Rule options given as keyword arguments, as `(name, text)` pairs.
@@ -249,8 +266,8 @@ impl PyGame {
     /// action's direction in checkers (`11-15`; in a position the same action may be the
     /// jump `11x18`). `IllegalActionError` for a number outside the action space or a checkers
     /// step off the board.
-    fn action_to_string(&self, action: i64) -> Result<String> {
-        let name = usize::try_from(action).ok().and_then(|a| match &self.game {
+    fn action_to_string(&self, action: crate::ints::Int) -> Result<String> {
+        let name = action.get::<usize>().and_then(|a| match &self.game {
             AnyGame::Checkers(g) => g.action_name(a),
             AnyGame::Morris(g) => Some(g.action_to_string(a)).filter(|n| n != "invalid"),
         });
@@ -352,8 +369,8 @@ impl PyGame {
     /// counting every capture path in checkers), computed without the Python lock. `state`
     /// must be a state of this game under the same rules (`ValueError` otherwise). Ctrl-C
     /// stops it (`KeyboardInterrupt`).
-    fn perft(&self, py: Python<'_>, state: &PyState, depth: i128) -> PyResult<u64> {
-        let depth: u32 = crate::errors::unsigned(depth, "depth")?;
+    fn perft(&self, py: Python<'_>, state: &PyState, depth: crate::ints::Int) -> PyResult<u64> {
+        let depth: u32 = depth.unsigned("depth")?;
         let of_state = crate::py_state::game_of(&state.inner);
         if of_state.game != self.game {
             return Err(Error::BadArgument(format!(

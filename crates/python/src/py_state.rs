@@ -12,6 +12,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyInt, PyList};
 
 use crate::errors::Error;
+use crate::ints::Int;
 use crate::py_game::PyGame;
 use perfectplay_core::registry::{AnyGame, AnyMove};
 use perfectplay_core::with_family;
@@ -54,6 +55,17 @@ impl PyMove {
 
     fn __repr__(&self) -> String {
         format!("Move({:?})", self.mv.to_string())
+    }
+
+    /// The move itself: it cannot change, so a copy (`copy.copy`, `copy.deepcopy`) is the
+    /// same object.
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    /// The move itself, as for `copy.copy`.
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
     }
 }
 
@@ -99,6 +111,17 @@ impl PyOutcome {
             self.reason,
             if self.truncated { "True" } else { "False" }
         )
+    }
+
+    /// The outcome itself: it cannot change, so a copy (`copy.copy`, `copy.deepcopy`) is the
+    /// same object.
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    /// The outcome itself, as for `copy.copy`.
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
     }
 }
 
@@ -346,9 +369,9 @@ impl PyState {
     fn legal_actions<'py>(
         &mut self,
         py: Python<'py>,
-        player: Option<i32>,
+        player: Option<Int>,
     ) -> PyResult<Bound<'py, PyList>> {
-        if player.is_some_and(|p| p != self.current_player()) {
+        if player.is_some_and(|p| p.get::<i32>() != Some(self.current_player())) {
             return Ok(PyList::empty(py));
         }
         let legal = with_family!(AnyState, &mut self.inner, s => s.legal_actions());
@@ -372,15 +395,18 @@ impl PyState {
     /// morris placement or move and then each man it takes; the same player acts until the
     /// turn is complete. An illegal action raises `IllegalActionError` (naming it and the
     /// legal ones) and leaves the state unchanged.
-    fn apply_action(&mut self, action: i64) -> PyResult<()> {
-        Ok(
-            with_family!(AnyState, &mut self.inner, s => s.apply_action(action))
-                .map_err(Error::from)?,
-        )
+    fn apply_action(&mut self, action: Int) -> PyResult<()> {
+        let applied = match action.get::<i64>() {
+            Some(action) => with_family!(AnyState, &mut self.inner, s => s.apply_action(action)),
+            None => Err(with_family!(AnyState, &mut self.inner, s => {
+                s.refuse_number(&action.to_string())
+            })),
+        };
+        Ok(applied.map_err(Error::from)?)
     }
 
     /// A copy of the state with `action` applied.
-    fn child(&self, action: i64) -> PyResult<PyState> {
+    fn child(&self, action: Int) -> PyResult<PyState> {
         let mut next = Clone::clone(self);
         next.apply_action(action)?;
         Ok(next)
@@ -388,10 +414,10 @@ impl PyState {
 
     /// What `action` means now: `11-15` (a step), `15x24` (one jump), `d6` (a placement, or a
     /// removal after a mill), `a1-a4`, `pass`, or `invalid`.
-    fn action_to_string(&self, action: i128) -> String {
-        match usize::try_from(action) {
-            Ok(action) => with_family!(AnyState, &self.inner, s => s.action_to_string(action)),
-            Err(_) => "invalid".to_owned(),
+    fn action_to_string(&self, action: Int) -> String {
+        match action.get::<usize>() {
+            Some(action) => with_family!(AnyState, &self.inner, s => s.action_to_string(action)),
+            None => "invalid".to_owned(),
         }
     }
 
@@ -414,18 +440,20 @@ impl PyState {
     }
 
     /// The observation flattened: a float32 array of `prod(Game.observation_shape())` values
-    /// (OpenSpiel's `observation_tensor`). Observations are seen from the player to move;
-    /// `player`, if given, must be that player (`ValueError` otherwise).
+    /// (OpenSpiel's `observation_tensor`). Observations are seen from `player_to_move()`,
+    /// the game over or not; `player`, if given, must be that player (`ValueError`
+    /// otherwise).
     #[pyo3(signature = (player = None))]
     fn observation_tensor<'py>(
         &self,
         py: Python<'py>,
-        player: Option<i32>,
+        player: Option<Int>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-        let mover = self.current_player();
-        if let Some(p) = player.filter(|&p| p != mover) {
+        let seen_from = self.player_to_move();
+        if let Some(p) = player.filter(|p| p.get::<i32>() != Some(seen_from)) {
             return Err(Error::BadArgument(format!(
-                "observations are seen from the player to move ({mover}), not player {p}"
+                "observations are seen from the player to move ({seen_from}, as player_to_move() \
+                 says), not player {p}"
             ))
             .into());
         }

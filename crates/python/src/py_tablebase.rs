@@ -34,7 +34,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyString;
 
 use crate::arrays::exact_integers;
-use crate::errors::{unsigned, Error, Result};
+use crate::errors::{Error, Result};
+use crate::ints::Int;
 use crate::py_game::PyGame;
 use crate::py_state::{AnyState, PyMove, PyState};
 use perfectplay_core::registry::AnyGame;
@@ -56,6 +57,8 @@ const MAX_SAMPLES: usize = 10_000_000;
 /// plies to the end of the game under optimal play (the winner the shortest way, the loser the
 /// longest), or `None` for a draw or a table stored without distances (WDL-only), where
 /// only what the rules decide has one: 0 for a game over, 1 for a move that ends it.
+/// `Probe(wdl, plies=None)` makes one by hand, as its `repr` writes it (and as unpickling
+/// does); a probe pickles and copies as the plain data it is.
 #[pyclass(module = "perfectplay", name = "Probe", frozen, eq, hash)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct PyProbe {
@@ -100,6 +103,38 @@ impl PyProbe {
         let plies = self.plies.map_or("None".to_owned(), |p| p.to_string());
         format!("Probe(wdl={}, plies={plies})", self.wdl)
     }
+
+    // `wdl` 1, 0 or -1, `plies` an int of 0 or more or `None` (the class's docs say it).
+    #[new]
+    #[pyo3(signature = (wdl, plies = None))]
+    fn new(wdl: Int, plies: Option<Int>) -> Result<PyProbe> {
+        let wdl = wdl
+            .get::<i8>()
+            .filter(|w| (-1..=1).contains(w))
+            .ok_or_else(|| Error::BadArgument(format!("wdl must be 1, 0 or -1, not {wdl}")))?;
+        let plies = plies.map(|p| p.unsigned("plies")).transpose()?;
+        Ok(PyProbe { wdl, plies })
+    }
+
+    /// Pickles as `Probe(wdl, plies)`: a probe is plain data, so results can come back from
+    /// worker processes.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (Bound<'py, pyo3::types::PyType>, (i8, Option<u32>)) {
+        let probe = slf.get();
+        (slf.get_type(), (probe.wdl, probe.plies))
+    }
+
+    /// The probe itself: it cannot change, so a copy (`copy.copy`, `copy.deepcopy`) is the
+    /// same object.
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    /// The probe itself, as for `copy.copy`.
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
+    }
 }
 
 /// Endgame tables of one game, read from one or more directories.
@@ -134,15 +169,35 @@ impl PyTablebase {
 
     /// The rows of `states` (states or position strings), end to end.
     fn encoded_rows(&self, states: &Bound<'_, PyAny>) -> Result<Vec<u32>> {
+        Ok(self.encoded_rows_but_half_turns(states, false)?.0)
+    }
+
+    /// [`PyTablebase::encoded_rows`], where with `skip_half_turns` a state whose turn is half
+    /// made takes the row of the game's start instead of raising, its place listed in the
+    /// second vector: `probe_batch(default=)` gives it the default, as `get` does.
+    fn encoded_rows_but_half_turns(
+        &self,
+        states: &Bound<'_, PyAny>,
+        skip_half_turns: bool,
+    ) -> Result<(Vec<u32>, Vec<usize>)> {
         let mut flat = Vec::new();
-        for state in states
+        let mut half_turns = Vec::new();
+        for (i, state) in states
             .try_iter()
             .map_err(|_| Error::ArgumentType("encode takes an iterable of states".into()))?
+            .enumerate()
         {
             let state = state.map_err(|e| Error::Tablebase(e.to_string()))?;
-            flat.extend(encode_row(&self.game.game, self.position_of(&state)?)?);
+            let pos = match self.position_of(&state) {
+                Err(Error::OutOfScope(_)) if skip_half_turns => {
+                    half_turns.push(i);
+                    any_start(&self.game.game)
+                }
+                other => other?,
+            };
+            flat.extend(encode_row(&self.game.game, pos)?);
         }
-        Ok(flat)
+        Ok((flat, half_turns))
     }
 
     /// The position of `state` (a `State` or a position string), checked to be of this game.
@@ -217,8 +272,8 @@ impl PyTablebase {
         &self,
         py: Python<'_>,
         state: &Bound<'_, PyAny>,
-        table_bits: i64,
-        threads: Option<i64>,
+        table_bits: Int,
+        threads: Option<Int>,
         checkpoint: Option<PathBuf>,
         work: impl FnOnce(
                 &PlacementSearch<'_>,
@@ -227,8 +282,8 @@ impl PyTablebase {
             ) -> std::result::Result<T, ProbeError>
             + Send,
     ) -> Result<T> {
-        let table_bits = u32::try_from(table_bits)
-            .ok()
+        let table_bits = table_bits
+            .get::<u32>()
             .filter(|b| (4..=34).contains(b))
             .ok_or_else(|| {
                 Error::BadArgument(format!(
@@ -237,7 +292,7 @@ impl PyTablebase {
             })?;
         let threads = match threads {
             Some(t) => {
-                let t = unsigned(i128::from(t), "threads")?;
+                let t = t.positive("threads")?;
                 check_threads(t, false).map_err(|e| Error::BadArgument(e.to_string()))?
             }
             None => available_cpus(),
@@ -310,22 +365,26 @@ macro_rules! with_tables {
 
 #[pymethods]
 impl PyTablebase {
-    /// Tables of `game` in `directories` (searched in order). Nothing is read until a probe
-    /// needs it; a directory that does not exist raises `TablebaseError`.
+    /// Tables of `game` in `directories` (one directory, or several searched in order).
+    /// Nothing is read until a probe needs it; a directory that does not exist raises
+    /// `TablebaseError`.
     #[new]
     #[pyo3(signature = (game, directories, distances = true))]
     fn new(
         game: &Bound<'_, PyGame>,
-        directories: Vec<PathBuf>,
+        directories: &Bound<'_, PyAny>,
         distances: bool,
-    ) -> Result<PyTablebase> {
+    ) -> PyResult<PyTablebase> {
+        // None yet is fine: `add_directory` adds them.
+        let directories = directory_list(directories, "directories", "", true)?;
         let game = *game.get();
         let tb = PyTablebase {
             game,
             inner: RwLock::new(None),
             dirs: RwLock::new(Vec::new()),
         };
-        let mut tables = AnyTablebase::open(&game.game, &directories).map_err(EnvError::from)?;
+        let mut tables = AnyTablebase::open(&game.game, &directories)
+            .map_err(|e| Error::from(EnvError::from(e)))?;
         if !distances {
             tables = tables.results_only();
         }
@@ -469,13 +528,13 @@ impl PyTablebase {
     /// has no placement phase
     /// (`ValueError`); rules whose placement positions can repeat are refused
     /// (`TablebaseError`).
-    #[pyo3(signature = (state, *, table_bits = 22, threads = None, checkpoint = None))]
+    #[pyo3(signature = (state, *, table_bits = Int::Fits(22), threads = None, checkpoint = None))]
     fn search(
         &self,
         py: Python<'_>,
         state: &Bound<'_, PyAny>,
-        table_bits: i64,
-        threads: Option<i64>,
+        table_bits: Int,
+        threads: Option<Int>,
         checkpoint: Option<PathBuf>,
     ) -> Result<PyProbe> {
         let wdl = self.with_search(py, state, table_bits, threads, checkpoint, |s, p, t| {
@@ -490,13 +549,13 @@ impl PyTablebase {
     /// Every turn of a morris position with men in hand with the value it keeps for the side
     /// playing it, best first, by the search of `search` (same arguments): a list of
     /// `(Move, Probe)`, each `Probe` without `plies`.
-    #[pyo3(signature = (state, *, table_bits = 22, threads = None, checkpoint = None))]
+    #[pyo3(signature = (state, *, table_bits = Int::Fits(22), threads = None, checkpoint = None))]
     fn search_moves(
         &self,
         py: Python<'_>,
         state: &Bound<'_, PyAny>,
-        table_bits: i64,
-        threads: Option<i64>,
+        table_bits: Int,
+        threads: Option<Int>,
         checkpoint: Option<PathBuf>,
     ) -> Result<Vec<(PyMove, PyProbe)>> {
         let values = self.with_search(py, state, table_bits, threads, checkpoint, |s, p, t| {
@@ -531,14 +590,14 @@ impl PyTablebase {
 
     /// A line of best moves to the end of the game, or of `max_plies` moves for a draw (or a
     /// WDL-only table).
-    #[pyo3(signature = (state, max_plies = 400))]
+    #[pyo3(signature = (state, max_plies = Int::Fits(400)))]
     fn principal_variation(
         &self,
         py: Python<'_>,
         state: &Bound<'_, PyAny>,
-        max_plies: i128,
+        max_plies: Int,
     ) -> Result<Vec<PyMove>> {
-        let max_plies: usize = unsigned(max_plies, "max_plies")?;
+        let max_plies: usize = max_plies.unsigned("max_plies")?;
         if max_plies > MAX_LINE {
             return Err(Error::BadArgument(format!(
                 "max_plies={max_plies}: at most {MAX_LINE}"
@@ -557,9 +616,9 @@ impl PyTablebase {
     /// copies, and the state is the copy the index stores; the morris index also holds
     /// positions that no game reaches. The side to move has the first count of men (or
     /// pieces): White in morris, Black in checkers.
-    #[pyo3(signature = (subspace, count = 1, seed = 0))]
-    fn sample_states(&self, subspace: &str, count: i128, seed: i128) -> Result<Vec<PyState>> {
-        let (count, seed): (usize, u64) = (unsigned(count, "count")?, unsigned(seed, "seed")?);
+    #[pyo3(signature = (subspace, count = Int::Fits(1), seed = Int::Fits(0)))]
+    fn sample_states(&self, subspace: &str, count: Int, seed: Int) -> Result<Vec<PyState>> {
+        let (count, seed): (usize, u64) = (count.unsigned("count")?, seed.unsigned("seed")?);
         if count > MAX_SAMPLES {
             return Err(Error::BadArgument(format!(
                 "count={count}: at most {MAX_SAMPLES} states a call"
@@ -621,25 +680,27 @@ impl PyTablebase {
     /// batch read it raises `TablebaseError`.
     ///
     /// `default` (an int from -128 to 127, such as -2) is the `wdl` of positions the tables do
-    /// not hold (a missing table, more pieces than the databases cover), with plies -1,
-    /// instead of an error: `wdl != default` is then the mask of positions found. Rows that
+    /// not hold (a missing table, more pieces than the databases cover, a state whose turn is
+    /// half made), with plies -1, instead of an error: `wdl != default` is then the mask of
+    /// positions found, as `get` would find them. Rows that
     /// are not positions, a closed tablebase and damaged tables still raise.
     #[pyo3(signature = (positions, default = None))]
     fn probe_batch<'py>(
         &self,
         py: Python<'py>,
         positions: &Bound<'py, PyAny>,
-        default: Option<i64>,
+        default: Option<Int>,
     ) -> Result<WdlAndPlies<'py>> {
         let missing = default
             .map(|d| {
-                i8::try_from(d).map_err(|_| {
+                d.get::<i8>().ok_or_else(|| {
                     Error::BadArgument(format!(
                         "default is an int8 result: -128 to 127 (such as -2), not {d}"
                     ))
                 })
             })
             .transpose()?;
+        let mut half_turns = Vec::new();
         let (rows, shape) = if positions.hasattr("dtype").unwrap_or(false) {
             // Copied: another Python thread may write to the caller's array while the GIL is
             // released. Any integer dtype whose values fit; nothing wrapped or truncated.
@@ -652,7 +713,8 @@ impl PyTablebase {
                 ))
             })?
         } else {
-            let rows = self.encoded_rows(positions)?;
+            let (rows, skipped) = self.encoded_rows_but_half_turns(positions, missing.is_some())?;
+            half_turns = skipped;
             let n = rows.len() / 4;
             (rows, vec![n, 4])
         };
@@ -675,6 +737,11 @@ impl PyTablebase {
             RowsError::Probe { source, .. } => Error::from(source),
             other => Error::Tablebase(other.to_string()),
         })?;
+        if let Some(missing) = missing {
+            for i in half_turns {
+                (wdl[i], plies[i]) = (missing, -1);
+            }
+        }
         Ok((PyArray1::from_vec(py, wdl), PyArray1::from_vec(py, plies)))
     }
 
@@ -741,6 +808,54 @@ fn nothing_to_draw(subspace: &str) -> Error {
 
 /// The row of `pos` ([`any::encode`]): a morris position that remembers something has none
 /// (out of scope: its memory is part of its value).
+/// The directories of argument `what`: one path (`str`, `bytes` or `os.PathLike`) or an
+/// iterable of them, none only where `none_too`. `also` lists what else the argument takes,
+/// for the message.
+pub(crate) fn directory_list(
+    value: &Bound<'_, PyAny>,
+    what: &str,
+    also: &str,
+    none_too: bool,
+) -> PyResult<Vec<PathBuf>> {
+    let fsdecode = value.py().import("os")?.getattr("fsdecode")?;
+    let path = |v: &Bound<'_, PyAny>| -> PyResult<PathBuf> {
+        Ok(PathBuf::from(fsdecode.call1((v,))?.extract::<String>()?))
+    };
+    let is_path = value.is_instance_of::<PyString>()
+        || value.is_instance_of::<pyo3::types::PyBytes>()
+        || value.hasattr("__fspath__")?;
+    if is_path {
+        return Ok(vec![path(value)?]);
+    }
+    let refused = || {
+        PyErr::from(Error::ArgumentType(
+            format!(
+                "{what} takes {also}a directory (str, bytes or os.PathLike) or an iterable of \
+                 directories"
+            )
+            .into(),
+        ))
+    };
+    let dirs = value
+        .try_iter()
+        .map_err(|_| refused())?
+        .map(|d| path(&d?))
+        .collect::<PyResult<Vec<_>>>()
+        .map_err(|_| refused())?;
+    if dirs.is_empty() && !none_too {
+        return Err(Error::BadArgument(format!("{what}: an empty list of directories")).into());
+    }
+    Ok(dirs)
+}
+
+/// The start of `game`, a position every row encoding takes.
+fn any_start(game: &AnyGame) -> AnyPosition {
+    match game {
+        AnyGame::Checkers(g) => AnyPosition::Checkers(perfectplay_core::Game::start_position(g)),
+        AnyGame::Morris(g) => AnyPosition::Morris(perfectplay_core::Game::start_position(g)),
+    }
+}
+
 fn encode_row(game: &AnyGame, pos: AnyPosition) -> Result<Row> {
     any::encode(game, pos).map_err(|e| match e {
         RowError::Memory => Error::OutOfScope(format!("{e}: probe this position with probe()")),

@@ -46,13 +46,13 @@ pub(crate) fn verify_tables<'py>(
     game: &Bound<'py, PyGame>,
     db: PathBuf,
     targets: Option<Vec<String>>,
-    threads: Option<i128>,
+    threads: Option<crate::ints::Int>,
     unit_distances: bool,
     progress: Option<Bound<'py, PyAny>>,
     force_threads: bool,
 ) -> PyResult<(Bound<'py, PyList>, f64)> {
     let threads = threads
-        .map(|t| crate::errors::unsigned(t, "threads"))
+        .map(|t| t.positive("threads"))
         .transpose()?
         .map(|t| check_threads(t, force_threads))
         .transpose()

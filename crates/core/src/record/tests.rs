@@ -302,3 +302,74 @@ fn a_rules_tag_setting_one_option_to_two_values_is_refused_by_name() {
     let same = "[Rules \"mandatory_capture=false mandatory_capture=FALSE\"]\n*\n";
     assert_eq!(read_records(&basic, same).unwrap().len(), 1);
 }
+
+/// Morris rules that are no preset's: named by the nearest preset and the options changed
+/// there, read back under those rules only.
+#[test]
+fn a_morris_variant_names_its_nearest_preset_and_reads_back() {
+    let nine = Morris::preset("nine_mens_morris").unwrap();
+    let variant = Morris::new(with_ply_limit(*nine.rules(), 200)).unwrap();
+    assert_eq!(
+        crate::Game::id(&variant),
+        "morris",
+        "the rules are no preset's"
+    );
+    let mut state = GameState::new(variant);
+    let mut rng = SplitMix64::new(3);
+    while !state.is_over() && state.ply() < 30 {
+        let legal: Vec<_> = state.legal_moves().into_iter().collect();
+        state.play(rng.pick(&legal).unwrap()).unwrap();
+    }
+    let text = write_record(&state, &[], None);
+    assert!(text.contains("[Game \"nine_mens_morris\"]"), "{text}");
+    assert!(text.contains("[Rules \"ply_limit=200\"]"), "{text}");
+    let back = read_records(&variant, &text).unwrap();
+    assert_eq!(moves(&back[0].state), moves(&state));
+    // Read as the preset itself, the Rules tag says what differs.
+    let err = read_records(&nine, &text).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("a record of nine_mens_morris with ply_limit=200"),
+        "{err}"
+    );
+    // A record of the preset, read as the variant: the tags leave ply_limit at the preset's.
+    let plain = write_record(&GameState::new(nine), &[], None);
+    let err = read_records(&variant, &plain).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "game 1: a record of nine_mens_morris, read as nine_mens_morris with ply_limit=200",
+    );
+    // Another option left out of the tag is refused alike.
+    let other = Morris::new(with_ply_limit(*nine.rules(), 300)).unwrap();
+    assert!(read_records(&other, &text).is_err());
+    // Records written before named the family, with every option in the Rules tag.
+    let every: Vec<String> = variant
+        .settings()
+        .iter()
+        .map(|(name, value)| format!("{name}={value}"))
+        .collect();
+    let old = text
+        .replace("[Game \"nine_mens_morris\"]", "[Game \"morris\"]")
+        .replace("ply_limit=200", &every.join(" "));
+    let back = read_records(&variant, &old).unwrap();
+    assert_eq!(moves(&back[0].state), moves(&state));
+    assert!(read_records(&other, &old).is_err());
+    // `morris` names no checkers game.
+    assert!(read_records(&Checkers::default(), &old).is_err());
+}
+
+/// `rules` with a ply limit.
+fn with_ply_limit(mut rules: crate::morris::MorrisRules, plies: u32) -> crate::morris::MorrisRules {
+    rules.ply_limit = Some(plies);
+    rules
+}
+
+/// A variant nearer another preset than the one it was loaded from is named by the nearer.
+#[test]
+fn a_morris_variant_is_named_by_the_preset_it_differs_from_least() {
+    let twelve = Morris::preset("twelve_mens_morris").unwrap();
+    let variant = Morris::new(with_ply_limit(*twelve.rules(), 500)).unwrap();
+    let text = write_record(&GameState::new(variant), &[], None);
+    assert!(text.contains("[Game \"twelve_mens_morris\"]"), "{text}");
+    assert!(text.contains("[Rules \"ply_limit=500\"]"), "{text}");
+}
