@@ -479,6 +479,8 @@ class PerfectPlayVectorEnv(_GymVectorEnv):
             super().reset(seed=None if seed is None else int(seed))
             obs, info = self.env.reset(seed=None if seed is None else int(seed))
             return obs, self._info(info)
+        if isinstance(seed, np.ndarray) and seed.ndim == 1:
+            seed = seed.tolist()  # an array of seeds, one per env, as a list would give them
         if isinstance(seed, (str, bytes)) or not isinstance(seed, Sequence):
             raise TypeError(
                 f"seed must be None, an int or a sequence of ints (one per env), not {seed!r}"

@@ -351,6 +351,11 @@ def test_vector_env_takes_one_seed_per_env():
         one_obs, *_ = one.step(single)
         np.testing.assert_array_equal(obs[1], one_obs[0])
         np.testing.assert_array_equal(obs[0], obs[2])
+    # A numpy array of seeds, one per env, as the list.
+    again = ge.PerfectPlayVectorEnv(num_envs=3, game_id="checkers")
+    again.reset(seed=np.array([11, 12, 11]))
+    envs.reset(seed=[11, 12, 11])
+    np.testing.assert_array_equal(again.sample_legal_actions(), envs.sample_legal_actions())
 
 
 def test_make_and_make_vec_take_path_objects_and_no_ply_limit(three_tables):

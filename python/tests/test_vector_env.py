@@ -198,9 +198,15 @@ def test_one_seed_per_env_plays_as_one_env_with_that_seed():
     assert env.fen(0) == env.fen(2)
     with pytest.raises(ValueError, match="one seed per env"):
         env.reset(seed=[1, 2])
-    for bad in ("12", [1.5, 2, 3], [-1, 2, 3]):
+    for bad in ("12", [1.5, 2, 3], [True, 2, 3]):
         with pytest.raises(TypeError, match="seed"):
             env.reset(seed=bad)
+    # A value that is no seed is refused by value, as one seed for the batch is.
+    for bad, named in (([1, -1, 3], r"seed\[1\] .*not -1"), ([1, 2, 2**64], r"seed\[2\]")):
+        with pytest.raises(ValueError, match=named):
+            env.reset(seed=bad)
+    env.reset(seed=np.array([5, 6, 5], dtype=np.uint64))
+    assert env.fen(0) == env.fen(2)
 
 
 def test_tablebase_takes_a_path_a_list_or_a_tablebase(tmp_path):

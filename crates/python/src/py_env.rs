@@ -227,14 +227,13 @@ impl SeedArg {
         if seed.is_instance_of::<pyo3::types::PyString>() {
             return Err(refused());
         }
-        seed.try_iter()
-            .and_then(|items| {
-                items
-                    .map(|s| s?.extract::<u64>())
-                    .collect::<PyResult<Vec<_>>>()
-            })
-            .map(SeedArg::Each)
-            .map_err(|_| refused())
+        let items = seed.try_iter().map_err(|_| refused())?;
+        let mut seeds = Vec::new();
+        for (env, item) in items.enumerate() {
+            let one = item?.extract::<Int>().map_err(|_| refused())?;
+            seeds.push(one.unsigned(&format!("seed[{env}]"))?);
+        }
+        Ok(SeedArg::Each(seeds))
     }
 
     fn reseed(&self) -> Reseed<'_> {
