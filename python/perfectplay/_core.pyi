@@ -252,7 +252,8 @@ class State:
         result: Optional[str] = None,
     ) -> str:
         """The game as a game record: PDN for checkers, the same layout for morris (see
-        `perfectplay.pdn`). `tags` (a dict or a list of pairs) come first; `result` is `1-0`
+        `perfectplay.pdn`). `tags` (a dict or a list of pairs) come first, but for `Result`,
+        `FEN`, `SetUp`, `GameType`, `Game` and `Rules`, which the state writes; `result` is `1-0`
         (White wins), `0-1`, `1/2-1/2` or `*`, by default the game's own (`*` while it goes
         on). A half-made turn is left out."""
     def fen(self) -> str:
@@ -300,8 +301,8 @@ class State:
         removal after a mill), `a1-a4`, `pass`, or `invalid`."""
     def string_to_action(self, text: str) -> int:
         """The legal action that `text` names (`11-15`, `15x24`, `d6`, `a1-a4`, `pass`: what
-        `action_to_string` writes; case and spaces do not matter). `IllegalActionError` names
-        the legal ones when none matches."""
+        `action_to_string` writes; case and spaces around it do not matter).
+        `IllegalActionError` names the legal ones when none matches."""
     def observation_tensor(self, player: Optional[int] = None) -> npt.NDArray[np.float32]:
         """The observation flattened: a float32 array of `prod(Game.observation_shape())` values
         (OpenSpiel's `observation_tensor`). Observations are seen from `player_to_move()`,
@@ -626,17 +627,18 @@ class Tablebase:
         """Probes many positions at once, in parallel with the GIL released. `positions` is an
         `[N, 4]` array of encoded positions (see `encode`; any integer dtype whose values fit
         `uint32`: a value that does not raises `TablebaseError` naming its row and field, and
-        a float or bool array `TypeError`) or an iterable of states or position strings.
-        Returns `(wdl, plies)`: `int8` values 1, 0, -1 for the side to move and `int32` plies
-        to the end (-1 for draws and WDL-only tables, but for what the rules decide). The first
-        position that cannot be probed raises its error; a table changed on disk while the
-        batch read it raises `TablebaseError`.
+        a float or bool array `TypeError`) or an iterable of states or position strings (those
+        whose position no row holds, a morris memory, are probed one by one). Returns `(wdl,
+        plies)`: `int8` values 1, 0, -1 for the side to move and `int32` plies to the end (-1
+        for draws and WDL-only tables, but for what the rules decide). The first position that
+        cannot be probed raises its error; a table changed on disk while the batch read it
+        raises `TablebaseError`.
 
         `default` (an int from -128 to 127, such as -2) is the `wdl` of positions the tables do
         not hold (a missing table, more pieces than the databases cover, a state whose turn is
         half made), with plies -1, instead of an error: `wdl != default` is then the mask of
-        positions found, as `get` would find them. Rows that
-        are not positions, a closed tablebase and damaged tables still raise."""
+        positions found, as `get` would find them. Rows that are not positions, a closed
+        tablebase and damaged tables still raise."""
     def check_tables(self) -> None:
         """Checks now that no table read so far changed on disk since it was opened (probes look
         once a tenth of a second per table); raises `TablebaseError` naming the file if one

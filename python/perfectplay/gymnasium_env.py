@@ -475,12 +475,14 @@ class PerfectPlayVectorEnv(_GymVectorEnv):
                 f"PerfectPlayVectorEnv.reset takes no options, got {sorted(options)}: every env "
                 "starts where start= says (PerfectPlayEnv takes options={'fen': ...})"
             )
+        if isinstance(seed, np.ndarray) and seed.ndim <= 1:
+            seed = seed.tolist()  # one seed, or one per env, as an int or a list gives them
+        # The batched env checks the seeds (a ValueError naming one out of range) before
+        # Gymnasium's generator takes the first.
         if seed is None or isinstance(seed, (int, np.integer)):
-            super().reset(seed=None if seed is None else int(seed))
             obs, info = self.env.reset(seed=None if seed is None else int(seed))
+            super().reset(seed=None if seed is None else int(seed))
             return obs, self._info(info)
-        if isinstance(seed, np.ndarray) and seed.ndim == 1:
-            seed = seed.tolist()  # an array of seeds, one per env, as a list would give them
         if isinstance(seed, (str, bytes)) or not isinstance(seed, Sequence):
             raise TypeError(
                 f"seed must be None, an int or a sequence of ints (one per env), not {seed!r}"
@@ -488,8 +490,8 @@ class PerfectPlayVectorEnv(_GymVectorEnv):
         seeds = [exact_int(s, "seed") for s in seed]
         if len(seeds) != self.num_envs:
             raise ValueError(f"seed: one per env ({self.num_envs}), got {len(seeds)}")
-        super().reset(seed=seeds[0])
         obs, info = self.env.reset(seed=seeds)
+        super().reset(seed=seeds[0])
         return obs, self._info(info)
 
     def step(

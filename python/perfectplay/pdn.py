@@ -83,7 +83,7 @@ def _game(text: str, game: Union[Game, str, None], rules: Dict[str, Any]) -> Gam
     if game is None:
         named = _GAME_TAG.search(header)
         game = named.group(1) if named else "checkers"
-        if game == "morris":
+        if game.lower() == "morris":
             # The family's name: how records of rules no preset has were written before
             # they named the nearest preset. Their Rules tag holds every option, so any
             # preset under it is the game.

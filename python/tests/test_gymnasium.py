@@ -356,6 +356,11 @@ def test_vector_env_takes_one_seed_per_env():
     again.reset(seed=np.array([11, 12, 11]))
     envs.reset(seed=[11, 12, 11])
     np.testing.assert_array_equal(again.sample_legal_actions(), envs.sample_legal_actions())
+    # A seed out of range is the batched env's ValueError wherever it stands.
+    for bad in ([-1, 2, 3], [1, -1, 3], np.array([-1, 2, 3]), -1, np.array(-1)):
+        with pytest.raises(ValueError, match="seed"):
+            envs.reset(seed=bad)
+    envs.reset(seed=np.array(11))
 
 
 def test_make_and_make_vec_take_path_objects_and_no_ply_limit(three_tables):

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import perfectplay as pp
+from perfectplay import _core
 
 
 @pytest.fixture()
@@ -327,12 +328,18 @@ def test_negative_counts_seeds_and_depths_are_value_errors_naming_them(tmp_path)
         "depth": lambda: game.perft(game.new_initial_state(), -1),
         "max_men": lambda: pp.tablebase.build("nine_mens_morris", tmp_path, max_men=-1),
         "threads": lambda: pp.tablebase.build("three_mens_morris", tmp_path, threads=-1),
+        # The cluster's entry points (called by perfectplay.cluster, which needs Ray).
+        "max_pieces": lambda: _core._plan_units(pp.load_game("checkers"), None, None, -1),
     }
     # Counts of things there must be some of start from 1.
     least = {"num_envs": 1, "threads": 1}
     for name, call in calls.items():
         with pytest.raises(ValueError, match=f"{name} must be an integer from {least.get(name, 0)} to"):
             call()
+    with pytest.raises(ValueError, match=f"max_men must be an integer from 0 to 255, not {2**70}"):
+        _core._plan_units(game, None, 2**70)
+    with pytest.raises(ValueError, match="threads must be an integer from 1 to"):
+        _core._build_unit(game, str(tmp_path / "u"), ["3-3"], -1)
     env = pp.VectorEnv("checkers", 2)
     with pytest.raises(ValueError, match="seed must be"):
         env.reset(seed=-5)

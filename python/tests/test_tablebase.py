@@ -702,10 +702,44 @@ def test_states_with_memory_have_no_rows():
     assert tb.encode([plain]).shape == (1, 4)
     with pytest.raises(pp.OutOfScopeError, match="memory"):
         tb.encode([remembering])
-    with pytest.raises(pp.OutOfScopeError, match="memory"):
-        tb.probe_batch([remembering])
+    # probe_batch takes them one by one, as probe and get do.
     with pytest.raises(pp.MissingTableError):
         tb.probe(remembering)
+    with pytest.raises(pp.MissingTableError):
+        tb.probe_batch([plain, remembering])
+    assert tb.probe_batch([plain, remembering], default=-2)[0].tolist() == [-2, -2]
+
+
+def test_probe_batch_probes_states_with_memories_alone_in_their_place(tmp_path):
+    pp.tablebase.build(
+        "nine_mens_morris_no_flying", tmp_path, subspaces=["3-3"], threads=1, progress=False
+    )
+    tb = pp.tablebase.open(tmp_path)
+    game = tb.game
+    # Random games from a standing mill: men that break it leave memories.
+    rng = random.Random(1)
+    states = []
+    for _ in range(40):
+        state = game.state_from_fen("WWW/.../.../....../.B./.../B.B w 0 0")
+        for _ in range(8):
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_moves()))
+            states.append(state.clone())
+    remembering = [s for s in states if ">" in s.fen()]
+    assert len(remembering) > 20 and len(remembering) < len(states)
+    wdl, plies = tb.probe_batch(states)
+    probes = [tb.probe(s) for s in states]
+    assert wdl.tolist() == [p.wdl for p in probes]
+    assert plies.tolist() == [-1 if p.plies is None else p.plies for p in probes]
+    with pytest.raises(pp.OutOfScopeError, match="memory"):
+        tb.encode(remembering[:1])
+    # The first state's error is raised, whether a row holds it or not.
+    four = game.state_from_fen("WWW/W../.../....../.B./.../B.B w 0 0")
+    for batch in ([remembering[0], four], [four, remembering[0]]):
+        with pytest.raises(pp.MissingTableError, match="4-3"):
+            tb.probe_batch(batch)
+        assert tb.probe_batch(batch, default=-2)[0].tolist().count(-2) == 1
 
 
 def test_ctrl_c_stops_a_build(tmp_path):

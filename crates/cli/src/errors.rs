@@ -205,7 +205,13 @@ impl From<LoadError> for CliError {
 impl CliError {
     /// `2` for bad input (arguments, position strings, rule settings), `1` for everything else.
     pub(crate) fn exit_code(&self) -> u8 {
+        use perfectplay_solver::SolveError;
         match self {
+            // A build or search these rules cannot have, a subspace the game lacks, a count
+            // out of bounds: refused before any work, as bad input is.
+            CliError::Solve(
+                SolveError::Unsupported(_) | SolveError::NoSuchSubspace(_) | SolveError::Request(_),
+            ) => 2,
             CliError::UnknownGame(_)
             | CliError::Fen(_)
             | CliError::MorrisFen(_)

@@ -188,9 +188,18 @@ fn info_totals_the_tables_by_pieces() {
 fn database_commands_refuse_bad_input() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().to_str().unwrap();
-    let out = run(&["solve", "shah", "--out", db, "--whole-game"]);
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    // Rules the tables cannot hold: a request refused (2) before any directory is made.
+    let never_made = dir.path().join("shah");
+    let out = run(&[
+        "solve",
+        "shah",
+        "--out",
+        never_made.to_str().unwrap(),
+        "--whole-game",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("first_mill_opens"), "{}", text(&out));
+    assert!(!never_made.exists());
     let out = run(&[
         "solve",
         "nine_mens_morris",

@@ -39,6 +39,7 @@ use std::fmt::Write as _;
 use thiserror::Error;
 
 use crate::registry::GameFamily;
+use crate::RuleSet;
 use crate::{Color, GameState, PlayError};
 
 /// How a record writes a forfeited turn.
@@ -293,46 +294,87 @@ fn escape(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// Refuses a record whose `Game` tag, with its `Rules` tag's options (`rules`), names a game
-/// other than `game`. The tag names the game by id or alias, whatever the family (a morris
-/// record read as checkers is refused by it too); an option the `Rules` tag leaves out must
-/// have the named game's value (those it sets are checked by the caller). `morris`, the
-/// family's name, is what records of rules no preset has carried before they named the
-/// nearest preset: the `Rules` tag alone names their rules.
-fn check_named_game<G: GameFamily>(
+/// Refuses a record whose `Game` and `Rules` tags name a game other than `game`.
+///
+/// The `Game` tag names the game by id or alias, whatever the family (a morris record read as
+/// checkers is refused by it too), and the `Rules` tag's options are set over that game's
+/// defaults: every option must then have `game`'s value. Without a `Game` tag the options the
+/// `Rules` tag names must have `game`'s values. Values compare as the rules read them
+/// (`flying=0` is `flying=none`). `morris`, the family's name, is what records of rules no
+/// preset has carried before they named the nearest preset, with every option in their `Rules`
+/// tag: it reads as Nine Men's Morris under those options, as Python's reader loads it.
+fn check_rules_tags<G: GameFamily>(
     game: &G,
-    id: &str,
+    named: Option<&str>,
     rules: &[(&str, &str)],
 ) -> Result<(), RecordErrorKind> {
-    if id == G::FAMILY && G::FAMILY == "morris" {
-        return Ok(());
+    for (i, (name, value)) in rules.iter().enumerate() {
+        if value.is_empty() {
+            return Err(RecordErrorKind::BadTag(format!(
+                "[Rules \"...\"]: `{name}` is not a name=value word"
+            )));
+        }
+        let earlier = rules[..i]
+            .iter()
+            .find(|(n, v)| n == name && !v.eq_ignore_ascii_case(value));
+        if let Some((_, again)) = earlier {
+            return Err(RecordErrorKind::RepeatedRule(
+                (*name).to_owned(),
+                format!("{name}={again}"),
+                format!("{name}={value}"),
+            ));
+        }
     }
+    let ours = game.settings();
+    let record = named.unwrap_or_else(|| named_game(game).0);
+    // Each word's value as the rules write it, checked against the game's.
+    let mut words = Vec::with_capacity(rules.len());
+    for &(name, value) in rules {
+        let mut read = *game.rule_set();
+        let written = match read.set(name, value) {
+            Ok(()) => read.values().into_iter().find(|(n, _)| *n == name),
+            Err(_) => None,
+        };
+        let theirs = ours.iter().find(|(n, _)| *n == name).map(|(_, v)| v);
+        match (written, theirs) {
+            (Some((_, written)), Some(theirs)) if written == *theirs => words.push((name, written)),
+            (_, theirs) => {
+                return Err(RecordErrorKind::OtherGame {
+                    found: format!("{record} with {name}={value}"),
+                    expected: match theirs {
+                        Some(v) => format!("{name}={v}: load the game with {name}={value}"),
+                        None => format!("{}, which has no option {name}", described(game)),
+                    },
+                })
+            }
+        }
+    }
+    let Some(id) = named else {
+        return Ok(());
+    };
     let other = || RecordErrorKind::OtherGame {
         found: id.to_owned(),
         expected: described(game),
     };
-    let named = crate::registry::GameId::parse(id).map_err(|_| other())?;
+    let base = if id.eq_ignore_ascii_case(G::FAMILY) && G::FAMILY == "morris" {
+        "nine_mens_morris"
+    } else {
+        id
+    };
+    let named = crate::registry::GameId::parse(base).map_err(|_| other())?;
     if named.family() != G::FAMILY {
         return Err(other());
     }
-    let defaults = named
+    let mut expected = named
         .load(&[] as &[(&str, &str)])
         .map_err(|_| other())?
         .settings();
-    let left_out = |list: Vec<(&'static str, String)>| -> Vec<(&'static str, String)> {
-        list.into_iter()
-            .filter(|(name, _)| !rules.iter().any(|(n, _)| n == name))
-            .collect()
-    };
-    let ours = left_out(game.settings());
-    let theirs = left_out(defaults);
-    let agree = ours.iter().all(|(name, value)| {
-        theirs
-            .iter()
-            .find(|(n, _)| n == name)
-            .is_some_and(|(_, v)| v.eq_ignore_ascii_case(value))
-    });
-    if agree {
+    for (name, value) in &mut expected {
+        if let Some((_, written)) = words.iter().find(|(n, _)| n == name) {
+            value.clone_from(written);
+        }
+    }
+    if expected == ours {
         Ok(())
     } else {
         Err(other())
@@ -364,9 +406,6 @@ fn start_state<G: GameFamily + Clone>(
                 .collect()
         })
         .unwrap_or_default();
-    if let Some(id) = tag("Game") {
-        check_named_game(game, id, &rules)?;
-    }
     if G::FAMILY == "checkers" {
         if let Some(kind) = tag("GameType") {
             // `21`, optionally followed by board details (`21,W,8,8,N2,0`).
@@ -378,35 +417,7 @@ fn start_state<G: GameFamily + Clone>(
             }
         }
     }
-    if !rules.is_empty() {
-        let settings = game.settings();
-        for (i, (name, value)) in rules.iter().enumerate() {
-            let earlier = rules[..i]
-                .iter()
-                .find(|(n, v)| n == name && !v.eq_ignore_ascii_case(value));
-            if let Some((_, again)) = earlier {
-                return Err(RecordErrorKind::RepeatedRule(
-                    (*name).to_owned(),
-                    format!("{name}={again}"),
-                    format!("{name}={value}"),
-                ));
-            }
-        }
-        // The record's game as its tags name it (the `Game` tag, else the game read as).
-        let record = tag("Game").unwrap_or_else(|| named_game(game).0);
-        for &(name, value) in &rules {
-            let ours = settings.iter().find(|(n, _)| *n == name).map(|(_, v)| v);
-            if ours.is_none_or(|v| !v.eq_ignore_ascii_case(value)) {
-                return Err(RecordErrorKind::OtherGame {
-                    found: format!("{record} with {name}={value}"),
-                    expected: match ours {
-                        Some(v) => format!("{name}={v}: load the game with {name}={value}"),
-                        None => format!("{}, which has no option {name}", described(game)),
-                    },
-                });
-            }
-        }
-    }
+    check_rules_tags(game, tag("Game"), &rules)?;
     match tag("FEN") {
         None => Ok(GameState::new(game.clone())),
         Some(fen) => {

@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use crate::errors::{Error, Result};
+use crate::ints::Int;
 use crate::py_build::{run_interruptibly, BuildJob};
 use crate::py_game::PyGame;
 
@@ -26,12 +27,14 @@ pub(crate) fn _plan_units<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyGame>,
     targets: Option<Vec<String>>,
-    max_men: Option<u8>,
-    max_pieces: Option<u8>,
+    max_men: Option<Int>,
+    max_pieces: Option<Int>,
     whole_game: bool,
     wdl_only: bool,
     unit_distances: bool,
 ) -> PyResult<Bound<'py, PyList>> {
+    let max_men = max_men.map(|m| m.unsigned("max_men")).transpose()?;
+    let max_pieces = max_pieces.map(|m| m.unsigned("max_pieces")).transpose()?;
     let job = BuildJob::new(&game.get().game, targets, max_men, max_pieces, whole_game)?;
     let options = SolveOptions {
         wdl_only,
@@ -68,12 +71,13 @@ pub(crate) fn _build_unit<'py>(
     game: &Bound<'py, PyGame>,
     out: PathBuf,
     subspaces: Vec<String>,
-    threads: Option<usize>,
+    threads: Option<Int>,
     wdl_only: bool,
     compress: bool,
     checkpoint_minutes: Option<f64>,
     unit_distances: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let threads = threads.map(|t| t.positive("threads")).transpose()?;
     let job = BuildJob::new(&game.get().game, Some(subspaces.clone()), None, None, false)?;
     let cancel = Arc::new(AtomicBool::new(false));
     let options = SolveOptions {

@@ -246,7 +246,8 @@ impl PyState {
     }
 
     /// The game as a game record: PDN for checkers, the same layout for morris (see
-    /// `perfectplay.pdn`). `tags` (a dict or a list of pairs) come first; `result` is `1-0`
+    /// `perfectplay.pdn`). `tags` (a dict or a list of pairs) come first, but for `Result`,
+    /// `FEN`, `SetUp`, `GameType`, `Game` and `Rules`, which the state writes; `result` is `1-0`
     /// (White wins), `0-1`, `1/2-1/2` or `*`, by default the game's own (`*` while it goes
     /// on). A half-made turn is left out.
     #[pyo3(signature = (tags = None, result = None))]
@@ -422,8 +423,8 @@ impl PyState {
     }
 
     /// The legal action that `text` names (`11-15`, `15x24`, `d6`, `a1-a4`, `pass`: what
-    /// `action_to_string` writes; case and spaces do not matter). `IllegalActionError` names
-    /// the legal ones when none matches.
+    /// `action_to_string` writes; case and spaces around it do not matter).
+    /// `IllegalActionError` names the legal ones when none matches.
     fn string_to_action(&mut self, text: &str) -> crate::errors::Result<usize> {
         let wanted = text.trim().to_ascii_lowercase();
         with_family!(AnyState, &mut self.inner, s => {

@@ -169,35 +169,108 @@ impl PyTablebase {
 
     /// The rows of `states` (states or position strings), end to end.
     fn encoded_rows(&self, states: &Bound<'_, PyAny>) -> Result<Vec<u32>> {
-        Ok(self.encoded_rows_but_half_turns(states, false)?.0)
-    }
-
-    /// [`PyTablebase::encoded_rows`], where with `skip_half_turns` a state whose turn is half
-    /// made takes the row of the game's start instead of raising, its place listed in the
-    /// second vector: `probe_batch(default=)` gives it the default, as `get` does.
-    fn encoded_rows_but_half_turns(
-        &self,
-        states: &Bound<'_, PyAny>,
-        skip_half_turns: bool,
-    ) -> Result<(Vec<u32>, Vec<usize>)> {
         let mut flat = Vec::new();
-        let mut half_turns = Vec::new();
-        for (i, state) in states
+        for state in states
             .try_iter()
             .map_err(|_| Error::ArgumentType("encode takes an iterable of states".into()))?
+        {
+            let state = state.map_err(|e| Error::Tablebase(e.to_string()))?;
+            flat.extend(encode_row(&self.game.game, self.position_of(&state)?)?);
+        }
+        Ok(flat)
+    }
+
+    /// The states of a `probe_batch`: rows for those a row holds, the others apart. With
+    /// `half_turns`, a state whose turn is half made is one of the others (it gets the
+    /// default, as `get` gives it) rather than an error.
+    fn gathered(&self, states: &Bound<'_, PyAny>, half_turns: bool) -> Result<Gathered> {
+        let mut gathered = Gathered::default();
+        for (i, state) in states
+            .try_iter()
+            .map_err(|_| Error::ArgumentType("probe_batch takes an iterable of states".into()))?
             .enumerate()
         {
             let state = state.map_err(|e| Error::Tablebase(e.to_string()))?;
+            gathered.count = i + 1;
             let pos = match self.position_of(&state) {
-                Err(Error::OutOfScope(_)) if skip_half_turns => {
-                    half_turns.push(i);
-                    any_start(&self.game.game)
+                Err(Error::OutOfScope(_)) if half_turns => {
+                    gathered.others.push((i, None));
+                    continue;
                 }
                 other => other?,
             };
-            flat.extend(encode_row(&self.game.game, pos)?);
+            match any::encode(&self.game.game, pos) {
+                Ok(row) => {
+                    gathered.rows.extend(row);
+                    gathered.row_of.push(i);
+                }
+                Err(RowError::Memory) => gathered.others.push((i, Some(pos))),
+                Err(other) => return Err(Error::Tablebase(other.to_string())),
+            }
         }
-        Ok((flat, half_turns))
+        Ok(gathered)
+    }
+
+    /// Probes gathered states: the rows in one batch, the others one by one; each value and
+    /// distance at its state's place, or the first state's error.
+    fn probe_gathered(
+        &self,
+        py: Python<'_>,
+        gathered: &Gathered,
+        missing: Option<i8>,
+    ) -> Result<(Vec<i8>, Vec<i32>)> {
+        let tables = self.tables()?;
+        let game = self.game.game;
+        let n = gathered.row_of.len();
+        let (mut row_wdl, mut row_plies) = (vec![0i8; n], vec![-1i32; n]);
+        let mut failure: Option<(usize, Error)> = None;
+        let batch = py.detach(|| {
+            perfectplay_env::pool::run(|| {
+                tables.probe_rows(&game, &gathered.rows, missing, &mut row_wdl, &mut row_plies)
+            })
+        });
+        match batch {
+            Ok(()) => {}
+            Err(RowsError::Probe { at, source }) => {
+                failure = Some((gathered.row_of[at], Error::from(source)));
+            }
+            Err(other) => return Err(Error::Tablebase(other.to_string())),
+        }
+        let (mut wdl, mut plies) = (vec![0i8; gathered.count], vec![-1i32; gathered.count]);
+        for (row, &i) in gathered.row_of.iter().enumerate() {
+            (wdl[i], plies[i]) = (row_wdl[row], row_plies[row]);
+        }
+        for &(i, pos) in &gathered.others {
+            if failure.as_ref().is_some_and(|(at, _)| *at < i) {
+                break;
+            }
+            let found = match pos {
+                Some(pos) => py.detach(|| tables.probe(pos)),
+                None => Err(ProbeError::OutOfScope("a turn is half made".to_owned())),
+            };
+            match (found, missing) {
+                (Ok(v), _) => {
+                    wdl[i] = any::wdl_number(v.wdl);
+                    plies[i] = v.plies.map_or(-1, |p| i32::try_from(p).unwrap_or(i32::MAX));
+                }
+                (
+                    Err(
+                        ProbeError::MissingTable { .. }
+                        | ProbeError::OutOfScope(_)
+                        | ProbeError::CannotArise,
+                    ),
+                    Some(value),
+                ) => (wdl[i], plies[i]) = (value, -1),
+                (Err(e), _) => {
+                    failure = Some((i, Error::from(e)));
+                    break;
+                }
+            }
+        }
+        match failure {
+            Some((_, e)) => Err(e),
+            None => Ok((wdl, plies)),
+        }
     }
 
     /// The position of `state` (a `State` or a position string), checked to be of this game.
@@ -673,17 +746,18 @@ impl PyTablebase {
     /// Probes many positions at once, in parallel with the GIL released. `positions` is an
     /// `[N, 4]` array of encoded positions (see `encode`; any integer dtype whose values fit
     /// `uint32`: a value that does not raises `TablebaseError` naming its row and field, and
-    /// a float or bool array `TypeError`) or an iterable of states or position strings.
-    /// Returns `(wdl, plies)`: `int8` values 1, 0, -1 for the side to move and `int32` plies
-    /// to the end (-1 for draws and WDL-only tables, but for what the rules decide). The first
-    /// position that cannot be probed raises its error; a table changed on disk while the
-    /// batch read it raises `TablebaseError`.
+    /// a float or bool array `TypeError`) or an iterable of states or position strings (those
+    /// whose position no row holds, a morris memory, are probed one by one). Returns `(wdl,
+    /// plies)`: `int8` values 1, 0, -1 for the side to move and `int32` plies to the end (-1
+    /// for draws and WDL-only tables, but for what the rules decide). The first position that
+    /// cannot be probed raises its error; a table changed on disk while the batch read it
+    /// raises `TablebaseError`.
     ///
     /// `default` (an int from -128 to 127, such as -2) is the `wdl` of positions the tables do
     /// not hold (a missing table, more pieces than the databases cover, a state whose turn is
     /// half made), with plies -1, instead of an error: `wdl != default` is then the mask of
-    /// positions found, as `get` would find them. Rows that
-    /// are not positions, a closed tablebase and damaged tables still raise.
+    /// positions found, as `get` would find them. Rows that are not positions, a closed
+    /// tablebase and damaged tables still raise.
     #[pyo3(signature = (positions, default = None))]
     fn probe_batch<'py>(
         &self,
@@ -700,24 +774,21 @@ impl PyTablebase {
                 })
             })
             .transpose()?;
-        let mut half_turns = Vec::new();
-        let (rows, shape) = if positions.hasattr("dtype").unwrap_or(false) {
-            // Copied: another Python thread may write to the caller's array while the GIL is
-            // released. Any integer dtype whose values fit; nothing wrapped or truncated.
-            exact_integers::<u32>(positions, "encoded positions", |at, v| {
-                Error::Tablebase(format!(
-                    "encoded positions: row {}, field {}, is {v}: fields are 0 to {}",
-                    at / 4,
-                    at % 4,
-                    u32::MAX
-                ))
-            })?
-        } else {
-            let (rows, skipped) = self.encoded_rows_but_half_turns(positions, missing.is_some())?;
-            half_turns = skipped;
-            let n = rows.len() / 4;
-            (rows, vec![n, 4])
-        };
+        if !positions.hasattr("dtype").unwrap_or(false) {
+            let gathered = self.gathered(positions, missing.is_some())?;
+            let (wdl, plies) = self.probe_gathered(py, &gathered, missing)?;
+            return Ok((PyArray1::from_vec(py, wdl), PyArray1::from_vec(py, plies)));
+        }
+        // Copied: another Python thread may write to the caller's array while the GIL is
+        // released. Any integer dtype whose values fit; nothing wrapped or truncated.
+        let (rows, shape) = exact_integers::<u32>(positions, "encoded positions", |at, v| {
+            Error::Tablebase(format!(
+                "encoded positions: row {}, field {}, is {v}: fields are 0 to {}",
+                at / 4,
+                at % 4,
+                u32::MAX
+            ))
+        })?;
         if shape.len() != 2 || shape[1] != 4 {
             return Err(Error::Tablebase(format!(
                 "encoded positions are an [N, 4] array (rows of 4 uint32), not shape {shape:?}"
@@ -737,11 +808,6 @@ impl PyTablebase {
             RowsError::Probe { source, .. } => Error::from(source),
             other => Error::Tablebase(other.to_string()),
         })?;
-        if let Some(missing) = missing {
-            for i in half_turns {
-                (wdl[i], plies[i]) = (missing, -1);
-            }
-        }
         Ok((PyArray1::from_vec(py, wdl), PyArray1::from_vec(py, plies)))
     }
 
@@ -806,8 +872,6 @@ fn nothing_to_draw(subspace: &str) -> Error {
     ))
 }
 
-/// The row of `pos` ([`any::encode`]): a morris position that remembers something has none
-/// (out of scope: its memory is part of its value).
 /// The directories of argument `what`: one path (`str`, `bytes` or `os.PathLike`) or an
 /// iterable of them, none only where `none_too`. `also` lists what else the argument takes,
 /// for the message.
@@ -848,14 +912,22 @@ pub(crate) fn directory_list(
     Ok(dirs)
 }
 
-/// The start of `game`, a position every row encoding takes.
-fn any_start(game: &AnyGame) -> AnyPosition {
-    match game {
-        AnyGame::Checkers(g) => AnyPosition::Checkers(perfectplay_core::Game::start_position(g)),
-        AnyGame::Morris(g) => AnyPosition::Morris(perfectplay_core::Game::start_position(g)),
-    }
+/// The states of a `probe_batch` call, gathered: see [`PyTablebase::gathered`].
+#[derive(Default)]
+struct Gathered {
+    /// The rows of the states a row holds, four words each.
+    rows: Vec<u32>,
+    /// The state each row is of (its place in the call).
+    row_of: Vec<usize>,
+    /// The states no row holds, in order: a position with a memory (probed alone), or a turn
+    /// half made (`None`).
+    others: Vec<(usize, Option<AnyPosition>)>,
+    /// How many states there are.
+    count: usize,
 }
 
+/// The row of `pos` ([`any::encode`]): a morris position that remembers something has none
+/// (out of scope: its memory is part of its value).
 fn encode_row(game: &AnyGame, pos: AnyPosition) -> Result<Row> {
     any::encode(game, pos).map_err(|e| match e {
         RowError::Memory => Error::OutOfScope(format!("{e}: probe this position with probe()")),

@@ -307,6 +307,14 @@ pub enum SolveError {
     /// The rules cannot be solved by this database scheme.
     #[error("cannot build databases for these rules: {0}")]
     Unsupported(String),
+    /// The worker threads could not be started (the system refused them).
+    #[error("cannot start {threads} worker threads: {why}")]
+    ThreadPool {
+        /// How many were asked for.
+        threads: usize,
+        /// What the system said.
+        why: String,
+    },
     /// A subspace asked for does not exist in this game.
     #[error("no subspace {0} in this game")]
     NoSuchSubspace(String),

@@ -75,7 +75,10 @@ pub fn worker_pool(threads: Option<usize>) -> Result<(rayon::ThreadPool, usize),
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| SolveError::Unsupported(format!("cannot start {threads} threads: {e}")))?;
+        .map_err(|e| SolveError::ThreadPool {
+            threads,
+            why: e.to_string(),
+        })?;
     Ok((pool, threads))
 }
 

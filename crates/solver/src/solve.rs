@@ -309,10 +309,22 @@ pub fn solve<D: Domain>(
     } else {
         LockWait::No
     };
+    // Rules the tables cannot hold are refused before the directory is made or locked.
+    let units = plan(&domain, targets);
+    check_keys(&domain, &units)?;
     let _lock = claim_directory(out, wait)?;
     let tb = Tablebase::open(domain, out)?;
-    let units = plan(tb.domain(), targets);
     build_units(&tb, out, &units, options, &figures)
+}
+
+/// Refuses units with a subspace the database scheme cannot hold under the domain's rules.
+fn check_keys<D: Domain>(domain: &D, units: &[Vec<D::Key>]) -> Result<(), SolveError> {
+    for &key in units.iter().flatten() {
+        domain
+            .check_key(key)
+            .map_err(|why| SolveError::Unsupported(format!("subspace {key}: {why}")))?;
+    }
+    Ok(())
 }
 
 /// Builds one unit of a plan into `out` on its own, for schedulers that hand units out to
@@ -344,11 +356,7 @@ fn build_units<D: Domain>(
     options: &SolveOptions,
     figures: &BuildProgress,
 ) -> Result<SolveReport, SolveError> {
-    for &key in units.iter().flatten() {
-        tb.domain()
-            .check_key(key)
-            .map_err(|why| SolveError::Unsupported(format!("subspace {key}: {why}")))?;
-    }
+    check_keys(tb.domain(), units)?;
     refuse_foreign_tables(tb, units)?;
     let (pool, threads) = worker_pool(options.threads)?;
     let started = Instant::now();

@@ -356,6 +356,37 @@ fn a_morris_variant_names_its_nearest_preset_and_reads_back() {
     assert!(read_records(&other, &old).is_err());
     // `morris` names no checkers game.
     assert!(read_records(&Checkers::default(), &old).is_err());
+    // The old form reads as Nine Men's Morris under its Rules tag: one that leaves options
+    // out gives them Nine Men's Morris's values.
+    let three = Morris::preset("three_mens_morris").unwrap();
+    assert!(read_records(&three, "[Game \"morris\"]\n*").is_err());
+    assert!(read_records(&nine, "[Game \"Morris\"]\n*").is_ok());
+    let twelve = Morris::preset("twelve_mens_morris").unwrap();
+    let twelve_200 = Morris::new(with_ply_limit(*twelve.rules(), 200)).unwrap();
+    let short = "[Game \"morris\"]\n[Rules \"ply_limit=200\"]\n*";
+    assert!(read_records(&twelve_200, short).is_err());
+    assert!(read_records(&variant, short).is_ok());
+}
+
+/// A Rules tag's values are compared as the rules read them, and a word without a value is
+/// refused as such.
+#[test]
+fn rules_tag_values_compare_as_the_rules_read_them() {
+    let nine = Morris::preset("nine_mens_morris").unwrap();
+    let mut rules = *nine.rules();
+    rules.flying = None;
+    let no_flying = Morris::new(rules).unwrap();
+    for written in ["flying=0", "flying=none", "flying=NONE", "flying=off"] {
+        let text = format!("[Game \"nine_mens_morris\"]\n[Rules \"{written}\"]\n*");
+        assert!(read_records(&no_flying, &text).is_ok(), "{written}");
+        let err = read_records(&nine, &text).unwrap_err().to_string();
+        assert!(err.contains("load the game with"), "{err}");
+    }
+    let err = read_records(&nine, "[Rules \"ply_limit\"]\n*").unwrap_err();
+    assert!(
+        matches!(err.kind, RecordErrorKind::BadTag(ref why) if why.contains("`ply_limit` is not a name=value word")),
+        "{err}"
+    );
 }
 
 /// `rules` with a ply limit.
