@@ -219,6 +219,10 @@ def test_tablebase_takes_a_path_a_list_or_a_tablebase(tmp_path):
         env.step(env.sample_legal_actions())
     with pytest.raises(TypeError, match="tablebase"):
         pp.VectorEnv("three_mens_morris", 2, opponent="perfect", tablebase=42)
+    # Tables nothing would read are refused, not ignored.
+    for opponent in (None, "random"):
+        with pytest.raises(ValueError, match="neither is asked for"):
+            pp.VectorEnv("three_mens_morris", 2, opponent=opponent, tablebase=tmp_path)
     with pytest.raises(ValueError, match="empty"):
         pp.VectorEnv("three_mens_morris", 2, opponent="perfect", tablebase=[])
 

@@ -249,7 +249,15 @@ fn make_batch<F: Tabled>(game: F, spec: &BatchSpec) -> Result<Batch<F>> {
         ));
     }
     if !perfect && spec.start.is_none() {
-        // Nothing reads tables or an index.
+        // Nothing reads tables or an index: tables given anyway are a mistake to report (an
+        // opponent meant to be perfect, a start meant to be drawn), not to ignore.
+        if spec.tables.is_some() {
+            return Err(Error::BadArgument(
+                "tablebase= is read by opponent=\"perfect\" and start=\"subspace:KEY\", and \
+                 neither is asked for: leave tablebase out, or say which"
+                    .to_owned(),
+            ));
+        }
         let agent = spec.opponent.map(|_| (agent, Opponent::Random));
         return Ok(Batch::new(game, num_envs, seed, agent, Start::Initial));
     }
