@@ -11,21 +11,24 @@ use perfectplay_core::morris::Morris;
 
 mod checkers;
 mod morris;
+mod records;
 mod solver;
 
 pub use checkers::{checkers_fen, checkers_move};
 pub use morris::{morris_fen, morris_move};
+pub use records::records;
 pub use solver::{checksums, probe_rows, search_table, table};
 
 /// A target's checks of one input.
 pub type Check = fn(&[u8]);
 
 /// Every target by name, as `fuzz/fuzz_targets/` and `fuzz/regressions/` name them.
-pub const TARGETS: [(&str, Check); 8] = [
+pub const TARGETS: [(&str, Check); 9] = [
     ("checkers_fen", checkers_fen),
     ("checkers_move", checkers_move),
     ("morris_fen", morris_fen),
     ("morris_move", morris_move),
+    ("records", records),
     ("table", table),
     ("checksums", checksums),
     ("probe_rows", probe_rows),
