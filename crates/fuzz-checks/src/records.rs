@@ -5,7 +5,6 @@ use perfectplay_core::checkers::{Checkers, CheckersRules};
 use perfectplay_core::morris::Morris;
 use perfectplay_core::record::{read_records, write_record, Record};
 use perfectplay_core::registry::GameFamily;
-use perfectplay_core::Game;
 
 /// The first byte picks the game: standard checkers, the basic game (captures optional and
 /// stopped part way), a morris preset, or a morris variant no preset has (records of which
