@@ -150,23 +150,50 @@ def write(
     go before each state's moves (a record keeps its own). ``append=True`` adds to the file.
 
     The file is written whole or not at all: the text goes to a new file beside it, which
-    then replaces it, so an error or an interrupt leaves the file as it was."""
+    then replaces it, so an error or an interrupt leaves the file as it was. A file holds games
+    of one game and rules, as :func:`read` reads them: games of others (among ``games``, or
+    against the first game of the file appended to) raise ``ValueError`` before anything is
+    written."""
     parts = []
+    game = None
     for g in games:
         if isinstance(g, GameRecord):
-            parts.append(g.to_pdn())
+            state, part = g.state, g.to_pdn()
         elif isinstance(g, State):
-            parts.append(g.to_pdn(tags))
+            state, part = g, g.to_pdn(tags)
         else:
             raise TypeError(f"write takes States or GameRecords, not {type(g).__name__}")
+        game = _one_game(game, state.game, len(parts) + 1)
+        parts.append(part)
     path = os.fspath(path)
     text = "\n".join(parts)
     if append and os.path.exists(path):
         with open(path, encoding="utf-8") as f:
             earlier = f.read()
+        if earlier.strip() and game is not None:
+            try:
+                first = _game(earlier, None, {})
+            except (RecordError, ValueError):
+                first = None  # a file the reader refuses already: nothing to keep it readable
+            if first is not None and first != game:
+                raise ValueError(
+                    f"{path} holds games of {first.id}, and a file holds games of one game and "
+                    f"rules: these are of {game.id}"
+                )
         if earlier:
             text = earlier + "\n" + text
     _replace_with(path, text)
+
+
+def _one_game(game: Optional[Game], other: Game, number: int) -> Game:
+    """``other``, the game of the ``number``-th game written, where it is ``game`` (or the
+    first); else the ``ValueError`` of a file mixing games."""
+    if game is not None and other != game:
+        raise ValueError(
+            f"game {number} is of {other.id}, game 1 of {game.id}: a file holds games of one "
+            f"game and rules, as pdn.read reads it; write them to separate files"
+        )
+    return other
 
 
 def _replace_with(path: str, text: str) -> None:

@@ -253,3 +253,20 @@ def test_a_variant_is_named_by_its_nearest_preset_and_reads_back(tmp_path):
     old = text.replace('"nine_mens_morris"', '"morris"').replace("ply_limit=200", every)
     (record,) = pp.pdn.loads(old)
     assert record.state.game == game and record.state.history() == state.history()
+
+
+def test_a_file_holds_games_of_one_game_as_read_reads_it(tmp_path):
+    path = tmp_path / "games.pdn"
+    checkers = pp.load_game("checkers").new_initial_state()
+    morris = pp.load_game("nine_mens_morris").new_initial_state()
+    variant = pp.load_game("nine_mens_morris", ply_limit=200).new_initial_state()
+    with pytest.raises(ValueError, match="game 2 is of nine_mens_morris, game 1 of checkers"):
+        pp.pdn.write(path, [checkers, morris])
+    assert not path.exists()
+    with pytest.raises(ValueError, match="one game and rules"):
+        pp.pdn.write(path, [morris, variant])
+    pp.pdn.write(path, [morris, morris])
+    with pytest.raises(ValueError, match="holds games of nine_mens_morris"):
+        pp.pdn.write(path, [checkers], append=True)
+    pp.pdn.write(path, [morris], append=True)
+    assert len(pp.pdn.read(path)) == 3
