@@ -146,7 +146,8 @@ class PerfectPlayEnv(gym.Env):
             what ``gymnasium.wrappers.RecordVideo`` records).
         illegal_action: ``"lose"`` or ``"raise"``.
         tablebase: a directory of endgame tables, a list of them, or a
-            :class:`perfectplay.Tablebase`: what ``opponent="perfect"`` and subspace starts read.
+            :class:`perfectplay.Tablebase`: what ``opponent="perfect"`` reads (and only it:
+            given with another opponent, ``ValueError``).
         start: where games start (:data:`Start`); ``reset(options={"fen": ...})`` overrides it
             for one game.
         **rules: rule options for :func:`perfectplay.load_game` (``ply_limit=...`` and the
@@ -175,6 +176,12 @@ class PerfectPlayEnv(gym.Env):
             )
         if opponent == "perfect" and tablebase is None:
             raise ValueError("opponent='perfect' needs tablebase=DIR (or a list of directories)")
+        if opponent != "perfect" and tablebase is not None:
+            # As the batched env: tables nothing reads are refused, not ignored.
+            raise ValueError(
+                "tablebase= is read by opponent='perfect' alone (a subspace start needs the "
+                "subspace's index, no table): leave tablebase out, or ask for that opponent"
+            )
         if not (start is None or callable(start) or str(start).startswith("subspace:")):
             raise ValueError(
                 f"unknown start {start!r}: give None, 'subspace:KEY' (such as 'subspace:4-3') "
@@ -386,7 +393,8 @@ class PerfectPlayVectorEnv(_GymVectorEnv):
         opponent: ``"random"`` or ``"perfect"`` (needs ``tablebase``), both stepped in Rust.
         seed: the seed of the envs' random streams until :meth:`reset` gets one.
         tablebase: a directory of endgame tables, a list of them, or a
-            :class:`perfectplay.Tablebase` (its directories are read).
+            :class:`perfectplay.Tablebase` (its directories are read), for
+            ``opponent="perfect"`` alone.
         start: ``None`` or ``"subspace:KEY"`` (a callable start needs :class:`PerfectPlayEnv`).
         copy: ``True`` (default) returns fresh arrays from every call; ``False`` returns the
             env's own buffers, overwritten by the next call (faster; copy what you keep).

@@ -170,18 +170,20 @@ def write(
     if append and os.path.exists(path):
         with open(path, encoding="utf-8") as f:
             earlier = f.read()
-        if earlier.strip() and game is not None:
+        if earlier:
+            text = earlier + "\n" + text
+        if game is not None:
+            # The game `read` will take the file for, its first record's (a byte-order mark
+            # and comments before it aside, as `read` sets them aside).
             try:
-                first = _game(earlier, None, {})
+                first = _game(text.removeprefix("\ufeff"), None, {})
             except (RecordError, ValueError):
-                first = None  # a file the reader refuses already: nothing to keep it readable
+                first = None  # a file the reader refuses already: nothing to keep readable
             if first is not None and first != game:
                 raise ValueError(
                     f"{path} holds games of {first.id}, and a file holds games of one game and "
                     f"rules: these are of {game.id}"
                 )
-        if earlier:
-            text = earlier + "\n" + text
     _replace_with(path, text)
 
 

@@ -497,3 +497,13 @@ def test_perfect_play_arguments_are_checked(tmp_path):
     missing = caught.value.missing
     assert len(missing) > 12 and caught.value.subspace == missing[0]
     assert f"and {len(missing) - 12} more" in str(caught.value)
+
+
+def test_tables_without_a_perfect_opponent_are_refused(three_tables):
+    for opponent in ("random", lambda state: state.legal_actions()[0]):
+        with pytest.raises(ValueError, match="read by opponent='perfect' alone"):
+            ge.PerfectPlayEnv("three_mens_morris", opponent=opponent, tablebase=three_tables)
+    with pytest.raises(ValueError, match="alone"):
+        ge.PerfectPlayVectorEnv(
+            num_envs=2, game_id="three_mens_morris", opponent="random", tablebase=three_tables
+        )

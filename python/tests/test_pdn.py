@@ -270,3 +270,12 @@ def test_a_file_holds_games_of_one_game_as_read_reads_it(tmp_path):
         pp.pdn.write(path, [checkers], append=True)
     pp.pdn.write(path, [morris], append=True)
     assert len(pp.pdn.read(path)) == 3
+    # A byte-order mark, or comments with no game yet, do not make a file checkers.
+    marked = tmp_path / "marked.pdn"
+    marked.write_text(morris.to_pdn(), encoding="utf-8-sig")
+    pp.pdn.write(marked, [morris], append=True)
+    noted = tmp_path / "noted.pdn"
+    noted.write_text("; games of the club night\n{ round 1 }\n", encoding="utf-8")
+    pp.pdn.write(noted, [morris], append=True)
+    for file in (marked, noted):
+        assert [r.state.game.id for r in pp.pdn.read(file)][-1] == "nine_mens_morris"

@@ -219,10 +219,13 @@ def test_tablebase_takes_a_path_a_list_or_a_tablebase(tmp_path):
         env.step(env.sample_legal_actions())
     with pytest.raises(TypeError, match="tablebase"):
         pp.VectorEnv("three_mens_morris", 2, opponent="perfect", tablebase=42)
-    # Tables nothing would read are refused, not ignored.
+    # Tables nothing would read are refused, not ignored: only a perfect opponent reads them.
     for opponent in (None, "random"):
-        with pytest.raises(ValueError, match="neither is asked for"):
-            pp.VectorEnv("three_mens_morris", 2, opponent=opponent, tablebase=tmp_path)
+        for start in (None, "subspace:3-3"):
+            with pytest.raises(ValueError, match="read by opponent=\"perfect\" alone"):
+                pp.VectorEnv(
+                    "three_mens_morris", 2, opponent=opponent, tablebase=tmp_path, start=start
+                )
     with pytest.raises(ValueError, match="empty"):
         pp.VectorEnv("three_mens_morris", 2, opponent="perfect", tablebase=[])
 

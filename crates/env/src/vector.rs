@@ -248,16 +248,18 @@ fn make_batch<F: Tabled>(game: F, spec: &BatchSpec) -> Result<Batch<F>> {
             "opponent=\"perfect\" needs tablebase=DIR (or a list of directories)".to_owned(),
         ));
     }
+    // Only a perfect opponent reads tables (a start drawn from a subspace needs its index
+    // alone): tables given without one are a mistake to report (an opponent meant to be
+    // perfect), not to ignore.
+    if !perfect && spec.tables.is_some() {
+        return Err(Error::BadArgument(
+            "tablebase= is read by opponent=\"perfect\" alone (a start=\"subspace:KEY\" needs \
+             the subspace's index, no table): leave tablebase out, or ask for that opponent"
+                .to_owned(),
+        ));
+    }
     if !perfect && spec.start.is_none() {
-        // Nothing reads tables or an index: tables given anyway are a mistake to report (an
-        // opponent meant to be perfect, a start meant to be drawn), not to ignore.
-        if spec.tables.is_some() {
-            return Err(Error::BadArgument(
-                "tablebase= is read by opponent=\"perfect\" and start=\"subspace:KEY\", and \
-                 neither is asked for: leave tablebase out, or say which"
-                    .to_owned(),
-            ));
-        }
+        // Nothing reads tables or an index.
         let agent = spec.opponent.map(|_| (agent, Opponent::Random));
         return Ok(Batch::new(game, num_envs, seed, agent, Start::Initial));
     }

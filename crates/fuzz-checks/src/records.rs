@@ -7,10 +7,11 @@ use perfectplay_core::record::{read_records, write_record, Record};
 use perfectplay_core::registry::GameFamily;
 
 /// The first byte picks the game: standard checkers, the basic game (captures optional and
-/// stopped part way), a morris preset, or a morris variant no preset has (records of which
-/// name their nearest preset); the rest is the text of a record. Every game read writes back
-/// to a record that reads as one game with the same start, moves (forfeits included), result
-/// and tags, the ones the writer sets aside.
+/// stopped part way), a morris preset, or a morris preset with one option changed (a ply
+/// limit, flying, the no-re-forming memory: records of rules no preset has name their nearest
+/// preset); the rest is the text of a record. Every game read writes back to a record that
+/// reads as one game with the same start, moves (forfeits included), result and tags (but
+/// those the writer sets from the state), and that writes again to the same text.
 pub fn records(data: &[u8]) {
     let Some((&selector, rest)) = data.split_first() else {
         return;
@@ -30,12 +31,23 @@ pub fn records(data: &[u8]) {
         ),
         2 => round_trips(&crate::morris_game(selector / 4), text),
         _ => {
+            // A preset with one option changed: rules no preset has (or, rarely, another
+            // preset's), named by their nearest preset when written.
             let mut rules = *crate::morris_game(selector / 4).rules();
-            rules.ply_limit = Some(200);
-            round_trips(
-                &Morris::new(rules).expect("a ply limit fits any rules"),
-                text,
-            );
+            match selector / 24 % 3 {
+                0 => rules.ply_limit = Some(200),
+                1 => {
+                    rules.flying = if rules.flying.is_some() {
+                        None
+                    } else {
+                        Some(3)
+                    }
+                }
+                _ => rules.no_reforming = !rules.no_reforming,
+            }
+            if let Ok(game) = Morris::new(rules) {
+                round_trips(&game, text);
+            }
         }
     }
 }
@@ -63,6 +75,9 @@ fn round_trips<G: GameFamily + Clone>(game: &G, text: &str) {
         assert_eq!(again.state.origin(), record.state.origin(), "{written}");
         assert_eq!(again.state.position(), record.state.position(), "{written}");
         assert_eq!(again.result, record.result, "{written}");
+        // Written again, the same text: nothing drifts between writes.
+        let rewritten = write_record(&again.state, &kept, Some(again.result));
+        assert_eq!(rewritten, written);
         let again_kept: Vec<&(String, String)> = again
             .tags
             .iter()

@@ -60,8 +60,8 @@ use crate::py_tablebase::PyTablebase;
 ///   uniformly from the subspace's indices whose positions are not over, from each env's own
 ///   stream (as `Tablebase.sample_states` draws them); the side to move there has the first
 ///   count of men (or pieces): White in morris, Black in checkers. Without `tablebase` only
-///   the subspace's index is needed, no table. A `tablebase` that neither a perfect opponent
-///   nor such a start reads is refused (`ValueError`).
+///   the subspace's index is needed, no table. A `tablebase` without a perfect opponent,
+///   which alone reads it, is refused (`ValueError`).
 /// - Autoreset, Gymnasium's next-step mode: the step in which a game ends returns its final
 ///   observation with `terminated` or `truncated` set; in the next step that env ignores its
 ///   action and starts a new game, returning the first observation with zero reward and both
