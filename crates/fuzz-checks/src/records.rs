@@ -21,14 +21,7 @@ pub fn records(data: &[u8]) {
     };
     match selector % 4 {
         0 => round_trips(&Checkers::default(), text),
-        1 => round_trips(
-            &Checkers::new(CheckersRules {
-                mandatory_capture: false,
-                complete_jumps: false,
-                ..CheckersRules::default()
-            }),
-            text,
-        ),
+        1 => round_trips(&basic_checkers(), text),
         2 => round_trips(&crate::morris_game(selector / 4), text),
         _ => {
             // A preset with one option changed: rules no preset has (or, rarely, another
@@ -50,6 +43,15 @@ pub fn records(data: &[u8]) {
             }
         }
     }
+}
+
+/// The Construction Checkers sheet's basic game: captures optional and stopped part way.
+fn basic_checkers() -> Checkers {
+    Checkers::new(CheckersRules {
+        mandatory_capture: false,
+        complete_jumps: false,
+        ..CheckersRules::default()
+    })
 }
 
 /// Tags the writer writes from the state, whatever a record said.
@@ -121,15 +123,7 @@ mod tests {
         for (selector, text) in cases {
             let read = match selector {
                 0 => read_records(&Checkers::default(), text).map(|r| r.len()),
-                1 => read_records(
-                    &Checkers::new(CheckersRules {
-                        mandatory_capture: false,
-                        complete_jumps: false,
-                        ..CheckersRules::default()
-                    }),
-                    text,
-                )
-                .map(|r| r.len()),
+                1 => read_records(&basic_checkers(), text).map(|r| r.len()),
                 2 => read_records(&crate::morris_game(0), text).map(|r| r.len()),
                 _ => {
                     let mut rules = *crate::morris_game(0).rules();
