@@ -326,7 +326,6 @@ fn check_rules_tags<G: GameFamily>(
         }
     }
     let ours = game.settings();
-    let record = named.unwrap_or_else(|| named_game(game).0);
     // Each word's value as the rules write it, checked against the game's.
     let mut words = Vec::with_capacity(rules.len());
     for &(name, value) in rules {
@@ -339,13 +338,16 @@ fn check_rules_tags<G: GameFamily>(
         match (written, theirs) {
             (Some((_, written)), Some(theirs)) if written == *theirs => words.push((name, written)),
             (_, theirs) => {
+                // The record's game as its tags name it (the `Game` tag, else the game read
+                // as), worked out only for the message.
+                let record = named.unwrap_or_else(|| named_game(game).0);
                 return Err(RecordErrorKind::OtherGame {
                     found: format!("{record} with {name}={value}"),
                     expected: match theirs {
                         Some(v) => format!("{name}={v}: load the game with {name}={value}"),
                         None => format!("{}, which has no option {name}", described(game)),
                     },
-                })
+                });
             }
         }
     }

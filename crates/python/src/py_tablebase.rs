@@ -248,20 +248,9 @@ impl PyTablebase {
                 Some(pos) => py.detach(|| tables.probe(pos)),
                 None => Err(ProbeError::OutOfScope("a turn is half made".to_owned())),
             };
-            match (found, missing) {
-                (Ok(v), _) => {
-                    wdl[i] = any::wdl_number(v.wdl);
-                    plies[i] = v.plies.map_or(-1, |p| i32::try_from(p).unwrap_or(i32::MAX));
-                }
-                (
-                    Err(
-                        ProbeError::MissingTable { .. }
-                        | ProbeError::OutOfScope(_)
-                        | ProbeError::CannotArise,
-                    ),
-                    Some(value),
-                ) => (wdl[i], plies[i]) = (value, -1),
-                (Err(e), _) => {
+            match any::row_value(found, missing) {
+                Ok(row) => (wdl[i], plies[i]) = row,
+                Err(e) => {
                     failure = Some((i, Error::from(e)));
                     break;
                 }
@@ -543,11 +532,7 @@ impl PyTablebase {
                     .into_any(),
             )),
             // What Python raises as MissingTableError or OutOfScopeError.
-            Err(
-                ProbeError::MissingTable { .. }
-                | ProbeError::OutOfScope(_)
-                | ProbeError::CannotArise,
-            ) => Ok(default),
+            Err(e) if any::is_not_held(&e) => Ok(default),
             Err(e) => Err(e.into()),
         }
     }

@@ -242,6 +242,34 @@ pub fn wdl_number(wdl: crate::value::Wdl) -> i8 {
     }
 }
 
+/// A probe's result as a batch stores it: the value (1, 0, -1) and the plies (-1 for none),
+/// or with `missing` that value and -1 where the tables hold no such position (a missing
+/// table, one out of their scope or that cannot arise); other errors stay errors.
+pub fn row_value(
+    found: Result<Value, ProbeError>,
+    missing: Option<i8>,
+) -> Result<(i8, i32), ProbeError> {
+    match (found, missing) {
+        (Ok(v), _) => Ok((
+            wdl_number(v.wdl),
+            v.plies.map_or(-1, |p| i32::try_from(p).unwrap_or(i32::MAX)),
+        )),
+        (Err(e), Some(value)) if is_not_held(&e) => Ok((value, -1)),
+        (Err(e), _) => Err(e),
+    }
+}
+
+/// Whether a probe failed because the tables hold no such position (a missing table, one out
+/// of their scope or that cannot arise), where a caller may take a default instead; a damaged
+/// table or a position of another game is not that.
+#[must_use]
+pub fn is_not_held(e: &ProbeError) -> bool {
+    matches!(
+        e,
+        ProbeError::MissingTable { .. } | ProbeError::OutOfScope(_) | ProbeError::CannotArise
+    )
+}
+
 /// Probes `positions` (the rows from number `first` on) into `wdl` and `plies`, up to the
 /// first failure.
 fn probe_into<D: Domain>(
@@ -253,25 +281,12 @@ fn probe_into<D: Domain>(
     plies: &mut [i32],
 ) -> Result<(), RowsError> {
     let mut failure = None;
-    let checked = tb.probe_batch_with(positions, |i, v| match (v, missing) {
-        (Ok(v), _) => {
-            wdl[i] = wdl_number(v.wdl);
-            plies[i] = v.plies.map_or(-1, |p| i32::try_from(p).unwrap_or(i32::MAX));
+    let checked = tb.probe_batch_with(positions, |i, v| match row_value(v, missing) {
+        Ok((value, distance)) => {
+            (wdl[i], plies[i]) = (value, distance);
             ControlFlow::Continue(())
         }
-        (
-            Err(
-                ProbeError::MissingTable { .. }
-                | ProbeError::OutOfScope(_)
-                | ProbeError::CannotArise,
-            ),
-            Some(value),
-        ) => {
-            wdl[i] = value;
-            plies[i] = -1;
-            ControlFlow::Continue(())
-        }
-        (Err(source), _) => {
+        Err(source) => {
             failure = Some(RowsError::Probe {
                 at: first + i,
                 source,
