@@ -82,6 +82,20 @@ pub(crate) enum CliError {
         /// Whether the game was played first (the file opened, a write failing).
         played: bool,
     },
+    /// The game record file of `play --save` holds games that a reader of this game's records
+    /// refuses (another game or rules, or text that is no record): appending would leave a
+    /// file no reader reads whole.
+    #[error(
+        "cannot save the game to {}: a file holds records of one game and rules, and this \
+         one does not read as records of the game played ({why}); save to another file",
+        path.display()
+    )]
+    SaveMixed {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What reading the file as records of the game played found.
+        why: String,
+    },
     /// `search` asked of checkers, which has no placement phase.
     #[error(
         "checkers has no placement phase to search: `perfectplay probe checkers` answers its \
@@ -226,7 +240,8 @@ impl CliError {
             | CliError::PerfectPlayer(_)
             | CliError::MissingTables(_)
             | CliError::Request(_)
-            | CliError::Save { played: false, .. } => 2,
+            | CliError::Save { played: false, .. }
+            | CliError::SaveMixed { .. } => 2,
             CliError::PerftMismatch { .. }
             | CliError::PositionCountMismatch { .. }
             | CliError::NoLegalMove

@@ -56,7 +56,8 @@ pub(crate) struct PlayArgs {
     #[arg(short, long)]
     pub(crate) quiet: bool,
     /// Append the game to this file as a game record (PDN for checkers, the same layout for
-    /// morris), readable by `perfectplay.pdn` and other PDN tools.
+    /// morris), readable by `perfectplay.pdn` and other PDN tools. A file that holds games
+    /// must hold records of this game and rules.
     #[arg(long, value_name = "FILE")]
     pub(crate) save: Option<PathBuf>,
 }
@@ -279,7 +280,7 @@ fn play<G: CliGame>(
     let mut record_file = args
         .save
         .as_deref()
-        .map(|path| open_record(path).map(|file| (path, file)))
+        .map(|path| open_record(path, state.game()).map(|file| (path, file)))
         .transpose()?;
     let mut console = Console::new(args.setup.move_time);
     console.touch_move(args.touch_move);
@@ -420,17 +421,28 @@ pub(crate) fn play_out<G: CliGame>(
     }
 }
 
-/// The record file `path`, opened to append to (created if missing).
-fn open_record(path: &std::path::Path) -> Result<std::fs::File, CliError> {
-    std::fs::OpenOptions::new()
+/// The record file `path`, opened to append to (created if missing). A file that holds games
+/// already must read as records of `game`, so that the game appended leaves it readable.
+fn open_record<G: CliGame>(path: &std::path::Path, game: &G) -> Result<std::fs::File, CliError> {
+    use std::io::Read;
+    let failed = |source| CliError::Save {
+        path: path.to_owned(),
+        source,
+        played: false,
+    };
+    let mut file = std::fs::OpenOptions::new()
         .create(true)
+        .read(true)
         .append(true)
         .open(path)
-        .map_err(|source| CliError::Save {
-            path: path.to_owned(),
-            source,
-            played: false,
-        })
+        .map_err(failed)?;
+    let mut text = String::new();
+    file.read_to_string(&mut text).map_err(failed)?;
+    perfectplay_core::record::read_records(game, &text).map_err(|e| CliError::SaveMixed {
+        path: path.to_owned(),
+        why: e.to_string(),
+    })?;
+    Ok(file)
 }
 
 /// Appends `state` to the record `file`, a blank line after any game already there. A game
@@ -814,6 +826,61 @@ mod tests {
         );
         assert!(text.starts_with("move values: "), "{text}");
         assert!(text.contains("win in 9"), "{text}");
+    }
+
+    #[test]
+    fn saves_refuse_a_file_of_another_game_before_playing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.pdn");
+        let save = |game: PlayArgs, set: &[&str]| {
+            output(&PlayArgs {
+                save: Some(path.clone()),
+                max_plies: Some(5),
+                setup: GameSetup {
+                    set: set.iter().map(|s| (*s).to_owned()).collect(),
+                    ..GameSetup::default()
+                },
+                ..game
+            })
+        };
+        save(morris("nine_mens_morris"), &[]).unwrap();
+        let before = std::fs::read_to_string(&path).unwrap();
+        for (game, set) in [
+            (args(), &[][..]),
+            (morris("twelve_mens_morris"), &[][..]),
+            (morris("nine_mens_morris"), &["flying=none"][..]),
+        ] {
+            let err = save(game, set).unwrap_err();
+            assert!(matches!(err, CliError::SaveMixed { .. }), "{err}");
+            assert_eq!(err.exit_code(), 2);
+            let text = err.to_string();
+            assert!(text.contains("save to another file"), "{text}");
+            assert!(
+                text.contains("game 1: a record of nine_mens_morris"),
+                "{text}"
+            );
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), before);
+        }
+        // Text that is no record is refused too, and left as it was.
+        std::fs::write(&path, "not a game").unwrap();
+        let err = save(morris("nine_mens_morris"), &[]).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("`not` is not a point of this board"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "not a game");
+        // The same game and rules append.
+        std::fs::write(&path, &before).unwrap();
+        save(morris("nine_mens_morris"), &[]).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let game = perfectplay_core::morris::Morris::preset("nine_mens_morris").unwrap();
+        assert_eq!(
+            perfectplay_core::record::read_records(&game, &text)
+                .unwrap()
+                .len(),
+            2
+        );
     }
 
     #[test]
