@@ -15,7 +15,9 @@
 //!    of the man's point, or any point when the side may fly, for no other move could have
 //!    left it there: a memory naming a point the man cannot have left is refused);
 //! 7. Shah's first mill (optional, default `-`): `-`, `W` or `B` for who closed the first mill
-//!    while placing, `W!` or `B!` when that player's opening removal is the turn to play.
+//!    while placing, `W!` or `B!` when that player's opening removal is the turn to play. While
+//!    placing and at the opening removal it must agree with the board (unless placement takes
+//!    or moves men): a side with a mill means someone closed one, and the side named has one.
 //!
 //! The empty Nine Men's Morris board with White to move is
 //! `.../.../.../....../.../.../... w 9 9 0 - -`.
@@ -95,6 +97,14 @@ pub enum MorrisPositionError {
     /// A Shah memory the rules do not use or that contradicts the position.
     #[error("bad first-mill memory: the rules must use it, and an opening removal needs both hands empty and its player to move")]
     BadFirstMill,
+    /// Placing under the first-mill opening, a side has a mill but the memory says nobody
+    /// closed one: the placement that closed it would have set it.
+    #[error("{0} has a mill, so the first-mill memory cannot be empty while placing: a mill closed by a placement sets it (W or B in the seventh field)")]
+    MillWithoutFirstMill(Color),
+    /// Placing under the first-mill opening (mills taking nothing), the memory names a side
+    /// with no mill on the board: nothing could have broken the mill it closed.
+    #[error("the first-mill memory names {0}, which has no mill on the board: a mill closed while placing stands until the opening removal")]
+    FirstMillWithoutMill(Color),
     /// Points off the board, or on both sides.
     #[error("men stand off the board or on the same point")]
     BadMen,
@@ -155,7 +165,37 @@ impl Morris {
                 return Err(MorrisPositionError::BadFirstMill);
             }
         }
-        Ok(())
+        self.check_first_mill_against_mills(pos)
+    }
+
+    /// Under the first-mill opening, checks the memory against the mills on the board while
+    /// they cannot have changed: placing, and at the opening removal. A man placed is never
+    /// moved then (unless placement mixes with moving), so a mill on the board was closed by a
+    /// placement, which set the memory if none was set; and the memory's own mill is still
+    /// standing unless a capture while placing took one of its men.
+    fn check_first_mill_against_mills(
+        &self,
+        pos: &MorrisPosition,
+    ) -> Result<(), MorrisPositionError> {
+        let rules = self.rules();
+        let placed_all = pos.in_hand(Color::White) == 0 && pos.in_hand(Color::Black) == 0;
+        if !rules.first_mill_opens
+            || rules.mixed_placement
+            || (placed_all && !pos.opening_removal_pending())
+        {
+            return Ok(());
+        }
+        let has_mill = |color| self.board().has_mill(pos.men(color));
+        match pos.first_mill() {
+            None => match Color::ALL.into_iter().find(|&c| has_mill(c)) {
+                Some(color) => Err(MorrisPositionError::MillWithoutFirstMill(color)),
+                None => Ok(()),
+            },
+            Some(color) if !rules.captures_while_placing && !has_mill(color) => {
+                Err(MorrisPositionError::FirstMillWithoutMill(color))
+            }
+            Some(_) => Ok(()),
+        }
     }
 
     /// Reads a position string; returns the position and the plies since the last man was

@@ -1451,6 +1451,41 @@ fn bad_position_strings_are_refused_with_their_kind() {
         bad_first_mill
     );
     assert!(shah.parse_fen(&format!("{full} b 0 0 0 - B!")).is_ok());
+    // While placing, the memory agrees with the mills on the board.
+    let white_mill = "WWW/.../.../....../.../BB./... b 9 10 0";
+    assert!(shah.parse_fen(&format!("{white_mill} - W")).is_ok());
+    assert_eq!(
+        fen_error(&shah, &format!("{white_mill} - -")).kind,
+        K::Invalid(MorrisPositionError::MillWithoutFirstMill(Color::White))
+    );
+    assert_eq!(
+        fen_error(&shah, &format!("{white_mill} - B")).kind,
+        K::Invalid(MorrisPositionError::FirstMillWithoutMill(Color::Black))
+    );
+    assert!(shah.parse_fen(&format!("{full} w 0 0 0 - W!")).is_ok());
+    let black_mill_only = "WW./W../.../....../.../.../BBB w 9 9 0";
+    assert!(shah.parse_fen(&format!("{black_mill_only} - B")).is_ok());
+    assert_eq!(
+        fen_error(&shah, &format!("{black_mill_only} - W")).kind,
+        K::Invalid(MorrisPositionError::FirstMillWithoutMill(Color::White))
+    );
+    let pending_without_mill = "WBW/BWB/WBW/BWBWBW/BWB/WBW/BWB w 0 0 0 - W!";
+    assert_eq!(
+        fen_error(&shah, pending_without_mill).kind,
+        K::Invalid(MorrisPositionError::FirstMillWithoutMill(Color::White))
+    );
+    // Once moving, mills come and go: the memory is gone and nothing is checked.
+    assert!(shah.parse_fen(&format!("{full} w 0 0 0 - -")).is_ok());
+    // Where placement may move men or take them, a mill may have been broken or formed by a
+    // move, and the memory is taken as given.
+    let mixed = with("shah", &[("mixed_placement", "true")]);
+    assert!(mixed.parse_fen(&format!("{white_mill} - -")).is_ok());
+    let taking = with("shah", &[("captures_while_placing", "true")]);
+    assert!(taking.parse_fen(&format!("{white_mill} - B")).is_ok());
+    assert_eq!(
+        fen_error(&taking, &format!("{white_mill} - -")).kind,
+        K::Invalid(MorrisPositionError::MillWithoutFirstMill(Color::White))
+    );
 }
 
 #[test]
