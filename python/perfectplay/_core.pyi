@@ -1,7 +1,7 @@
 """Type stubs for perfectplay._core, the compiled extension (crates/python)."""
 
 import os
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -18,6 +18,9 @@ _target_cpu: str
 architecture's name elsewhere (see `perfectplay.core_target`)."""
 
 RuleValue = Union[bool, int, str, None]
+_Path = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+"""A directory as the tablebase arguments take it: str, bytes or any path-like object."""
+_StrPath = Union[str, "os.PathLike[str]"]
 
 class IllegalMoveError(ValueError):
     """A move that is not legal in the position, or text that names no legal move.
@@ -425,7 +428,7 @@ class VectorEnv:
         opponent: Optional[str] = None,
         agent_player: int = 0,
         copy: bool = True,
-        tablebase: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]], Tablebase, None] = None,
+        tablebase: Union[_Path, Iterable[_Path], Tablebase, None] = None,
         start: Optional[str] = None,
         packed_mask: bool = False,
         obs_dtype: Union[str, "np.dtype[Any]", type, None] = None,
@@ -439,7 +442,7 @@ class VectorEnv:
         reseeds env `i` as the only env of a `VectorEnv` seeded `seed[i]`; `None` lets them go
         on."""
     def step(
-        self, actions: Union[npt.NDArray[np.int64], Sequence[int]]
+        self, actions: Union[npt.NDArray[np.integer[Any]], Sequence[int]]
     ) -> Tuple[
         Union[npt.NDArray[np.float32], npt.NDArray[np.uint8]],
         npt.NDArray[np.float32],
@@ -541,7 +544,7 @@ class Tablebase:
     def __init__(
         self,
         game: Game,
-        directories: Union[str, bytes, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]],
+        directories: Union[_Path, Iterable[_Path]],
         distances: bool = True,
     ) -> None: ...
     @property
@@ -553,7 +556,7 @@ class Tablebase:
     @property
     def closed(self) -> bool:
         """Whether `close()` was called."""
-    def add_directory(self, directory: str) -> None:
+    def add_directory(self, directory: _StrPath) -> None:
         """Adds a directory to search after the others."""
     def subspaces(self) -> List[str]:
         """The subspaces with a table in some directory, sorted (`5-4`, `2110-53`, ...)."""
@@ -617,7 +620,7 @@ class Tablebase:
         copies, and the state is the copy the index stores; the morris index also holds
         positions that no game reaches. The side to move has the first count of men (or
         pieces): White in morris, Black in checkers."""
-    def encode(self, states: Sequence[StateOrFen]) -> npt.NDArray[np.uint32]:
+    def encode(self, states: Iterable[StateOrFen]) -> npt.NDArray[np.uint32]:
         """Encodes states (or position strings) as rows of four `uint32` (see the module docs):
         what `probe_batch` reads."""
     def probe_batch(
@@ -647,16 +650,16 @@ class Tablebase:
     def close(self) -> None:
         """Lets the tables go; every later call raises `TablebaseError`."""
     def __enter__(self) -> Tablebase: ...
-    def __exit__(self, *exc: Any) -> bool: ...
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any, /) -> bool: ...
 
-def _tables_game(directory: str) -> Optional[Game]:
+def _tables_game(directory: _StrPath) -> Optional[Game]:
     """The game whose tables lie in `directory`, from the first table's header
     ([`game_of_tables`]), or `None` when the directory holds no table."""
 
 def _build_tables(
     game: Game,
-    out: str,
-    targets: Optional[List[str]] = None,
+    out: _StrPath,
+    targets: Optional[Sequence[str]] = None,
     max_men: Optional[int] = None,
     max_pieces: Optional[int] = None,
     whole_game: bool = False,
@@ -684,7 +687,7 @@ def _build_tables(
 
 def _plan_units(
     game: Game,
-    targets: Optional[List[str]] = None,
+    targets: Optional[Sequence[str]] = None,
     max_men: Optional[int] = None,
     max_pieces: Optional[int] = None,
     whole_game: bool = False,
@@ -699,8 +702,8 @@ def _plan_units(
 
 def _verify_tables(
     game: Game,
-    db: str,
-    targets: Optional[List[str]] = None,
+    db: _StrPath,
+    targets: Optional[Sequence[str]] = None,
     threads: Optional[int] = None,
     unit_distances: bool = False,
     progress: Optional[Any] = None,
@@ -717,8 +720,8 @@ def _verify_tables(
 
 def _build_unit(
     game: Game,
-    out: str,
-    subspaces: List[str],
+    out: _StrPath,
+    subspaces: Sequence[str],
     threads: Optional[int] = None,
     wdl_only: bool = False,
     compress: bool = False,
@@ -739,7 +742,7 @@ class _DirectoryClaim:
     """A directory claimed by a cluster build's driver: its build lock, held until `release()`
     (or the object is dropped), with the temporary files of killed writers removed when taken."""
 
-    def __init__(self, out: str) -> None: ...
+    def __init__(self, out: _StrPath) -> None: ...
     def release(self) -> None:
         """Lets the directory go, first removing the temporary files that killed workers left
         (call it once no task writes there any more)."""

@@ -28,7 +28,8 @@ actions) says what it may do; an illegal action ends the episode as a loss by de
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+import os
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -80,7 +81,8 @@ Opponent = Union[str, Callable[[Any], int]]
 #: a callable ``start(np_random) -> State or position string``.
 Start = Union[None, str, Callable[[np.random.Generator], Any]]
 
-TablebaseLike = Union[None, "os.PathLike[str]", str, Sequence[str], "pp.Tablebase"]
+_Path = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+TablebaseLike = Union[None, _Path, Iterable[_Path], "pp.Tablebase"]
 
 
 def _tablebase(game: Any, tablebase: TablebaseLike) -> Optional["pp.Tablebase"]:

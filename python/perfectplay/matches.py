@@ -36,7 +36,7 @@ from __future__ import annotations
 import os
 import random
 import time
-from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -85,7 +85,9 @@ def match(
     alternate: bool = False,
     draw_lots: bool = False,
     clock: Optional[float] = None,
-    tablebase: Union[Tablebase, str, "os.PathLike[str]", Sequence[Any], None] = None,
+    tablebase: Union[
+        Tablebase, str, bytes, "os.PathLike[str]", List[Any], Tuple[Any, ...], None
+    ] = None,
     start: Union[State, str, None] = None,
     max_plies: Optional[int] = None,
     seed: int = 0,

@@ -328,7 +328,7 @@ def build(
     try:
         return _core._build_tables(
             game,
-            os.fspath(out),
+            os.fsdecode(out),
             targets=_subspace_names(subspaces),
             max_men=max_men,
             max_pieces=max_pieces,

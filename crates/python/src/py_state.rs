@@ -198,11 +198,12 @@ impl PyState {
     /// `"a1-a4xd7"`). An illegal or unreadable move raises `IllegalMoveError` and leaves the
     /// state unchanged, as does a move while a turn is half made with `apply_action`. A
     /// forfeited turn (`--` in a game record) is played with `forfeit_turn()`.
-    fn apply(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
-        if let Ok(mv) = mv.cast::<PyMove>() {
+    // `r#move`: Python callers name the argument `move`, as the stub and the docs do.
+    fn apply(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        if let Ok(mv) = r#move.cast::<PyMove>() {
             let mv = mv.get().mv;
             with_family!(AnyState, &mut self.inner, s => s.apply_move(&mv)).map_err(Error::from)?;
-        } else if let Ok(text) = mv.extract::<String>() {
+        } else if let Ok(text) = r#move.extract::<String>() {
             with_family!(AnyState, &mut self.inner, s => s.apply_text(&text))
                 .map_err(Error::from)?;
         } else {
@@ -476,9 +477,9 @@ impl PyState {
 
     /// The actions that play `move` from the start of a turn, in order. A move that is not
     /// legal there raises `IllegalMoveError`.
-    fn move_actions(&self, mv: &PyMove) -> PyResult<Vec<usize>> {
+    fn move_actions(&self, r#move: &PyMove) -> PyResult<Vec<usize>> {
         Ok(
-            with_family!(AnyState, &self.inner, s => s.move_actions(&mv.mv))
+            with_family!(AnyState, &self.inner, s => s.move_actions(&r#move.mv))
                 .map_err(Error::from)?,
         )
     }
