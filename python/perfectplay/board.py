@@ -298,7 +298,8 @@ class PlayBoard(anywidget.AnyWidget):
     #: and the click areas (``data-point`` attributes) drawn on it.
     svg = traitlets.Unicode("").tag(sync=True)
     #: The person's legal moves, best first: ``move``, ``result`` (win, draw, loss),
-    #: ``plies`` (None for a draw), ``label`` and ``best`` (keeps the position's value).
+    #: ``wdl`` (1, 0 or -1, as ``Probe.wdl``), ``plies`` (None for a draw), ``label`` and
+    #: ``best`` (keeps the position's value).
     moves = traitlets.List(traitlets.Dict()).tag(sync=True)
     #: The points clicked so far towards a move.
     selection = traitlets.List(traitlets.Unicode()).tag(sync=True)

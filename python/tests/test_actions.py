@@ -106,6 +106,20 @@ def test_checkers_capture_is_one_action_per_jump():
     assert state.outcome().winner == 0 and state.outcome().reason == "no men"
 
 
+def test_apply_and_move_actions_take_the_move_by_keyword_as_documented():
+    state = pp.load_game("checkers").new_initial_state()
+    eleven_fifteen = next(m for m in state.legal_moves() if str(m) == "11-15")
+    actions = state.move_actions(move=eleven_fifteen)
+    state.apply(move="11-15")
+    assert state.history() == [eleven_fifteen]
+    replayed = pp.load_game("checkers").new_initial_state()
+    for action in actions:
+        replayed.apply_action(action)
+    assert replayed == state
+    with pytest.raises(TypeError):
+        state.apply(mv="22-18")
+
+
 def test_move_actions_refuses_a_move_not_legal_there():
     nine = pp.load_game("nine_mens_morris").new_initial_state()
     three = pp.load_game("three_mens_morris").new_initial_state()

@@ -2,6 +2,7 @@
 
 import copy
 import os
+import pathlib
 import pickle
 import random
 import shutil
@@ -335,6 +336,12 @@ def test_checkers_endings_probe_and_play_to_the_end(checkers_dir):
         tb.probe("B:WK32,K31:BK1,K5")
     with pytest.raises(pp.OutOfScopeError, match="at most 8"):
         tb.probe(tb.game.new_initial_state())
+
+
+def test_build_takes_its_directory_as_str_bytes_or_path(tmp_path):
+    for out in [str(tmp_path / "s"), os.fsencode(tmp_path / "b"), tmp_path / "p"]:
+        built = pp.tablebase.build("three_mens_morris", out, subspaces=["3-3"], progress=False)
+        assert built and (pathlib.Path(os.fsdecode(out)) / "3-3.ppdb").is_file()
 
 
 def test_build_reports_progress_and_resumes(tmp_path):

@@ -97,13 +97,14 @@ pub enum MorrisPositionError {
     /// A Shah memory the rules do not use or that contradicts the position.
     #[error("bad first-mill memory: the rules must use it, and an opening removal needs both hands empty and its player to move")]
     BadFirstMill,
-    /// Placing under the first-mill opening, a side has a mill but the memory says nobody
-    /// closed one: the placement that closed it would have set it.
-    #[error("{0} has a mill, so the first-mill memory cannot be empty while placing: a mill closed by a placement sets it (W or B in the seventh field)")]
+    /// Under the first-mill opening, a side with men in hand has a mill but the memory says
+    /// nobody closed one: the placement that closed it would have set it.
+    #[error("{0} has a mill and men in hand, so the first-mill memory cannot be empty: a mill closed by a placement sets it (W or B in the seventh field)")]
     MillWithoutFirstMill(Color),
-    /// Placing under the first-mill opening (mills taking nothing), the memory names a side
-    /// with no mill on the board: nothing could have broken the mill it closed.
-    #[error("the first-mill memory names {0}, which has no mill on the board: a mill closed while placing stands until the opening removal")]
+    /// Under the first-mill opening (mills taking nothing), both sides have men in hand and
+    /// the memory names a side with no mill on the board: nothing could have broken the mill
+    /// it closed.
+    #[error("the first-mill memory names {0}, which has no mill on the board: while both sides place, a mill closed stands")]
     FirstMillWithoutMill(Color),
     /// Points off the board, or on both sides.
     #[error("men stand off the board or on the same point")]
@@ -168,30 +169,33 @@ impl Morris {
         self.check_first_mill_against_mills(pos)
     }
 
-    /// Under the first-mill opening, checks the memory against the mills on the board while
-    /// they cannot have changed: placing, and at the opening removal. A man placed is never
-    /// moved then (unless placement mixes with moving), so a mill on the board was closed by a
-    /// placement, which set the memory if none was set; and the memory's own mill is still
-    /// standing unless a capture while placing took one of its men.
+    /// Under the first-mill opening, checks the memory against the mills on the board where
+    /// they cannot have changed since it was set. Unless placement mixes with moving, a side
+    /// with men in hand has only placed, and a placement that closes a mill sets the memory
+    /// if none is set: so a side with men in hand and a mill means a memory. While both sides
+    /// have men in hand no man has moved, and unless placing takes men none was taken: so the
+    /// side the memory names still has the mill it closed. (A side with none in hand may
+    /// slide while the other places, in positions set up so, and break or form mills.)
     fn check_first_mill_against_mills(
         &self,
         pos: &MorrisPosition,
     ) -> Result<(), MorrisPositionError> {
         let rules = self.rules();
-        let placed_all = pos.in_hand(Color::White) == 0 && pos.in_hand(Color::Black) == 0;
-        if !rules.first_mill_opens
-            || rules.mixed_placement
-            || (placed_all && !pos.opening_removal_pending())
-        {
+        if !rules.first_mill_opens || rules.mixed_placement {
             return Ok(());
         }
         let has_mill = |color| self.board().has_mill(pos.men(color));
+        let placing = |color| pos.in_hand(color) > 0;
         match pos.first_mill() {
-            None => match Color::ALL.into_iter().find(|&c| has_mill(c)) {
+            None => match Color::ALL.into_iter().find(|&c| placing(c) && has_mill(c)) {
                 Some(color) => Err(MorrisPositionError::MillWithoutFirstMill(color)),
                 None => Ok(()),
             },
-            Some(color) if !rules.captures_while_placing && !has_mill(color) => {
+            Some(color)
+                if !rules.captures_while_placing
+                    && Color::ALL.into_iter().all(placing)
+                    && !has_mill(color) =>
+            {
                 Err(MorrisPositionError::FirstMillWithoutMill(color))
             }
             Some(_) => Ok(()),

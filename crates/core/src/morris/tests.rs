@@ -1469,12 +1469,22 @@ fn bad_position_strings_are_refused_with_their_kind() {
         fen_error(&shah, &format!("{black_mill_only} - W")).kind,
         K::Invalid(MorrisPositionError::FirstMillWithoutMill(Color::White))
     );
-    let pending_without_mill = "WBW/BWB/WBW/BWBWBW/BWB/WBW/BWB w 0 0 0 - W!";
+    // Once a side has placed all its men it may slide (in positions set up with the other
+    // still placing) and break or form its mills; once moving, the memory is gone.
+    assert!(shah
+        .parse_fen("WBW/BWB/WBW/BWBWBW/BWB/WBW/BWB w 0 0 0 - W!")
+        .is_ok());
+    let slid = "W.W/.W./.../....../.../..B/BB. b 1 0 0";
+    assert!(shah.parse_fen(&format!("{slid} - -")).is_ok());
+    let (pos, _) = shah.parse_fen(&format!("{slid} - -")).unwrap();
+    let closing = shah.parse_move(&pos, "f2-g1xa7").unwrap();
+    let after = shah.play(&pos, &closing);
+    assert_eq!(shah.validate(&after), Ok(()));
+    assert!(shah.board().has_mill(after.men(Color::Black)) && after.first_mill().is_none());
     assert_eq!(
-        fen_error(&shah, pending_without_mill).kind,
-        K::Invalid(MorrisPositionError::FirstMillWithoutMill(Color::White))
+        fen_error(&shah, "W.W/.W./.../....../.../.../BBB w 1 1 0 - -").kind,
+        K::Invalid(MorrisPositionError::MillWithoutFirstMill(Color::Black))
     );
-    // Once moving, mills come and go: the memory is gone and nothing is checked.
     assert!(shah.parse_fen(&format!("{full} w 0 0 0 - -")).is_ok());
     // Where placement may move men or take them, a mill may have been broken or formed by a
     // move, and the memory is taken as given.
