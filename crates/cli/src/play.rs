@@ -421,27 +421,30 @@ pub(crate) fn play_out<G: CliGame>(
     }
 }
 
-/// The record file `path`, opened to append to (created if missing). A file that holds games
-/// already must read as records of `game`, so that the game appended leaves it readable.
+/// The record file `path`, opened to append to (created if missing). A regular file that
+/// holds games already must read as records of `game`, so that the game appended leaves it
+/// readable; anything else (a pipe, a terminal, `/dev/stdout`) is written to unread, as a
+/// read there would wait for input that never comes.
 fn open_record<G: CliGame>(path: &std::path::Path, game: &G) -> Result<std::fs::File, CliError> {
-    use std::io::Read;
     let failed = |source| CliError::Save {
         path: path.to_owned(),
         source,
         played: false,
     };
-    let mut file = std::fs::OpenOptions::new()
+    let file = std::fs::OpenOptions::new()
         .create(true)
-        .read(true)
         .append(true)
         .open(path)
         .map_err(failed)?;
-    let mut text = String::new();
-    file.read_to_string(&mut text).map_err(failed)?;
-    perfectplay_core::record::read_records(game, &text).map_err(|e| CliError::SaveMixed {
-        path: path.to_owned(),
-        why: e.to_string(),
-    })?;
+    if file.metadata().map_err(failed)?.is_file() {
+        let mixed = |why: String| CliError::SaveMixed {
+            path: path.to_owned(),
+            why,
+        };
+        let bytes = std::fs::read(path).map_err(failed)?;
+        let text = String::from_utf8(bytes).map_err(|e| mixed(format!("not UTF-8 text: {e}")))?;
+        perfectplay_core::record::read_records(game, &text).map_err(|e| mixed(e.to_string()))?;
+    }
     Ok(file)
 }
 
@@ -860,6 +863,27 @@ mod tests {
                 "{text}"
             );
             assert_eq!(std::fs::read_to_string(&path).unwrap(), before);
+        }
+        // A byte-order mark, line ends of two bytes and comments are records' own; bytes
+        // that are no text are refused by name.
+        std::fs::write(
+            &path,
+            format!("\u{feff}{{a comment}}\r\n{}", before.replace('\n', "\r\n")),
+        )
+        .unwrap();
+        save(morris("nine_mens_morris"), &[]).unwrap();
+        std::fs::write(&path, b"[Event \"caf\xe9\"]\n*\n").unwrap();
+        let err = save(morris("nine_mens_morris"), &[]).unwrap_err();
+        assert!(err.to_string().contains("not UTF-8 text"), "{err}");
+        // What is not a regular file is written to unread (a read from a pipe or a terminal
+        // would wait for input).
+        if cfg!(unix) {
+            output(&PlayArgs {
+                save: Some("/dev/null".into()),
+                max_plies: Some(3),
+                ..args()
+            })
+            .unwrap();
         }
         // Text that is no record is refused too, and left as it was.
         std::fs::write(&path, "not a game").unwrap();

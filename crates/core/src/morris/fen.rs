@@ -15,9 +15,12 @@
 //!    of the man's point, or any point when the side may fly, for no other move could have
 //!    left it there: a memory naming a point the man cannot have left is refused);
 //! 7. Shah's first mill (optional, default `-`): `-`, `W` or `B` for who closed the first mill
-//!    while placing, `W!` or `B!` when that player's opening removal is the turn to play. While
-//!    placing and at the opening removal it must agree with the board (unless placement takes
-//!    or moves men): a side with a mill means someone closed one, and the side named has one.
+//!    while placing, `W!` or `B!` when that player's opening removal is the turn to play. It
+//!    must agree with the board where play cannot have changed the board's mills since
+//!    (unless placement moves men): a side with men in hand and a mill means someone closed
+//!    one, and while both sides have men in hand (and placing takes nothing) the side named
+//!    has a mill. A side with none in hand may slide while the other places, in positions set
+//!    up so, and break or close mills.
 //!
 //! The empty Nine Men's Morris board with White to move is
 //! `.../.../.../....../.../.../... w 9 9 0 - -`.
