@@ -310,6 +310,46 @@ def test_a_bus_error_outside_the_tables_still_ends_the_process(checkers_copy, tm
     assert "Bus error" in result.stderr, result.stderr
 
 
+@pytest.mark.parametrize("how", ["fault", "sent"])
+def test_a_bus_error_ends_the_process_when_faulthandler_came_after_a_table(
+    checkers_copy, tmp_path, how
+):
+    """faulthandler enabled after a table was mapped keeps ours as its predecessor, and the
+    next table mapped puts ours in front of it again: a SIGBUS outside the tables is then
+    reported once and ends the process by SIGBUS, rather than bouncing between the two
+    handlers until the stack overflows (it used to end in a segmentation fault)."""
+    other = tmp_path / "other.bin"
+    other.write_bytes(b"x" * 8192)
+    trigger = (
+        f"""
+        import mmap
+        f = open({str(other)!r}, "r+b")
+        m = mmap.mmap(f.fileno(), 8192)
+        os.truncate({str(other)!r}, 0)
+        print(m[4096])
+        """
+        if how == "fault"
+        else "os.kill(os.getpid(), signal.SIGBUS)"
+    )
+    result = run_python(
+        textwrap.dedent(
+            f"""
+            import faulthandler, os, signal, perfectplay as pp
+            faulthandler.disable()
+            first = pp.tablebase.open({str(checkers_copy)!r})
+            first.probe_batch(first.encode(first.sample_states("1010-60", 10, seed=0)))
+            faulthandler.enable()
+            second = pp.tablebase.open({str(checkers_copy)!r})
+            second.probe_batch(second.encode(second.sample_states("1010-60", 10, seed=0)))
+            """
+        )
+        + textwrap.dedent(trigger),
+        timeout=60,
+    )
+    assert result.returncode == -7, (result.returncode, result.stderr)
+    assert result.stderr.count("Fatal Python error: Bus error") == 1, result.stderr
+
+
 def test_arguments_of_the_wrong_kind_are_type_errors_before_any_work(tmp_path):
     with pytest.raises(TypeError, match="progress"):
         pp.tablebase.build("three_mens_morris", tmp_path / "t", whole_game=True, progress=5)

@@ -224,7 +224,7 @@ pub(crate) unsafe fn pack_24_vbmi(
     // reads nothing past them) `lines[16..24]`, and the tables' 64 bytes each; the stores
     // write the 64 bytes of `words[0..8]` and the 16 of `words[8..10]`. Unaligned loads and
     // stores are allowed. The CPU features are the caller's promise. Tested against the
-    // portable packing (`the_vector_packing_is_the_portable_one`).
+    // portable packing (`the_vector_packings_are_the_portable_one`).
     unsafe {
         let all = _mm512_set1_epi32(-1);
         let low = _mm512_loadu_si512(lines.as_ptr().cast());
@@ -319,7 +319,7 @@ pub(crate) unsafe fn pack_24_avx2(
     // SAFETY: the loads read the 24 values of `lines` (three vectors of eight); the stores
     // write the 32 bytes of `words[0..4]`, the 32 of `words[4..8]` and the 16 of
     // `words[8..10]`. Unaligned loads and stores are allowed. The CPU feature is the caller's
-    // promise. Tested against the portable packing (`the_avx2_packing_is_the_portable_one`).
+    // promise. Tested against the portable packing (`the_vector_packings_are_the_portable_one`).
     unsafe {
         let line = |i: usize| _mm256_loadu_si256(lines.as_ptr().add(8 * i).cast::<__m256i>());
         // Each vector's lanes moved up one, its last lane coming round to lane 0, which the

@@ -456,6 +456,17 @@ mod tests {
                     set.write_mask_words(&mut shuffled, simd::expand_word_ssse3);
                     assert_eq!(shuffled, want, "the SSSE3 fill, {len}");
                 }
+                // Called directly, so that neither the switch another test flips nor
+                // PERFECTPLAY_SIMD keeps its masked runs and tails unchecked.
+                #[cfg(target_arch = "x86_64")]
+                if simd::cpu_has_avx512_mask() {
+                    let mut stored = vec![true; len + 1];
+                    let (stored, guard) = stored.split_at_mut(len);
+                    // SAFETY: the CPU has AVX-512F and AVX-512BW, checked just now.
+                    unsafe { simd::write_mask_avx512(&set.0, stored) };
+                    assert_eq!(stored, want.as_slice(), "the AVX-512 stores, {len}");
+                    assert!(guard[0], "the AVX-512 stores stop at the mask's end");
+                }
             }
         }
     }

@@ -1033,6 +1033,44 @@ mod tests {
     }
 
     #[test]
+    fn buffers_a_row_short_are_refused_and_left_unwritten() {
+        // `Buffers` is public: the length check in `SharedRows::new` is what keeps a Rust
+        // caller's short slices from being written past their end.
+        let (_, game) = AnyGame::load("nine_mens_morris", &[] as &[(&str, &str)]).unwrap();
+        let AnyGame::Morris(game) = game else {
+            unreachable!()
+        };
+        let agent = Some((Player::Second, Opponent::Random));
+        let mut batch = Batch::new(game, 5, 3, agent, Start::Initial);
+        let whole = batch.owned_buffers();
+        let actions = vec![0; batch.len()];
+        for field in 0..6 {
+            let mut rows = whole.clone();
+            let shorten = |len: usize, per: usize| len - per;
+            let (obs_per, count) = (whole.obs.len() / 5, whole.mask.len() / 5);
+            match field {
+                0 => rows.obs.truncate(shorten(whole.obs.len(), obs_per)),
+                1 => rows.mask.truncate(shorten(whole.mask.len(), count)),
+                2 => rows.players.truncate(4),
+                3 => rows.rewards.truncate(shorten(whole.rewards.len(), 1)),
+                4 => rows.terminated.truncate(4),
+                _ => rows.truncated.truncate(4),
+            }
+            let before = rows.clone();
+            for refused in [
+                batch.reset(Reseed::Keep, rows.buffers()),
+                batch.step(&actions, rows.buffers()),
+            ] {
+                assert!(
+                    matches!(&refused, Err(Error::BadArgument(why)) if why.contains("no longer have a row")),
+                    "field {field}: {refused:?}"
+                );
+            }
+            assert_eq!(rows, before, "field {field}: written although refused");
+        }
+    }
+
+    #[test]
     fn results_do_not_depend_on_the_threads() {
         let one = rows_after_steps(1);
         assert_eq!(one, rows_after_steps(3));

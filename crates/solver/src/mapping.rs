@@ -116,6 +116,9 @@ mod registry {
     static LOCK: Mutex<()> = Mutex::new(());
     /// The action that was in place before ours, called for faults outside our maps.
     static mut PREVIOUS: std::mem::MaybeUninit<libc::sigaction> = std::mem::MaybeUninit::zeroed();
+    /// Whether a signal was handed to `PREVIOUS` since ours was last installed: if ours is
+    /// called again for one, the action handed to put ours back without ending the process.
+    static HANDED_BACK: AtomicBool = AtomicBool::new(false);
 
     pub(super) fn register(start: usize, len: usize) -> io::Result<Option<usize>> {
         let _guard = LOCK
@@ -177,6 +180,7 @@ mod registry {
         // `SA_SIGINFO` arguments.
         unsafe {
             (*std::ptr::addr_of_mut!(PREVIOUS)).write(current);
+            HANDED_BACK.store(false, Ordering::SeqCst);
             let mut action: libc::sigaction = std::mem::zeroed();
             action.sa_sigaction = ours();
             action.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_NODEFER;
@@ -208,8 +212,10 @@ mod registry {
             // SAFETY: `start..start + len` is a live map of ours (registered, and maps are
             // unregistered before they are unmapped, which no reader's fault can race: a map
             // is dropped only when nothing reads it). Replacing it with anonymous zero pages
-            // at the same address keeps every pointer into it valid. `mmap` is a plain system
-            // call, safe in a signal handler.
+            // at the same address keeps every pointer into it valid. POSIX does not list `mmap`
+            // among the async-signal-safe functions, but on Linux (glibc and musl) and macOS it
+            // is a plain system call that takes no user-space lock, so it is safe here, as
+            // other runtimes (the JVM's) rely on too.
             let replaced = unsafe {
                 libc::mmap(
                     start as *mut libc::c_void,
@@ -236,14 +242,29 @@ mod registry {
     /// without curing the fault, as Python's `faulthandler` does after putting back its own
     /// predecessor, which is ours.) The next table mapped puts ours back in front.
     ///
+    /// A handler installed over ours after a table was mapped (`faulthandler.enable()` then)
+    /// has ours as its predecessor, and ours, put in front of it again by the next table
+    /// mapped, has it as `PREVIOUS`: handed a signal, it reports it and puts ours back, and
+    /// the signal comes to ours again. The second time round the default action is put back
+    /// instead, so the process ends by the signal, as it would without ours, rather than
+    /// bouncing between the two handlers until its stack runs out.
+    ///
     /// # Safety
     /// Only from the handler, with its `info`.
     unsafe fn hand_back(sig: libc::c_int, info: *mut libc::siginfo_t) {
-        // SAFETY: written before our handler was installed, never while it runs; `sigaction`
-        // and `raise` are async-signal-safe.
+        // SAFETY: `PREVIOUS` was written before our handler was installed, never while it
+        // runs; `HANDED_BACK` is an atomic; `sigemptyset`, `sigaction` and `raise` are
+        // async-signal-safe.
         unsafe {
-            let previous = (*std::ptr::addr_of!(PREVIOUS)).assume_init_ref();
-            libc::sigaction(sig, previous, std::ptr::null_mut());
+            if HANDED_BACK.swap(true, Ordering::SeqCst) {
+                let mut default: libc::sigaction = std::mem::zeroed();
+                default.sa_sigaction = libc::SIG_DFL;
+                libc::sigemptyset(&mut default.sa_mask);
+                libc::sigaction(sig, &default, std::ptr::null_mut());
+            } else {
+                let previous = (*std::ptr::addr_of!(PREVIOUS)).assume_init_ref();
+                libc::sigaction(sig, previous, std::ptr::null_mut());
+            }
             if (*info).si_code <= 0 {
                 libc::raise(sig);
             }

@@ -538,8 +538,12 @@ pub(crate) struct Resolved {
 }
 
 // SAFETY: `payload` points into bytes owned by `table`, which this value keeps alive; a
-// table's bytes never move (a map, or a vector that is never changed) and are never written
-// once it is made, so sharing or sending a `Resolved` shares a `&[u8]`. Tested by
+// table's bytes never move (a map, or a vector that is never changed), so the pointer stays
+// valid wherever the value goes. This program never writes them once made; a mapped table's
+// bytes can still change under it (another process writing the file, or the bus-error
+// handler putting zero pages where the file was cut short, at the same addresses: module
+// `mapping`), which readers detect by the table's checks, so sharing or sending a `Resolved`
+// shares a `&[u8]` as any reader of the map does. Tested by
 // `tests::resolved_tables_read_what_their_tables_hold` and every probe test.
 unsafe impl Send for Resolved {}
 // SAFETY: as for `Send`.
