@@ -277,14 +277,14 @@ def test_perft_refuses_another_games_state():
     assert nine.perft(nine.new_initial_state(), 1) == 24
 
 
-@pytest.mark.parametrize("how", ["fault", "sent"])
-def test_a_bus_error_outside_the_tables_still_ends_the_process(checkers_copy, tmp_path, how):
-    """The handler that keeps truncated tables from crashing hands every other SIGBUS to the
-    handler before it (here Python's faulthandler, then the default): the process dies as it
-    would have, and does not hang."""
+def foreign_bus_error(tmp_path, how):
+    """Code that raises a SIGBUS outside any table: a read past the end of another mapped
+    file (`fault`) or the signal sent (`sent`)."""
     other = tmp_path / "other.bin"
     other.write_bytes(b"x" * 8192)
-    trigger = (
+    if how == "sent":
+        return "os.kill(os.getpid(), signal.SIGBUS)"
+    return textwrap.dedent(
         f"""
         import mmap
         f = open({str(other)!r}, "r+b")
@@ -292,9 +292,15 @@ def test_a_bus_error_outside_the_tables_still_ends_the_process(checkers_copy, tm
         os.truncate({str(other)!r}, 0)
         print(m[4096])
         """
-        if how == "fault"
-        else "os.kill(os.getpid(), signal.SIGBUS)"
     )
+
+
+@pytest.mark.parametrize("how", ["fault", "sent"])
+def test_a_bus_error_outside_the_tables_still_ends_the_process(checkers_copy, tmp_path, how):
+    """The handler that keeps truncated tables from crashing hands every other SIGBUS to the
+    handler before it (here Python's faulthandler, then the default): the process dies as it
+    would have, and does not hang."""
+    trigger = foreign_bus_error(tmp_path, how)
     result = run_python(
         textwrap.dedent(
             f"""
@@ -303,7 +309,7 @@ def test_a_bus_error_outside_the_tables_still_ends_the_process(checkers_copy, tm
             tb.probe_batch(tb.encode(tb.sample_states("1010-60", 10, seed=0)))
             """
         )
-        + textwrap.dedent(trigger),
+        + trigger,
         timeout=60,
     )
     assert result.returncode == -7, (result.returncode, result.stderr)
@@ -318,19 +324,7 @@ def test_a_bus_error_ends_the_process_when_faulthandler_came_after_a_table(
     next table mapped puts ours in front of it again: a SIGBUS outside the tables is then
     reported once and ends the process by SIGBUS, rather than bouncing between the two
     handlers until the stack overflows (it used to end in a segmentation fault)."""
-    other = tmp_path / "other.bin"
-    other.write_bytes(b"x" * 8192)
-    trigger = (
-        f"""
-        import mmap
-        f = open({str(other)!r}, "r+b")
-        m = mmap.mmap(f.fileno(), 8192)
-        os.truncate({str(other)!r}, 0)
-        print(m[4096])
-        """
-        if how == "fault"
-        else "os.kill(os.getpid(), signal.SIGBUS)"
-    )
+    trigger = foreign_bus_error(tmp_path, how)
     result = run_python(
         textwrap.dedent(
             f"""
@@ -343,7 +337,7 @@ def test_a_bus_error_ends_the_process_when_faulthandler_came_after_a_table(
             second.probe_batch(second.encode(second.sample_states("1010-60", 10, seed=0)))
             """
         )
-        + textwrap.dedent(trigger),
+        + trigger,
         timeout=60,
     )
     assert result.returncode == -7, (result.returncode, result.stderr)
