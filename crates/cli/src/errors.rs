@@ -27,6 +27,9 @@ pub(crate) enum CliError {
     /// Rule settings that cannot be played together.
     #[error("invalid rules: {0}")]
     Rules(#[from] RulesError),
+    /// A game that could not be loaded for a reason the variants above do not name.
+    #[error(transparent)]
+    Load(LoadError),
     /// A `--set` argument without `=`.
     #[error("expected a rule setting like name=value, found `{text}`; valid options: {valid}")]
     BadSetting {
@@ -212,6 +215,7 @@ impl From<LoadError> for CliError {
             LoadError::UnknownGame(e) => e.into(),
             LoadError::RuleOption(e) => e.into(),
             LoadError::Rules(e) => e.into(),
+            other => CliError::Load(other),
         }
     }
 }
@@ -231,6 +235,7 @@ impl CliError {
             | CliError::MorrisFen(_)
             | CliError::RuleOption(_)
             | CliError::Rules(_)
+            | CliError::Load(_)
             | CliError::BadSetting { .. }
             | CliError::NoPublishedCounts { .. }
             | CliError::NoPublishedCount { .. }

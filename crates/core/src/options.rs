@@ -4,6 +4,7 @@ use thiserror::Error;
 
 /// Why a rule option could not be set.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum RuleOptionError {
     /// No option has this name.
     #[error("unknown rule option `{name}`; valid options: {valid}")]

@@ -126,6 +126,7 @@ pub struct RecordError {
 
 /// What is wrong with a record.
 #[derive(Debug, Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RecordErrorKind {
     /// A tag pair that is not `[Name "value"]`.
     #[error("a tag pair must read [Name \"value\"], found `{0}`")]

@@ -7,6 +7,7 @@ use crate::Color;
 
 /// Why a move could not be played in a [`GameState`].
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum PlayError {
     /// The game is already over.
     #[error("the game is over: {0}")]

@@ -12,6 +12,10 @@ use thiserror::Error;
 
 /// Everything that can go wrong in the environment: loading a game, reading positions and
 /// moves, playing actions in a state or a batch, opening the tables of a perfect opponent.
+///
+/// Unlike the other crates' error enums this one is not `#[non_exhaustive]`: the Python
+/// binding matches it exhaustively, so that a new variant cannot reach Python without its
+/// exception class being chosen.
 #[derive(Debug, Error)]
 pub enum Error {
     /// A game that could not be loaded: an unknown id, an unknown rule option or a value it

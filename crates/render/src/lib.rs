@@ -17,6 +17,7 @@ use resvg::usvg::{fontdb, Options, Tree};
 
 /// Why a drawing could not be rasterised.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum RenderError {
     /// The text is not an SVG document resvg can read.
     #[error("not a readable SVG drawing: {0}")]

@@ -45,6 +45,7 @@ pub enum AnyPosition {
 
 /// Why a batch of encoded rows could not be probed. Rows are numbered from 0 in the batch.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum RowsError {
     /// A row that is no position of the game.
     #[error("encoded position {at}: {source}")]

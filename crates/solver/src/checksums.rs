@@ -127,6 +127,7 @@ pub struct ManifestEntry {
 
 /// Why a manifest cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum ManifestError {
     /// A line that is not `<sha256>  <file>`.
     #[error("line {0}: expected `<sha256>  <file>`")]

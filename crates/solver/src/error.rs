@@ -9,6 +9,7 @@ use thiserror::Error;
 
 /// A database file that cannot be used.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum DbError {
     /// The file could not be read or written.
     #[error("{path}: {source}")]
@@ -161,6 +162,7 @@ impl DbError {
 
 /// A query the databases cannot answer.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum ProbeError {
     /// The subspace of the position has no table in the directories searched.
     #[error("no table for subspace {subspace} in {}", display_dirs(.dirs))]
@@ -194,6 +196,7 @@ fn display_dirs(dirs: &[PathBuf]) -> String {
 /// A request refused before any work starts, with the same message whichever front made it
 /// ([`crate::limits`]).
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RequestError {
     /// Zero threads.
     #[error("0 threads: at least 1 is needed")]
@@ -253,6 +256,7 @@ pub enum RequestError {
 
 /// A build (or a verification) that could not finish.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum SolveError {
     /// A file could not be read or written.
     #[error(transparent)]

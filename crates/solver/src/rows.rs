@@ -34,6 +34,7 @@ pub type Row = [u32; 4];
 
 /// Why a row is not a position, or a position has no row.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum RowError {
     /// Column 3 is neither 0 nor 1.
     #[error("player to move {0} (0 or 1)")]

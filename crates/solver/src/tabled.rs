@@ -19,6 +19,7 @@ use crate::tablebase::Tablebase;
 
 /// Why the tables of a game could not be opened.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum OpenError {
     /// The game's rules have no database scheme.
     #[error("no databases for these rules: {0}")]

@@ -20,6 +20,7 @@ use crate::{Bitboard, Color};
 
 /// What is wrong with a FEN string.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum CheckersFenErrorKind {
     /// Nothing but whitespace.
     #[error("empty FEN")]

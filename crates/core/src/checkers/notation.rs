@@ -26,6 +26,7 @@ use super::{CheckersMove, CheckersMoveList, CheckersPosition, CheckersRules, Squ
 
 /// Syntax errors in move text.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum ParseCheckersMoveError {
     /// Nothing to read.
     #[error("empty move")]
@@ -57,6 +58,7 @@ pub enum ParseCheckersMoveError {
 
 /// A move that is well formed but not legal in the position.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum IllegalMoveError {
     /// No legal move matches.
     #[error("{text} is not a legal move here; legal moves: {legal}")]
@@ -87,6 +89,7 @@ pub enum IllegalMoveError {
 
 /// Either kind of error in reading a move against a position.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum CheckersMoveError {
     /// The text is not move notation.
     #[error(transparent)]

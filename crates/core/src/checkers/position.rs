@@ -34,6 +34,7 @@ pub struct Setup {
 
 /// Why a [`Setup`] is not a legal position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum CheckersPositionError {
     /// Two pieces on one square.
     #[error("square {0} holds more than one piece")]

@@ -35,6 +35,7 @@ use crate::{Bitboard, Color};
 
 /// What is wrong with a morris position string.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum MorrisFenErrorKind {
     /// Fewer than four fields, or more than seven.
     #[error("expected 4 to 7 space-separated fields (board, side, white in hand, black in hand, ...), found {0}")]
@@ -79,6 +80,7 @@ pub struct MorrisFenError {
 
 /// Why a position cannot occur under the rules.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum MorrisPositionError {
     /// More men than a side has.
     #[error("{color} has {count} men on the board and in hand; the rules give {men}")]

@@ -12,6 +12,7 @@ use crate::Bitboard;
 
 /// Syntax errors in a morris turn.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum ParseMorrisMoveError {
     /// Nothing to read.
     #[error("empty move")]
@@ -31,6 +32,7 @@ pub enum ParseMorrisMoveError {
 
 /// A turn that cannot be played.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum MorrisMoveError {
     /// The text is not a turn.
     #[error(transparent)]

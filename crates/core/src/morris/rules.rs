@@ -126,6 +126,7 @@ pub struct Preset {
 
 /// Why a combination of options cannot be played.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum RulesError {
     /// No board of that shape has diagonals.
     #[error("the 16-point board has no diagonal lines")]

@@ -40,6 +40,7 @@ macro_rules! with_family {
 
 /// Why a game could not be loaded.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum LoadError {
     /// The id names no game.
     #[error(transparent)]
