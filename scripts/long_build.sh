@@ -15,7 +15,7 @@
 # byte a table an earlier build proved: PROVEN, below). The unit distances
 # (KEY.ppud, a byte a position, plain, and KEY.ppud.long, the distances past the byte where a
 # unit has them) are what proves a WDL-only table right rather than only in agreement with its
-# successors (README, "Verifying"); they are deleted once every table of their unit is
+# successors (README, "Endgame databases"); they are deleted once every table of their unit is
 # verified (or proven before), each table's longest win and loss within the unit recorded
 # first. A unit built
 # before without them cannot be verified so: start such a directory again. When every unit is

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Where a `scripts/long_build.sh` build stands: units built and verified, indices, rates.
 
-    scripts/long_build_progress.py DIR [--table] [--total INDICES] [--recent N]
-    scripts/long_build_progress.py DIR --checksums > CHECKSUMS.partial
+    scripts/long_build_progress.py DIR [--table] [--total INDICES [--recent N]]
+    scripts/long_build_progress.py DIR --checksums [--keep CHECKSUMS.partial] > CHECKSUMS.partial
     perfectplay info --db DIR | scripts/long_build_progress.py DIR --results -
     perfectplay info --db DIR | scripts/long_build_progress.py DIR --statistics - > STATISTICS.tsv
 
