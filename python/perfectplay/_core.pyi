@@ -156,8 +156,8 @@ class Game:
     def perft(self, state: State, depth: int) -> int:
         """The number of move sequences of `depth` whole moves from `state`'s position (perft,
         counting every capture path in checkers), computed without the Python lock. `state`
-        must be a state of this game under the same rules (`ValueError` otherwise). Ctrl-C
-        stops it (`KeyboardInterrupt`)."""
+        must be a state of this game under the same rules (`ValueError` otherwise), and `depth`
+        from 0 to 64. Ctrl-C stops it (`KeyboardInterrupt`)."""
     def __reduce__(self) -> Tuple[Any, Tuple[str, List[Tuple[str, str]]]]:
         """Pickles as the id and the options that differ from the preset's."""
     def __eq__(self, other: object) -> bool: ...
@@ -628,15 +628,15 @@ class Tablebase:
         positions: Union[npt.ArrayLike, Sequence[StateOrFen]],
         default: Optional[int] = None,
     ) -> Tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]:
-        """Probes many positions at once, in parallel with the GIL released. `positions` is an
-        `[N, 4]` array of encoded positions (see `encode`; any integer dtype whose values fit
-        `uint32`: a value that does not raises `TablebaseError` naming its row and field, and
-        a float or bool array `TypeError`) or an iterable of states or position strings (those
-        whose position no row holds, a morris memory, are probed one by one). Returns `(wdl,
-        plies)`: `int8` values 1, 0, -1 for the side to move and `int32` plies to the end (-1
-        for draws and WDL-only tables, but for what the rules decide). The first position that
-        cannot be probed raises its error; a table changed on disk while the batch read it
-        raises `TablebaseError`.
+        """Probes many positions at once, in parallel with the GIL released. `positions` is an `[N, 4]`
+        array of encoded positions (see `encode`; any integer dtype whose values fit `uint32`: a
+        value that does not raises `TablebaseError` naming its row and field, and a float or bool
+        array `TypeError`) or an iterable of states or position strings (a list, or an array of
+        strings or objects; those whose position no row holds, a morris memory, are probed one by
+        one). Returns `(wdl, plies)`: `int8` values 1, 0, -1 for the side to move and `int32` plies
+        to the end (-1 for draws and WDL-only tables, but for what the rules decide). The first
+        position that cannot be probed raises its error; a table changed on disk while the batch
+        read it raises `TablebaseError`.
 
         `default` (an int from -128 to 127, such as -2) is the `wdl` of positions the tables do
         not hold (a missing table, more pieces than the databases cover, a state whose turn is

@@ -168,7 +168,26 @@ def _checked_start(tb: Tablebase, start: Union[State, str]) -> State:
         raise TablebaseError(f"a start of {state.game.id} for tables of {tb.game.id}")
     if not state.is_terminal():
         tb.probe(state)
+        return state
+    # A finished game is not probed (the tables may not hold it), so its rules are checked
+    # here: those the tables depend on must be theirs, or the board would draw and name the
+    # points of another game.
+    ours, theirs = tb.game.rules(), state.game.rules()
+    differ = [
+        f"{name}={theirs.get(name)!r} (the tables have {ours.get(name)!r})"
+        for name in sorted(set(ours) | set(theirs))
+        if name not in _HISTORY_RULES and ours.get(name) != theirs.get(name)
+    ]
+    if differ:
+        raise TablebaseError(
+            f"a finished start of {state.game.id} under rules the tables of {tb.game.id} "
+            f"do not have: {', '.join(differ)}"
+        )
     return state
+
+
+#: Rules of the game's history, which no table depends on.
+_HISTORY_RULES = frozenset({"threefold_repetition", "move_rule", "ply_limit", "adjudication"})
 
 
 _ESM = r"""

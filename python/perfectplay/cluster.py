@@ -58,6 +58,7 @@ except ImportError as error:  # pragma: no cover - exercised where Ray is missin
     ) from error
 
 from perfectplay._core import Game, _build_unit, _DirectoryClaim, _plan_units
+from perfectplay._games import exact_int
 from perfectplay.schedule import critical_path_order
 from perfectplay.tablebase import _subspace_names
 from perfectplay._core import load_game as _load_game
@@ -242,7 +243,8 @@ def build(
     ``address`` is handed to ``ray.init`` unless Ray is already initialised in this process
     (``"auto"``: the running cluster; ``None``: a new local one). Each unit asks for
     ``cpus_per_task`` CPUs (and solves with as many threads) and its working memory. A task
-    whose worker dies is retried up to ``max_retries`` times. ``progress`` shows one tqdm bar
+    whose worker dies is retried up to ``max_retries`` times. A task asking for more CPUs than
+    any node has waits, as Ray makes it, for such a node to join. ``progress`` shows one tqdm bar
     over positions, where tqdm is installed.
 
     ``wdl_only`` and ``unit_distances`` are as in :func:`perfectplay.tablebase.build`: with
@@ -266,8 +268,13 @@ def build(
     wrapping ours), after stopping the other units as above; the error is printed to stderr at
     once, and is what is raised even if a Ctrl-C ends the wait.
     """
+    cpus_per_task = exact_int(cpus_per_task, "cpus_per_task")
     if cpus_per_task < 1:
         raise ValueError(f"cpus_per_task must be at least 1, not {cpus_per_task}")
+    max_retries = exact_int(max_retries, "max_retries")
+    if max_retries < 0:
+        # Ray reads -1 as "retry for ever": a unit that fails each time would never end.
+        raise ValueError(f"max_retries must be 0 or more, not {max_retries}")
     if checkpoint_minutes is not None and not 0 <= checkpoint_minutes <= 1e9:
         raise ValueError(
             f"checkpoint_minutes must be a number of minutes, 0 or more (or None), "

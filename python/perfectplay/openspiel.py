@@ -210,7 +210,7 @@ class PerfectplayGame(pyspiel.Game):
             return PerfectplayState(self, self._game.new_initial_state())
         if isinstance(position, str):
             return PerfectplayState(self, self._game.state_from_fen(position))
-        raise ValueError(
+        raise TypeError(
             f"new_initial_state takes a position string (FEN), not {type(position).__name__}"
         )
 

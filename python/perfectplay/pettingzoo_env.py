@@ -177,6 +177,8 @@ class raw_env(AECEnv, EzPickle):
             seed = exact_int(seed, "seed")
             for i, agent in enumerate(self.possible_agents):
                 self.action_spaces[agent].seed(seed + i)
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"options must be a dict (such as {{'fen': ...}}), not {options!r}")
         fen = (options or {}).get("fen")
         if fen is not None:
             self.state = self.game.state_from_fen(fen)

@@ -33,7 +33,10 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
+import numpy as np
+
 from perfectplay import _core
+from perfectplay._games import exact_int
 from perfectplay._core import (
     Game,
     MissingTableError,
@@ -473,8 +476,9 @@ def _play_turn(state: Any, policy: Callable[[Any], Any]) -> Any:
     player = after.current_player()
     while True:
         choice = policy(after.clone())
-        if hasattr(choice, "__index__"):  # an action: int or numpy integer
-            after.apply_action(int(choice))
+        # An action: an int or numpy integer; a bool is refused, as the core refuses it.
+        if isinstance(choice, (bool, np.bool_)) or hasattr(choice, "__index__"):
+            after.apply_action(exact_int(choice, "the policy's action"))
             if after.is_mid_turn() and after.current_player() == player:
                 continue
         else:

@@ -352,6 +352,19 @@ def test_a_start_the_tables_do_not_hold_raises_their_error(checkers, nine):
         PlayBoard(nine, player=2)
 
 
+def test_a_finished_start_of_other_rules_is_refused(three, nine):
+    # A finished game is not probed: its rules are checked against the tables' instead.
+    three_game = pp.load_game("three_mens_morris", ply_limit=6)
+    state = three_game.new_initial_state()
+    while not state.is_terminal():
+        state.apply(state.legal_moves()[0])
+    with pytest.raises(pp.TablebaseError, match=r"board=9 \(the tables have 24\)"):
+        PlayBoard(nine, start=state)
+    # The same finished game under its own tables' rules (the ply limit aside) is shown.
+    board = PlayBoard(three, start=state)
+    assert board.state == state
+
+
 def test_tables_that_cannot_value_a_position_say_so_on_the_board(checkers, tmp_path):
     start = "B:W5:B27"  # Black's man crowns on either move: a table the copy lacks.
     with pytest.raises(pp.MissingTableError) as missing:

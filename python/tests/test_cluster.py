@@ -307,3 +307,15 @@ def test_the_command_line(two_nodes, tmp_path):
         timeout=60,
     )
     assert bad.returncode == 1 and "max_pieces" in bad.stderr
+
+
+def test_build_checks_its_task_arguments_before_starting_anything(tmp_path):
+    for bad in (1.5, True, "2"):
+        with pytest.raises(TypeError, match="cpus_per_task must be an integer"):
+            ppc.build("nine_mens_morris", tmp_path, subspaces=["3-3"], cpus_per_task=bad)
+    with pytest.raises(TypeError, match="max_retries must be an integer"):
+        ppc.build("nine_mens_morris", tmp_path, subspaces=["3-3"], max_retries=2.0)
+    # Ray reads -1 as retrying for ever.
+    with pytest.raises(ValueError, match="max_retries must be 0 or more"):
+        ppc.build("nine_mens_morris", tmp_path, subspaces=["3-3"], max_retries=-1)
+    assert not any(tmp_path.iterdir()), "nothing claimed, nothing written"

@@ -164,6 +164,8 @@ def test_load_game_reads_our_ids_aliases_and_rules_as_pyspiel_does():
         pps.load_game("chess")
     with pytest.raises(ValueError):
         pps.load_game("checkers", no_such_rule=1)
+    with pytest.raises(TypeError, match="position string"):
+        pps.load_game("checkers", ply_limit=40).new_initial_state(123)
 
 
 def test_states_delegate_to_ours():

@@ -149,6 +149,13 @@ def test_final_observations_are_from_each_agents_side(game_id):
     )
 
 
+def test_options_that_are_no_dict_are_a_type_error():
+    env = pz.raw_env("checkers")
+    for bad in (["fen"], "fen"):
+        with pytest.raises(TypeError, match="options must be a dict"):
+            env.reset(options=bad)
+
+
 def test_a_finished_start_is_seen_from_the_side_the_rules_have_to_move():
     env = pz.raw_env("checkers")
     # White (player 1) to move without a piece: over, and seen from White.

@@ -3,6 +3,7 @@ open, impossible sizes, inputs that would be wrapped or rounded into other value
 are not tables. Each is refused with an error naming the problem; none crashes, none answers
 from the wrong bytes."""
 
+import itertools
 import os
 import signal
 import subprocess
@@ -218,6 +219,11 @@ def test_step_actions_are_taken_exactly_or_refused():
         env.step(np.full(4, 2**64 - 1, dtype=np.uint64))
     with pytest.raises(ValueError, match="one-dimensional"):
         env.step(actions.reshape(2, 2))
+    # A 0-d array is one number, refused as the number itself is.
+    one = pp.VectorEnv("three_mens_morris", 1, seed=0)
+    for scalar in (np.int32(3), np.array(3, dtype=np.int8), np.uint64(3)):
+        with pytest.raises(ValueError, match=r"one-dimensional.*shape \[\]"):
+            one.step(scalar)
     # Exact integers of other widths, and lists, step as they are.
     env.step(actions.astype(np.int32))
     env.step(env.sample_legal_actions().tolist())
@@ -264,6 +270,50 @@ def test_open_takes_a_path_as_bytes(checkers_copy):
         assert tb.directories == [str(checkers_copy)]
     with pytest.raises(TypeError, match="not int"):
         pp.tablebase.open(7)
+
+
+def test_open_takes_a_directory_whose_name_is_no_utf8(checkers_copy):
+    # Linux names are bytes: one that is no UTF-8 is a directory like any other, given as
+    # bytes or as the str `os.fsdecode` makes of it, and `directories` gives that str back.
+    odd = os.path.join(os.fsencode(checkers_copy.parent), b"tables-\xff\xfe")
+    os.rename(checkers_copy, odd)
+    named = os.fsdecode(odd)
+    game = pp.load_game("checkers")
+    for given in (odd, named, [odd], [named]):
+        tb = pp.Tablebase(game, given)
+        assert tb.directories == [named] and os.fsencode(tb.directories[0]) == odd
+        state = tb.sample_states("1010-60", 1, seed=0)[0]
+        assert tb.probe(state) == pp.tablebase.open(odd).probe(state)
+    with pp.tablebase.open(odd) as tb:
+        assert tb.directories == [named]
+    empty = os.path.join(odd, b"empty-\xff")
+    os.mkdir(empty)
+    with pytest.raises(pp.MissingTableError) as caught:
+        pp.Tablebase(game, empty).probe(state)
+    assert caught.value.directories == [os.fsdecode(empty)]
+
+
+def test_iterables_raising_or_endless_are_not_read_for_ever():
+    game = pp.load_game("three_mens_morris")
+
+    def interrupted():
+        yield "/tmp"
+        raise KeyboardInterrupt
+
+    # The iterable's own exception goes on as it is, not as a type error of the argument.
+    with pytest.raises(KeyboardInterrupt):
+        pp.Tablebase(game, interrupted())
+    with pytest.raises(TypeError, match="directories takes"):
+        pp.Tablebase(game, ["/tmp", 5])
+    with pytest.raises(ValueError, match="more than 65536 directories"):
+        pp.Tablebase(game, itertools.repeat("/tmp"))
+    with pytest.raises(ValueError, match="more than 65536 directories"):
+        pp.VectorEnv("three_mens_morris", 2, opponent="perfect", tablebase=itertools.repeat("/"))
+    env = pp.VectorEnv("three_mens_morris", 4, seed=0)
+    with pytest.raises(ValueError, match="more than 4 seeds for 4 envs"):
+        env.reset(seed=itertools.count())
+    with pytest.raises(ValueError, match="more than 4 seeds for 4 envs"):
+        env.reset(seed=[1, 2, 3, 4, 5])
 
 
 def test_perft_refuses_another_games_state():
@@ -370,6 +420,12 @@ def test_negative_counts_seeds_and_depths_are_value_errors_naming_them(tmp_path)
     for name, call in calls.items():
         with pytest.raises(ValueError, match=f"{name} must be an integer from {least.get(name, 0)} to"):
             call()
+    # Deeper than 64 plies a count overflows 64 bits, and a position without an end of its own
+    # (kings alone) would recurse until the stack ran out.
+    kings = pp.load_game("checkers").state_from_fen("W:WK1:BK32")
+    for depth in (65, 10**6):
+        with pytest.raises(ValueError, match=f"depth must be an integer from 0 to 64, not {depth}"):
+            kings.game.perft(kings, depth)
     with pytest.raises(ValueError, match=f"max_men must be an integer from 0 to 255, not {2**70}"):
         _core._plan_units(game, None, 2**70)
     with pytest.raises(ValueError, match="threads must be an integer from 1 to"):

@@ -638,6 +638,54 @@ def test_score_policy_rates_perfect_and_random_play(nine_dir):
     assert worst.kept < by_action.kept
 
 
+def test_a_policy_answering_a_bool_is_refused(nine_dir):
+    tb = pp.tablebase.open(nine_dir)
+    states = tb.sample_states("3-3", 5, seed=9)
+    for answer in (True, np.bool_(False)):
+        with pytest.raises(TypeError, match="the policy's action must be an integer"):
+            pp.tablebase.score_policy(tb, lambda s, answer=answer: answer, states)
+    # A numpy integer is an action like an int.
+    first = pp.tablebase.score_policy(tb, lambda s: np.int64(s.legal_actions()[0]), states)
+    again = pp.tablebase.score_policy(tb, lambda s: s.legal_actions()[0], states)
+    assert first == again
+
+
+def test_an_iterables_own_exception_goes_on_as_raised(three_dir):
+    tb = pp.tablebase.open(three_dir)
+
+    def states(last):
+        yield tb.game.new_initial_state()
+        yield last()
+
+    bad = lambda: tb.game.state_from_fen("not a position")  # noqa: E731
+    with pytest.raises(pp.InvalidPositionError):
+        tb.probe_batch(states(bad))
+    with pytest.raises(pp.InvalidPositionError):
+        tb.encode(states(bad))
+
+    def interrupt():
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        tb.probe_batch(states(interrupt))
+    with pytest.raises(KeyboardInterrupt):
+        tb.encode(states(interrupt))
+
+
+def test_probe_batch_takes_arrays_of_position_strings_and_states(three_dir):
+    tb = pp.tablebase.open(three_dir)
+    states = random_states(tb.game, seed=5, count=50)
+    wdl, plies = tb.probe_batch(states)
+    objects = np.empty(len(states), dtype=object)
+    for i, state in enumerate(states):
+        objects[i] = state
+    for given in (np.array([s.fen() for s in states]), objects):
+        again_wdl, again_plies = tb.probe_batch(given)
+        assert np.array_equal(again_wdl, wdl) and np.array_equal(again_plies, plies)
+    with pytest.raises(TypeError, match="a State or a position string"):
+        tb.probe_batch(np.array([s.fen().encode() for s in states]))
+
+
 def test_probe_batch_across_chunks_and_empty(nine_dir):
     tb = pp.tablebase.open(nine_dir)
     states = tb.sample_states("3-3", 9000, seed=11)

@@ -430,6 +430,52 @@ def test_envs_stepped_from_several_python_threads_play_the_games_of_their_seeds(
     assert moved[0] == digest(pp.VectorEnv("checkers", 50, seed=3), 40)
 
 
+def test_an_array_another_thread_is_writing_is_refused_not_a_panic():
+    # With copy=False the sampled actions are the env's own array, which a draw writes with
+    # Python's lock released: a step given that array from another thread meanwhile is
+    # refused with a RuntimeError, never a Rust panic (a BaseException).
+    env = pp.VectorEnv("checkers", 4096, seed=7, copy=False)
+    shared = env.sample_legal_actions()
+    refusals, others = [], []
+    stop = threading.Event()
+
+    def guarded(call):
+        while not stop.is_set():
+            try:
+                call()
+            except RuntimeError as error:
+                refusals.append(str(error))
+            except pp.IllegalActionError:
+                pass  # the actions were drawn for positions since stepped
+            except BaseException as error:  # pragma: no cover - reported below
+                others.append(error)
+                return
+
+    def draw():
+        # After a reset with a seed the draw is a pass of its own, with the lock released (at
+        # other times it hands out what the last pass drew).
+        env.reset(seed=1)
+        env.sample_legal_actions()
+
+    threads = [
+        threading.Thread(target=guarded, args=(draw,)),
+        threading.Thread(target=guarded, args=(lambda: env.step(shared),)),
+    ]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not others:
+        if any("being written by a call running in another thread" in r for r in refusals):
+            break
+        time.sleep(0.01)
+    stop.set()
+    for thread in threads:
+        thread.join()
+    assert not others, others
+    assert any("being written" in r for r in refusals), "no read met a write in 60 s"
+    assert all("in use by another thread" in r or "being written" in r for r in refusals)
+
+
 def test_one_env_called_from_two_threads_at_once_refuses_the_second_by_name():
     # Each step releases Python's lock, so a second thread's call comes while the first's is
     # running: it is refused with a RuntimeError that says why, and the env goes on whole.

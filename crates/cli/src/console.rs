@@ -1,7 +1,7 @@
 //! The human player's console: lines typed on standard input, read on their own thread so
 //! that a per-move time limit can expire while the player thinks.
 
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -145,6 +145,7 @@ impl Console {
             };
             match line.trim() {
                 "" => {}
+                TOO_LONG => writeln!(talk, "{TOO_LONG}: not read")?,
                 "help" => writeln!(talk, "{}", G::MOVE_HELP)?,
                 "moves" => {
                     let mut legal = G::MoveList::default();
@@ -249,8 +250,15 @@ fn touch<G: CliGame>(
     }
 }
 
+/// The longest line read as typed: far longer than any move or command.
+const MAX_LINE: usize = 4096;
+
+/// What a longer line is read as (and refused as, by name), its bytes skipped.
+const TOO_LONG: &str = "a line of more than 4096 bytes";
+
 /// Starts a thread that sends each line of `reader` down a channel; the channel closes when
-/// the input ends or cannot be read.
+/// the input ends or cannot be read. A line longer than [`MAX_LINE`] is sent as [`TOO_LONG`]:
+/// input without line ends (`< /dev/zero`) is read in bounded memory.
 fn spawn_reader<R: BufRead + Send + 'static>(reader: R) -> io::Result<Receiver<String>> {
     let (sender, receiver) = mpsc::channel();
     thread::Builder::new()
@@ -260,20 +268,43 @@ fn spawn_reader<R: BufRead + Send + 'static>(reader: R) -> io::Result<Receiver<S
             let mut bytes = Vec::new();
             loop {
                 bytes.clear();
-                match reader.read_until(b'\n', &mut bytes) {
+                match Read::take(&mut reader, MAX_LINE as u64 + 1).read_until(b'\n', &mut bytes) {
                     Ok(0) | Err(_) => break,
                     Ok(_) => {}
                 }
-                // A line that is no UTF-8 is shown with replacement characters and refused as
-                // any unreadable move is, rather than ending the input (as `lines()` would).
-                let text = String::from_utf8_lossy(&bytes);
-                let line = text.trim_end_matches('\n').trim_end_matches('\r');
-                if sender.send(line.to_owned()).is_err() {
+                let line = if bytes.len() > MAX_LINE && bytes.last() != Some(&b'\n') {
+                    if !skip_line(&mut reader, &mut bytes) {
+                        break;
+                    }
+                    TOO_LONG.to_owned()
+                } else {
+                    // A line that is no UTF-8 is shown with replacement characters and refused
+                    // as any unreadable move is, rather than ending the input (as `lines()`
+                    // would).
+                    let text = String::from_utf8_lossy(&bytes);
+                    text.trim_end_matches('\n')
+                        .trim_end_matches('\r')
+                        .to_owned()
+                };
+                if sender.send(line).is_err() {
                     break;
                 }
             }
         })?;
     Ok(receiver)
+}
+
+/// Reads on to the end of the line under way, [`MAX_LINE`] bytes at a time into `scratch`;
+/// `false` where the input ended or failed first.
+fn skip_line<R: BufRead>(reader: &mut R, scratch: &mut Vec<u8>) -> bool {
+    loop {
+        scratch.clear();
+        match Read::take(&mut *reader, MAX_LINE as u64).read_until(b'\n', scratch) {
+            Ok(0) | Err(_) => return false,
+            Ok(_) if scratch.last() == Some(&b'\n') => return true,
+            Ok(_) => {}
+        }
+    }
 }
 
 #[cfg(test)]
@@ -301,6 +332,36 @@ mod tests {
         assert_eq!(choice, Choice::Move(start.parse_move("9-14").unwrap()));
         let talk = String::from_utf8(talk).unwrap();
         assert!(talk.contains("expected a square number"), "{talk}");
+    }
+
+    #[test]
+    fn a_line_too_long_is_refused_by_name_and_reading_goes_on() {
+        let game = Checkers::default();
+        let start = game.start_position();
+        // A valid move first: what is refused is the line, not what it begins with.
+        let input = format!("9-14{}\n11-15\n", " ".repeat(3 * MAX_LINE));
+        let mut c = console(&input);
+        let mut talk = Vec::new();
+        let choice = c.read_move(&game, &start, None, &mut talk).unwrap();
+        assert_eq!(choice, Choice::Move(start.parse_move("11-15").unwrap()));
+        let talk = String::from_utf8(talk).unwrap();
+        assert!(
+            talk.contains("a line of more than 4096 bytes: not read"),
+            "{talk}"
+        );
+        assert!(!talk.contains("expected a square number"), "{talk}");
+        // A line of exactly the limit is read as typed.
+        let input = format!("{}9-14\n", " ".repeat(MAX_LINE - 5));
+        let choice = console(&input)
+            .read_move(&game, &start, None, &mut Vec::new())
+            .unwrap();
+        assert_eq!(choice, Choice::Move(start.parse_move("9-14").unwrap()));
+        // Input that ends in the middle of a long line ends the input.
+        let input = " ".repeat(5 * MAX_LINE);
+        let choice = console(&input)
+            .read_move(&game, &start, None, &mut Vec::new())
+            .unwrap();
+        assert!(matches!(choice, Choice::Quit(_)), "{choice:?}");
     }
 
     #[test]

@@ -5,6 +5,17 @@
 //! arguments, and the Python package calls the same function (its `perfectplay` console script
 //! and `python -m perfectplay`), so both ways in are one program.
 
+/// `eprintln!` that goes on where standard error cannot be written (`2>&1 | head` closed,
+/// `2>/dev/full`): a message lost there is no reason to stop a command, and `eprintln!` would
+/// panic, or, in a search's progress thread, leave an interrupted search running.
+macro_rules! to_stderr {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+mod check_output;
 mod choice;
 mod cli_game;
 mod console;
@@ -26,6 +37,7 @@ use std::io::{self, Write};
 
 use clap::{Parser, Subcommand};
 
+use crate::check_output::CheckOutput;
 use crate::errors::CliError;
 use crate::games::{Conversation, Streams};
 
@@ -81,8 +93,16 @@ where
         Ok(cli) => cli,
         Err(e) => {
             // Help and version go to stdout with status 0; usage errors to stderr with 2.
-            let _ = e.print();
-            return u8::try_from(e.exit_code()).unwrap_or(2);
+            let status = u8::try_from(e.exit_code()).unwrap_or(2);
+            return match e.print() {
+                // Help that could not be written (`--help > /dev/full`) is no success; a
+                // reader that left early (`--help | head`) is.
+                Err(failed) if status == 0 && failed.kind() != io::ErrorKind::BrokenPipe => {
+                    to_stderr!("perfectplay: error: input/output error: {failed}");
+                    1
+                }
+                _ => status,
+            };
         }
     };
     match run(&cli) {
@@ -110,7 +130,12 @@ fn converse<A: Conversation>(
 fn run(cli: &Cli) -> Result<(), CliError> {
     let stdout = io::stdout();
     let mut out = stdout.lock();
+    // Checks run on to their verdict when the reader leaves early (`check_output`).
     match &cli.command {
+        Command::Perft(args) if args.check => perft::run(args, &mut CheckOutput::new(&mut out)),
+        Command::Verify(args) => db::run_verify(args, &mut CheckOutput::new(&mut out)),
+        Command::Info(args) => db::run_info(args, &mut CheckOutput::new(&mut out)),
+        Command::Positions(args) => db::run_positions(args, &mut CheckOutput::new(&mut out)),
         Command::Perft(args) => perft::run(args, &mut out),
         // Play and match talk with human players on standard error.
         Command::Play(args) => converse(&args.game, &args.setup.set, args, &mut out),
@@ -120,10 +145,7 @@ fn run(cli: &Cli) -> Result<(), CliError> {
         Command::Solve(args) => db::run_solve(args, &mut out),
         Command::Probe(args) => db::run_probe(args, &mut out),
         Command::Search(args) => db::run_search(args, &mut out),
-        Command::Verify(args) => db::run_verify(args, &mut out),
-        Command::Info(args) => db::run_info(args, &mut out),
         Command::Compress(args) => db::run_compress(args, &mut out),
-        Command::Positions(args) => db::run_positions(args, &mut out),
     }
 }
 

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use perfectplay_core::{perft, perft_divide};
+use perfectplay_core::{perft, perft_divide, MAX_PERFT_DEPTH};
 
 use crate::cli_game::CliGame;
 use crate::errors::CliError;
@@ -17,8 +17,13 @@ use crate::published::PublishedCounts;
 pub(crate) struct PerftArgs {
     #[arg(value_name = "GAME", help = games::game_help())]
     pub(crate) game: String,
-    /// Plies to search (1 or more; in the morris games a ply is a whole turn, removal included).
-    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    /// Plies to search (1 to 64; in the morris games a ply is a whole turn, removal included).
+    #[arg(
+        short,
+        long,
+        value_name = "N",
+        value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_PERFT_DEPTH))
+    )]
     pub(crate) depth: u32,
     /// Start from this position instead of the start: a PDN FEN for checkers
     /// (`B:W21-32:B1-12`), a position string for the morris games

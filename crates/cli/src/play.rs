@@ -468,11 +468,17 @@ fn save_record<G: CliGame>(
         ("White".to_owned(), player(Color::White)),
     ];
     let text = perfectplay_core::record::write_record(state, &tags, None);
-    if file.seek(std::io::SeekFrom::End(0))? > 0 {
-        file.write_all(b"\n")?;
+    let end = file.seek(std::io::SeekFrom::End(0))?;
+    let record = if end > 0 { format!("\n{text}") } else { text };
+    let written = file
+        .write_all(record.as_bytes())
+        .and_then(|()| file.flush());
+    if written.is_err() && file.metadata().is_ok_and(|m| m.is_file()) {
+        // A record cut short (a full disk) would leave a file no reader reads whole, and every
+        // later --save to it refused: the file is cut back to the games it held.
+        let _ = file.set_len(end);
     }
-    file.write_all(text.as_bytes())?;
-    file.flush()
+    written
 }
 
 /// Today's date (UTC) as PDN writes dates: `YYYY.MM.DD`.

@@ -40,6 +40,17 @@ fn perft_depth_5() {
 }
 
 #[test]
+fn perft_depth_beyond_64_is_refused_before_any_count() {
+    // Kings alone never end by themselves: a depth of a million would recurse until the stack
+    // ran out, and a count past 64 plies overflows 64 bits anyway.
+    for depth in ["65", "1000000"] {
+        let output = run(&["perft", "checkers", "--depth", depth, "--fen", "W:WK1:BK32"]);
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        assert!(stderr(&output).contains("1..=64"), "{}", stderr(&output));
+    }
+}
+
+#[test]
 fn perft_divide_depth_2() {
     let output = run(&["perft", "checkers", "--depth", "2", "--divide"]);
     assert!(output.status.success(), "{}", stderr(&output));
@@ -716,4 +727,94 @@ fn a_record_file_that_cannot_be_written_is_named_before_the_game_or_after_its_re
             stderr(&output)
         );
     }
+}
+
+#[test]
+fn a_check_fails_even_when_its_reader_left_early() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("3-3.ppdb"), b"not a table").unwrap();
+    let db = dir.path().to_str().unwrap();
+    let left_early = |args: &[&str]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        // The reader leaves before the first line (`| head -0`).
+        drop(child.stdout.take());
+        child.wait_with_output().expect("the binary finishes")
+    };
+    let info = left_early(&["info", "--db", db]);
+    assert_eq!(info.status.code(), Some(1), "{}", stderr(&info));
+    assert!(stderr(&info).contains("unreadable"), "{}", stderr(&info));
+    // Where there is nothing to check, a reader that leaves ends the command quietly.
+    let games = left_early(&["games"]);
+    assert_eq!(games.status.code(), Some(0), "{}", stderr(&games));
+    assert!(stderr(&games).is_empty(), "{}", stderr(&games));
+}
+
+#[test]
+fn help_that_cannot_be_written_is_an_error() {
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .arg("--help")
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("the binary runs");
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("input/output error"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn a_record_cut_short_by_a_write_error_is_taken_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.pdn");
+    let path = path.to_str().unwrap();
+    let first = run(&["play", "checkers", "-q", "--max-plies", "2", "--save", path]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let before = std::fs::read(path).unwrap();
+    assert!(before.len() < 512, "{}", before.len());
+    // Files limited to one block of 512 bytes (or 1 KiB, as the shell counts them), the signal
+    // ignored, so that a write past it fails (EFBIG) as on a full disk; a long game's record
+    // does not fit.
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(r#"ulimit -f 1 && trap '' XFSZ && exec "$0" "$@""#)
+        .arg(env!("CARGO_BIN_EXE_perfectplay"))
+        .args([
+            "play",
+            "checkers",
+            "-q",
+            "--max-plies",
+            "300",
+            "--save",
+            path,
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .expect("sh runs");
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("its record is not saved"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(
+        std::fs::read(path).unwrap(),
+        before,
+        "the file holds the first game alone"
+    );
 }

@@ -42,7 +42,7 @@ pub use bitboard::{Bitboard, Indices};
 pub use color::{ByColor, Color};
 pub use game::{DrawRules, EndReason, Game, MoveBuffer, Outcome, Player};
 pub use options::{differing_settings, RuleOption, RuleOptionError, RuleSet};
-pub use perft::{perft, perft_divide, perft_until};
+pub use perft::{perft, perft_divide, perft_until, MAX_PERFT_DEPTH};
 pub use rl::{ActionGame, ActionStep, IllegalActionError};
 pub use rng::SplitMix64;
 pub use state::{GameState, History, PlayError};

@@ -4,6 +4,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::game::Game;
 
+/// The deepest count the command line and the Python binding take. A count deeper than this
+/// exceeds 64 bits from any position with two moves or more a ply, and the count recurses a
+/// call per ply: in a position that cannot end by itself (kings alone; history rules are not
+/// applied) a depth of millions would run out of stack rather than of time.
+pub const MAX_PERFT_DEPTH: u32 = 64;
+
 /// The number of leaf nodes `depth` plies below `pos`, counted with bulk counting: the last ply
 /// is counted with [`Game::count_moves`] instead of being played. Positions over by themselves
 /// have no moves, so they end their branch; history-dependent draws are not applied, as is

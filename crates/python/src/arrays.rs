@@ -25,7 +25,7 @@ where
         .call_method1("asarray", (value,))
         .map_err(|e| Error::BadArgument(format!("{what}: {e}")))?;
     if let Ok(exact) = array.cast::<PyArrayDyn<T>>() {
-        let exact = exact.readonly();
+        let exact = exact.try_readonly().map_err(|_| being_written(what))?;
         let shape = exact.shape().to_vec();
         // `as_slice` also takes Fortran-ordered arrays, in memory order: only C order is
         // the order wanted.
@@ -52,21 +52,30 @@ where
             ))
         }
     };
+    // `ascontiguousarray` makes a 0-d array one of shape (1,): the shape is the array's own.
+    let shape: Vec<usize> = array
+        .getattr("shape")
+        .map_err(python)?
+        .extract()
+        .map_err(python)?;
     let widened = numpy
         .call_method1("ascontiguousarray", (&array, wide))
         .map_err(python)?;
-    if kind == "i" {
-        convert::<i64, T>(&widened, &out_of_range)
+    let values = if kind == "i" {
+        convert::<i64, T>(&widened, what, &out_of_range)?
     } else {
-        convert::<u64, T>(&widened, &out_of_range)
-    }
+        convert::<u64, T>(&widened, what, &out_of_range)?
+    };
+    Ok((values, shape))
 }
 
-/// The values of `widened` (a contiguous array of `W`) as `T`, each checked.
+/// The values of `widened` (a contiguous array of `W`, the caller's own where it was one
+/// already) as `T`, each checked.
 fn convert<W, T>(
     widened: &Bound<'_, PyAny>,
+    what: &str,
     out_of_range: &impl Fn(usize, i128) -> Error,
-) -> Result<(Vec<T>, Vec<usize>)>
+) -> Result<Vec<T>>
 where
     W: numpy::Element + Copy + Into<i128>,
     T: TryFrom<W>,
@@ -74,16 +83,23 @@ where
     let widened = widened
         .cast::<PyArrayDyn<W>>()
         .map_err(|e| python(e.into()))?;
-    let widened = widened.readonly();
-    let shape = widened.shape().to_vec();
-    let values = widened
+    let widened = widened.try_readonly().map_err(|_| being_written(what))?;
+    widened
         .as_slice()
         .map_err(|e| Error::BadArgument(e.to_string()))?
         .iter()
         .enumerate()
         .map(|(i, &v)| T::try_from(v).map_err(|_| out_of_range(i, v.into())))
-        .collect::<Result<Vec<T>>>()?;
-    Ok((values, shape))
+        .collect::<Result<Vec<T>>>()
+}
+
+/// An array that a call running in another thread is writing (a `copy=False` env's own
+/// buffer, being filled), which cannot be read without a race.
+fn being_written(what: &str) -> Error {
+    Error::Busy(format!(
+        "{what}: the array is being written by a call running in another thread (a \
+         copy=False env's own array, say); pass a copy, or wait for that call"
+    ))
 }
 
 /// A Python error while converting (numpy missing, a broken `__array__`), as our error.

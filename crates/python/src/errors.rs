@@ -17,7 +17,10 @@
 //! The exceptions: `State.undo()` with nothing to take back raises `IndexError`, as
 //! `list.pop()` does; an argument of the wrong type raises `TypeError`; and a disagreement
 //! with the rules engine found by the test suite's `_self_check` raises `AssertionError`. An
-//! array of floats or bools where integers are wanted is a `TypeError` too.
+//! array of floats or bools where integers are wanted is a `TypeError` too. A call on an
+//! object another thread is using (a `VectorEnv`, an array a `copy=False` env is writing)
+//! raises `RuntimeError`, and an exception raised by an iterable passed in is raised again
+//! as it is.
 
 use perfectplay_core::checkers::{CheckersFenError, CheckersMoveError};
 use perfectplay_core::morris::fen::MorrisFenError;
@@ -138,6 +141,10 @@ pub(crate) enum Error {
     /// An object that one thread at a time may use, called from a second.
     #[error("{0}")]
     Busy(String),
+    /// An exception raised by Python code the binding called (an iterable the caller
+    /// passed), raised again as it is.
+    #[error("{0}")]
+    Python(PyErr),
 }
 
 /// Errors of the layers below that the binding meets with `?`, through the environment's.
@@ -187,6 +194,7 @@ impl From<Error> for PyErr {
             Error::UnknownAction(_) => IllegalActionError::new_err(message),
             Error::Record(_) => RecordError::new_err(message),
             Error::Busy(_) => PyRuntimeError::new_err(message),
+            Error::Python(err) => err,
         }
     }
 }
@@ -242,7 +250,7 @@ fn missing_tables(message: String, missing: Vec<String>, dirs: &[std::path::Path
     let err = MissingTableError::new_err(message);
     Python::attach(|py| {
         let value = err.value(py);
-        let dirs: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+        let dirs: Vec<std::ffi::OsString> = dirs.iter().map(|d| d.as_os_str().to_owned()).collect();
         // Attributes for the caller's convenience; the message says it all anyway.
         let _ = value.setattr("subspace", subspace);
         let _ = value.setattr("missing", missing);

@@ -212,7 +212,9 @@ enum SeedArg {
 }
 
 impl SeedArg {
-    fn parse(seed: Option<&Bound<'_, PyAny>>) -> PyResult<SeedArg> {
+    /// `num_envs` bounds what is read of an iterable: an endless one (`itertools.count()`)
+    /// is refused after one seed too many instead of being read until memory runs out.
+    fn parse(seed: Option<&Bound<'_, PyAny>>, num_envs: usize) -> PyResult<SeedArg> {
         let Some(seed) = seed.filter(|s| !s.is_none()) else {
             return Ok(SeedArg::Keep);
         };
@@ -231,6 +233,12 @@ impl SeedArg {
         let items = seed.try_iter().map_err(|_| refused())?;
         let mut seeds = Vec::new();
         for (env, item) in items.enumerate() {
+            if env == num_envs {
+                return Err(Error::BadArgument(format!(
+                    "seed: more than {num_envs} seeds for {num_envs} envs (one per env)"
+                ))
+                .into());
+            }
             let one = item?.extract::<Int>().map_err(|_| refused())?;
             seeds.push(one.unsigned(&format!("seed[{env}]"))?);
         }
@@ -480,7 +488,7 @@ impl PyVectorEnv {
         py: Python<'py>,
         seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let seed = SeedArg::parse(seed)?;
+        let seed = SeedArg::parse(seed, self.num_envs)?;
         let mut stepper = self.stepper()?;
         self.with_buffers(&mut stepper.batch, py, |batch, buffers| {
             batch.reset(seed.reseed(), buffers)

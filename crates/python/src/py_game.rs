@@ -367,10 +367,20 @@ impl PyGame {
 
     /// The number of move sequences of `depth` whole moves from `state`'s position (perft,
     /// counting every capture path in checkers), computed without the Python lock. `state`
-    /// must be a state of this game under the same rules (`ValueError` otherwise). Ctrl-C
-    /// stops it (`KeyboardInterrupt`).
+    /// must be a state of this game under the same rules (`ValueError` otherwise), and `depth`
+    /// from 0 to 64. Ctrl-C stops it (`KeyboardInterrupt`).
     fn perft(&self, py: Python<'_>, state: &PyState, depth: crate::ints::Int) -> PyResult<u64> {
-        let depth: u32 = depth.unsigned("depth")?;
+        let depth: u32 = depth
+            .unsigned::<u32>("depth")
+            .ok()
+            .filter(|&d| d <= perfectplay_core::MAX_PERFT_DEPTH)
+            .ok_or_else(|| {
+                Error::BadArgument(format!(
+                    "depth must be an integer from 0 to {}, not {depth} (a deeper count \
+                     exceeds 64 bits)",
+                    perfectplay_core::MAX_PERFT_DEPTH
+                ))
+            })?;
         let of_state = crate::py_state::game_of(&state.inner);
         if of_state.game != self.game {
             return Err(Error::BadArgument(format!(

@@ -174,7 +174,9 @@ impl PyTablebase {
             .try_iter()
             .map_err(|_| Error::ArgumentType("encode takes an iterable of states".into()))?
         {
-            let state = state.map_err(|e| Error::Tablebase(e.to_string()))?;
+            // An exception the iterable raised (a bad position string in a generator,
+            // KeyboardInterrupt) goes on as it is.
+            let state = state.map_err(Error::Python)?;
             flat.extend(encode_row(&self.game.game, self.position_of(&state)?)?);
         }
         Ok(flat)
@@ -190,7 +192,7 @@ impl PyTablebase {
             .map_err(|_| Error::ArgumentType("probe_batch takes an iterable of states".into()))?
             .enumerate()
         {
-            let state = state.map_err(|e| Error::Tablebase(e.to_string()))?;
+            let state = state.map_err(Error::Python)?;
             gathered.count = i + 1;
             let pos = match self.position_of(&state) {
                 Err(Error::OutOfScope(_)) if half_turns => {
@@ -463,10 +465,11 @@ impl PyTablebase {
 
     /// The directories searched, in order.
     #[getter]
-    fn directories(&self) -> Vec<String> {
+    fn directories(&self) -> Vec<std::ffi::OsString> {
+        // As `os.fsdecode` gives them: a name that is no UTF-8 comes back as the same bytes.
         self.dirs
             .read()
-            .map(|d| d.iter().map(|p| p.display().to_string()).collect())
+            .map(|d| d.iter().map(|p| p.as_os_str().to_owned()).collect())
             .unwrap_or_default()
     }
 
@@ -728,15 +731,15 @@ impl PyTablebase {
             .map_err(|e| Error::Tablebase(e.to_string()))
     }
 
-    /// Probes many positions at once, in parallel with the GIL released. `positions` is an
-    /// `[N, 4]` array of encoded positions (see `encode`; any integer dtype whose values fit
-    /// `uint32`: a value that does not raises `TablebaseError` naming its row and field, and
-    /// a float or bool array `TypeError`) or an iterable of states or position strings (those
-    /// whose position no row holds, a morris memory, are probed one by one). Returns `(wdl,
-    /// plies)`: `int8` values 1, 0, -1 for the side to move and `int32` plies to the end (-1
-    /// for draws and WDL-only tables, but for what the rules decide). The first position that
-    /// cannot be probed raises its error; a table changed on disk while the batch read it
-    /// raises `TablebaseError`.
+    /// Probes many positions at once, in parallel with the GIL released. `positions` is an `[N, 4]`
+    /// array of encoded positions (see `encode`; any integer dtype whose values fit `uint32`: a
+    /// value that does not raises `TablebaseError` naming its row and field, and a float or bool
+    /// array `TypeError`) or an iterable of states or position strings (a list, or an array of
+    /// strings or objects; those whose position no row holds, a morris memory, are probed one by
+    /// one). Returns `(wdl, plies)`: `int8` values 1, 0, -1 for the side to move and `int32` plies
+    /// to the end (-1 for draws and WDL-only tables, but for what the rules decide). The first
+    /// position that cannot be probed raises its error; a table changed on disk while the batch
+    /// read it raises `TablebaseError`.
     ///
     /// `default` (an int from -128 to 127, such as -2) is the `wdl` of positions the tables do
     /// not hold (a missing table, more pieces than the databases cover, a state whose turn is
@@ -759,7 +762,14 @@ impl PyTablebase {
                 })
             })
             .transpose()?;
-        if !positions.hasattr("dtype").unwrap_or(false) {
+        // Arrays of numbers are encoded rows; an array of position strings or of states
+        // (dtype kinds U, S, O) is an iterable of positions like a list.
+        let numeric = positions
+            .getattr("dtype")
+            .and_then(|dtype| dtype.getattr("kind"))
+            .and_then(|kind| kind.extract::<String>())
+            .is_ok_and(|kind| matches!(kind.as_str(), "i" | "u" | "b" | "f" | "c"));
+        if !numeric {
             let gathered = self.gathered(positions, missing.is_some())?;
             let (wdl, plies) = self.probe_gathered(py, &gathered, missing)?;
             return Ok((PyArray1::from_vec(py, wdl), PyArray1::from_vec(py, plies)));
@@ -857,6 +867,10 @@ fn nothing_to_draw(subspace: &str) -> Error {
     ))
 }
 
+/// The most directories a list of them may name: far more than any search path holds, and a
+/// bound on what an endless iterable is read for.
+const MAX_DIRECTORIES: usize = 1 << 16;
+
 /// The directories of argument `what`: one path (`str`, `bytes` or `os.PathLike`) or an
 /// iterable of them, none only where `none_too`. `also` lists what else the argument takes,
 /// for the message.
@@ -866,10 +880,12 @@ pub(crate) fn directory_list(
     also: &str,
     none_too: bool,
 ) -> PyResult<Vec<PathBuf>> {
-    let fsdecode = value.py().import("os")?.getattr("fsdecode")?;
-    let path = |v: &Bound<'_, PyAny>| -> PyResult<PathBuf> {
-        Ok(PathBuf::from(fsdecode.call1((v,))?.extract::<String>()?))
-    };
+    let py = value.py();
+    let fsdecode = py.import("os")?.getattr("fsdecode")?;
+    // A `PathBuf`, not a `String`: bytes that are no UTF-8 come back from `fsdecode` as
+    // surrogate escapes, which only the file-system encoding turns back into the same bytes.
+    let path =
+        |v: &Bound<'_, PyAny>| -> PyResult<PathBuf> { fsdecode.call1((v,))?.extract::<PathBuf>() };
     let is_path = value.is_instance_of::<PyString>()
         || value.is_instance_of::<pyo3::types::PyBytes>()
         || value.hasattr("__fspath__")?;
@@ -885,12 +901,25 @@ pub(crate) fn directory_list(
             .into(),
         ))
     };
-    let dirs = value
-        .try_iter()
-        .map_err(|_| refused())?
-        .map(|d| path(&d?))
-        .collect::<PyResult<Vec<_>>>()
-        .map_err(|_| refused())?;
+    let mut dirs = Vec::new();
+    for d in value.try_iter().map_err(|_| refused())? {
+        // An exception the iterable raised (KeyboardInterrupt) goes on as it is; an item that
+        // is no path is the argument's type error.
+        let d = d?;
+        if dirs.len() == MAX_DIRECTORIES {
+            return Err(Error::BadArgument(format!(
+                "{what}: more than {MAX_DIRECTORIES} directories (an endless iterable?)"
+            ))
+            .into());
+        }
+        dirs.push(path(&d).map_err(|e| {
+            if e.is_instance_of::<pyo3::exceptions::PyTypeError>(py) {
+                refused()
+            } else {
+                e
+            }
+        })?);
+    }
     if dirs.is_empty() && !none_too {
         return Err(Error::BadArgument(format!("{what}: an empty list of directories")).into());
     }

@@ -349,10 +349,16 @@ pub enum SolveError {
         source: std::io::Error,
     },
     /// The placement search's transposition table could not be had.
-    #[error("cannot allocate the search's transposition table of {bytes} bytes (ask for fewer table bits)")]
+    #[error(
+        "cannot allocate the search's transposition table of {bytes} bytes{} (ask for fewer \
+         table bits)",
+        available.map_or(String::new(), |free| format!(": the system has {free} bytes available"))
+    )]
     SearchTableMemory {
         /// The bytes asked for.
         bytes: u64,
+        /// The memory the system had available without swapping, where it says.
+        available: Option<u64>,
     },
     /// Another placement search holds the checkpoint file's lock
     /// ([`crate::morris::CheckpointLock`]).

@@ -71,7 +71,7 @@ fn compress_game<G: Tabled>(
     let quiet = args.quiet;
     let progress = move |name: &str, size: u64| {
         if !quiet {
-            eprintln!("compressing {name} ({size} positions)");
+            to_stderr!("compressing {name} ({size} positions)");
         }
     };
     Ok(compress_tables(

@@ -65,7 +65,7 @@ impl Checkpoint<'_> {
     fn save(&self, search: &PlacementSearch<'_>, started: Instant) -> Result<(), CliError> {
         let begun = Instant::now();
         search.save_table(self.path, &self.history(search, started))?;
-        eprintln!(
+        to_stderr!(
             "search: transposition table saved to {} in {:.1} s",
             self.path.display(),
             begun.elapsed().as_secs_f64()
@@ -131,6 +131,9 @@ fn print_probe<D: Domain>(
 
 /// Values a placement-phase position by searching down to the moving-phase tables.
 pub(crate) fn run_search(args: &SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    // Checked before the search's table is made: a table of gigabytes is written through
+    // before any search starts.
+    let threads = args.threads.checked()?.unwrap_or_else(available_cpus);
     let (tb, pos) = args.at.open()?;
     let game = *tb.domain().game();
     // Taken before the search's table is made, so that a second search of the same file is
@@ -164,7 +167,6 @@ pub(crate) fn run_search(args: &SearchArgs, out: &mut dyn Write) -> Result<(), C
     let mut unsaved = None;
     writeln!(out, "{}", game.diagram(&pos))?;
     let started = Instant::now();
-    let threads = args.threads.checked()?.unwrap_or_else(available_cpus);
     let value = with_search_progress(&search, started, checkpoint.as_ref(), &mut unsaved, || {
         search.value_with_threads(&pos, threads)
     })?;
@@ -178,7 +180,7 @@ pub(crate) fn run_search(args: &SearchArgs, out: &mut dyn Write) -> Result<(), C
         let moves =
             with_search_progress(&search, started, checkpoint.as_ref(), &mut unsaved, || {
                 search.move_values_reporting(&pos, threads, |mv, w| {
-                    eprintln!(
+                    to_stderr!(
                         "search: {:.0} s, {mv}: {}",
                         started.elapsed().as_secs_f64(),
                         wdl_word(w)
@@ -260,7 +262,7 @@ fn with_search_progress<T>(
                     last = Instant::now();
                     let stats = search.stats();
                     let secs = started.elapsed().as_secs_f64();
-                    eprintln!(
+                    to_stderr!(
                         "search: {:.0} s, {} positions ({:.0}/s), {} probes, {} transposition hits",
                         secs,
                         stats.nodes,
@@ -282,7 +284,7 @@ fn with_search_progress<T>(
                     match checkpoint.save(search, started) {
                         // A failed periodic save loses nothing yet: the search goes on, and
                         // the save at the end reports the error.
-                        Err(e) => eprintln!("search: could not save the transposition table: {e}"),
+                        Err(e) => to_stderr!("search: could not save the transposition table: {e}"),
                         // A signal that came during the save finds the table just written,
                         // which a second save of a few seconds later would barely add to.
                         Ok(()) => match checkpoint.interrupted.load(Ordering::Relaxed) {
@@ -298,7 +300,7 @@ fn with_search_progress<T>(
         result
     });
     if let Some(Err(e)) = checkpoint.map(|c| c.save(search, started)) {
-        eprintln!("search: could not save the transposition table: {e}");
+        to_stderr!("search: could not save the transposition table: {e}");
         unsaved.get_or_insert(e);
     }
     Ok(result?)
@@ -311,11 +313,11 @@ fn stop_interrupted(signal: usize, checkpoint: &Checkpoint<'_>, saved: Result<()
     checkpoint.lock.remove_file_before_exit();
     let code = match saved {
         Ok(()) => {
-            eprintln!("search: interrupted; run the same command to go on from the saved table");
+            to_stderr!("search: interrupted; run the same command to go on from the saved table");
             128 + signal as i32
         }
         Err(e) => {
-            eprintln!("search: interrupted, and the table was not saved: {e}");
+            to_stderr!("search: interrupted, and the table was not saved: {e}");
             1
         }
     };
@@ -327,7 +329,7 @@ fn stop_interrupted(signal: usize, checkpoint: &Checkpoint<'_>, saved: Result<()
 fn hold_checkpoint(path: &Path) -> Result<CheckpointLock, CliError> {
     let held = CheckpointLock::acquire(path)?;
     for stale in held.removed() {
-        eprintln!(
+        to_stderr!(
             "search: removed {}, left by a save that was killed before it ended",
             stale.display()
         );
@@ -339,7 +341,7 @@ fn hold_checkpoint(path: &Path) -> Result<CheckpointLock, CliError> {
 fn preload<D: Domain>(tb: &Tablebase<D>) -> Result<(), CliError> {
     let started = Instant::now();
     let bytes = tb.preload()?;
-    eprintln!(
+    to_stderr!(
         "preloaded {bytes} bytes of tables in {:.1} s",
         started.elapsed().as_secs_f64()
     );

@@ -71,7 +71,7 @@ impl<'a> Bars<'a> {
     fn show(&mut self, seen: &ProgressSnapshot) {
         if !self.told_wait && !seen.waited_for.is_empty() {
             self.told_wait = true;
-            eprintln!(
+            to_stderr!(
                 "waiting for the build lock of {}, held by {}",
                 self.out.display(),
                 seen.waited_for

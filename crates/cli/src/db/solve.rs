@@ -203,7 +203,7 @@ fn write_report(out: &mut dyn Write, report: &SolveReport) -> Result<(), CliErro
         writeln!(out, "unit checkpoints saved: {}", report.checkpoints_saved)?;
     }
     for failure in &report.checkpoint_failures {
-        eprintln!("perfectplay: warning: a unit checkpoint could not be saved (the unit solved on, and tried again at each interval): {failure}");
+        to_stderr!("perfectplay: warning: a unit checkpoint could not be saved (the unit solved on, and tried again at each interval): {failure}");
     }
     if !report.compressed.is_empty() {
         super::compress::write_totals(out, &report.compressed)?;

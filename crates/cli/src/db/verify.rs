@@ -74,7 +74,7 @@ where
     let quiet = args.quiet;
     let progress = move |name: &str, size: u64| {
         if !quiet {
-            eprintln!("verifying {name} ({size} positions)");
+            to_stderr!("verifying {name} ({size} positions)");
         }
     };
     let keys = (!keys.is_empty()).then_some(keys);

@@ -27,7 +27,8 @@
 //!   his opponent's pieces" and as mill programs play it. With `capture = optional` (the
 //!   sheet's words taken literally) every turn that earns men may take none instead, all or
 //!   nothing (a double mill under `double_mill = two` takes two or none; Shah's opening
-//!   removal and the trapping capture may be declined too, the opening removal by a pass).
+//!   removal and the trapping capture may be declined too, the opening removal by a pass,
+//!   which leaves the board full with no man in hand: a draw).
 //!   A declined capture is written as the bare move (`a1-a4`), and in the action space it is
 //!   the pass action at the removal stage. Which men may be taken is the `removal` rule: `standard` protects men in mills unless
 //!   all of the opponent's men are in mills; `any`; `mill_immunity` protects men in mills always,

@@ -66,7 +66,9 @@ impl Morris {
     /// Whether the side to move has a placement, slide or flight.
     ///
     /// The no-re-forming memory forbids one move, the man's return to the point it left, and
-    /// only when that re-forms a mill; a side whose only move that is counts as trapped.
+    /// only when that re-forms a mill. That is never a side's only move: the mill's line runs
+    /// through the point left, so one of the man's two mill-mates stands next to it and may
+    /// slide in. The count below does not rely on this, and would find such a side trapped.
     pub(crate) fn has_base_move(&self, pos: &MorrisPosition) -> bool {
         let us = pos.side;
         let (ours, hand) = (pos.men(us), pos.in_hand(us));

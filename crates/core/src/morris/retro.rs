@@ -246,7 +246,10 @@ impl Morris {
             if !self.has_base_move(&q) && self.position_outcome(&q).is_none() {
                 visit(&q, &pass);
             }
-            // A memory that forbids the mover's only move leaves it trapped too.
+            // A memory that forbids the mover's only move would leave it trapped too. On the
+            // boards here that cannot arise (a mill-mate can always slide into the point the
+            // man left: `has_base_move`), so this finds nothing more, but it does not rely on
+            // the board's shape.
             for b in self.effective_barriers(&q, mover, None) {
                 let mut barred = q;
                 barred.barrier[mover.index()] = BarrierSlot::new(Some(b));

@@ -96,8 +96,11 @@ impl<'a> PlacementSearch<'a> {
         }
         Ok(PlacementSearch {
             tb,
-            table: TranspositionTable::new(table_bits).ok_or(SolveError::SearchTableMemory {
-                bytes: 8 << table_bits.clamp(4, 40),
+            table: TranspositionTable::new(table_bits).ok_or_else(|| {
+                SolveError::SearchTableMemory {
+                    bytes: 8 << table_bits.clamp(4, 40),
+                    available: crate::limits::available_memory(),
+                }
             })?,
             nodes: AtomicU64::new(0),
             probes: AtomicU64::new(0),

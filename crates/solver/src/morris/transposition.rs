@@ -157,9 +157,14 @@ pub(super) struct TranspositionTable {
 
 impl TranspositionTable {
     /// A table of `2^bits` entries of 8 bytes (`bits` from 4 to 40), or `None` where the memory
-    /// cannot be had.
+    /// cannot be had: more than the system has available without swapping (a table written
+    /// through to swap would take hours to fill, and an overcommitting system would grant it
+    /// and then kill the process), or more than an allocation gets.
     pub(super) fn new(bits: u32) -> Option<TranspositionTable> {
         let bits = bits.clamp(4, 40);
+        if crate::limits::available_memory().is_some_and(|free| 8 << bits > free) {
+            return None;
+        }
         let len = usize::try_from(1u64 << bits).ok()?;
         let mut entries = Vec::new();
         entries.try_reserve_exact(len).ok()?;
