@@ -425,6 +425,24 @@ fn search_values_the_placement_phase_on_the_moving_tables() {
     let cut = checkpointed(&[]);
     assert!(!cut.status.success());
     assert!(text(&cut).contains("truncated"), "{}", text(&cut));
+    // A FIFO given as the checkpoint is refused as what it is, not waited on for a writer.
+    #[cfg(unix)]
+    {
+        let fifo = dir.path().join("search.fifo");
+        let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        let out = run(&[
+            "search",
+            "six_mens_morris",
+            "--db",
+            db,
+            "--checkpoint",
+            fifo.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+        assert!(text(&out).contains("is a FIFO"), "{}", text(&out));
+    }
     // A checkpoint in a directory that does not exist is refused before any search.
     let nowhere = dir.path().join("no such directory").join("search.tt");
     let out = run(&[

@@ -244,3 +244,21 @@ fn a_build_stopped_by_sigterm_saves_its_unit_and_goes_on_from_there() {
     }
     panic!("no build was stopped in the middle of a unit in 30 tries");
 }
+
+/// A FIFO where a unit's checkpoint would be is refused as what it is: opening it to read
+/// would wait for a writer forever.
+#[test]
+fn a_fifo_in_place_of_a_checkpoint_is_refused_not_waited_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("3-3.ppck");
+    let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+    let out = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(["solve", "nine_mens_morris", "--max-men", "3", "-q", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("3-3.ppck: is a FIFO"), "{}", text(&out));
+}

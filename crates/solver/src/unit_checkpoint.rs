@@ -50,7 +50,7 @@
 //! with the final name is whole. It takes 2 bytes a position; while a save replaces the last one
 //! both are on disk.
 
-use std::fs::{self, File};
+use std::fs;
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -392,12 +392,12 @@ impl Checkpoints {
     /// got; `None` if there is none. On an error `cells` hold part of the file.
     pub(crate) fn load(&mut self, cells: &Cells) -> Result<Option<Progress>, DbError> {
         let path = &self.path;
-        let file = match File::open(path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(DbError::io(path, e)),
-        };
-        let len = file.metadata().map_err(|e| DbError::io(path, e))?.len();
+        if matches!(path.symlink_metadata(), Err(e) if e.kind() == std::io::ErrorKind::NotFound) {
+            return Ok(None);
+        }
+        // A regular file only: a FIFO in its place would wait for a writer forever.
+        let (file, meta) = crate::table::open_table_file(path)?;
+        let len = meta.len();
         let mut reader = BufReader::with_capacity(1 << 20, file);
         let (header, offset): (FileHeader, u64) = read_framed(&mut reader, path, len, &KIND)?;
         self.check_identity(&header.unit)?;

@@ -302,8 +302,9 @@ impl TranspositionTable {
     }
 
     fn read_entries(&self, path: &Path, owner: &TableOwner) -> Result<SearchHistory, DbError> {
-        let file = File::open(path).map_err(|e| DbError::io(path, e))?;
-        let len = file.metadata().map_err(|e| DbError::io(path, e))?.len();
+        // A regular file only: a FIFO given as the checkpoint would wait for a writer forever.
+        let (file, meta) = crate::table::open_table_file(path)?;
+        let len = meta.len();
         let mut reader = std::io::BufReader::with_capacity(CHUNK * 8, file);
         let read = |reader: &mut std::io::BufReader<File>, buf: &mut [u8], at_least: u64| {
             read_exact_of(reader, buf, path, len, at_least)
