@@ -40,7 +40,7 @@ try:
     from gymnasium.vector.utils import batch_space
 except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError(
-        "perfectplay.gymnasium_env needs Gymnasium 1.0 or later: "
+        "perfectplay.gymnasium_env needs Gymnasium 1.1 or later (its AutoresetMode): "
         "pip install 'perfectplay[gym]' (or pip install gymnasium)"
     ) from exc
 

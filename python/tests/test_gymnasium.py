@@ -507,3 +507,22 @@ def test_tables_without_a_perfect_opponent_are_refused(three_tables):
         ge.PerfectPlayVectorEnv(
             num_envs=2, game_id="three_mens_morris", opponent="random", tablebase=three_tables
         )
+
+
+def test_what_pickles_is_what_the_docs_say():
+    import pickle
+
+    # The single env pickles whole, its game in progress included.
+    env = gym.make("perfectplay/ThreeMensMorris-v0")
+    env.reset(seed=0)
+    env.step(env.unwrapped.state.legal_actions()[0])
+    before = env.unwrapped.state.fen()
+    again = pickle.loads(pickle.dumps(env))
+    assert again.unwrapped.state.fen() == before
+    # The batched envs do not: they are rebuilt from their arguments.
+    for batched in (
+        pp.VectorEnv("three_mens_morris", 2),
+        gym.make_vec("perfectplay/ThreeMensMorris-v0", num_envs=2),
+    ):
+        with pytest.raises(TypeError, match="pickle"):
+            pickle.dumps(batched)

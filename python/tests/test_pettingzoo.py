@@ -239,3 +239,14 @@ def test_actions_and_seeds_are_taken_exactly():
         with pytest.raises(TypeError, match="action must be an integer"):
             env.step(bad)
     env.step(np.int64(env.state.legal_actions()[0]))
+
+
+def test_an_env_pickles_as_its_arguments_and_comes_back_at_a_new_game():
+    import pickle
+
+    env = pz.raw_env("three_mens_morris")
+    env.reset(seed=0)
+    env.step(env.state.legal_actions()[0])
+    again = pickle.loads(pickle.dumps(env))
+    assert again.state.fen() == pp.load_game("three_mens_morris").new_initial_state().fen()
+    assert env.state.fen() != again.state.fen()
