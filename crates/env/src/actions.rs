@@ -95,9 +95,13 @@ impl ActionSet {
         &mut self.0
     }
 
-    /// Adds `action`; whether it was new.
+    /// Adds `action`; whether it was new (an action not below [`MAX_ACTIONS`] is dropped, as
+    /// [`ActionSet::insert_group`] drops it, and is never new).
     #[inline]
     pub fn insert(&mut self, action: usize) -> bool {
+        if action >= MAX_ACTIONS {
+            return false;
+        }
         let (word, bit) = (action / 64, 1u64 << (action % 64));
         let new = self.0[word] & bit == 0;
         self.0[word] |= bit;
@@ -377,6 +381,12 @@ mod tests {
             }
         }
         assert_eq!(ActionSet::default().nth(0), None);
+        // An action past the set's range is dropped, as `insert_group` drops it.
+        let mut set = ActionSet::default();
+        assert!(!set.insert(MAX_ACTIONS) && !set.insert(usize::MAX));
+        assert!(set.insert(MAX_ACTIONS - 1) && !set.insert(MAX_ACTIONS - 1));
+        assert_eq!(set.nth(0), Some(MAX_ACTIONS - 1));
+        assert_eq!(set.nth(1), None);
     }
 
     #[test]

@@ -144,6 +144,7 @@ impl Morris {
             if let Some(b) = pos.barrier(color) {
                 let ok = self.rules().no_reforming
                     && usize::from(b.point) < self.board().point_count()
+                    && usize::from(b.man) < self.board().point_count()
                     && pos.men(color).contains_index(b.man)
                     && !pos.occupied().contains_index(b.point);
                 if !ok {

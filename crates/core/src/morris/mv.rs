@@ -145,15 +145,25 @@ impl MorrisMove {
 impl fmt::Display for MorrisMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let names = self.shape.point_names();
-        let name = |p: u8| names[usize::from(p)];
+        // A point off the board (a move made by hand, never generated) is shown by number
+        // rather than made a panic.
+        let name = |f: &mut fmt::Formatter<'_>, p: u8| match names.get(usize::from(p)) {
+            Some(name) => f.write_str(name),
+            None => write!(f, "#{p}"),
+        };
         match self.kind() {
             MoveKind::Pass => return f.write_str("pass"),
             MoveKind::Remove => {}
-            MoveKind::Place { to } => f.write_str(name(to))?,
-            MoveKind::Move { from, to } => write!(f, "{}-{}", name(from), name(to))?,
+            MoveKind::Place { to } => name(f, to)?,
+            MoveKind::Move { from, to } => {
+                name(f, from)?;
+                f.write_str("-")?;
+                name(f, to)?;
+            }
         }
         for point in self.removed.indices() {
-            write!(f, "x{}", name(point))?;
+            f.write_str("x")?;
+            name(f, point)?;
         }
         Ok(())
     }
@@ -190,6 +200,14 @@ mod tests {
         );
         assert_eq!(MorrisMove::place(S, 3).from(), None);
         assert_eq!(m.to_string(), "d7-d6xa4");
+        // A point off the board, in a move made by hand, is shown by number.
+        assert_eq!(MorrisMove::place(S, 30).to_string(), "#30");
+        assert_eq!(
+            MorrisMove::step(BoardShape::Nine, 1, 12)
+                .taking(Bitboard(1 << 20))
+                .to_string(),
+            "b3-#12x#20"
+        );
         assert_eq!(MorrisMove::place(S, 4).to_string(), "d6");
         assert_eq!(
             MorrisMove::place(S, 4)

@@ -1396,6 +1396,16 @@ fn bad_position_strings_are_refused_with_their_kind() {
             kind: K::Invalid(MorrisPositionError::FarBarrier(Color::White)),
         }
     );
+    // A memory set by hand whose man is off the board is refused, not a panic.
+    let (mut pos, _) = twelve.parse_fen(&format!("{board} w 0 0")).unwrap();
+    for man in [24, 40, 255] {
+        pos.set_barrier(Color::White, Some(super::Barrier { man, point: 3 }));
+        assert_eq!(
+            twelve.validate(&pos),
+            Err(MorrisPositionError::BadBarrier(Color::White)),
+            "{man}"
+        );
+    }
     // With flying, any empty point: a man of a side down to three may have come from anywhere.
     let flying = Morris::new(MorrisRules {
         flying: Some(3),
