@@ -14,6 +14,7 @@ pub fn checkers_fen(data: &[u8]) {
     let Ok(pos) = text.parse::<CheckersPosition>() else {
         return;
     };
+    crate::accepted();
     check_position(&pos);
     let mut moves = Vec::new();
     Checkers::default().for_each_move(&pos, |mv| moves.push(*mv));
@@ -73,6 +74,7 @@ pub fn checkers_move(data: &[u8]) {
     let Ok(mv) = pos.parse_move(text) else {
         return;
     };
+    crate::accepted();
     let mut legal: Vec<CheckersMove> = Vec::new();
     Checkers::default().for_each_move(&pos, |m| legal.push(*m));
     assert!(legal.contains(&mv), "{text:?} resolved to {mv}, not legal");

@@ -19,6 +19,7 @@ pub fn morris_fen(data: &[u8]) {
     let Ok((pos, plies)) = game.parse_fen(text) else {
         return;
     };
+    crate::accepted();
     check_position(&game, &pos, plies);
     for mv in legal_turns(&game, &pos) {
         let written = mv.to_string();
@@ -74,6 +75,7 @@ pub fn morris_move(data: &[u8]) {
     let Ok(mv) = game.parse_move(&pos, text) else {
         return;
     };
+    crate::accepted();
     assert!(
         legal_turns(&game, &pos).contains(&mv),
         "{text:?} read as {mv}, not legal"

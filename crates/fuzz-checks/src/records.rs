@@ -61,6 +61,9 @@ fn round_trips<G: GameFamily + Clone>(game: &G, text: &str) {
     let Ok(records) = read_records(game, text) else {
         return;
     };
+    if !records.is_empty() {
+        crate::accepted();
+    }
     for record in &records {
         let kept: Vec<(String, String)> = record
             .tags
