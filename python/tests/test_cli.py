@@ -58,7 +58,6 @@ def test_the_console_script_is_installed_and_runs():
 @pytest.mark.parametrize("command", COMMANDS)
 def test_every_command_is_there(command):
     done = tool(command, "--help")
-    assert done.stdout.startswith(done.stdout.splitlines()[0])
     assert "Usage: perfectplay " + command in done.stdout
 
 

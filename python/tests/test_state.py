@@ -341,7 +341,7 @@ def test_a_mill_wins_three_mens_morris():
     assert state.outcome() is None and state.returns() == [0.0, 0.0]
     for move in ["a1", "a2", "b1", "b2", "c1"]:
         state.apply(move)
-    assert state.outcome() == state.outcome()
+    assert state.outcome() == state.clone().outcome() and state.outcome() is not None
     assert repr(state.outcome()) == 'Outcome(winner=0, reason="mill", truncated=False)'
     assert state.returns() == [1.0, -1.0]
 

@@ -65,7 +65,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn prefetching_changes_nothing() {
+    fn prefetching_any_address_is_only_a_hint() {
         let values = [1u64, 2, 3];
         values.iter().for_each(prefetch);
         for reuse in [Reuse::Again, Reuse::Once] {
@@ -77,6 +77,5 @@ mod tests {
         prefetch_whole(&values);
         prefetch_whole(&[0u8; 1000]);
         prefetch_whole(&());
-        assert_eq!(values, [1, 2, 3]);
     }
 }

@@ -107,14 +107,22 @@ mod tests {
     #[test]
     fn square_numbers_are_clear_of_the_pieces() {
         let game = Checkers::default();
-        labels_clear_of_pieces(&game.svg(&game.start_position())).unwrap();
+        // The 32 square numbers, checked against the pieces drawn.
+        let checked = labels_clear_of_pieces(&game.svg(&game.start_position())).unwrap();
+        assert_eq!(checked, (32, 24));
         // Between them, a piece on every square, kings among them.
-        for fen in [
-            "B:WK1,K2,K3,K4,5,6,7,8,9,10,11,12:B21,22,23,24,25,26,27,28,K29,K30,K31,K32",
-            "B:W13,14,15,16:B17,18,19,20",
+        for (fen, pieces) in [
+            (
+                "B:WK1,K2,K3,K4,5,6,7,8,9,10,11,12:B21,22,23,24,25,26,27,28,K29,K30,K31,K32",
+                24,
+            ),
+            ("B:W13,14,15,16:B17,18,19,20", 8),
         ] {
             let pos = super::super::fen::parse(fen).unwrap();
-            labels_clear_of_pieces(&game.svg(&pos)).unwrap();
+            assert_eq!(
+                labels_clear_of_pieces(&game.svg(&pos)).unwrap(),
+                (32, pieces)
+            );
         }
     }
 }

@@ -143,9 +143,15 @@ mod tests {
                 Color::White,
             );
             let full = game.svg(&pos);
-            labels_clear_of_pieces(&full).unwrap_or_else(|e| panic!("{id}: {e}"));
+            let (labels, men) =
+                labels_clear_of_pieces(&full).unwrap_or_else(|e| panic!("{id}: {e}"));
+            // The board's coordinates (a letter and a digit a line) and the men on every point.
+            assert!(
+                labels >= 6 && men == usize::from(n),
+                "{id}: {labels} labels, {men} men"
+            );
             let start = game.svg(&crate::Game::start_position(&game));
-            labels_clear_of_pieces(&start).unwrap();
+            assert_eq!(labels_clear_of_pieces(&start).unwrap(), (labels, 0), "{id}");
         }
     }
 }
