@@ -1,7 +1,8 @@
 //! Fuzz-style property tests: the text parsers return errors, never panic, on arbitrary input,
 //! and whatever they accept is a legal value that writes back canonically.
 
-use perfectplay_core::checkers::{CheckersPosition, MoveText};
+use perfectplay_core::checkers::{Checkers, CheckersPosition, MoveText};
+use perfectplay_core::{Game, SplitMix64};
 use proptest::prelude::*;
 
 /// Strings built from the characters FEN and move text use, so that many are nearly valid.
@@ -9,8 +10,57 @@ fn fen_like() -> impl Strategy<Value = String> {
     proptest::string::string_regex("[ \"BWKbwkx:,.0-9\\-]{0,40}").expect("valid regex")
 }
 
+/// FENs of positions from random games, half of them with one character changed: the parser
+/// accepts the unchanged ones, so the round-trip check runs on every other case at least.
+fn near_fens() -> impl Strategy<Value = (String, bool)> {
+    let game = Checkers::default();
+    let mut rng = SplitMix64::new(0x6e65_6172);
+    let mut fens = Vec::new();
+    for _ in 0..8 {
+        let mut pos = game.start_position();
+        for ply in 0..120 {
+            let mut moves = Vec::new();
+            game.for_each_move(&pos, |m| moves.push(*m));
+            let Some(i) = rng.below(moves.len()) else {
+                break;
+            };
+            pos = game.play(&pos, &moves[i]);
+            if ply % 7 == 0 {
+                fens.push(pos.fen());
+            }
+        }
+    }
+    let alphabet: Vec<char> = "BWKbwkx:,.0123456789- ".chars().collect();
+    (
+        proptest::sample::select(fens),
+        any::<proptest::sample::Index>(),
+        proptest::sample::select(alphabet),
+        any::<bool>(),
+    )
+        .prop_map(|(fen, at, c, changed)| {
+            if !changed {
+                return (fen, false);
+            }
+            let mut chars: Vec<char> = fen.chars().collect();
+            let i = at.index(chars.len());
+            chars[i] = c;
+            (chars.into_iter().collect(), true)
+        })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn fens_near_real_ones_read_back_canonically((text, changed) in near_fens()) {
+        match text.parse::<CheckersPosition>() {
+            Ok(pos) => {
+                let canonical = pos.fen();
+                prop_assert_eq!(canonical.parse::<CheckersPosition>().unwrap(), pos);
+            }
+            Err(e) => prop_assert!(changed, "refused its own FEN {:?}: {}", text, e),
+        }
+    }
 
     #[test]
     fn fen_parser_never_panics(text in fen_like()) {

@@ -1531,6 +1531,36 @@ fn fen_like() -> impl Strategy<Value = String> {
     proptest::string::string_regex("[WBwb./ 0-9a-gx>,!\\-]{0,60}").expect("a valid regex")
 }
 
+/// Position strings of random games under every preset (the preset's index in
+/// `MorrisRules::PRESETS` with each), half of them with one character changed: the parser
+/// accepts the unchanged ones, so the round-trip checks run on every other case at least.
+fn near_fens() -> impl Strategy<Value = (usize, String, bool)> {
+    let fens: Vec<(usize, String)> = all_presets()
+        .enumerate()
+        .flat_map(|(i, (_, g))| {
+            random_positions(&g, 0x6e65_6172 + i as u64, 4, 80, 9)
+                .into_iter()
+                .map(move |(p, plies)| (i, g.fen(&p, plies)))
+        })
+        .collect();
+    let alphabet: Vec<char> = "WBwb./ 0123456789acdegx>,!-".chars().collect();
+    (
+        proptest::sample::select(fens),
+        any::<proptest::sample::Index>(),
+        proptest::sample::select(alphabet),
+        any::<bool>(),
+    )
+        .prop_map(|((preset, fen), at, c, changed)| {
+            if !changed {
+                return (preset, fen, false);
+            }
+            let mut chars: Vec<char> = fen.chars().collect();
+            let i = at.index(chars.len());
+            chars[i] = c;
+            (preset, chars.into_iter().collect(), true)
+        })
+}
+
 fn parser_positions() -> Vec<(Morris, MorrisPosition)> {
     let mut out = Vec::new();
     for (_, g) in all_presets() {
@@ -1556,6 +1586,25 @@ proptest! {
                 let canonical = g.fen(&p, plies);
                 prop_assert_eq!(g.parse_fen(&canonical), Ok((p, plies)), "{}", id);
                 prop_assert_eq!(g.validate(&p), Ok(()));
+            }
+        }
+    }
+
+    #[test]
+    fn position_strings_near_real_ones_read_back_canonically(
+        (preset, text, changed) in near_fens()
+    ) {
+        for (i, (id, g)) in all_presets().enumerate() {
+            match g.parse_fen(&text) {
+                Ok((p, plies)) => {
+                    let canonical = g.fen(&p, plies);
+                    prop_assert_eq!(g.parse_fen(&canonical), Ok((p, plies)), "{}", id);
+                    prop_assert_eq!(g.validate(&p), Ok(()));
+                }
+                Err(e) => prop_assert!(
+                    changed || i != preset,
+                    "{} refused its own position {:?}: {}", id, text, e
+                ),
             }
         }
     }
