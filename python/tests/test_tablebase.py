@@ -434,8 +434,13 @@ def test_compressed_tables_answer_as_plain_ones(tmp_path):
 def test_a_checkers_material_builds_every_slice_of_it(tmp_path):
     built = pp.tablebase.build("checkers", tmp_path, subspaces=["1011"], progress=False)
     slices = sorted(f[:-5] for f in os.listdir(tmp_path) if f.startswith("1011-"))
-    assert len(slices) > 1
-    assert set(slices) <= {row["subspace"] for row in built}
+    # Every slice the solver's plan of all three-piece endings has for the material, each
+    # built and reported.
+    plan = pp._core._plan_units(pp.load_game("checkers"), None, None, 3)
+    planned = {s for unit in plan for s in unit["subspaces"] if s.startswith("1011-")}
+    assert len(planned) > 1
+    assert set(slices) == planned
+    assert planned <= {row["subspace"] for row in built}
     with pytest.raises(ValueError, match="no such subspace"):
         pp.tablebase.build("checkers", tmp_path, subspaces=["0070"])
 
