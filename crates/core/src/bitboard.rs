@@ -35,6 +35,11 @@ impl Bitboard {
     pub const FULL: Bitboard = Bitboard(u32::MAX);
 
     /// The set holding only bit `index` (`index < 32`).
+    ///
+    /// # Panics
+    ///
+    /// In debug builds, if `index` is 32 or more (the shift overflows); release builds take bit
+    /// `index % 32` then. Indices come from a board's points, all below 32.
     #[inline]
     #[must_use]
     pub const fn from_index(index: u8) -> Bitboard {
@@ -63,6 +68,10 @@ impl Bitboard {
     }
 
     /// Whether bit `index` is set.
+    ///
+    /// # Panics
+    ///
+    /// As [`Bitboard::from_index`]: in debug builds if `index` is 32 or more.
     #[inline]
     #[must_use]
     pub const fn contains_index(self, index: u8) -> bool {

@@ -244,6 +244,11 @@ impl Board {
     }
 
     /// The name of point `index`, e.g. `d6`.
+    ///
+    /// # Panics
+    ///
+    /// If `index` is not below [`Board::point_count`] (a point of another board; [`Board::point`]
+    /// gives indices from names).
     #[must_use]
     pub fn name(&self, index: u8) -> &'static str {
         self.names[usize::from(index)]
@@ -262,6 +267,11 @@ impl Board {
     }
 
     /// Where point `index` is on the board's grid: its file and rank counted from `a` and `1`.
+    ///
+    /// # Panics
+    ///
+    /// If `index` is not below [`Board::point_count`] (a point of another board; [`Board::point`]
+    /// gives indices from names).
     #[must_use]
     pub fn grid_position(&self, index: u8) -> (u8, u8) {
         let name = self.name(index).as_bytes();
@@ -278,6 +288,10 @@ impl Board {
     }
 
     /// The points joined to `index` by a line.
+    ///
+    /// # Panics
+    ///
+    /// If `index` is 24 or more. An index past a smaller board's points has no neighbours.
     #[inline]
     #[must_use]
     pub fn neighbours(&self, index: u8) -> Bitboard {
@@ -299,6 +313,11 @@ impl Board {
 
     /// The mills through point `index` (up to four: the centre of the 3x3 grid), as point
     /// sets; unused slots are 0.
+    ///
+    /// # Panics
+    ///
+    /// If `index` is not below [`Board::point_count`] (a point of another board; [`Board::point`]
+    /// gives indices from names).
     #[inline]
     #[must_use]
     pub fn mills_at(&self, index: u8) -> &[u32; 4] {
@@ -306,6 +325,11 @@ impl Board {
     }
 
     /// The number of mills through `index` that `men` (which hold `index`) complete.
+    ///
+    /// # Panics
+    ///
+    /// If `index` is not below [`Board::point_count`] (a point of another board; [`Board::point`]
+    /// gives indices from names).
     #[inline]
     #[must_use]
     pub fn mills_closed_at(&self, index: u8, men: Bitboard) -> u32 {
@@ -334,6 +358,11 @@ impl Board {
     }
 
     /// The empty points next to some man of `men` (`empty` being the empty points).
+    ///
+    /// # Panics
+    ///
+    /// If `men` holds a point of index 24 or more; a point past a smaller board's last one
+    /// reaches nothing.
     #[inline]
     #[must_use]
     pub fn slide_targets(&self, men: Bitboard, empty: Bitboard) -> Bitboard {
