@@ -768,6 +768,12 @@ impl<F: Tabled> Batch<F> {
 
     /// Steps every env with its action (checked by [`Batch::check`]): an env whose game ended
     /// last step resets instead, with zero reward (Gymnasium's next-step autoreset).
+    ///
+    /// # Panics
+    ///
+    /// In debug builds, if an action was not legal in its env: the check is the caller's, once
+    /// per step, so that this loop stays free of it (the Python binding makes it). A release
+    /// build leaves such an env where it was.
     pub fn step(&mut self, actions: &[i64], buffers: Buffers<'_>) -> Result<()> {
         let draw = self.keep_drawing();
         let (game, agent, start) = (self.game, self.agent.as_ref(), &self.start);

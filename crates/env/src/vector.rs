@@ -159,6 +159,10 @@ impl AnyBatch {
     }
 
     /// Steps every env with actions checked by [`AnyBatch::check`]; see [`Batch::step`].
+    ///
+    /// # Panics
+    ///
+    /// In debug builds, if an action was not legal (unchecked), as [`Batch::step`].
     pub fn step(&mut self, actions: &[i64], buffers: Buffers<'_>) -> Result<()> {
         with_family!(AnyBatch, self, b => b.step(actions, buffers))
     }
