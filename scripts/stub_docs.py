@@ -34,7 +34,16 @@ STUB = ROOT / "python" / "perfectplay" / "_core.pyi"
 Definition = Union[ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef]
 
 # Class members that every class has, or that pyo3 fills in without a doc comment.
-_PLUMBING = {"__doc__", "__module__", "__weakref__", "__dict__", "__new__", "__text_signature__"}
+# `__slotnames__` is the cache `copyreg` leaves on a class once something tried to pickle it.
+_PLUMBING = {
+    "__doc__",
+    "__module__",
+    "__weakref__",
+    "__dict__",
+    "__new__",
+    "__text_signature__",
+    "__slotnames__",
+}
 _SLOT_TYPES = ("wrapper_descriptor", "method-wrapper")
 
 
