@@ -12,6 +12,13 @@ fn run(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// Makes a FIFO at `path`, where a file the tool reads is looked for.
+fn make_fifo(path: &Path) {
+    let name = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+}
+
 fn text(output: &Output) -> String {
     format!(
         "{}{}",
@@ -425,34 +432,24 @@ fn search_values_the_placement_phase_on_the_moving_tables() {
     let cut = checkpointed(&[]);
     assert!(!cut.status.success());
     assert!(text(&cut).contains("truncated"), "{}", text(&cut));
-    // A FIFO given as the checkpoint is refused as what it is, not waited on for a writer.
-    #[cfg(unix)]
-    {
-        let fifo = dir.path().join("search.fifo");
-        let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-        // SAFETY: a valid NUL-terminated path.
-        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
-        let out = run(&[
+    let searched_into = |checkpoint: &Path| {
+        run(&[
             "search",
             "six_mens_morris",
             "--db",
             db,
             "--checkpoint",
-            fifo.to_str().unwrap(),
-        ]);
-        assert_eq!(out.status.code(), Some(1), "{}", text(&out));
-        assert!(text(&out).contains("is a FIFO"), "{}", text(&out));
-    }
+            checkpoint.to_str().unwrap(),
+        ])
+    };
+    // A FIFO given as the checkpoint is refused as what it is, not waited on for a writer.
+    let fifo = dir.path().join("search.fifo");
+    make_fifo(&fifo);
+    let out = searched_into(&fifo);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("is a FIFO"), "{}", text(&out));
     // A checkpoint in a directory that does not exist is refused before any search.
-    let nowhere = dir.path().join("no such directory").join("search.tt");
-    let out = run(&[
-        "search",
-        "six_mens_morris",
-        "--db",
-        db,
-        "--checkpoint",
-        nowhere.to_str().unwrap(),
-    ]);
+    let out = searched_into(&dir.path().join("no such directory").join("search.tt"));
     let said = text(&out);
     assert!(!out.status.success(), "{said}");
     assert!(!said.contains("value:"), "{said}");
@@ -685,9 +682,7 @@ fn checkers_tables_are_built_probed_verified_and_counted() {
     {
         let fifo = dir.path().join("0102-00.ppdb");
         std::fs::remove_file(&fifo).unwrap();
-        let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-        // SAFETY: a valid NUL-terminated path.
-        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        make_fifo(&fifo);
         std::fs::remove_file(&path).unwrap();
         std::fs::create_dir(&path).unwrap();
         let info = run(&["info", "--db", db]);
