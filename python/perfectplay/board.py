@@ -176,7 +176,7 @@ def _checked_start(tb: Tablebase, start: Union[State, str]) -> State:
     differ = [
         f"{name}={theirs.get(name)!r} (the tables have {ours.get(name)!r})"
         for name in sorted(set(ours) | set(theirs))
-        if name not in _HISTORY_RULES and ours.get(name) != theirs.get(name)
+        if name not in _RULES_NO_TABLE_READS and ours.get(name) != theirs.get(name)
     ]
     if differ:
         raise TablebaseError(
@@ -186,8 +186,11 @@ def _checked_start(tb: Tablebase, start: Union[State, str]) -> State:
     return state
 
 
-#: Rules of the game's history, which no table depends on.
-_HISTORY_RULES = frozenset({"threefold_repetition", "move_rule", "ply_limit", "adjudication"})
+#: Rules no table depends on: those of the game's history, and who moves first (a table holds
+#: positions with either side to move).
+_RULES_NO_TABLE_READS = frozenset(
+    {"threefold_repetition", "move_rule", "ply_limit", "adjudication", "first_player"}
+)
 
 
 _ESM = r"""

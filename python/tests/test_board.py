@@ -365,6 +365,13 @@ def test_a_finished_start_of_other_rules_is_refused(three, nine):
     assert board.state == state
 
 
+def test_a_finished_start_with_white_first_is_the_checkers_tables_to_show(checkers):
+    # Who moves first is no rule the tables read: finished or not, such a start is taken.
+    over = pp.load_game("checkers", first_player="white").state_from_fen("W:W:B5")
+    assert over.is_terminal()
+    assert PlayBoard(checkers, start=over).state == over
+
+
 def test_tables_that_cannot_value_a_position_say_so_on_the_board(checkers, tmp_path):
     start = "B:W5:B27"  # Black's man crowns on either move: a table the copy lacks.
     with pytest.raises(pp.MissingTableError) as missing:

@@ -690,6 +690,19 @@ def test_probe_batch_takes_arrays_of_position_strings_and_states(three_dir):
     with pytest.raises(TypeError, match="a State or a position string"):
         tb.probe_batch(np.array([s.fen().encode() for s in states]))
 
+    # Anything else with a dtype that numpy reads (a tensor) is rows, as before.
+    class Tensorish:
+        dtype = "int64"  # a dtype without numpy's `kind`
+
+        def __init__(self, rows):
+            self.rows = rows
+
+        def __array__(self, dtype=None, copy=None):
+            return self.rows
+
+    again_wdl, again_plies = tb.probe_batch(Tensorish(tb.encode(states).astype(np.int64)))
+    assert np.array_equal(again_wdl, wdl) and np.array_equal(again_plies, plies)
+
 
 def test_probe_batch_across_chunks_and_empty(nine_dir):
     tb = pp.tablebase.open(nine_dir)

@@ -351,7 +351,7 @@ mod tests {
         );
         assert!(!talk.contains("expected a square number"), "{talk}");
         // A line of exactly the limit is read as typed.
-        let input = format!("{}9-14\n", " ".repeat(MAX_LINE - 5));
+        let input = format!("{}9-14\n", " ".repeat(MAX_LINE - 4));
         let choice = console(&input)
             .read_move(&game, &start, None, &mut Vec::new())
             .unwrap();

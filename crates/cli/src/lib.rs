@@ -109,7 +109,7 @@ where
         Ok(()) => 0,
         Err(e) if e.is_broken_pipe() => 0,
         Err(e) => {
-            let _ = writeln!(io::stderr(), "perfectplay: error: {e}");
+            to_stderr!("perfectplay: error: {e}");
             e.exit_code()
         }
     }

@@ -303,16 +303,7 @@ fn counts_of_men_and_of_threads_out_of_range_are_refused_by_every_command() {
     }
     // A search table beyond the memory the system has available is refused before any of it
     // is written (2^34 entries: 128 GiB, the most the option takes), where the system has less.
-    let available = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|m| {
-            let line = m
-                .lines()
-                .find(|l| l.starts_with("MemAvailable:"))?
-                .to_owned();
-            line.split_whitespace().nth(1)?.parse::<u64>().ok()
-        })
-        .map(|kib| kib * 1024);
+    let available = perfectplay_solver::limits::available_memory();
     if available.is_some_and(|bytes| bytes < 8 << 34) {
         let out = run(&[&search[..], &["--table-bits", "34"]].concat());
         assert_eq!(out.status.code(), Some(1), "{}", text(&out));

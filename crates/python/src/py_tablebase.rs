@@ -762,14 +762,17 @@ impl PyTablebase {
                 })
             })
             .transpose()?;
-        // Arrays of numbers are encoded rows; an array of position strings or of states
-        // (dtype kinds U, S, O) is an iterable of positions like a list.
-        let numeric = positions
-            .getattr("dtype")
-            .and_then(|dtype| dtype.getattr("kind"))
-            .and_then(|kind| kind.extract::<String>())
-            .is_ok_and(|kind| matches!(kind.as_str(), "i" | "u" | "b" | "f" | "c"));
-        if !numeric {
+        // Arrays (numpy's, or anything with a dtype `numpy.asarray` reads, such as a tensor)
+        // are encoded rows; an array of position strings or of states (numpy dtype kinds U,
+        // S, O) is an iterable of positions, as a list is.
+        let positions_one_by_one = match positions.getattr("dtype") {
+            Err(_) => true,
+            Ok(dtype) => dtype
+                .getattr("kind")
+                .and_then(|kind| kind.extract::<String>())
+                .is_ok_and(|kind| matches!(kind.as_str(), "U" | "S" | "O")),
+        };
+        if positions_one_by_one {
             let gathered = self.gathered(positions, missing.is_some())?;
             let (wdl, plies) = self.probe_gathered(py, &gathered, missing)?;
             return Ok((PyArray1::from_vec(py, wdl), PyArray1::from_vec(py, plies)));

@@ -106,8 +106,8 @@ pub fn read_long_distances(
     byte_at: impl Fn(u64) -> Result<u8, DbError>,
 ) -> Result<HashMap<u64, u32>, DbError> {
     // A regular file only: a FIFO in its place would wait for a writer forever.
-    let (mut file, meta) = crate::table::open_table_file(path)?;
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    let (mut file, _) = crate::table::open_table_file(path)?;
+    let mut bytes = Vec::new();
     std::io::Read::read_to_end(&mut file, &mut bytes).map_err(|e| DbError::io(path, e))?;
     let corrupted = |detail: String| DbError::corrupted(path, detail);
     if bytes.len() < HEAD + 8 || &bytes[..8] != MAGIC {

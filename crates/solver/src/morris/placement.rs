@@ -99,7 +99,9 @@ impl<'a> PlacementSearch<'a> {
             table: TranspositionTable::new(table_bits).ok_or_else(|| {
                 SolveError::SearchTableMemory {
                     bytes: 8 << table_bits.clamp(4, 40),
-                    available: crate::limits::available_memory(),
+                    // Named where it is why; an allocation refused otherwise says no more.
+                    available: crate::limits::available_memory()
+                        .filter(|&free| free < 8 << table_bits.clamp(4, 40)),
                 }
             })?,
             nodes: AtomicU64::new(0),
