@@ -558,6 +558,11 @@ class Tablebase:
         """Whether `close()` was called."""
     def add_directory(self, directory: _StrPath) -> None:
         """Adds a directory to search after the others."""
+    def rules_mismatch(self, game: Game) -> Optional[str]:
+        """Why these tables cannot value positions of `game` (a `Game`), naming the rules that
+        differ among those the tables read; `None` where they can. The history rules
+        (repetition, the move rule, the ply limit) and, in checkers, who moves first and
+        adjudication are read by no table: games that differ only there share tables."""
     def subspaces(self) -> List[str]:
         """The subspaces with a table in some directory, sorted (`5-4`, `2110-53`, ...)."""
     def probe(self, state: StateOrFen) -> Probe:

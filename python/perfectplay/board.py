@@ -163,34 +163,20 @@ def _checked_start(tb: Tablebase, start: Union[State, str]) -> State:
         )
     state = tb.game.state_from_fen(start) if isinstance(start, str) else start.clone()
     # Rules that differ only where the tables do not care (the ply limit, repetition, the
-    # move rule) are the probe's to accept: it names the rule where they matter.
-    if state.game.family != tb.game.family:
-        raise TablebaseError(f"a start of {state.game.id} for tables of {tb.game.id}")
+    # move rule) are the probe's to accept: it names the rules where they matter.
     if not state.is_terminal():
         tb.probe(state)
         return state
     # A finished game is not probed (the tables may not hold it), so its rules are checked
-    # here: those the tables depend on must be theirs, or the board would draw and name the
-    # points of another game.
-    ours, theirs = tb.game.rules(), state.game.rules()
-    differ = [
-        f"{name}={theirs.get(name)!r} (the tables have {ours.get(name)!r})"
-        for name in sorted(set(ours) | set(theirs))
-        if name not in _RULES_NO_TABLE_READS and ours.get(name) != theirs.get(name)
-    ]
-    if differ:
+    # here, by the probe's own test: those the tables read must be theirs, or the board would
+    # draw and name the points of another game.
+    why = tb.rules_mismatch(state.game)
+    if why is not None:
         raise TablebaseError(
-            f"a finished start of {state.game.id} under rules the tables of {tb.game.id} "
-            f"do not have: {', '.join(differ)}"
+            f"a finished start of {state.game.id} cannot be shown with the tables of "
+            f"{tb.game.id}: {why}"
         )
     return state
-
-
-#: Rules no table depends on: those of the game's history, and who moves first (a table holds
-#: positions with either side to move).
-_RULES_NO_TABLE_READS = frozenset(
-    {"threefold_repetition", "move_rule", "ply_limit", "adjudication", "first_player"}
-)
 
 
 _ESM = r"""

@@ -112,7 +112,7 @@ def test_a_start_under_history_rules_of_its_own_is_the_tables_to_accept(three, c
     longer = pp.load_game("three_mens_morris", ply_limit=50).new_initial_state()
     board = PlayBoard(three, start=longer)
     assert board.state.game == longer.game
-    with pytest.raises(pp.TablebaseError, match="three_mens_morris for tables of checkers"):
+    with pytest.raises(pp.TablebaseError, match="a state of three_mens_morris cannot be probed in tables of checkers"):
         PlayBoard(checkers, start=longer)
 
 
@@ -358,8 +358,12 @@ def test_a_finished_start_of_other_rules_is_refused(three, nine):
     state = three_game.new_initial_state()
     while not state.is_terminal():
         state.apply(state.legal_moves()[0])
-    with pytest.raises(pp.TablebaseError, match=r"board=9 \(the tables have 24\)"):
+    with pytest.raises(pp.TablebaseError, match=r"the state has board=9 .*the tables board=24"):
         PlayBoard(nine, start=state)
+    # A finished checkers game is a game of another family to the morris tables.
+    over = pp.load_game("checkers").state_from_fen("W:W:B5")
+    with pytest.raises(pp.TablebaseError, match="a checkers state cannot be valued in morris tables"):
+        PlayBoard(nine, start=over)
     # The same finished game under its own tables' rules (the ply limit aside) is shown.
     board = PlayBoard(three, start=state)
     assert board.state == state

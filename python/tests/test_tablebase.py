@@ -2,6 +2,7 @@
 
 import copy
 import os
+import re
 import pathlib
 import pickle
 import random
@@ -293,6 +294,21 @@ def test_history_rules_do_not_matter_to_the_tables(three_dir):
     tb = pp.tablebase.open(three_dir)
     game = pp.load_game("three_mens_morris", threefold_repetition=False)
     assert tb.probe(game.new_initial_state()).wdl == 1
+    assert tb.rules_mismatch(game) is None
+
+
+def test_rules_mismatch_names_the_rules_the_probe_refuses(three_dir):
+    tb = pp.tablebase.open(three_dir)
+    assert tb.rules_mismatch(tb.game) is None
+    other = pp.load_game("three_mens_morris", mill_wins=False, ply_limit=9)
+    why = tb.rules_mismatch(other)
+    assert why == "the state has mill_wins=false, the tables mill_wins=true"
+    with pytest.raises(pp.TablebaseError, match=re.escape(why)):
+        tb.probe(other.new_initial_state())
+    checkers = pp.load_game("checkers")
+    assert tb.rules_mismatch(checkers) == "a checkers state cannot be valued in morris tables"
+    with pytest.raises(TypeError):
+        tb.rules_mismatch(checkers.new_initial_state())
 
 
 def test_open_refuses_what_is_not_there(tmp_path):

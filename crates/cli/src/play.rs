@@ -468,15 +468,32 @@ fn save_record<G: CliGame>(
         ("White".to_owned(), player(Color::White)),
     ];
     let text = perfectplay_core::record::write_record(state, &tags, None);
+    let regular = file.metadata().is_ok_and(|m| m.is_file());
+    if regular {
+        // Games saved to one file by several players at once: each record is written, or cut
+        // back, whole while the others wait, so that a cut never takes a game another process
+        // appended meanwhile. The lock is advisory: writers other than `play --save` are not
+        // held back by it.
+        match file.lock() {
+            Ok(()) => {}
+            // A file system without locks (some network mounts) saves as before.
+            Err(e) if e.kind() == io::ErrorKind::Unsupported => {}
+            Err(e) => return Err(e),
+        }
+    }
     let end = file.seek(std::io::SeekFrom::End(0))?;
     let record = if end > 0 { format!("\n{text}") } else { text };
     let written = file
         .write_all(record.as_bytes())
         .and_then(|()| file.flush());
-    if written.is_err() && file.metadata().is_ok_and(|m| m.is_file()) {
+    if written.is_err() && regular {
         // A record cut short (a full disk) would leave a file no reader reads whole, and every
         // later --save to it refused: the file is cut back to the games it held.
         let _ = file.set_len(end);
+    }
+    if regular {
+        // Closing the file would release the lock too; a failure here changes nothing saved.
+        let _ = file.unlock();
     }
     written
 }

@@ -818,3 +818,52 @@ fn a_record_cut_short_by_a_write_error_is_taken_back() {
         "the file holds the first game alone"
     );
 }
+
+#[test]
+fn a_record_waits_for_another_save_to_the_same_file() {
+    // Blocked lock requests are listed in /proc/locks (Linux), so the wait is seen, not timed.
+    if !std::path::Path::new("/proc/locks").exists() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.pdn");
+    std::fs::write(&path, "").unwrap();
+    let held = std::fs::File::open(&path).unwrap();
+    held.lock().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(["play", "checkers", "-q", "--max-plies", "2", "--save"])
+        .arg(&path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let waiter = format!(" {} ", child.id());
+    let mut waited = false;
+    for _ in 0..600 {
+        let locks = std::fs::read_to_string("/proc/locks").unwrap();
+        if locks
+            .lines()
+            .any(|line| line.contains("->") && line.contains(&waiter))
+        {
+            waited = true;
+            break;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the game was saved past the lock: {:?}",
+            std::fs::read_to_string(&path)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(waited, "the save never waited for the lock");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "");
+    held.unlock().unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let saved = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        saved.contains("[Event \"perfectplay play checkers\"]"),
+        "{saved}"
+    );
+}

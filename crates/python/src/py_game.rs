@@ -142,24 +142,6 @@ impl PyGame {
     fn settings(&self) -> Vec<(&'static str, String)> {
         self.game.settings()
     }
-
-    /// The settings for which `counts` holds whose values differ from `other`'s, for
-    /// messages: `: the state has removal=standard, the tables removal=any`; empty where none
-    /// do or the games are of two families.
-    pub(crate) fn differences_from(&self, other: &PyGame, counts: impl Fn(&str) -> bool) -> String {
-        if self.game.family() != other.game.family() {
-            return String::new();
-        }
-        let counted = |game: &PyGame| {
-            let mut settings = game.settings();
-            settings.retain(|(name, _)| counts(name));
-            settings
-        };
-        match perfectplay_core::differing_settings(&counted(self), &counted(other)) {
-            Some((ours, theirs)) => format!(": the state has {ours}, the tables {theirs}"),
-            None => String::new(),
-        }
-    }
 }
 
 #[pymethods]

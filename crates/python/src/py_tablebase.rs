@@ -24,10 +24,9 @@ use std::sync::{Arc, RwLock};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use perfectplay_core::morris::MorrisPosition;
 use perfectplay_core::SplitMix64;
-use perfectplay_solver::any::{self, AnyPosition, AnyTablebase, RowsError};
-use perfectplay_solver::checkers::database_rules;
+use perfectplay_solver::any::{self, tables_refuse, AnyPosition, AnyTablebase, RowsError};
 use perfectplay_solver::limits::{available_cpus, check_threads};
-use perfectplay_solver::morris::{without_history, CheckpointLock, PlacementSearch, SearchHistory};
+use perfectplay_solver::morris::{CheckpointLock, PlacementSearch, SearchHistory};
 use perfectplay_solver::rows::{Row, RowError};
 use perfectplay_solver::{ProbeError, Value};
 use pyo3::prelude::*;
@@ -39,6 +38,7 @@ use crate::ints::Int;
 use crate::py_game::PyGame;
 use crate::py_state::{AnyState, PyMove, PyState};
 use perfectplay_core::registry::AnyGame;
+use perfectplay_core::with_family;
 use perfectplay_env::perfect::{draw_position, parse_subspace};
 use perfectplay_env::state::State;
 use perfectplay_env::Error as EnvError;
@@ -281,49 +281,24 @@ impl PyTablebase {
             ));
         };
         let state = state.borrow();
-        match (&state.inner, &self.game.game) {
-            (AnyState::Checkers(s), AnyGame::Checkers(g))
-                if database_rules(s.game().rules()) == database_rules(g.rules()) =>
-            {
-                if s.is_mid_turn() {
-                    return Err(Error::OutOfScope(
-                        "a turn is half made with apply_action: probe at the start of a turn"
-                            .to_owned(),
-                    ));
-                }
-                Ok(AnyPosition::Checkers(*s.position()))
-            }
-            (AnyState::Morris(s), AnyGame::Morris(g))
-                if without_history(s.game().rules()) == without_history(g.rules()) =>
-            {
-                if s.is_mid_turn() {
-                    return Err(Error::OutOfScope(
-                        "a turn is half made with apply_action: probe at the start of a turn"
-                            .to_owned(),
-                    ));
-                }
-                Ok(AnyPosition::Morris(*s.position()))
-            }
-            _ => {
-                let of_state = crate::py_state::game_of(&state.inner);
-                Err(Error::Tablebase(format!(
-                    "a state of {} cannot be probed in tables of {}{} (the rules must agree, up \
-                     to repetition, the move rule and the ply limit; in checkers, up to who \
-                     moves first and adjudication too)",
-                    of_state.id,
-                    self.game.id,
-                    // The settings the tables hold to (`database_rules`, `without_history`).
-                    of_state.differences_from(&self.game, |name| match self.game.game {
-                        AnyGame::Checkers(_) => {
-                            ["mandatory_capture", "complete_jumps"].contains(&name)
-                        }
-                        AnyGame::Morris(_) => {
-                            !["threefold_repetition", "move_rule", "ply_limit"].contains(&name)
-                        }
-                    }),
-                )))
-            }
+        let of_state = crate::py_state::game_of(&state.inner);
+        if let Some(why) = tables_refuse(&self.game.game, &of_state.game) {
+            return Err(Error::Tablebase(format!(
+                "a state of {} cannot be probed in tables of {}: {why} (the rules must agree, up \
+                 to repetition, the move rule and the ply limit; in checkers, up to who moves \
+                 first and adjudication too)",
+                of_state.id, self.game.id,
+            )));
         }
+        if with_family!(AnyState, &state.inner, s => s.is_mid_turn()) {
+            return Err(Error::OutOfScope(
+                "a turn is half made with apply_action: probe at the start of a turn".to_owned(),
+            ));
+        }
+        Ok(match &state.inner {
+            AnyState::Checkers(s) => AnyPosition::Checkers(*s.position()),
+            AnyState::Morris(s) => AnyPosition::Morris(*s.position()),
+        })
     }
 }
 
@@ -488,6 +463,14 @@ impl PyTablebase {
         ));
         *dirs = wanted;
         Ok(())
+    }
+
+    /// Why these tables cannot value positions of `game` (a `Game`), naming the rules that
+    /// differ among those the tables read; `None` where they can. The history rules
+    /// (repetition, the move rule, the ply limit) and, in checkers, who moves first and
+    /// adjudication are read by no table: games that differ only there share tables.
+    fn rules_mismatch(&self, game: PyRef<'_, PyGame>) -> Option<String> {
+        any::tables_refuse(&self.game.game, &game.game).map(|why| why.to_string())
     }
 
     /// The subspaces with a table in some directory, sorted (`5-4`, `2110-53`, ...).

@@ -13,10 +13,10 @@ use perfectplay_core::Game;
 use rayon::prelude::*;
 use thiserror::Error;
 
-use crate::checkers::CheckersDomain;
+use crate::checkers::{database_rules, CheckersDomain};
 use crate::domain::Domain;
 use crate::error::ProbeError;
-use crate::morris::MorrisDomain;
+use crate::morris::{without_history, MorrisDomain};
 use crate::rows::{self, Row, RowError};
 use crate::tablebase::Tablebase;
 use crate::tabled::{OpenError, Tabled};
@@ -41,6 +41,67 @@ pub enum AnyPosition {
     Checkers(CheckersPosition),
     /// A morris position.
     Morris(MorrisPosition),
+}
+
+/// Why the tables of one game cannot value the positions of another ([`tables_refuse`]).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum RulesMismatch {
+    /// The games are of two families.
+    #[error("a {game} state cannot be valued in {tables} tables")]
+    Family {
+        /// The family of the game whose positions would be valued (`checkers`, `morris`).
+        game: &'static str,
+        /// The family of the tables' game.
+        tables: &'static str,
+    },
+    /// Rules the tables read differ: each side's settings of them, `name=value` in order.
+    #[error("the state has {game}, the tables {tables}")]
+    Rules {
+        /// The game's settings of the rules that differ.
+        game: String,
+        /// The tables' settings of them.
+        tables: String,
+    },
+}
+
+/// The rule settings of `game` that its tables read: every setting, with those that change no
+/// position's value (the history rules of either family; in checkers also who moves first and
+/// adjudication) at fixed values ([`database_rules`], [`without_history`]).
+#[must_use]
+pub fn table_settings(game: &AnyGame) -> Vec<(&'static str, String)> {
+    match game {
+        AnyGame::Checkers(g) => database_rules(g.rules()).settings(),
+        AnyGame::Morris(g) => without_history(g.rules()).settings(),
+    }
+}
+
+/// Why the tables of `tables` cannot value positions of `game`, naming the rules that differ
+/// among those the tables read; `None` where they can. The one test of whether two rule sets
+/// share tables, for probes and for everything that checks a position before it is probed.
+///
+/// ```
+/// use perfectplay_core::registry::AnyGame;
+/// use perfectplay_solver::any::{tables_refuse, RulesMismatch};
+/// let (_, checkers) = AnyGame::load("checkers", &[] as &[(&str, &str)]).unwrap();
+/// let (_, white_first) = AnyGame::load("checkers", &[("first_player", "white")]).unwrap();
+/// assert_eq!(tables_refuse(&checkers, &white_first), None);
+/// let (_, optional) = AnyGame::load("checkers", &[("mandatory_capture", "false")]).unwrap();
+/// assert_eq!(
+///     tables_refuse(&checkers, &optional).unwrap().to_string(),
+///     "the state has mandatory_capture=false, the tables mandatory_capture=true"
+/// );
+/// ```
+#[must_use]
+pub fn tables_refuse(tables: &AnyGame, game: &AnyGame) -> Option<RulesMismatch> {
+    if tables.family() != game.family() {
+        return Some(RulesMismatch::Family {
+            game: game.family(),
+            tables: tables.family(),
+        });
+    }
+    perfectplay_core::differing_settings(&table_settings(game), &table_settings(tables))
+        .map(|(game, tables)| RulesMismatch::Rules { game, tables })
 }
 
 /// Why a batch of encoded rows could not be probed. Rows are numbered from 0 in the batch.
@@ -397,6 +458,111 @@ mod tests {
                 plies[i],
                 over.map_or(-1, |v| v.plies.map_or(-1, |p| p as i32))
             );
+        }
+    }
+
+    fn load(id: &str, options: &[(&str, &str)]) -> AnyGame {
+        AnyGame::load(id, options).unwrap().1
+    }
+
+    #[test]
+    fn tables_serve_every_setting_of_the_rules_they_do_not_read() {
+        let checkers = load("checkers", &[]);
+        for (name, value) in [
+            ("first_player", "white"),
+            ("threefold_repetition", "false"),
+            ("move_rule", "none"),
+            ("ply_limit", "12"),
+            ("adjudication", "true"),
+        ] {
+            let other = load("checkers", &[(name, value)]);
+            assert_ne!(other, checkers, "{name}={value} is a change");
+            assert_eq!(tables_refuse(&checkers, &other), None, "{name}={value}");
+        }
+        let nine = load("nine_mens_morris", &[]);
+        for (name, value) in [
+            ("threefold_repetition", "false"),
+            ("move_rule", "none"),
+            ("ply_limit", "12"),
+        ] {
+            let other = load("nine_mens_morris", &[(name, value)]);
+            assert_ne!(other, nine, "{name}={value} is a change");
+            assert_eq!(tables_refuse(&nine, &other), None, "{name}={value}");
+        }
+    }
+
+    #[test]
+    fn tables_refuse_other_rules_naming_only_those_they_read() {
+        let checkers = load("checkers", &[]);
+        let other = load(
+            "checkers",
+            &[("complete_jumps", "false"), ("ply_limit", "12")],
+        );
+        assert_eq!(
+            tables_refuse(&checkers, &other),
+            Some(RulesMismatch::Rules {
+                game: "complete_jumps=false".to_owned(),
+                tables: "complete_jumps=true".to_owned(),
+            })
+        );
+        let nine = load("nine_mens_morris", &[]);
+        let twelve = load("twelve_mens_morris", &[("ply_limit", "12")]);
+        let Some(RulesMismatch::Rules { game, tables }) = tables_refuse(&nine, &twelve) else {
+            panic!("two morris games are told apart by their rules")
+        };
+        assert!(
+            game.contains("men=12") && tables.contains("men=9"),
+            "{game} / {tables}"
+        );
+        assert!(!game.contains("ply_limit"), "{game}");
+        assert_eq!(
+            tables_refuse(&nine, &checkers),
+            Some(RulesMismatch::Family {
+                game: "checkers",
+                tables: "morris",
+            })
+        );
+        assert_eq!(
+            tables_refuse(&nine, &checkers).unwrap().to_string(),
+            "a checkers state cannot be valued in morris tables"
+        );
+    }
+
+    #[test]
+    fn tables_refuse_exactly_where_the_database_rules_differ() {
+        // The settings compared are a faithful text of the rules the tables are built to, so
+        // the test agrees with comparing those rules, option by option and value by value.
+        for id in [
+            "checkers",
+            "nine_mens_morris",
+            "twelve_mens_morris",
+            "three_mens_morris",
+        ] {
+            let base = load(id, &[]);
+            for option in base.rule_options() {
+                for value in [
+                    "true", "false", "none", "3", "12", "white", "any", "standard",
+                ] {
+                    let Ok((_, other)) = AnyGame::load(id, &[(option.name, value)]) else {
+                        continue;
+                    };
+                    let same = match (base, other) {
+                        (AnyGame::Checkers(a), AnyGame::Checkers(b)) => {
+                            database_rules(a.rules()) == database_rules(b.rules())
+                        }
+                        (AnyGame::Morris(a), AnyGame::Morris(b)) => {
+                            without_history(a.rules()) == without_history(b.rules())
+                        }
+                        _ => unreachable!("one family"),
+                    };
+                    assert_eq!(
+                        tables_refuse(&base, &other).is_none(),
+                        same,
+                        "{id} {}={value}",
+                        option.name
+                    );
+                }
+            }
         }
     }
 }

@@ -117,7 +117,7 @@ mod unit_checkpoint;
 pub mod value;
 mod verify;
 
-pub use any::{AnyPosition, AnyTablebase, RowsError};
+pub use any::{tables_refuse, AnyPosition, AnyTablebase, RowsError, RulesMismatch};
 pub use compress::{compress_table, compress_tables, inflate, CompressedTable};
 pub use domain::Domain;
 pub use error::{DbError, MissingTables, ProbeError, RequestError, SolveError};
