@@ -21,6 +21,11 @@ echo "== every published and cross-checked perft count up to 2 billion leaves (r
 # Checkers to depth 13 and Nine Men's Morris to depth 7, beyond what the debug tests reach.
 PERFT_MAX_LEAVES=2000000000 cargo test --release -p perfectplay-core --test perft
 
+echo "== the explicit-graph cross-checks too large for a debug build (release build)"
+# Nine Men's Morris 3-3 with flying, Twelve Men's Morris 3-3 with and without mill immunity:
+# about 3 GB and a few minutes on 2 cores, ignored by the debug suite above.
+cargo test --release -p perfectplay-solver --test reference_solver -- --ignored
+
 echo "== the CLI's own perft check"
 cargo build --release -p perfectplay-cli
 target/release/perfectplay perft checkers --depth 12 --check

@@ -401,7 +401,7 @@ fn six_mens_morris_moving_phase_matches_the_reference() {
 }
 
 #[test]
-#[ignore = "minutes and gigabytes: 5.4 million states with flying moves"]
+#[ignore = "minutes and gigabytes in a debug build (5.4 million states with flying moves): scripts/test.sh runs it in a release build"]
 fn nine_mens_morris_three_against_three_matches_the_reference() {
     let game = Morris::preset("nine_mens_morris").unwrap();
     let roots = moving_roots(&game, 3, 3);
@@ -559,7 +559,7 @@ fn nine_mens_morris_with_diagonal_moves_three_against_three_matches_the_referenc
 }
 
 #[test]
-#[ignore = "half a minute more: the same rules with the diagonal lines"]
+#[ignore = "minutes in a debug build (the same rules with the diagonal lines): scripts/test.sh runs it in a release build"]
 fn twelve_mens_morris_three_against_three_matches_the_reference() {
     three_against_three_without_re_forming("twelve_mens_morris", None);
 }
@@ -567,7 +567,7 @@ fn twelve_mens_morris_three_against_three_matches_the_reference() {
 /// The rule sheet's optional mill immunity, which the sheet's second build takes: with three
 /// men a side, a side whose three men stand in a mill cannot be taken from.
 #[test]
-#[ignore = "a minute more: the same 3-3 graph twice, with and without mill immunity"]
+#[ignore = "minutes in a debug build (the same 3-3 graph twice, with and without mill immunity): scripts/test.sh runs it in a release build"]
 fn twelve_mens_morris_with_mill_immunity_three_against_three_matches_the_reference() {
     three_against_three_without_re_forming("twelve_mens_morris", Some("mill_immunity"));
 }
