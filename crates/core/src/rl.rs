@@ -143,6 +143,11 @@ pub trait ActionGame: Game {
 
     /// Writes the observation of `pos` at `stage`, seen from the player to move, into `out`
     /// (whose length is the product of [`ActionGame::observation_shape`]).
+    ///
+    /// # Panics
+    ///
+    /// The games of this crate panic if `out` is shorter than that product, and in debug
+    /// builds may panic at a `stage` that no legal action of `pos` leads to.
     fn write_observation(&self, pos: &Self::Position, stage: &Self::Stage, out: &mut [f32]);
 
     /// Writes the observation of `pos` at `stage` as bytes, a quarter of the size (what a
@@ -150,6 +155,10 @@ pub trait ActionGame: Game {
     /// 0.0 and 1.0; a game whose float observation holds other values says what its bytes
     /// hold there (morris: the men in hand as counts), all at most
     /// [`ActionGame::observation_byte_max`].
+    ///
+    /// # Panics
+    ///
+    /// As [`ActionGame::write_observation`].
     fn write_observation_bytes(&self, pos: &Self::Position, stage: &Self::Stage, out: &mut [u8]);
 
     /// The largest value [`ActionGame::write_observation_bytes`] writes.

@@ -250,6 +250,11 @@ impl<G: Game> GameState<G> {
     /// new position and says whether it has a legal move (a caller that fills an action table
     /// there knows at once); `false` has the game's own test decide, so `|_| false` is always
     /// right.
+    ///
+    /// # Panics
+    ///
+    /// In debug builds, if `mv` is not legal now ([`GameState::is_legal`]); release builds play
+    /// it all the same.
     #[inline]
     pub fn play_legal(&mut self, mv: &G::Move, has_moves: impl FnOnce(&G::Position) -> bool) {
         debug_assert!(self.is_legal(mv), "play_legal with an illegal move {mv}");

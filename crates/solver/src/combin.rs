@@ -22,6 +22,12 @@ pub const TABLE_MAX: u32 = 32;
 /// `C(n, k)`, the number of `k`-subsets of an `n`-set (0 when `k > n`).
 ///
 /// Exact while the result fits a `u64` (every `n` up to 67); use [`choose`] in hot paths.
+///
+/// # Panics
+///
+/// In debug builds, if a partial product passes `u128::MAX`, as it does for some `C(n, k)` far
+/// past a `u64` (`C(200, 100)`, say); release builds return a wrong value then, as they do for
+/// any result past a `u64`.
 #[must_use]
 pub const fn binomial(n: u32, k: u32) -> u64 {
     if k > n {
@@ -143,6 +149,11 @@ const fn build_byte_ranks() -> [u32; BYTE_ROW_COUNT * 256] {
 /// The `k`-set whose colex rank is `rank` (the inverse of [`colex_rank`]).
 ///
 /// `rank` must be below `C(32, k)`.
+///
+/// # Panics
+///
+/// If `k` exceeds 32. In debug builds, also if `rank` is not below `C(32, k)`; release builds
+/// return the `k` highest points then.
 #[inline]
 #[must_use]
 pub fn colex_unrank(rank: u64, k: u32) -> u32 {
@@ -151,6 +162,11 @@ pub fn colex_unrank(rank: u64, k: u32) -> u32 {
 
 /// The rank of `set`, a subset of `space`, among the subsets of `space` of the same size: the
 /// colex rank once the points of `space` are renumbered `0..space.count_ones()` in order.
+///
+/// # Panics
+///
+/// In debug builds, if `set` holds a point outside `space`; release builds return a rank that
+/// means nothing then.
 #[inline]
 #[must_use]
 pub fn colex_rank_within(set: u32, space: u32) -> u64 {
@@ -181,6 +197,11 @@ fn colex_rank_within_by_counts(set: u32, space: u32) -> u64 {
 
 /// The `k`-subset of `space` whose rank within `space` is `rank` (the inverse of
 /// [`colex_rank_within`]); `rank` must be below `C(space.count_ones(), k)`.
+///
+/// # Panics
+///
+/// If `k` exceeds `space.count_ones()`. In debug builds, also if `rank` is not below
+/// `C(space.count_ones(), k)`; release builds return the `k` highest points of `space` then.
 #[inline]
 #[must_use]
 pub fn colex_unrank_within(rank: u64, k: u32, space: u32) -> u32 {

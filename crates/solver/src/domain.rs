@@ -44,10 +44,24 @@ pub trait Domain: Send + Sync {
     fn size(&self, key: Self::Key) -> u64;
 
     /// The canonical position at `index` of `key`.
+    ///
+    /// # Panics
+    ///
+    /// The domains of this crate panic where `index` is not below [`Domain::size`] of a `key`
+    /// that names a subspace, but for the checkers domain in release builds, which may then
+    /// return another arrangement instead. With a key that names none (size 0) they may panic
+    /// or return positions.
     fn unrank(&self, key: Self::Key, index: u64) -> <Self::Game as Game>::Position;
 
     /// Calls `visit` with each index of `range` in `key` and its canonical position, in order.
     /// Full passes use this; a domain overrides it when walking is cheaper than unranking.
+    ///
+    /// # Panics
+    ///
+    /// As [`Domain::unrank`], where `range` ends past [`Domain::size`] of `key`: the morris
+    /// domain panics then (for a key with memories, only where `range` is not empty); the
+    /// checkers domain visits only the indices below the size, and panics where `range` starts
+    /// at or past it (release builds may instead visit nothing).
     fn for_each_position<F: FnMut(u64, &<Self::Game as Game>::Position)>(
         &self,
         key: Self::Key,

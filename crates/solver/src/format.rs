@@ -196,12 +196,20 @@ pub struct Layout {
 
 impl Layout {
     /// The number of blocks of a table of `positions` indices.
+    ///
+    /// # Panics
+    ///
+    /// If `block_positions` is 0.
     #[must_use]
     pub fn blocks(&self, positions: u64) -> u64 {
         positions.div_ceil(u64::from(self.block_positions))
     }
 
     /// The number of frames of a table of `positions` indices.
+    ///
+    /// # Panics
+    ///
+    /// If `block_positions` or `blocks_per_frame` is 0.
     #[must_use]
     pub fn frames(&self, positions: u64) -> u64 {
         self.blocks(positions)
@@ -209,6 +217,11 @@ impl Layout {
     }
 
     /// The index's length with its padding.
+    ///
+    /// # Panics
+    ///
+    /// If `block_positions` or `blocks_per_frame` is 0; in debug builds, also if the length
+    /// does not fit a `u64`.
     #[must_use]
     pub fn index_len(&self, positions: u64) -> u64 {
         (self.frames(positions) * 16 + self.blocks(positions) * 2).next_multiple_of(ALIGN as u64)
@@ -782,6 +795,11 @@ pub fn check_payload(path: &Path, header: &Header, payload: &[u8]) -> Result<(),
 }
 
 /// The value at `index` of a checked payload; `None` if the position cannot arise.
+///
+/// # Panics
+///
+/// If `index` lies past `payload`: for [`Encoding::Distance`], if it is not below
+/// `payload.len()`; for [`Encoding::Wdl`], if `index / 4` is not.
 #[inline]
 #[must_use]
 pub fn payload_value(encoding: Encoding, payload: &[u8], index: u64) -> Option<Value> {

@@ -54,6 +54,11 @@ pub enum Stage {
 
 impl Stage {
     /// Where the capturing piece stands now, while jumping.
+    ///
+    /// # Panics
+    ///
+    /// In debug builds, if the stage is [`Stage::Jumping`] with `jumps` 0 or above 13 (the
+    /// arithmetic overflows); release builds return an arbitrary square then.
     #[must_use]
     pub fn current_square(&self) -> Option<Square> {
         match *self {

@@ -379,6 +379,11 @@ fn has_move_for<const BLACK: bool>(pos: &CheckersPosition) -> bool {
 impl CheckersPosition {
     /// Appends every legal move to `list` (which the caller has cleared). Captures are
     /// mandatory: if any exists, only captures are generated.
+    ///
+    /// # Panics
+    ///
+    /// Where `list` panics when full (an `ArrayVec` does) and lacks room for every legal move:
+    /// a list not cleared first, say.
     #[inline]
     pub fn generate_moves_into<L: MoveBuffer<CheckersMove>>(&self, list: &mut L) {
         self.for_each_move(|mv| list.push_move(*mv));

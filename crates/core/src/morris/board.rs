@@ -316,8 +316,8 @@ impl Board {
     ///
     /// # Panics
     ///
-    /// If `index` is not below [`Board::point_count`] (a point of another board; [`Board::point`]
-    /// gives indices from names).
+    /// If `index` is 24 or more. An index past a smaller board's points has no mills (every
+    /// slot 0).
     #[inline]
     #[must_use]
     pub fn mills_at(&self, index: u8) -> &[u32; 4] {
@@ -328,8 +328,7 @@ impl Board {
     ///
     /// # Panics
     ///
-    /// If `index` is not below [`Board::point_count`] (a point of another board; [`Board::point`]
-    /// gives indices from names).
+    /// If `index` is 24 or more. An index past a smaller board's points closes no mill (0).
     #[inline]
     #[must_use]
     pub fn mills_closed_at(&self, index: u8, men: Bitboard) -> u32 {

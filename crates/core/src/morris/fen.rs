@@ -319,6 +319,11 @@ impl Morris {
     }
 
     /// Writes the position string of `pos` with `plies` since the last man was placed or taken.
+    ///
+    /// # Panics
+    ///
+    /// If a no-re-forming memory of `pos` names a man or a point off the board (not below
+    /// [`Board::point_count`](super::Board::point_count)).
     #[must_use]
     pub fn fen(&self, pos: &MorrisPosition, plies: u32) -> String {
         let rows: &[usize] = match self.board().shape() {

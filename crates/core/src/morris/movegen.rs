@@ -325,6 +325,10 @@ impl Morris {
     }
 
     /// The position after `mv`, which must be legal in `pos` (copy-make).
+    ///
+    /// # Panics
+    ///
+    /// As [`Morris::play_turn_in_place`], for some moves that are not legal in `pos`.
     #[inline]
     #[must_use]
     pub fn play_turn(&self, pos: &MorrisPosition, mv: &MorrisMove) -> MorrisPosition {
@@ -335,6 +339,15 @@ impl Morris {
 
     /// Plays `mv`, which must be legal in `pos`, on `pos` itself (envs keep one position and
     /// play on it: no copy of it to write and read back).
+    ///
+    /// # Panics
+    ///
+    /// For some moves that are not legal in `pos`: in debug builds, one with a point of 32 or
+    /// more, or a placement by a side with no man in hand; in any build, one with a point of 24
+    /// or more that the rules look up among the mills (the point a man leaves, under
+    /// [`no_reforming`](crate::morris::MorrisRules::no_reforming); a placement's point, under
+    /// [`first_mill_opens`](crate::morris::MorrisRules::first_mill_opens)). Other illegal moves
+    /// make a position the rules cannot reach, without a panic.
     #[inline]
     pub fn play_turn_in_place(&self, pos: &mut MorrisPosition, mv: &MorrisMove) {
         let us = pos.side;

@@ -37,6 +37,13 @@ impl Morris {
     /// empty, `color` may step (no man in hand, or `mixed_placement`), the man can reach the
     /// point (a line joins them, or `color` flies), and arriving there closes a mill of
     /// `color` with its other men.
+    ///
+    /// # Panics
+    ///
+    /// In debug builds, if the rules have `no_reforming`, `barrier.point` is on the board and
+    /// `barrier.man` is 32 or more (the shift overflows). Release builds read bit `man % 32`
+    /// then: they panic if a man of `color` stands there, the point is empty and `color` may
+    /// step but cannot fly, and otherwise answer for the man on that bit.
     #[must_use]
     pub fn is_effective_barrier(
         &self,
@@ -57,6 +64,10 @@ impl Morris {
     }
 
     /// `color`'s no-re-forming memory in `pos` if it is effective, else `None`.
+    ///
+    /// # Panics
+    ///
+    /// As [`Morris::is_effective_barrier`], for a memory whose man is 32 or more.
     #[must_use]
     pub fn effective_barrier(&self, pos: &MorrisPosition, color: Color) -> Option<Barrier> {
         pos.barrier(color)
@@ -74,6 +85,10 @@ impl Morris {
     /// Taking men never closes a mill of `c`, a filled point or a taken man stays so (the
     /// engine drops such a memory at once), and a side that could not step still cannot. So
     /// whenever the forbidden move could be tried, it does not exist or re-forms no mill.
+    ///
+    /// # Panics
+    ///
+    /// As [`Morris::is_effective_barrier`], for a memory of `pos` whose man is 32 or more.
     #[must_use]
     pub fn canonical_memory(&self, pos: &MorrisPosition) -> MorrisPosition {
         let mut canonical = *pos;
@@ -193,6 +208,12 @@ impl Morris {
     /// up and no position carries it: while placing, a predecessor's first-mill memory is not
     /// a function of `pos`. `pos` must carry no memory the rules do not have. Both are checked
     /// in debug builds only.
+    ///
+    /// # Panics
+    ///
+    /// In debug builds, if `pos` has a man in hand under `first_mill_opens`, carries Shah's
+    /// first-mill memory or a pending opening removal, or carries a no-re-forming memory
+    /// without `no_reforming`; also as [`Morris::canonical_memory`].
     ///
     /// ```
     /// use perfectplay_core::morris::{Morris, MorrisPosition};

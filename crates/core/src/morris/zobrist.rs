@@ -30,6 +30,11 @@ const OPENING_REMOVAL: u64 = key(1003);
 
 impl MorrisPosition {
     /// The Zobrist hash of the position.
+    ///
+    /// # Panics
+    ///
+    /// If a man stands on a point of 24 or more (a position that
+    /// [`Morris::validate`](super::Morris::validate) refuses).
     #[must_use]
     pub fn zobrist(&self) -> u64 {
         let mut h = 0;

@@ -45,18 +45,30 @@ pub struct CheckersKey {
 
 impl CheckersKey {
     /// Pieces on the board.
+    ///
+    /// # Panics
+    ///
+    /// In debug builds, if the four counts sum past 255; release builds wrap the sum.
     #[must_use]
     pub const fn pieces(self) -> u8 {
         self.mover_men + self.mover_kings + self.other_men + self.other_kings
     }
 
     /// Pieces of the side to move.
+    ///
+    /// # Panics
+    ///
+    /// In debug builds, if its men and kings sum past 255; release builds wrap the sum.
     #[must_use]
     pub const fn mover_pieces(self) -> u8 {
         self.mover_men + self.mover_kings
     }
 
     /// Pieces of the other side.
+    ///
+    /// # Panics
+    ///
+    /// In debug builds, if its men and kings sum past 255; release builds wrap the sum.
     #[must_use]
     pub const fn other_pieces(self) -> u8 {
         self.other_men + self.other_kings
@@ -79,6 +91,12 @@ impl CheckersKey {
     /// Whether the counts and ranks describe arrangements that exist: at most
     /// [`MAX_PIECES`] pieces, at most 12 per side, ranks at most [`MAX_RANK`], a side without
     /// men at rank 0, and room for a side's men on the ranks up to its most advanced one.
+    ///
+    /// # Panics
+    ///
+    /// In debug builds, if the four counts sum past 255. Release builds wrap the sums, and may
+    /// then call a key well formed that is not (4 men and 254 kings of the side to move, at
+    /// rank 0, and nothing else).
     #[must_use]
     pub const fn is_well_formed(self) -> bool {
         self.pieces() <= MAX_PIECES

@@ -80,8 +80,14 @@ pub struct CompressedParts {
 /// bytes for [`Encoding::Distance`]).
 ///
 /// # Panics
-/// If the options are out of range or a frame would pass 64 KiB (a frame of plain blocks must
-/// fit the block offsets).
+///
+/// If `block_positions` is not a power of two from 64 to 65,536, if `blocks_per_frame` is 0,
+/// or if a frame would pass 64 KiB: a frame of plain blocks must fit the 16-bit block offsets,
+/// so `blocks_per_frame - 1` blocks of `(1 + block_positions * bits) / 8` bytes (rounded up;
+/// `bits` 2 for [`Encoding::Wdl`], 8 for [`Encoding::Distance`]) must stay below 65,536
+/// bytes. In debug builds, also if a block of [`Encoding::Wdl`] values stored as they are
+/// (where runs would take more) holds a value of 4 or more; release builds write a corrupt
+/// block then.
 #[must_use]
 pub fn compress_values(
     values: &[u8],

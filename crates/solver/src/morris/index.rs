@@ -68,6 +68,11 @@ use crate::combin::{
 
 /// The number of boards (before symmetry) with `a` and `b` men on `points` points:
 /// `C(points, a) * C(points - a, b)`.
+///
+/// # Panics
+///
+/// In debug builds, if the count does not fit a `u64` (or a factor overflows, as in
+/// [`binomial`]); release builds return a wrong count then.
 #[must_use]
 pub fn count_boards(points: u32, a: u32, b: u32) -> u64 {
     if a > points {
@@ -326,6 +331,12 @@ impl SubspaceIndex {
     /// What ranking needs of the mover's men alone, worked out once for several boards with
     /// the same mover's men (the successors of one position by its quiet turns): see
     /// [`rank_with`](Self::rank_with).
+    ///
+    /// # Panics
+    ///
+    /// In debug builds, if `mover` does not hold exactly `a` men, all on the board (`(a, b)`
+    /// being [`men`](Self::men)). Release builds panic if it holds `a` men with one off the
+    /// board; where it holds another number they may panic or give the part of other men.
     #[inline]
     #[must_use]
     pub fn mover_part(&self, mover: Bitboard) -> MoverPart {
@@ -340,6 +351,13 @@ impl SubspaceIndex {
 
     /// The same as [`rank`](Self::rank) of `(part's men, other)`, without looking up the
     /// mover's class again (a table of up to 5 MB that misses the caches).
+    ///
+    /// # Panics
+    ///
+    /// In debug builds, if `part` is not this subspace's part of its men, or if `other` does
+    /// not hold exactly `b` men (`(a, b)` being [`men`](Self::men)) on the board and clear of
+    /// the mover's. Release builds check none of it: they may then return the index of another
+    /// board or one past [`size`](Self::size), or panic.
     #[inline]
     #[must_use]
     pub fn rank_with(&self, part: &MoverPart, other: Bitboard) -> u64 {
@@ -373,6 +391,12 @@ impl SubspaceIndex {
     /// other side; every symmetric image of the board has the same index.
     ///
     /// The sets must be disjoint, on the board, and hold `a` and `b` men.
+    ///
+    /// # Panics
+    ///
+    /// In debug builds, if they are not. Release builds panic if `mover` holds `a` men with one
+    /// off the board, and otherwise check nothing: they may return the index of another board
+    /// or one past [`size`](Self::size), or panic.
     #[inline]
     #[must_use]
     pub fn rank(&self, mover: Bitboard, other: Bitboard) -> u64 {
@@ -399,6 +423,11 @@ impl SubspaceIndex {
 
     /// Whether only the identity among the board's symmetries maps `mover`, a set of `a`
     /// points, to itself.
+    ///
+    /// # Panics
+    ///
+    /// In debug builds, if `mover` does not hold exactly `a` men, all on the board (`(a, b)`
+    /// being [`men`](Self::men)); release builds may then panic or answer for other men.
     #[inline]
     #[must_use]
     pub fn has_trivial_stabilizer(&self, mover: Bitboard) -> bool {
@@ -409,6 +438,10 @@ impl SubspaceIndex {
     }
 
     /// The canonical board of index `index` (below [`size`](Self::size)): `(mover, other)`.
+    ///
+    /// # Panics
+    ///
+    /// If `index` is not below [`size`](Self::size).
     #[must_use]
     pub fn unrank(&self, index: u64) -> (Bitboard, Bitboard) {
         debug_assert!(index < self.size(), "index out of range");
@@ -462,6 +495,12 @@ impl SubspaceIndex {
 
     /// The representative of the board's class, the board that [`unrank`](Self::unrank)
     /// returns for its index.
+    ///
+    /// # Panics
+    ///
+    /// As [`rank`](Self::rank): in debug builds, if the sets are not disjoint, on the board and
+    /// of `a` and `b` men; release builds panic if `mover` holds `a` men with one off the
+    /// board, and otherwise may panic or return a board of another class.
     #[must_use]
     pub fn canonical(&self, mover: Bitboard, other: Bitboard) -> (Bitboard, Bitboard) {
         debug_assert!(!mover.intersects(other), "men share a point");
@@ -475,6 +514,11 @@ impl SubspaceIndex {
     /// and as many as the canonical board has symmetries fixing it. Whatever rides on the
     /// board (the no-re-forming memories) maps to the canonical board through any of them,
     /// and through all of them to every form that board can carry it in.
+    ///
+    /// # Panics
+    ///
+    /// As [`canonical`](Self::canonical); release builds may return symmetries of another
+    /// board where the sets are not as it asks.
     #[must_use]
     pub fn canonical_symmetries(&self, mover: Bitboard, other: Bitboard) -> u32 {
         debug_assert!(!mover.intersects(other), "men share a point");

@@ -128,6 +128,12 @@ impl Symmetries {
     }
 
     /// The image of the point set `set` (points of the board only) under symmetry `s`.
+    ///
+    /// # Panics
+    ///
+    /// If `s` is not below [`len`](Self::len). In debug builds, also if `set` holds a point off
+    /// the board; release builds drop its points from 24 on then, and leave the others off the
+    /// board where they are.
     #[inline]
     #[must_use]
     pub fn apply(&self, s: usize, set: u32) -> u32 {
@@ -137,6 +143,10 @@ impl Symmetries {
     }
 
     /// The symmetry that undoes `s`.
+    ///
+    /// # Panics
+    ///
+    /// If `s` is not below [`len`](Self::len).
     #[inline]
     #[must_use]
     pub fn inverse(&self, s: usize) -> usize {
@@ -144,6 +154,12 @@ impl Symmetries {
     }
 
     /// The symmetry that applies `b` first, then `a`.
+    ///
+    /// # Panics
+    ///
+    /// If `a * len + b` is not below `len * len` (`len` being [`len`](Self::len)), so for every
+    /// `a` not below `len` (release builds let a product past `usize::MAX` wrap). A `b` not
+    /// below `len` with a smaller `a` names another pair's product instead, without a panic.
     #[inline]
     #[must_use]
     pub fn compose(&self, a: usize, b: usize) -> usize {
@@ -151,6 +167,11 @@ impl Symmetries {
     }
 
     /// Where symmetry `s` takes `point`.
+    ///
+    /// # Panics
+    ///
+    /// If `s` is not below [`len`](Self::len), or `point` is 24 or more. A point past a smaller
+    /// board's last one stays where it is.
     #[inline]
     #[must_use]
     pub fn point_image(&self, s: usize, point: u8) -> u8 {
@@ -158,6 +179,10 @@ impl Symmetries {
     }
 
     /// The point images of symmetry `s`, one per point of the board.
+    ///
+    /// # Panics
+    ///
+    /// If `s` is not below [`len`](Self::len).
     #[must_use]
     pub fn permutation(&self, s: usize) -> &[u8] {
         &self.images[s][..self.board.point_count()]
