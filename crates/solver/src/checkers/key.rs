@@ -90,18 +90,13 @@ impl CheckersKey {
 
     /// Whether the counts and ranks describe arrangements that exist: at most
     /// [`MAX_PIECES`] pieces, at most 12 per side, ranks at most [`MAX_RANK`], a side without
-    /// men at rank 0, and room for a side's men on the ranks up to its most advanced one.
-    ///
-    /// # Panics
-    ///
-    /// In debug builds, if the four counts sum past 255. Release builds wrap the sums, and may
-    /// then call a key well formed that is not (4 men and 254 kings of the side to move, at
-    /// rank 0, and nothing else).
+    /// men at rank 0, and room for a side's men on the ranks up to its most advanced one. Any
+    /// counts are answered, however large: each side's are checked before they are summed.
     #[must_use]
     pub const fn is_well_formed(self) -> bool {
-        self.pieces() <= MAX_PIECES
-            && side_is_well_formed(self.mover_men, self.mover_kings, self.mover_rank)
+        side_is_well_formed(self.mover_men, self.mover_kings, self.mover_rank)
             && side_is_well_formed(self.other_men, self.other_kings, self.other_rank)
+            && self.pieces() <= MAX_PIECES
     }
 
     fn order(self) -> [u8; 7] {
@@ -117,8 +112,13 @@ impl CheckersKey {
     }
 }
 
+/// Whether one side's counts and rank exist; never overflows, whatever the counts.
 const fn side_is_well_formed(men: u8, kings: u8, rank: u8) -> bool {
-    men + kings <= 12 && rank <= MAX_RANK && (men > 0 || rank == 0) && men <= 4 * (rank + 1)
+    men <= 12
+        && kings <= 12 - men
+        && rank <= MAX_RANK
+        && (men > 0 || rank == 0)
+        && men <= 4 * (rank + 1)
 }
 
 impl PartialOrd for CheckersKey {
@@ -225,5 +225,27 @@ mod tests {
         let four: CheckersKey = "0202-00".parse().unwrap();
         let three: CheckersKey = "2010-66".parse().unwrap();
         assert!(four > three);
+    }
+
+    #[test]
+    fn counts_past_a_byte_s_sum_are_not_well_formed() {
+        let lone = CheckersKey {
+            mover_men: 4,
+            mover_kings: 0,
+            other_men: 0,
+            other_kings: 1,
+            mover_rank: 0,
+            other_rank: 0,
+        };
+        assert!(lone.is_well_formed());
+        // 4 + 254 wraps to 2 in a byte: each side is checked before the sum.
+        for (mover_kings, other_kings) in [(254, 0), (0, 255), (255, 255), (13, 0)] {
+            let key = CheckersKey {
+                mover_kings,
+                other_kings,
+                ..lone
+            };
+            assert!(!key.is_well_formed(), "{mover_kings} {other_kings}");
+        }
     }
 }

@@ -507,6 +507,18 @@ impl Domain for MorrisDomain {
     }
 
     fn locate(&self, pos: &MorrisPosition) -> Result<(MorrisKey, u64), ProbeError> {
+        // A position made from its parts ([`MorrisPosition::from_parts`]) is unchecked: men
+        // off the board or two on a point would rank as some other board and read its value.
+        // The solver's own positions are sound and skip this (`locate_near`).
+        let all = self.game.board().all_points();
+        let (white, black) = (pos.men(Color::White), pos.men(Color::Black));
+        if !(white | black).is_subset(all) || white.intersects(black) {
+            return Err(ProbeError::OutOfScope(
+                "men stand off the board or on the same point (not a position of these rules: \
+                 see Morris::validate)"
+                    .to_owned(),
+            ));
+        }
         self.locate_near(pos, &mut None)
     }
 

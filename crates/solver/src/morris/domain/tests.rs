@@ -371,3 +371,33 @@ fn predecessors_said_to_be_distinct_locate_to_distinct_indices() {
         );
     }
 }
+
+#[test]
+fn a_position_with_men_off_the_board_or_on_one_point_is_refused_not_ranked() {
+    let nine = with("nine_mens_morris", &[]);
+    let sound =
+        MorrisPosition::from_parts(Bitboard(0b111), Bitboard(0b111 << 8), 0, 0, Color::White);
+    assert!(nine.locate(&sound).is_ok());
+    for (white, black) in [
+        (0b111 | 1 << 24, 0b111 << 8),
+        (0b111, 0b111 << 8 | 1 << 31),
+        (0b111, 0b110 | 1 << 8),
+    ] {
+        let pos = MorrisPosition::from_parts(Bitboard(white), Bitboard(black), 0, 0, Color::White);
+        let err = nine.locate(&pos).unwrap_err();
+        assert!(
+            matches!(&err, ProbeError::OutOfScope(why) if why.contains("off the board")),
+            "{white:#b} {black:#b}: {err}"
+        );
+    }
+    // Three Men's Morris has nine points: its tenth is off the board.
+    let three = with("three_mens_morris", &[]);
+    let pos = MorrisPosition::from_parts(
+        Bitboard(0b11 | 1 << 9),
+        Bitboard(0b111 << 3),
+        0,
+        0,
+        Color::White,
+    );
+    assert!(three.locate(&pos).is_err());
+}
