@@ -17,12 +17,13 @@ use crate::compressed::{compress_values, CompressOptions};
 use crate::domain::Domain;
 use crate::error::{DbError, SolveError};
 use crate::format::{
-    encode_compressed_prefix, write_file, Encoding, Header, DISTANCE_EXTENSION, EXTENSION,
+    check_expected, encode_compressed_prefix, write_file, Encoding, Header, DISTANCE_EXTENSION,
+    EXTENSION,
 };
 use crate::limits::worker_pool;
 use crate::lock::{BuildLock, LockWait};
 use crate::table::Table;
-use crate::tablebase::Tablebase;
+use crate::tablebase::{expected_for, Tablebase};
 use crate::value::{Packed, Value, Wdl};
 
 /// Positions per task when positions are walked in parallel.
@@ -153,7 +154,9 @@ fn kept_compressed<D: Domain>(
 /// Compresses `source`, the table of subspace `key`, into `out` (an existing directory): the
 /// win/draw/loss file always, the distance file too if `distances` and the source has them.
 /// Files are written under a temporary name and renamed, as plain tables are. The bytes do not
-/// depend on the number of threads.
+/// depend on the number of threads. A `source` whose header is not that of `key`'s table in
+/// `domain` (another subspace, game, rules or index) is refused ([`DbError::Mismatch`]) before
+/// anything is written.
 pub fn compress_table<D: Domain>(
     domain: &D,
     key: D::Key,
@@ -162,6 +165,9 @@ pub fn compress_table<D: Domain>(
     distances: bool,
 ) -> Result<CompressedTable, SolveError> {
     let started = Instant::now();
+    // Another subspace's table (or another game's) would be written under `key`'s name, its
+    // left-out positions valued as `key`'s.
+    check_expected(source.path(), source.header(), &expected_for(domain, key))?;
     if let Some(rule) = source.omitted() {
         if Some(rule) != domain.omission() {
             return Err(SolveError::Db(DbError::corrupted(
@@ -287,11 +293,14 @@ fn write_compressed<D: Domain>(
 /// compressed table, with the positions it left out valued by a search through `tb` (which
 /// reads the smaller subspaces their successors lie in). A plain table is returned as a copy.
 /// The solver reads its exits' tables this way: it reads them at random, many times over.
+/// A `table` whose header is not that of `key`'s table in `tb` is refused
+/// ([`DbError::Mismatch`]).
 pub fn inflate<D: Domain>(
     tb: &Tablebase<D>,
     key: D::Key,
     table: &Table,
 ) -> Result<Table, SolveError> {
+    check_expected(table.path(), table.header(), &tb.expected(key))?;
     let mut values = table.stored_values()?;
     if table.omitted().is_some() {
         let domain = tb.domain();

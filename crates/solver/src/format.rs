@@ -703,7 +703,13 @@ fn check_layout(path: &Path, header: &Header, layout: &Layout) -> Result<(), DbE
     Ok(())
 }
 
-fn check_expected(path: &Path, header: &Header, expected: &Expected) -> Result<(), DbError> {
+/// That `header`, read from `path`, is what `expected` says: a [`DbError::Mismatch`] naming
+/// the first field that differs.
+pub(crate) fn check_expected(
+    path: &Path,
+    header: &Header,
+    expected: &Expected,
+) -> Result<(), DbError> {
     let mismatch = |what, found: &str, wanted: &str| DbError::Mismatch {
         path: path.to_owned(),
         what,

@@ -10,8 +10,8 @@ use perfectplay_core::Game;
 use perfectplay_solver::checkers::CheckersDomain;
 use perfectplay_solver::morris::{MorrisDomain, MorrisKey};
 use perfectplay_solver::{
-    compress_table, compress_tables, solve, verify, verify_against, verify_within, CompressedTable,
-    DbError, Domain, SolveError, SolveOptions, Table, Tablebase,
+    compress_table, compress_tables, inflate, solve, verify, verify_against, verify_within,
+    CompressedTable, DbError, Domain, SolveError, SolveOptions, Table, Tablebase,
 };
 
 fn checkers() -> CheckersDomain {
@@ -245,6 +245,58 @@ fn compressing_over_tables_of_another_game_is_refused_and_writes_nothing() {
         err.to_string().starts_with("while compressing 4-3"),
         "{err}"
     );
+}
+
+#[test]
+fn a_table_given_for_another_subspace_is_refused_by_compress_and_inflate() {
+    let plain = tempfile::tempdir().unwrap();
+    let keys = [MorrisKey::moving(3, 3), MorrisKey::moving(4, 3)];
+    solve(morris(), plain.path(), &keys, &SolveOptions::default()).unwrap();
+    let tb = Tablebase::open(morris(), plain.path()).unwrap();
+    let four_three = Table::open(&plain.path().join("4-3.ppdb"), None).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let err = compress_table(
+        tb.domain(),
+        MorrisKey::moving(3, 4),
+        &four_three,
+        out.path(),
+        true,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            SolveError::Db(DbError::Mismatch {
+                what: "subspace",
+                ..
+            })
+        ),
+        "{err}"
+    );
+    assert!(
+        err.to_string()
+            .contains("subspace is `4-3`, expected `3-4`"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_dir(out.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+    let err = inflate(&tb, MorrisKey::moving(3, 3), &four_three).unwrap_err();
+    assert!(
+        matches!(&err, SolveError::Db(DbError::Mismatch { .. })),
+        "{err}"
+    );
+    // Its own key compresses.
+    compress_table(
+        tb.domain(),
+        MorrisKey::moving(4, 3),
+        &four_three,
+        out.path(),
+        true,
+    )
+    .unwrap();
 }
 
 #[test]
