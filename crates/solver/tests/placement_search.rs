@@ -126,6 +126,31 @@ fn six_mens_morris_placement_on_the_moving_tables_is_a_draw() {
 }
 
 #[test]
+fn a_position_the_rules_refuse_is_refused_not_searched() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = domain("three_mens_morris");
+    let start = d.start_key();
+    solve(d, dir.path(), &[start], &SolveOptions::default()).unwrap();
+    let tb = Tablebase::open(domain("three_mens_morris"), dir.path()).unwrap();
+    let search = PlacementSearch::new(&tb, 10).unwrap();
+    use perfectplay_core::{Bitboard, Color};
+    // Twenty men in hand, where the rules have three; men on one point; a man off the board.
+    for pos in [
+        MorrisPosition::from_parts(Bitboard::EMPTY, Bitboard::EMPTY, 20, 3, Color::White),
+        MorrisPosition::from_parts(Bitboard(1), Bitboard(1), 2, 2, Color::White),
+        MorrisPosition::from_parts(Bitboard(1 << 12), Bitboard::EMPTY, 2, 3, Color::White),
+    ] {
+        let err = search.value(&pos).unwrap_err();
+        assert!(
+            err.to_string().contains("not a position of these rules"),
+            "{err}"
+        );
+        assert!(search.move_values(&pos).is_err());
+    }
+    assert_eq!(search.stats().nodes, 0, "nothing was searched");
+}
+
+#[test]
 fn parallel_workers_agree_with_the_whole_game_tables_everywhere() {
     let dir = tempfile::tempdir().unwrap();
     let d = domain("three_mens_morris");

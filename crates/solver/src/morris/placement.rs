@@ -120,7 +120,9 @@ impl<'a> PlacementSearch<'a> {
         }
     }
 
-    /// The value of `pos` for the side to move under perfect play.
+    /// The value of `pos` for the side to move under perfect play. A position these rules
+    /// refuse ([`Morris::validate`]) is [`ProbeError::OutOfScope`], as it is for every search
+    /// here.
     pub fn value(&self, pos: &MorrisPosition) -> Result<Wdl, ProbeError> {
         self.value_with_threads(pos, 1)
     }
@@ -135,6 +137,7 @@ impl<'a> PlacementSearch<'a> {
         pos: &MorrisPosition,
         threads: usize,
     ) -> Result<Wdl, ProbeError> {
+        self.check_position(pos)?;
         // A fail-low answer of -1 is itself a proof of the loss.
         match self.window_with_threads(pos, 0, 1, threads)? {
             1 => Ok(Wdl::Win),
@@ -227,6 +230,7 @@ impl<'a> PlacementSearch<'a> {
         threads: usize,
         mut found: impl FnMut(&MorrisMove, Wdl),
     ) -> Result<Vec<(MorrisMove, Wdl)>, ProbeError> {
+        self.check_position(pos)?;
         let game = self.tb.domain().game();
         let mut values = Vec::new();
         let mut moves = Vec::new();
@@ -240,6 +244,17 @@ impl<'a> PlacementSearch<'a> {
         }
         values.sort_by_key(|&(_, w)| std::cmp::Reverse(score(w)));
         Ok(values)
+    }
+
+    /// That `pos` is a position of the rules ([`Morris::validate`]): one made from its parts
+    /// with more men in hand than the rules have, or men off the board, would share the
+    /// transposition table's entries of other positions.
+    fn check_position(&self, pos: &MorrisPosition) -> Result<(), ProbeError> {
+        self.tb
+            .domain()
+            .game()
+            .validate(pos)
+            .map_err(|e| ProbeError::OutOfScope(format!("not a position of these rules: {e}")))
     }
 
     /// Negamax with alpha-beta on -1, 0, 1: the exact value when it lies strictly between
