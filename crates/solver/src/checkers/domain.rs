@@ -142,7 +142,8 @@ impl CheckersDomain {
 
     /// The number of arrangements of exactly `pieces` pieces on the board, a side possibly
     /// without any: the sizes of every slice, those where a side has nothing included. This is
-    /// the published count of checkers positions by pieces (side to move not counted).
+    /// the published count of checkers positions by pieces (side to move not counted). The
+    /// scheme's slices stop at [`MAX_PIECES`]: past it the count is 0, not the game's.
     #[must_use]
     pub fn arrangements(&self, pieces: u8) -> u64 {
         all_keys(pieces.min(MAX_PIECES))
@@ -152,7 +153,8 @@ impl CheckersDomain {
     }
 
     /// The tables of exactly `pieces` pieces: how many hold positions, their positions in all,
-    /// and the largest unit (a slice and its colour-swapped partner, solved together).
+    /// and the largest unit (a slice and its colour-swapped partner, solved together). None
+    /// past [`MAX_PIECES`].
     #[must_use]
     pub fn tables_of(&self, pieces: u8) -> TableSizes {
         let keys: Vec<CheckersKey> = all_keys(pieces.min(MAX_PIECES))
@@ -175,7 +177,8 @@ impl CheckersDomain {
     /// Enumerates every index of every slice of exactly `pieces` pieces (a side without pieces
     /// included), in parallel: counts the indices whose arrangement is a legal position of
     /// its slice that indexes back to it. For a perfect index that is every index, and the
-    /// total is the published count ([`PUBLISHED_ARRANGEMENTS`]).
+    /// total is the published count ([`PUBLISHED_ARRANGEMENTS`]). Nothing is enumerated past
+    /// [`MAX_PIECES`].
     #[must_use]
     pub fn enumerate_arrangements(&self, pieces: u8) -> Enumeration {
         const CHUNK: u64 = 1 << 16;
