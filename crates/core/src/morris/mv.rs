@@ -41,7 +41,8 @@ pub struct MorrisMove {
 }
 
 impl MorrisMove {
-    /// A placement on `to`.
+    /// A placement on `to`, a point of the board. Point 255 (`u8::MAX`) stands for "none" in
+    /// a move: a placement on it is a pass.
     #[must_use]
     pub const fn place(shape: BoardShape, to: u8) -> MorrisMove {
         MorrisMove {
@@ -52,7 +53,9 @@ impl MorrisMove {
         }
     }
 
-    /// A slide or flight from `from` to `to`.
+    /// A slide or flight from `from` to `to`, points of the board. Point 255 (`u8::MAX`)
+    /// stands for "none": as `from` it makes the move a placement on `to`, as `to` a move that
+    /// [`MorrisMove::to`] and [`MorrisMove::from`] answer `None` for, which no game plays.
     #[must_use]
     pub const fn step(shape: BoardShape, from: u8, to: u8) -> MorrisMove {
         MorrisMove {
