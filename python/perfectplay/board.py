@@ -163,7 +163,8 @@ def _checked_start(tb: Tablebase, start: Union[State, str]) -> State:
         )
     state = tb.game.state_from_fen(start) if isinstance(start, str) else start.clone()
     # Rules that differ only where the tables do not care (the ply limit, repetition, the
-    # move rule) are the probe's to accept: it names the rules where they matter.
+    # move rule; in checkers also who moves first and adjudication) are the probe's to accept:
+    # it names the rules where they matter.
     if not state.is_terminal():
         tb.probe(state)
         return state

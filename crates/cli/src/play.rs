@@ -331,7 +331,7 @@ fn play<G: CliGame>(
     out.flush()?;
     // After the result is out, so that a write that fails still leaves the game on screen.
     if let Some((path, file)) = &mut record_file {
-        save_record(file, &state, args, id).map_err(|source| CliError::Save {
+        save_record(path, file, &state, args, id).map_err(|source| CliError::Save {
             path: path.to_owned(),
             source,
             played: true,
@@ -441,16 +441,62 @@ fn open_record<G: CliGame>(path: &std::path::Path, game: &G) -> Result<std::fs::
             path: path.to_owned(),
             why,
         };
-        let bytes = std::fs::read(path).map_err(failed)?;
+        // Read under a shared lock, so that a record another save is writing, or taking back,
+        // is not read half made.
+        let locked = lock_record(&file, path, Lock::Shared);
+        let bytes = std::fs::read(path);
+        if locked {
+            let _ = file.unlock();
+        }
+        let bytes = bytes.map_err(failed)?;
         let text = String::from_utf8(bytes).map_err(|e| mixed(format!("not UTF-8 text: {e}")))?;
         perfectplay_core::record::read_records(game, &text).map_err(|e| mixed(e.to_string()))?;
     }
     Ok(file)
 }
 
+/// How a record file is locked: shared to read it, exclusive to write to it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lock {
+    Shared,
+    Exclusive,
+}
+
+/// Takes the advisory lock on the record file `file` at `path`; whether it is held. While
+/// another save holds the file it waits, saying so; where the lock cannot be had at all (a
+/// file system without locks, as some network mounts are) it goes on without, saying so,
+/// rather than lose the game.
+fn lock_record(file: &std::fs::File, path: &std::path::Path, lock: Lock) -> bool {
+    let attempt = match lock {
+        Lock::Shared => file.try_lock_shared(),
+        Lock::Exclusive => file.try_lock(),
+    };
+    let failed = match attempt {
+        Ok(()) => return true,
+        Err(std::fs::TryLockError::WouldBlock) => {
+            to_stderr!("waiting for another save to {} to finish", path.display());
+            let waited = match lock {
+                Lock::Shared => file.lock_shared(),
+                Lock::Exclusive => file.lock(),
+            };
+            match waited {
+                Ok(()) => return true,
+                Err(e) => e,
+            }
+        }
+        Err(std::fs::TryLockError::Error(e)) => e,
+    };
+    to_stderr!(
+        "cannot lock {} ({failed}): going on without the lock",
+        path.display()
+    );
+    false
+}
+
 /// Appends `state` to the record `file`, a blank line after any game already there. A game
 /// abandoned or stopped before its end has the result `*`.
 fn save_record<G: CliGame>(
+    path: &std::path::Path,
     file: &mut std::fs::File,
     state: &GameState<G>,
     args: &PlayArgs,
@@ -469,18 +515,11 @@ fn save_record<G: CliGame>(
     ];
     let text = perfectplay_core::record::write_record(state, &tags, None);
     let regular = file.metadata().is_ok_and(|m| m.is_file());
-    if regular {
-        // Games saved to one file by several players at once: each record is written, or cut
-        // back, whole while the others wait, so that a cut never takes a game another process
-        // appended meanwhile. The lock is advisory: writers other than `play --save` are not
-        // held back by it.
-        match file.lock() {
-            Ok(()) => {}
-            // A file system without locks (some network mounts) saves as before.
-            Err(e) if e.kind() == io::ErrorKind::Unsupported => {}
-            Err(e) => return Err(e),
-        }
-    }
+    // Games saved to one file by several players at once: each record is written, or cut
+    // back, whole while the others wait, so that a cut never takes a game another process
+    // appended meanwhile. The lock is advisory: writers other than `play --save` are not held
+    // back by it.
+    let locked = regular && lock_record(file, path, Lock::Exclusive);
     let end = file.seek(std::io::SeekFrom::End(0))?;
     let record = if end > 0 { format!("\n{text}") } else { text };
     let written = file
@@ -491,7 +530,7 @@ fn save_record<G: CliGame>(
         // later --save to it refused: the file is cut back to the games it held.
         let _ = file.set_len(end);
     }
-    if regular {
+    if locked {
         // Closing the file would release the lock too; a failure here changes nothing saved.
         let _ = file.unlock();
     }

@@ -820,7 +820,7 @@ fn a_record_cut_short_by_a_write_error_is_taken_back() {
 }
 
 #[test]
-fn a_record_waits_for_another_save_to_the_same_file() {
+fn a_save_waits_while_another_save_holds_the_file() {
     // Blocked lock requests are listed in /proc/locks (Linux), so the wait is seen, not timed.
     if !std::path::Path::new("/proc/locks").exists() {
         return;
@@ -849,11 +849,14 @@ fn a_record_waits_for_another_save_to_the_same_file() {
             waited = true;
             break;
         }
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the game was saved past the lock: {:?}",
-            std::fs::read_to_string(&path)
-        );
+        if child.try_wait().unwrap().is_some() {
+            let output = child.wait_with_output().unwrap();
+            panic!(
+                "play ended without waiting for the lock, leaving {:?}: {}",
+                std::fs::read_to_string(&path),
+                stderr(&output)
+            );
+        }
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
     assert!(waited, "the save never waited for the lock");
@@ -861,6 +864,11 @@ fn a_record_waits_for_another_save_to_the_same_file() {
     held.unlock().unwrap();
     let output = child.wait_with_output().unwrap();
     assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("waiting for another save to "),
+        "{}",
+        stderr(&output)
+    );
     let saved = std::fs::read_to_string(&path).unwrap();
     assert!(
         saved.contains("[Event \"perfectplay play checkers\"]"),

@@ -283,10 +283,15 @@ impl PyTablebase {
         let state = state.borrow();
         let of_state = crate::py_state::game_of(&state.inner);
         if let Some(why) = tables_refuse(&self.game.game, &of_state.game) {
+            let agree = match why {
+                any::RulesMismatch::Rules { .. } => {
+                    " (the rules must agree, up to repetition, the move rule and the ply limit; \
+                     in checkers, up to who moves first and adjudication too)"
+                }
+                _ => "",
+            };
             return Err(Error::Tablebase(format!(
-                "a state of {} cannot be probed in tables of {}: {why} (the rules must agree, up \
-                 to repetition, the move rule and the ply limit; in checkers, up to who moves \
-                 first and adjudication too)",
+                "a state of {} cannot be probed in tables of {}: {why}{agree}",
                 of_state.id, self.game.id,
             )));
         }

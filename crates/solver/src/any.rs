@@ -531,38 +531,63 @@ mod tests {
     #[test]
     fn tables_refuse_exactly_where_the_database_rules_differ() {
         // The settings compared are a faithful text of the rules the tables are built to, so
-        // the test agrees with comparing those rules, option by option and value by value.
-        for id in [
-            "checkers",
-            "nine_mens_morris",
-            "twelve_mens_morris",
-            "three_mens_morris",
-        ] {
-            let base = load(id, &[]);
+        // the test agrees with comparing those rules, for every game with each option set to
+        // every value some game of its family has (and a few more).
+        use perfectplay_core::registry::GameId;
+        let games: Vec<AnyGame> = GameId::all().map(|id| load(id.name(), &[])).collect();
+        let mut changes = 0;
+        for base in &games {
+            let mut values: Vec<(&str, String)> = games
+                .iter()
+                .filter(|g| g.family() == base.family())
+                .flat_map(AnyGame::settings)
+                .collect();
             for option in base.rule_options() {
-                for value in [
-                    "true", "false", "none", "3", "12", "white", "any", "standard",
-                ] {
-                    let Ok((_, other)) = AnyGame::load(id, &[(option.name, value)]) else {
-                        continue;
-                    };
-                    let same = match (base, other) {
-                        (AnyGame::Checkers(a), AnyGame::Checkers(b)) => {
-                            database_rules(a.rules()) == database_rules(b.rules())
-                        }
-                        (AnyGame::Morris(a), AnyGame::Morris(b)) => {
-                            without_history(a.rules()) == without_history(b.rules())
-                        }
-                        _ => unreachable!("one family"),
-                    };
-                    assert_eq!(
-                        tables_refuse(&base, &other).is_none(),
-                        same,
-                        "{id} {}={value}",
-                        option.name
-                    );
+                for extra in ["none", "1", "50"] {
+                    values.push((option.name, extra.to_owned()));
                 }
             }
+            values.sort();
+            values.dedup();
+            for (name, value) in &values {
+                let other = match base {
+                    AnyGame::Checkers(g) => {
+                        let mut rules = *g.rules();
+                        if rules.set(name, value).is_err() {
+                            continue;
+                        }
+                        AnyGame::Checkers(perfectplay_core::checkers::Checkers::new(rules))
+                    }
+                    AnyGame::Morris(g) => {
+                        let mut rules = *g.rules();
+                        if rules.set(name, value).is_err() {
+                            continue;
+                        }
+                        match perfectplay_core::morris::Morris::new(rules) {
+                            Ok(game) => AnyGame::Morris(game),
+                            Err(_) => continue,
+                        }
+                    }
+                };
+                let same = match (base, other) {
+                    (AnyGame::Checkers(a), AnyGame::Checkers(b)) => {
+                        database_rules(a.rules()) == database_rules(b.rules())
+                    }
+                    (AnyGame::Morris(a), AnyGame::Morris(b)) => {
+                        without_history(a.rules()) == without_history(b.rules())
+                    }
+                    _ => unreachable!("one family"),
+                };
+                changes += usize::from(!same);
+                assert_eq!(
+                    tables_refuse(base, &other).is_none(),
+                    same,
+                    "{} {name}={value}",
+                    base.id()
+                );
+            }
         }
+        // Every option the tables read was changed somewhere.
+        assert!(changes > 100, "{changes}");
     }
 }
