@@ -230,6 +230,20 @@ class PerfectPlayEnv(gym.Env):
         self.state = self.game.new_initial_state()
         self._episode_over = False
 
+    # -- pickling ----------------------------------------------------------------------------
+
+    def __getstate__(self) -> Dict[str, Any]:
+        # The subspace sampler is an empty tablebase of the game (tables do not pickle): it is
+        # made again on loading. Tables this env reads do not pickle, so neither does it.
+        state = self.__dict__.copy()
+        state["_sampler"] = None
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if isinstance(self.start, str):
+            self._sampler = pp.Tablebase(self.game, [])
+
     # -- the game ---------------------------------------------------------------------------
 
     def _opponent_action(self) -> int:

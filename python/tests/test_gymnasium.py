@@ -519,6 +519,12 @@ def test_what_pickles_is_what_the_docs_say():
     before = env.unwrapped.state.fen()
     again = pickle.loads(pickle.dumps(env))
     assert again.unwrapped.state.fen() == before
+    # A subspace start too, its random generator with it: both draw the same next start.
+    sampled = ge.PerfectPlayEnv("three_mens_morris", start="subspace:3-3")
+    sampled.reset(seed=4)
+    copy = pickle.loads(pickle.dumps(sampled))
+    assert copy.reset()[0].tolist() == sampled.reset()[0].tolist()
+    assert copy.state.fen() == sampled.state.fen()
     # The batched envs do not: they are rebuilt from their arguments.
     for batched in (
         pp.VectorEnv("three_mens_morris", 2),
