@@ -72,7 +72,12 @@ pub(crate) fn morris_counts(game: &Morris, pos: &MorrisPosition) -> Option<Publi
 /// `game`, with just enough JSON for the data file; `None` if it is not there.
 fn json_counts(text: &str, game: &str) -> Option<PublishedCounts> {
     let section = &text[text.find(&format!("\"{game}\""))?..];
-    let start = &section[section.find("\"perft_start\"")?..];
+    counts_after(section, "perft_start")
+}
+
+/// The `"counts": {"1": 24, ...}` object that first follows the key `key` in `text`.
+fn counts_after(text: &str, key: &str) -> Option<PublishedCounts> {
+    let start = &text[text.find(&format!("\"{key}\""))?..];
     let counts = &start[start.find("\"counts\"")?..];
     let body = &counts[counts.find('{')? + 1..counts.find('}')?];
     let counts = body
@@ -180,6 +185,24 @@ mod tests {
         rules.move_rule = Some(10);
         let unlimited = Morris::new(rules).unwrap();
         assert!(morris_counts(&unlimited, &start).is_some());
+    }
+
+    /// The published figures of checkers, as the reference lists them (a copy, read by tests).
+    const CHECKERS_DATA: &str = include_str!("../../core/tests/data/checkers.json");
+
+    #[test]
+    fn the_figures_typed_out_agree_with_the_reference() {
+        // The perft cases and the solver's arrangement counts are written apart from the
+        // reference's copy: all agree, so that no check compares with a mistyped figure.
+        let start = Checkers::default().start_position();
+        let perft = checkers_counts(&Checkers::default(), &start).unwrap();
+        assert_eq!(Some(perft), counts_after(CHECKERS_DATA, "perft_start"));
+        let arrangements = counts_after(CHECKERS_DATA, "positions_by_piece_count").unwrap();
+        let typed: Vec<(u32, u64)> = (1..)
+            .zip(perfectplay_solver::checkers::PUBLISHED_ARRANGEMENTS)
+            .collect();
+        assert_eq!(arrangements.counts, typed);
+        assert_eq!(typed.len(), 10);
     }
 
     #[test]
