@@ -575,7 +575,9 @@ fn parse_header(
     expected: Option<&Expected>,
 ) -> Result<(FileHeader, usize), DbError> {
     if bytes.len() < PREFIX || bytes[..8] != MAGIC {
-        if bytes.len() < 8 && MAGIC.starts_with(bytes) {
+        // A file cut short within its prefix is a short table if what is there begins as one.
+        let magic_part = &bytes[..bytes.len().min(MAGIC.len())];
+        if bytes.len() < PREFIX && MAGIC.starts_with(magic_part) {
             return Err(DbError::Length {
                 path: path.to_owned(),
                 expected: PREFIX as u64,
@@ -1049,6 +1051,20 @@ mod tests {
         ));
         assert!(matches!(
             read_header(p, b"hello world, not a table", None),
+            Err(DbError::BadMagic { .. })
+        ));
+        // Cut short within the prefix: short where it begins as a table, else something else.
+        for len in [0, 3, 8, 12, PREFIX - 1] {
+            assert!(
+                matches!(
+                    read_header(p, &bytes[..len], None),
+                    Err(DbError::Length { actual, .. }) if actual == len as u64
+                ),
+                "{len} bytes"
+            );
+        }
+        assert!(matches!(
+            read_header(p, b"hello wo", None),
             Err(DbError::BadMagic { .. })
         ));
     }
