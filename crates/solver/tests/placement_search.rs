@@ -29,13 +29,19 @@ fn placement_positions(game: &Morris) -> Vec<MorrisPosition> {
     found
 }
 
-#[test]
-fn three_mens_morris_search_agrees_with_the_whole_game_tables_everywhere() {
+/// Three Men's Morris solved whole into a new directory (kept while it lives), and its tables.
+fn three_mens_morris_tables() -> (tempfile::TempDir, Tablebase<MorrisDomain>) {
     let dir = tempfile::tempdir().unwrap();
     let d = domain("three_mens_morris");
     let start = d.start_key();
     solve(d, dir.path(), &[start], &SolveOptions::default()).unwrap();
     let tb = Tablebase::open(domain("three_mens_morris"), dir.path()).unwrap();
+    (dir, tb)
+}
+
+#[test]
+fn three_mens_morris_search_agrees_with_the_whole_game_tables_everywhere() {
+    let (_dir, tb) = three_mens_morris_tables();
     let search = PlacementSearch::new(&tb, 12).unwrap();
     let game = tb.domain().game();
     assert_eq!(search.value(&game.start_position()).unwrap(), Wdl::Win);
@@ -127,11 +133,7 @@ fn six_mens_morris_placement_on_the_moving_tables_is_a_draw() {
 
 #[test]
 fn a_position_the_rules_refuse_is_refused_not_searched() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = domain("three_mens_morris");
-    let start = d.start_key();
-    solve(d, dir.path(), &[start], &SolveOptions::default()).unwrap();
-    let tb = Tablebase::open(domain("three_mens_morris"), dir.path()).unwrap();
+    let (_dir, tb) = three_mens_morris_tables();
     let search = PlacementSearch::new(&tb, 10).unwrap();
     use perfectplay_core::{Bitboard, Color};
     // Twenty men in hand, where the rules have three; men on one point; a man off the board.
