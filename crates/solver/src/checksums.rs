@@ -94,7 +94,12 @@ pub fn write_manifest(dir: &Path) -> Result<PathBuf, DbError> {
         .map(|n| sha256_file(&dir.join(n)))
         .collect::<Result<Vec<_>, _>>()?;
     let path = dir.join(MANIFEST);
-    let tmp = dir.join(format!(".{MANIFEST}.tmp-{}", std::process::id()));
+    // The process and the time, as other files are written: two hosts sharing the directory
+    // write under two names.
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let tmp = dir.join(format!(".{MANIFEST}.tmp-{}-{nanos}", std::process::id()));
     let result = (|| -> io::Result<()> {
         let mut file = File::create(&tmp)?;
         let entries: Vec<ManifestEntry> = names

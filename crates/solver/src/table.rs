@@ -202,6 +202,18 @@ impl Table {
             Bytes::Mapped(GuardedMap::new(&file).map_err(|e| DbError::io(path, e))?)
         };
         let mut table = Table::from_bytes(path, bytes, expected)?;
+        // A `.ppdd` is looked for before the `.ppdb` of its subspace, for its distances: a
+        // file of another form under that name would be read in their place.
+        let distance_file =
+            path.extension().and_then(|e| e.to_str()) == Some(crate::format::DISTANCE_EXTENSION);
+        if distance_file
+            && (table.layout().is_none() || table.header().encoding != Encoding::Distance)
+        {
+            return Err(DbError::corrupted(
+                path,
+                "a .ppdd file must be a compressed table of distances",
+            ));
+        }
         table.source = Some(Source {
             file,
             stamp: Stamp::of(&meta),

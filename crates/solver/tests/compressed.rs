@@ -300,6 +300,30 @@ fn a_table_given_for_another_subspace_is_refused_by_compress_and_inflate() {
 }
 
 #[test]
+fn a_distance_file_of_another_form_is_refused() {
+    let plain = tempfile::tempdir().unwrap();
+    let keys = [MorrisKey::moving(3, 3), MorrisKey::moving(4, 3)];
+    solve(morris(), plain.path(), &keys, &SolveOptions::default()).unwrap();
+    let packed = tempfile::tempdir().unwrap();
+    compress_all(morris(), plain.path(), packed.path(), false);
+    // A plain table, and a compressed table of results alone, each named as a distance file.
+    for source in [
+        plain.path().join("4-3.ppdb"),
+        packed.path().join("4-3.ppdb"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let named = dir.path().join("4-3.ppdd");
+        std::fs::copy(&source, &named).unwrap();
+        let err = Table::open(&named, None).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("a .ppdd file must be a compressed table of distances"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
 fn compressed_bytes_do_not_depend_on_the_thread_count() {
     let plain = tempfile::tempdir().unwrap();
     solve(
