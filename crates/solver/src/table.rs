@@ -446,10 +446,21 @@ impl Table {
 
     /// Every stored value, one byte per index: the packed value byte of a distance table, the
     /// win/draw/loss code (see [`crate::value`]) of a result table. Reads (and for a
-    /// compressed table, checks) the whole table.
+    /// compressed table, checks) the whole table: a compressed table's values, decoded, must
+    /// have the payload checksum its header records, which covers them end to end where the
+    /// frame checksums cover the compressed bytes.
     pub fn stored_values(&self) -> Result<Vec<u8>, DbError> {
         match (&self.compressed, self.header.encoding) {
-            (Some((_, reader)), _) => reader.decode_all(&self.path, self.bytes.as_slice()),
+            (Some((_, reader)), _) => {
+                let values = reader.decode_all(&self.path, self.bytes.as_slice())?;
+                if xxhash_rust::xxh3::xxh3_64(&values) != self.header.payload_checksum {
+                    return Err(DbError::corrupted(
+                        &self.path,
+                        "the decoded values do not have the payload checksum of the header",
+                    ));
+                }
+                Ok(values)
+            }
             (None, Encoding::Distance) => Ok(self.payload().to_vec()),
             (None, Encoding::Wdl) => Ok((0..self.header.positions)
                 .map(|i| (self.payload()[(i / 4) as usize] >> (2 * (i % 4))) & 3)
@@ -676,6 +687,38 @@ mod tests {
             stats: Stats::of_bytes(payload),
             payload_checksum: xxhash_rust::xxh3::xxh3_64(payload),
         }
+    }
+
+    #[test]
+    fn compressed_values_must_have_the_header_s_payload_checksum() {
+        use crate::compressed::{compress_values, CompressOptions};
+        let dir = tempfile::tempdir().unwrap();
+        let values: Vec<u8> = (0..5000u32).map(|i| (i % 7 / 3) as u8).collect();
+        let write = |name: &str, header: &Header| {
+            let parts = compress_values(
+                &values,
+                Encoding::Wdl,
+                CompressOptions::for_values(&values, Encoding::Wdl),
+            );
+            let prefix = crate::format::encode_compressed_prefix(header, &parts.layout).unwrap();
+            crate::format::write_file(dir.path(), name, &[&prefix, &parts.index, &parts.body])
+                .unwrap()
+        };
+        let mut header = distance_header(&values);
+        header.encoding = Encoding::Wdl;
+        // Counts that add up are all the reader asks of them.
+        header.stats = Stats {
+            draws: values.len() as u64,
+            ..Stats::default()
+        };
+        let sound = Table::open(&write("sound.ppdb", &header), None).unwrap();
+        assert_eq!(sound.stored_values().unwrap(), values);
+        // The same bytes under a header whose payload checksum is another's: the frames are
+        // sound, the values decode, and the end-to-end check refuses them.
+        header.payload_checksum ^= 1;
+        let other = Table::open(&write("other.ppdb", &header), None).unwrap();
+        let err = other.stored_values().unwrap_err();
+        assert!(err.to_string().contains("payload checksum"), "{err}");
     }
 
     #[test]
