@@ -475,7 +475,7 @@ impl PyTablebase {
     /// (repetition, the move rule, the ply limit) and, in checkers, who moves first and
     /// adjudication are read by no table: games that differ only there share tables.
     fn rules_mismatch(&self, game: PyRef<'_, PyGame>) -> Option<String> {
-        any::tables_refuse(&self.game.game, &game.game).map(|why| why.to_string())
+        tables_refuse(&self.game.game, &game.game).map(|why| why.to_string())
     }
 
     /// The subspaces with a table in some directory, sorted (`5-4`, `2110-53`, ...).
