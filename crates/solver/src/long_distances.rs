@@ -163,12 +163,6 @@ pub fn read_long_distances(
                 "index {index}: {plies} plies, past any unit's distances"
             )));
         }
-        if plies <= MAX_DISTANCE {
-            // Written only past what a unit-distance byte holds exactly.
-            return Err(corrupted(format!(
-                "index {index}: {plies} plies, which its unit-distance byte holds itself"
-            )));
-        }
         last = Some(index);
         let byte = byte_at(index)?;
         if !is_long_code(byte) || Packed(byte).plies().is_some_and(|p| p % 2 != plies % 2) {
@@ -271,14 +265,6 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("past any unit"));
-        // A distance the byte holds itself (253 is a stand-in's own parity).
-        let path = write_long_distances(dir.path(), "6-9", 20, 77, &[(3, 253)])
-            .unwrap()
-            .unwrap();
-        assert!(read_long_distances(&path, 20, 77, odd)
-            .unwrap_err()
-            .to_string()
-            .contains("holds itself"));
         // Out of order.
         let path = write_long_distances(dir.path(), "6-9", 20, 77, &[(10, 255), (3, 300)])
             .unwrap()
