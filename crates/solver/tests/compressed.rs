@@ -22,6 +22,14 @@ fn morris() -> MorrisDomain {
     MorrisDomain::new(Morris::preset("nine_mens_morris").unwrap()).unwrap()
 }
 
+/// Nine Men's Morris's 3-3 and 4-3 tables, solved into a new directory.
+fn nine_mens_morris_3_3_and_4_3() -> tempfile::TempDir {
+    let plain = tempfile::tempdir().unwrap();
+    let keys = [MorrisKey::moving(3, 3), MorrisKey::moving(4, 3)];
+    solve(morris(), plain.path(), &keys, &SolveOptions::default()).unwrap();
+    plain
+}
+
 /// Every table of `plain` (opened with `domain`) compressed into `out`.
 fn compress_all<D: Domain>(
     domain: D,
@@ -203,9 +211,8 @@ fn morris_tables_compressed_answer_as_plain() {
 
 #[test]
 fn compressing_over_tables_of_another_game_is_refused_and_writes_nothing() {
-    let plain = tempfile::tempdir().unwrap();
+    let plain = nine_mens_morris_3_3_and_4_3();
     let keys = [MorrisKey::moving(3, 3), MorrisKey::moving(4, 3)];
-    solve(morris(), plain.path(), &keys, &SolveOptions::default()).unwrap();
     let out = tempfile::tempdir().unwrap();
     let twelve = || MorrisDomain::new(Morris::preset("twelve_mens_morris").unwrap()).unwrap();
     // Another game's 4-3, not the first table the run would write: nothing at all is written.
@@ -249,9 +256,7 @@ fn compressing_over_tables_of_another_game_is_refused_and_writes_nothing() {
 
 #[test]
 fn a_table_given_for_another_subspace_is_refused_by_compress_and_inflate() {
-    let plain = tempfile::tempdir().unwrap();
-    let keys = [MorrisKey::moving(3, 3), MorrisKey::moving(4, 3)];
-    solve(morris(), plain.path(), &keys, &SolveOptions::default()).unwrap();
+    let plain = nine_mens_morris_3_3_and_4_3();
     let tb = Tablebase::open(morris(), plain.path()).unwrap();
     let four_three = Table::open(&plain.path().join("4-3.ppdb"), None).unwrap();
     let out = tempfile::tempdir().unwrap();
@@ -301,9 +306,7 @@ fn a_table_given_for_another_subspace_is_refused_by_compress_and_inflate() {
 
 #[test]
 fn a_distance_file_of_another_form_is_refused() {
-    let plain = tempfile::tempdir().unwrap();
-    let keys = [MorrisKey::moving(3, 3), MorrisKey::moving(4, 3)];
-    solve(morris(), plain.path(), &keys, &SolveOptions::default()).unwrap();
+    let plain = nine_mens_morris_3_3_and_4_3();
     let packed = tempfile::tempdir().unwrap();
     compress_all(morris(), plain.path(), packed.path(), false);
     // A plain table, and a compressed table of results alone, each named as a distance file.
