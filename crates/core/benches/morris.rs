@@ -105,7 +105,7 @@ fn positions_with_a_memory(game: &Morris, men: [usize; 2], n: usize) -> Vec<Morr
             }
         }
         let (white, black) = (sides[Color::White.index()], sides[Color::Black.index()]);
-        let mut pos = MorrisPosition::from_parts(white, black, 0, 0, us);
+        let mut pos = MorrisPosition::from_parts_unchecked(white, black, 0, 0, us);
         pos.set_barrier(us, Some(Barrier { man, point }));
         out.push(pos);
     }

@@ -34,16 +34,13 @@ impl Bitboard {
     /// All 32 bits set.
     pub const FULL: Bitboard = Bitboard(u32::MAX);
 
-    /// The set holding only bit `index` (`index < 32`).
-    ///
-    /// # Panics
-    ///
-    /// In debug builds, if `index` is 32 or more (the shift overflows); release builds take bit
-    /// `index % 32` then. Indices come from a board's points, all below 32.
+    /// The set holding only bit `index` (`index < 32`). Indices come from a board's points, all
+    /// below 32; a larger one (from a position or memory made unchecked) is taken modulo 32,
+    /// as the shift instruction does, without a panic in any build.
     #[inline]
     #[must_use]
     pub const fn from_index(index: u8) -> Bitboard {
-        Bitboard(1 << index)
+        Bitboard(1u32.wrapping_shl(index as u32))
     }
 
     /// Whether the set is empty.
@@ -67,15 +64,11 @@ impl Bitboard {
         self.0.count_ones()
     }
 
-    /// Whether bit `index` is set.
-    ///
-    /// # Panics
-    ///
-    /// As [`Bitboard::from_index`]: in debug builds if `index` is 32 or more.
+    /// Whether bit `index` is set (never for an index of 32 or more).
     #[inline]
     #[must_use]
     pub const fn contains_index(self, index: u8) -> bool {
-        self.0 & (1 << index) != 0
+        index < 32 && self.0 >> index & 1 != 0
     }
 
     /// Whether the two sets share a point.
@@ -189,6 +182,14 @@ impl fmt::Debug for Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn indices_past_the_bits_never_panic() {
+        assert_eq!(Bitboard::from_index(40), Bitboard::from_index(8));
+        assert!(!Bitboard::FULL.contains_index(32));
+        assert!(!Bitboard::FULL.contains_index(255));
+        assert!(Bitboard::FULL.contains_index(31));
+    }
 
     #[test]
     fn indices_are_ascending_and_exact() {

@@ -18,7 +18,8 @@ use crate::Color;
 /// Implemented for [`ArrayVec`]; a game picks a capacity that no legal position can exceed.
 pub trait MoveBuffer<M>: Default + std::ops::Deref<Target = [M]> {
     /// Appends a move. The capacity is chosen so that this cannot overflow for any position
-    /// that passes validation.
+    /// that passes validation; a list that is full (only a position made unchecked, which the
+    /// rules refuse, fills it) keeps the moves it has.
     fn push_move(&mut self, mv: M);
     /// Removes every move.
     fn clear_moves(&mut self);
@@ -27,7 +28,8 @@ pub trait MoveBuffer<M>: Default + std::ops::Deref<Target = [M]> {
 impl<M, const N: usize> MoveBuffer<M> for ArrayVec<M, N> {
     #[inline]
     fn push_move(&mut self, mv: M) {
-        self.push(mv);
+        // The same test `push` makes, without its panic.
+        let _full = self.try_push(mv);
     }
 
     #[inline]

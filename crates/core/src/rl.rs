@@ -111,7 +111,12 @@ pub trait ActionGame: Game {
     /// The legal actions at `stage`, ascending, without repeats.
     fn legal_actions(&self, pos: &Self::Position, stage: &Self::Stage) -> Vec<usize> {
         let mut mask = vec![false; self.action_count()];
-        self.for_each_legal_action(pos, stage, |a| mask[a] = true);
+        self.for_each_legal_action(pos, stage, |a| {
+            // Past the actions only for a position made unchecked, which the rules refuse.
+            if let Some(legal) = mask.get_mut(a) {
+                *legal = true;
+            }
+        });
         mask.iter()
             .enumerate()
             .filter_map(|(a, &legal)| legal.then_some(a))

@@ -221,6 +221,7 @@ fn env_exception(err: EnvError, message: String) -> PyErr {
         EnvError::Probe(ProbeError::OutOfScope(_) | ProbeError::CannotArise) => {
             OutOfScopeError::new_err(message)
         }
+        EnvError::Probe(ProbeError::NotAPosition(_)) => InvalidPositionError::new_err(message),
         EnvError::Probe(_) | EnvError::Db(_) | EnvError::Open(_) => {
             TablebaseError::new_err(message)
         }

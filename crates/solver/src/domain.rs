@@ -165,8 +165,18 @@ pub trait Domain: Send + Sync {
         None
     }
 
-    /// The subspace and index of `pos`; an error if the databases do not cover it.
+    /// The subspace and index of `pos`; an error if the databases do not cover it, and
+    /// [`ProbeError::NotAPosition`] (before any other) for a position the rules refuse that
+    /// would otherwise rank as another.
     fn locate(&self, pos: &<Self::Game as Game>::Position) -> Result<(Self::Key, u64), ProbeError>;
+
+    /// [`ProbeError::NotAPosition`] where `pos` is not a position of the rules (the whole
+    /// check, where [`Domain::locate`] makes only the part it needs): what queries of a
+    /// position's moves ask first. Positions that cannot be made unchecked pass.
+    fn check_position(&self, pos: &<Self::Game as Game>::Position) -> Result<(), ProbeError> {
+        let _ = pos;
+        Ok(())
+    }
 
     /// [`Domain::locate`] of a position that [`Domain::for_each_quiet_predecessor`] gave: the
     /// same answer. A domain whose generator gives positions already in the form that locating

@@ -178,6 +178,10 @@ pub enum ProbeError {
     /// The position cannot arise in play (e.g. the side to move has already won).
     #[error("the position cannot arise in play")]
     CannotArise,
+    /// Not a position of the rules at all: one made unchecked from its parts with men off the
+    /// board or two on one point, say (`Morris::validate` names what is wrong).
+    #[error("not a position of these rules: {0}")]
+    NotAPosition(String),
     /// The table exists but cannot be used.
     #[error(transparent)]
     Db(#[from] DbError),

@@ -77,7 +77,7 @@ pub fn decode_morris(game: &Morris, row: &Row) -> Result<MorrisPosition, RowErro
     if rest != [0, 0] {
         return Err(RowError::InHand(row[2]));
     }
-    let pos = MorrisPosition::from_parts(
+    let pos = MorrisPosition::from_parts_unchecked(
         Bitboard(row[0]),
         Bitboard(row[1]),
         white_hand,

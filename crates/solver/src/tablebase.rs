@@ -631,6 +631,8 @@ impl<D: Domain> Tablebase<D> {
             // Cannot arise whatever the rules say of it: `B:W:B` has White just moved without a
             // piece, as `B:W:B1` has, though Black has no move there.
             Err(ProbeError::CannotArise) => Pending::of(Err(ProbeError::CannotArise)),
+            // Whatever the rules would say of it is of another position.
+            Err(e @ ProbeError::NotAPosition(_)) => Pending::of(Err(e)),
             Err(e) => Pending::of(over().unwrap_or(Err(e))),
         }
     }
@@ -655,6 +657,7 @@ impl<D: Domain> Tablebase<D> {
     /// Every legal move of `pos` with its value, best first (quickest win, then draws, then
     /// the slowest loss); moves of equal value keep the generator's order.
     pub fn move_values(&self, pos: &Position<D>) -> Result<Vec<MoveValue<Move<D>>>, ProbeError> {
+        self.domain.check_position(pos)?;
         let game = self.domain.game();
         let mut moves = Vec::new();
         let mut error = None;
@@ -700,6 +703,7 @@ impl<D: Domain> Tablebase<D> {
         pos: &Position<D>,
         max_plies: usize,
     ) -> Result<Vec<Move<D>>, ProbeError> {
+        self.domain.check_position(pos)?;
         let game = self.domain.game();
         let mut line = Vec::new();
         let mut current = *pos;

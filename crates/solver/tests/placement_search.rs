@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use perfectplay_core::morris::{Morris, MorrisPosition};
 use perfectplay_core::Game;
 use perfectplay_solver::morris::{MorrisDomain, PlacementSearch};
-use perfectplay_solver::{solve, Domain, SolveError, SolveOptions, Tablebase, Wdl};
+use perfectplay_solver::{solve, Domain, ProbeError, SolveError, SolveOptions, Tablebase, Wdl};
 
 fn domain(id: &str) -> MorrisDomain {
     MorrisDomain::new(Morris::preset(id).unwrap()).unwrap()
@@ -138,9 +138,15 @@ fn a_position_the_rules_refuse_is_refused_not_searched() {
     use perfectplay_core::{Bitboard, Color};
     // Twenty men in hand, where the rules have three; men on one point; a man off the board.
     for pos in [
-        MorrisPosition::from_parts(Bitboard::EMPTY, Bitboard::EMPTY, 20, 3, Color::White),
-        MorrisPosition::from_parts(Bitboard(1), Bitboard(1), 2, 2, Color::White),
-        MorrisPosition::from_parts(Bitboard(1 << 12), Bitboard::EMPTY, 2, 3, Color::White),
+        MorrisPosition::from_parts_unchecked(Bitboard::EMPTY, Bitboard::EMPTY, 20, 3, Color::White),
+        MorrisPosition::from_parts_unchecked(Bitboard(1), Bitboard(1), 2, 2, Color::White),
+        MorrisPosition::from_parts_unchecked(
+            Bitboard(1 << 12),
+            Bitboard::EMPTY,
+            2,
+            3,
+            Color::White,
+        ),
     ] {
         let err = search.value(&pos).unwrap_err();
         assert!(
@@ -148,8 +154,37 @@ fn a_position_the_rules_refuse_is_refused_not_searched() {
             "{err}"
         );
         assert!(search.move_values(&pos).is_err());
+        // The tables' own queries refuse it too, rather than value the position it ranks as.
+        let refused = |r: Result<(), ProbeError>| {
+            assert!(matches!(r, Err(ProbeError::NotAPosition(_))), "{r:?}")
+        };
+        refused(tb.move_values(&pos).map(drop));
+        refused(tb.best_moves(&pos).map(drop));
+        refused(tb.principal_variation(&pos, 10).map(drop));
     }
     assert_eq!(search.stats().nodes, 0, "nothing was searched");
+    // A probe makes the board's check only: men on one point or off the board.
+    for pos in [
+        MorrisPosition::from_parts_unchecked(Bitboard(1), Bitboard(1), 0, 0, Color::White),
+        MorrisPosition::from_parts_unchecked(
+            Bitboard(0b11 | 1 << 12),
+            Bitboard(0b111 << 3),
+            0,
+            0,
+            Color::White,
+        ),
+    ] {
+        for answer in [
+            tb.probe(&pos).map(drop),
+            tb.get(&pos).map(drop),
+            tb.probe_batch(&[pos, pos]).remove(1).map(drop),
+        ] {
+            assert!(
+                matches!(answer, Err(ProbeError::NotAPosition(_))),
+                "{answer:?}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -97,7 +97,7 @@ fn key(pos: &MorrisPosition) -> u128 {
             .map_or(0, |b| 1 | u128::from(b.man) << 1 | u128::from(b.point) << 6)
     };
     // The key holds every field: rebuilding the position from it must give it back.
-    let mut rebuilt = MorrisPosition::from_parts(white, black, wh, bh, side);
+    let mut rebuilt = MorrisPosition::from_parts_unchecked(white, black, wh, bh, side);
     rebuilt.set_barrier(Color::White, pos.barrier(Color::White));
     rebuilt.set_barrier(Color::Black, pos.barrier(Color::Black));
     assert_eq!(*pos, rebuilt, "position with another memory");
@@ -381,7 +381,9 @@ fn moving_roots(game: &Morris, low: u32, high: u32) -> Vec<MorrisPosition> {
                 continue;
             }
             for side in [Color::White, Color::Black] {
-                roots.push(MorrisPosition::from_parts(white, black, 0, 0, side));
+                roots.push(MorrisPosition::from_parts_unchecked(
+                    white, black, 0, 0, side,
+                ));
             }
         }
     }

@@ -83,10 +83,9 @@ impl Morris {
     ///
     /// # Panics
     ///
-    /// For some placements and moves that take no man and are not legal in `pos`: in debug
-    /// builds, one with a point of 32 or more; in any build, one to a point of 24 or more that
-    /// the rules look up among the mills (to count the men it would take). Other illegal moves
-    /// give actions without a panic, which need not play them.
+    /// In debug builds, for a placement or move with a point of 32 or more that takes no man
+    /// (not legal in any position). Other illegal moves give actions without a panic, which
+    /// need not play them.
     #[must_use]
     pub fn turn_actions(&self, pos: &MorrisPosition, mv: &MorrisMove) -> Vec<usize> {
         let mut actions: Vec<usize> = self

@@ -8,6 +8,13 @@ use crate::Bitboard;
 pub const MAX_POINTS: usize = 24;
 /// The most mills on any board (the 24-point board with diagonals).
 pub const MAX_MILLS: usize = 20;
+/// Entries of the per-point tables: one per bit of a [`Bitboard`], so that any man of an
+/// unchecked position ([`super::MorrisPosition::from_parts_unchecked`]) indexes them (those past
+/// the board's points are empty) and nothing panics on one.
+const POINT_SLOTS: usize = 32;
+const _: () = assert!(MAX_POINTS <= POINT_SLOTS && POINT_SLOTS == u32::BITS as usize);
+/// The mills through a point that is not on the board.
+const NO_MILLS: [u32; 4] = [0; 4];
 
 /// Which board a game is played on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -58,11 +65,11 @@ pub struct Board {
     diagonals: bool,
     diagonal_mills: bool,
     names: &'static [&'static str],
-    neighbours: [u32; MAX_POINTS],
+    neighbours: [u32; POINT_SLOTS],
     mills: [u32; MAX_MILLS],
     mill_count: u8,
     /// The mills through each point, as up to four masks (unused slots are 0).
-    mills_at: [[u32; 4]; MAX_POINTS],
+    mills_at: [[u32; 4]; POINT_SLOTS],
 }
 
 const NAMES_24: [&str; 24] = [
@@ -117,7 +124,7 @@ const LINES_9: [[u8; 3]; 6] = [
 const DIAGONALS_9: [[u8; 3]; 2] = [[0, 4, 8], [2, 4, 6]];
 
 /// Joins points `a` and `b` by a line in `neighbours`, both ways.
-const fn join(neighbours: &mut [u32; MAX_POINTS], a: u8, b: u8) {
+const fn join(neighbours: &mut [u32; POINT_SLOTS], a: u8, b: u8) {
     neighbours[a as usize] |= 1 << b;
     neighbours[b as usize] |= 1 << a;
 }
@@ -147,10 +154,10 @@ impl Board {
             diagonals,
             diagonal_mills: diagonals && plain_lines.is_empty(),
             names,
-            neighbours: [0; MAX_POINTS],
+            neighbours: [0; POINT_SLOTS],
             mills: [0; MAX_MILLS],
             mill_count: 0,
-            mills_at: [[0; 4]; MAX_POINTS],
+            mills_at: [[0; 4]; POINT_SLOTS],
         };
         let mut g = 0;
         while g < mill_lines.len() {
@@ -243,15 +250,12 @@ impl Board {
         Bitboard((1u32 << self.names.len()) - 1)
     }
 
-    /// The name of point `index`, e.g. `d6`.
-    ///
-    /// # Panics
-    ///
-    /// If `index` is not below [`Board::point_count`] (a point of another board; [`Board::point`]
-    /// gives indices from names).
+    /// The name of point `index`, e.g. `d6`; `?` for an index not below
+    /// [`Board::point_count`] (a point of another board, or of a position made unchecked:
+    /// [`Board::point`] gives indices from names), which no position string reads back.
     #[must_use]
     pub fn name(&self, index: u8) -> &'static str {
-        self.names[usize::from(index)]
+        self.names.get(usize::from(index)).copied().unwrap_or("?")
     }
 
     /// The steps between the outer square's corners on the board's grid (files `a` to `g` on
@@ -274,7 +278,7 @@ impl Board {
     /// gives indices from names).
     #[must_use]
     pub fn grid_position(&self, index: u8) -> (u8, u8) {
-        let name = self.name(index).as_bytes();
+        let name = self.names[usize::from(index)].as_bytes();
         (name[0] - b'a', name[1] - b'1')
     }
 
@@ -287,22 +291,26 @@ impl Board {
             .map(|i| i as u8)
     }
 
-    /// The points joined to `index` by a line.
-    ///
-    /// # Panics
-    ///
-    /// If `index` is 24 or more. An index past a smaller board's points has no neighbours.
+    /// The points joined to `index` by a line (none for an index past the board's points).
     #[inline]
     #[must_use]
     pub fn neighbours(&self, index: u8) -> Bitboard {
-        Bitboard(self.neighbours[usize::from(index)])
+        Bitboard(
+            self.neighbours
+                .get(usize::from(index))
+                .copied()
+                .unwrap_or(0),
+        )
     }
 
     /// Each point's neighbours (as [`Board::neighbours`]), 0 past the board's last point.
     #[inline]
     #[must_use]
     pub(crate) fn neighbour_table(&self) -> &[u32; MAX_POINTS] {
-        &self.neighbours
+        match self.neighbours.first_chunk() {
+            Some(table) => table,
+            None => unreachable!("MAX_POINTS <= POINT_SLOTS is asserted at compile time"),
+        }
     }
 
     /// Every mill, as the set of its three points.
@@ -312,27 +320,19 @@ impl Board {
     }
 
     /// The mills through point `index` (up to four: the centre of the 3x3 grid), as point
-    /// sets; unused slots are 0.
-    ///
-    /// # Panics
-    ///
-    /// If `index` is 24 or more. An index past a smaller board's points has no mills (every
-    /// slot 0).
+    /// sets; unused slots are 0, and every slot is 0 for an index past the board's points.
     #[inline]
     #[must_use]
     pub fn mills_at(&self, index: u8) -> &[u32; 4] {
-        &self.mills_at[usize::from(index)]
+        self.mills_at.get(usize::from(index)).unwrap_or(&NO_MILLS)
     }
 
-    /// The number of mills through `index` that `men` (which hold `index`) complete.
-    ///
-    /// # Panics
-    ///
-    /// If `index` is 24 or more. An index past a smaller board's points closes no mill (0).
+    /// The number of mills through `index` that `men` (which hold `index`) complete: 0 for
+    /// an index past the board's points.
     #[inline]
     #[must_use]
     pub fn mills_closed_at(&self, index: u8, men: Bitboard) -> u32 {
-        self.mills_at[usize::from(index)]
+        self.mills_at(index)
             .iter()
             .map(|&m| u32::from(m != 0 && m & men.0 == m))
             .sum()
@@ -356,12 +356,8 @@ impl Board {
         self.mills().iter().any(|&mill| mill & !men.0 == 0)
     }
 
-    /// The empty points next to some man of `men` (`empty` being the empty points).
-    ///
-    /// # Panics
-    ///
-    /// If `men` holds a point of index 24 or more; a point past a smaller board's last one
-    /// reaches nothing.
+    /// The empty points next to some man of `men` (`empty` being the empty points); a man
+    /// past the board's last point reaches nothing.
     #[inline]
     #[must_use]
     pub fn slide_targets(&self, men: Bitboard, empty: Bitboard) -> Bitboard {

@@ -125,6 +125,22 @@ fn field_label(field: usize) -> String {
 }
 
 impl Morris {
+    /// The position of `white` and `black` men on the board, with `white_hand` and
+    /// `black_hand` men in hand and `side` to move, no memories, if these rules allow it
+    /// ([`Morris::validate`]).
+    pub fn position(
+        &self,
+        white: Bitboard,
+        black: Bitboard,
+        white_hand: u8,
+        black_hand: u8,
+        side: Color,
+    ) -> Result<MorrisPosition, MorrisPositionError> {
+        let pos = MorrisPosition::from_parts_unchecked(white, black, white_hand, black_hand, side);
+        self.validate(&pos)?;
+        Ok(pos)
+    }
+
     /// Checks that `pos` can occur under these rules.
     pub fn validate(&self, pos: &MorrisPosition) -> Result<(), MorrisPositionError> {
         let all = self.board().all_points();
@@ -269,7 +285,7 @@ impl Morris {
             let n = number(field)?;
             u8::try_from(n).map_err(|_| err(field, MorrisFenErrorKind::BadNumber(n.to_string())))
         };
-        let mut pos = MorrisPosition::from_parts(
+        let mut pos = MorrisPosition::from_parts_unchecked(
             men[Color::White.index()],
             men[Color::Black.index()],
             hand(3)?,

@@ -87,9 +87,16 @@ impl MorrisPosition {
         }
     }
 
-    /// A position from its parts, with no memories; check it with [`super::Morris::validate`].
+    /// A position from its parts, with no memories, unchecked: for the solver's hot loops,
+    /// which make only sound positions. [`super::Morris::position`] is the same with the check
+    /// of [`super::Morris::validate`].
+    ///
+    /// Nothing here panics on a position the rules refuse (men past the board's points, two on
+    /// one point, more men than the rules have), but what the game's functions answer for one
+    /// means nothing: generated moves, outcomes and hashes are of no position of the game, and
+    /// the tablebases refuse it (`perfectplay_solver::ProbeError::NotAPosition`).
     #[must_use]
-    pub const fn from_parts(
+    pub const fn from_parts_unchecked(
         white: Bitboard,
         black: Bitboard,
         white_hand: u8,

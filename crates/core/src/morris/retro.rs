@@ -36,14 +36,7 @@ impl Morris {
     /// still forbid a turn. The rules have `no_reforming`, the man is `color`'s, the point is
     /// empty, `color` may step (no man in hand, or `mixed_placement`), the man can reach the
     /// point (a line joins them, or `color` flies), and arriving there closes a mill of
-    /// `color` with its other men.
-    ///
-    /// # Panics
-    ///
-    /// In debug builds, if the rules have `no_reforming`, `barrier.point` is on the board and
-    /// `barrier.man` is 32 or more (the shift overflows). Release builds read bit `man % 32`
-    /// then: they panic if a man of `color` stands there, the point is empty and `color` may
-    /// step but cannot fly, and otherwise answer for the man on that bit.
+    /// `color` with its other men. A memory whose point is off the board is never effective.
     #[must_use]
     pub fn is_effective_barrier(
         &self,
@@ -64,10 +57,6 @@ impl Morris {
     }
 
     /// `color`'s no-re-forming memory in `pos` if it is effective, else `None`.
-    ///
-    /// # Panics
-    ///
-    /// As [`Morris::is_effective_barrier`], for a memory whose man is 32 or more.
     #[must_use]
     pub fn effective_barrier(&self, pos: &MorrisPosition, color: Color) -> Option<Barrier> {
         pos.barrier(color)
@@ -85,10 +74,6 @@ impl Morris {
     /// Taking men never closes a mill of `c`, a filled point or a taken man stays so (the
     /// engine drops such a memory at once), and a side that could not step still cannot. So
     /// whenever the forbidden move could be tried, it does not exist or re-forms no mill.
-    ///
-    /// # Panics
-    ///
-    /// As [`Morris::is_effective_barrier`], for a memory of `pos` whose man is 32 or more.
     #[must_use]
     pub fn canonical_memory(&self, pos: &MorrisPosition) -> MorrisPosition {
         let mut canonical = *pos;
@@ -213,7 +198,9 @@ impl Morris {
     ///
     /// In debug builds, if `pos` has a man in hand under `first_mill_opens`, carries Shah's
     /// first-mill memory or a pending opening removal, or carries a no-re-forming memory
-    /// without `no_reforming`; also as [`Morris::canonical_memory`].
+    /// without `no_reforming`; also where its internal cross-checks fail, which they may for
+    /// a position [`Morris::validate`] refuses (release builds visit predecessors of no
+    /// meaning for one).
     ///
     /// ```
     /// use perfectplay_core::morris::{Morris, MorrisPosition};
@@ -226,7 +213,7 @@ impl Morris {
     /// // White, with three men, flew last: any of its men may have come from any empty point.
     /// let white = at(&["a7", "g7", "a1"]);
     /// let black = at(&["b6", "d5", "f2", "b2"]);
-    /// let pos = MorrisPosition::from_parts(white, black, 0, 0, Color::Black);
+    /// let pos = MorrisPosition::from_parts_unchecked(white, black, 0, 0, Color::Black);
     /// let mut n = 0;
     /// game.for_each_quiet_predecessor(&pos, |q, mv| {
     ///     assert_eq!(game.play(q, mv), pos);
@@ -788,8 +775,13 @@ mod tests {
     }
 
     fn count(game: &Morris, white: &str, black: &str) -> usize {
-        let pos =
-            MorrisPosition::from_parts(men(game, white), men(game, black), 0, 0, Color::Black);
+        let pos = MorrisPosition::from_parts_unchecked(
+            men(game, white),
+            men(game, black),
+            0,
+            0,
+            Color::Black,
+        );
         predecessors(game, &pos).len()
     }
 
@@ -811,7 +803,7 @@ mod tests {
     fn a_memory_names_the_step_that_broke_the_mill() {
         let game = with("twelve_mens_morris", &[]);
         let point = |name: &str| game.board().point(name).expect("a point");
-        let q0 = MorrisPosition::from_parts(
+        let q0 = MorrisPosition::from_parts_unchecked(
             men(&game, "a4 b4 c4 b2 g7"),
             men(&game, "e5 f4 g1"),
             0,
@@ -864,8 +856,13 @@ mod tests {
         // White's four corner men are hemmed in by black: no slide led here, only white's pass.
         let (white, black) = ("a7 g7 a1 g1", "d7 a4 g4 d1");
         let game = passes();
-        let pos =
-            MorrisPosition::from_parts(men(&game, white), men(&game, black), 0, 0, Color::Black);
+        let pos = MorrisPosition::from_parts_unchecked(
+            men(&game, white),
+            men(&game, black),
+            0,
+            0,
+            Color::Black,
+        );
         let found = predecessors(&game, &pos);
         let mut q = pos;
         q.side = Color::White;

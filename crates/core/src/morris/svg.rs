@@ -105,7 +105,7 @@ mod tests {
     fn every_point_and_man_is_named() {
         let game = Morris::preset("nine_mens_morris").unwrap();
         let board = game.board();
-        let pos = MorrisPosition::from_parts(
+        let pos = MorrisPosition::from_parts_unchecked(
             crate::Bitboard(0b101),
             crate::Bitboard(0b10),
             0,
@@ -135,7 +135,7 @@ mod tests {
             for p in 0..n {
                 *(if p % 2 == 0 { &mut white } else { &mut black }) |= 1 << p;
             }
-            let pos = MorrisPosition::from_parts(
+            let pos = MorrisPosition::from_parts_unchecked(
                 crate::Bitboard(white),
                 crate::Bitboard(black),
                 0,

@@ -861,7 +861,7 @@ fn a_side_with_a_memory_has_a_move_exactly_when_some_man_has_a_target() {
                 men[(!us).index()] |= Bitboard::from_index(point);
             }
             let (white, black) = (men[Color::White.index()], men[Color::Black.index()]);
-            let mut pos = MorrisPosition::from_parts(white, black, 0, 0, us);
+            let mut pos = MorrisPosition::from_parts_unchecked(white, black, 0, 0, us);
             // Now and then a memory that names another point: nothing it forbids.
             let memory_man = if rng.below(8) == 0 {
                 rng.below(points) as u8
@@ -1511,11 +1511,14 @@ fn bad_position_strings_are_refused_with_their_kind() {
 #[test]
 fn validate_refuses_overlapping_or_outside_men() {
     let g = game("six_mens_morris");
-    let ok = MorrisPosition::from_parts(Bitboard(0b11), Bitboard(0b1100), 4, 4, Color::White);
+    let ok =
+        MorrisPosition::from_parts_unchecked(Bitboard(0b11), Bitboard(0b1100), 4, 4, Color::White);
     assert_eq!(g.validate(&ok), Ok(()));
-    let overlap = MorrisPosition::from_parts(Bitboard(0b11), Bitboard(0b10), 4, 4, Color::White);
+    let overlap =
+        MorrisPosition::from_parts_unchecked(Bitboard(0b11), Bitboard(0b10), 4, 4, Color::White);
     assert_eq!(g.validate(&overlap), Err(MorrisPositionError::BadMen));
-    let outside = MorrisPosition::from_parts(Bitboard(1 << 16), Bitboard(0b10), 5, 5, Color::White);
+    let outside =
+        MorrisPosition::from_parts_unchecked(Bitboard(1 << 16), Bitboard(0b10), 5, 5, Color::White);
     assert_eq!(g.validate(&outside), Err(MorrisPositionError::BadMen));
     let mut barrier = ok;
     barrier.set_barrier(Color::White, Some(Barrier { man: 0, point: 9 }));
@@ -1523,6 +1526,159 @@ fn validate_refuses_overlapping_or_outside_men() {
         g.validate(&barrier),
         Err(MorrisPositionError::BadBarrier(Color::White))
     );
+}
+
+/// The rule sets the unchecked-position test tries: every preset and the variants.
+fn every_rule_set() -> Vec<Morris> {
+    all_presets().map(|(_, g)| g).chain(variants()).collect()
+}
+
+/// Every public function of a game, given a position made unchecked from arbitrary parts
+/// (men past the board, on one point, hands of up to 255, memories anywhere), answers
+/// without a panic; and [`Morris::position`] makes exactly the positions `validate` allows.
+fn exercise_unchecked(game: &Morris, pos: &MorrisPosition) {
+    let checked = game.position(
+        pos.men(Color::White),
+        pos.men(Color::Black),
+        pos.in_hand(Color::White),
+        pos.in_hand(Color::Black),
+        pos.side_to_move(),
+    );
+    let mut without_memories = *pos;
+    without_memories.set_barrier(Color::White, None);
+    without_memories.set_barrier(Color::Black, None);
+    without_memories.set_first_mill(None, false);
+    assert_eq!(
+        checked.as_ref().ok(),
+        game.validate(&without_memories)
+            .ok()
+            .map(|()| &without_memories)
+    );
+    let _ = game.validate(pos);
+    let _ = (
+        game.outcome(pos),
+        game.hash(pos),
+        pos.zobrist(),
+        game.count_moves(pos),
+    );
+    let _ = (game.fen(pos, 0), game.diagram(pos), game.svg(pos));
+    let _ = (
+        game.canonical_memory(pos),
+        game.effective_barrier(pos, Color::White),
+    );
+    let mut moves = super::MorrisMoveList::new();
+    game.generate_moves(pos, &mut moves);
+    for mv in moves.iter().take(12) {
+        let next = game.play(pos, mv);
+        let _ = (game.outcome(&next), next.zobrist(), game.count_moves(&next));
+        let _ = game.turn_actions(pos, mv);
+    }
+    game.for_each_turn(pos, |_| {});
+    // Under its documented preconditions (checked in debug builds).
+    let rules = game.rules();
+    let memories_of_the_rules = game.validate(pos).is_ok()
+        && pos.first_mill().is_none()
+        && !pos.opening_removal_pending()
+        && (rules.no_reforming || Color::ALL.into_iter().all(|c| pos.barrier(c).is_none()));
+    if memories_of_the_rules
+        && (!rules.first_mill_opens
+            || pos.total_men(Color::White) == pos.men(Color::White).count()
+                && pos.in_hand(Color::Black) == 0)
+    {
+        game.for_each_quiet_predecessor(pos, |_, _| {});
+    }
+    let stage = Stage::Start;
+    for action in game.legal_actions(pos, &stage).into_iter().take(12) {
+        let _ = game.legal_action_step(pos, &stage, action);
+        let _ = game.apply_action(pos, &stage, action);
+        let _ = ActionGame::action_to_string(game, pos, &stage, action);
+    }
+    let mut words = [0; super::action_words::ACTION_WORDS];
+    let _ = game.write_start_actions(pos, &stage, &mut words);
+    let len: usize = game.observation_shape().iter().product();
+    game.write_observation(pos, &stage, &mut vec![0.0; len]);
+    game.write_observation_bytes(pos, &stage, &mut vec![0; len]);
+    let _ = GameState::from_position(*game, *pos);
+}
+
+#[test]
+fn unchecked_positions_that_once_panicked() {
+    // Both colours on every point but four, each empty point on three mills: each turn that
+    // closes two mills earns a choice of two of twenty men, more turns than a move list holds.
+    let crowded = with(
+        "twelve_mens_morris",
+        &[("mixed_placement", "true"), ("double_mill", "two")],
+    );
+    let both = Bitboard(0x7F_7EFE);
+    let pos = MorrisPosition::from_parts_unchecked(both, both, 1, 0, Color::White);
+    let mut moves = super::MorrisMoveList::new();
+    crowded.generate_moves(&pos, &mut moves);
+    assert_eq!(
+        moves.len(),
+        moves.capacity(),
+        "the list is full, not overrun"
+    );
+    exercise_unchecked(&crowded, &pos);
+    // A flying man past the 24 points: its actions lie past the action space.
+    let nine = game("nine_mens_morris");
+    let pos = MorrisPosition::from_parts_unchecked(
+        Bitboard(0b11 | 1 << 24),
+        Bitboard(0b111 << 21),
+        0,
+        0,
+        Color::White,
+    );
+    assert!(nine
+        .legal_actions(&pos, &Stage::Start)
+        .iter()
+        .all(|&a| a < nine.action_count()));
+    exercise_unchecked(&nine, &pos);
+    // A sliding man past the points, and a memory past them.
+    let mut pos = MorrisPosition::from_parts_unchecked(
+        Bitboard(0b111 | 1 << 24),
+        Bitboard(0b111 << 8),
+        0,
+        0,
+        Color::White,
+    );
+    exercise_unchecked(&nine, &pos);
+    pos.set_barrier(
+        Color::White,
+        Some(Barrier {
+            man: 40,
+            point: 200,
+        }),
+    );
+    exercise_unchecked(&with("nine_mens_morris", &[("no_reforming", "true")]), &pos);
+    assert_eq!(nine.board().name(24), "?");
+    assert_eq!(
+        nine.position(Bitboard(0b111 | 1 << 24), Bitboard(0), 0, 0, Color::White),
+        Err(MorrisPositionError::BadMen)
+    );
+}
+
+proptest! {
+    #![proptest_config(config(4000))]
+
+    #[test]
+    fn unchecked_positions_never_panic(
+        rules in 0..every_rule_set().len(),
+        white in any::<u32>(),
+        black in any::<u32>(),
+        hands in any::<(u8, u8)>(),
+        white_to_move in any::<bool>(),
+        barrier in proptest::option::of(any::<(u8, u8)>()),
+        // Mostly men near the board's points, where most of the rules' tests bite.
+        narrow in any::<bool>(),
+    ) {
+        let game = &every_rule_set()[rules];
+        let near = |men: u32| if narrow { men & 0x0F00_FFFF } else { men };
+        let side = if white_to_move { Color::White } else { Color::Black };
+        let mut pos = MorrisPosition::from_parts_unchecked(Bitboard(near(white)), Bitboard(near(black)), hands.0, hands.1, side);
+        exercise_unchecked(game, &pos);
+        pos.set_barrier(side, barrier.map(|(man, point)| Barrier { man, point }));
+        exercise_unchecked(game, &pos);
+    }
 }
 
 /// Strings built from the characters position strings and turns use, so that many are nearly

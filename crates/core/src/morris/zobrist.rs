@@ -11,12 +11,19 @@ const fn key(n: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Keys for a man of each colour (Black 0, White 1) on each point.
-const MEN: [[u64; 24]; 2] = {
-    let mut keys = [[0; 24]; 2];
+/// Keys for a man of each colour (Black 0, White 1) on each bit of a [`crate::Bitboard`]: the
+/// 24 points of the largest board, then (for a position made unchecked from its parts, which
+/// must hash without a panic) the bits past them, keyed apart from every other feature.
+const MEN: [[u64; 32]; 2] = {
+    let mut keys = [[0; 32]; 2];
     let mut i = 0;
-    while i < 48 {
-        keys[i / 24][i % 24] = key(i as u64);
+    while i < 64 {
+        let (color, point) = (i / 32, i % 32);
+        keys[color][point] = if point < 24 {
+            key((color * 24 + point) as u64)
+        } else {
+            key(OFF_BOARD_BASE + i as u64)
+        };
         i += 1;
     }
     keys
@@ -27,14 +34,11 @@ const BARRIER_BASE: u64 = 200;
 const WHITE_TO_MOVE: u64 = key(1000);
 const FIRST_MILL_BASE: u64 = 1001;
 const OPENING_REMOVAL: u64 = key(1003);
+// Past every barrier key, whatever an unchecked barrier holds.
+const OFF_BOARD_BASE: u64 = 1 << 20;
 
 impl MorrisPosition {
     /// The Zobrist hash of the position.
-    ///
-    /// # Panics
-    ///
-    /// If a man stands on a point of 24 or more (a position that
-    /// [`Morris::validate`](super::Morris::validate) refuses).
     #[must_use]
     pub fn zobrist(&self) -> u64 {
         let mut h = 0;

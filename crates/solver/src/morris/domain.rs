@@ -334,7 +334,13 @@ impl MorrisDomain {
         key: MorrisKey,
         (mover, other): (Bitboard, Bitboard),
     ) -> MorrisPosition {
-        MorrisPosition::from_parts(mover, other, key.mover_hand, key.other_hand, Color::White)
+        MorrisPosition::from_parts_unchecked(
+            mover,
+            other,
+            key.mover_hand,
+            key.other_hand,
+            Color::White,
+        )
     }
 }
 
@@ -507,19 +513,23 @@ impl Domain for MorrisDomain {
     }
 
     fn locate(&self, pos: &MorrisPosition) -> Result<(MorrisKey, u64), ProbeError> {
-        // A position made from its parts ([`MorrisPosition::from_parts`]) is unchecked: men
+        // A position made from its parts ([`MorrisPosition::from_parts_unchecked`]) is unchecked: men
         // off the board or two on a point would rank as some other board and read its value.
         // The solver's own positions are sound and skip this (`locate_near`).
         let all = self.game.board().all_points();
         let (white, black) = (pos.men(Color::White), pos.men(Color::Black));
         if !(white | black).is_subset(all) || white.intersects(black) {
-            return Err(ProbeError::OutOfScope(
-                "men stand off the board or on the same point (not a position of these rules: \
-                 see Morris::validate)"
-                    .to_owned(),
+            return Err(ProbeError::NotAPosition(
+                perfectplay_core::morris::fen::MorrisPositionError::BadMen.to_string(),
             ));
         }
         self.locate_near(pos, &mut None)
+    }
+
+    fn check_position(&self, pos: &MorrisPosition) -> Result<(), ProbeError> {
+        self.game
+            .validate(pos)
+            .map_err(|e| ProbeError::NotAPosition(e.to_string()))
     }
 
     type LocateMemo = Option<MoverPart>;

@@ -121,7 +121,7 @@ impl<'a> PlacementSearch<'a> {
     }
 
     /// The value of `pos` for the side to move under perfect play. A position these rules
-    /// refuse ([`Morris::validate`]) is [`ProbeError::OutOfScope`], as it is for every search
+    /// refuse ([`Morris::validate`]) is [`ProbeError::NotAPosition`], as it is for every search
     /// here.
     pub fn value(&self, pos: &MorrisPosition) -> Result<Wdl, ProbeError> {
         self.value_with_threads(pos, 1)
@@ -254,7 +254,7 @@ impl<'a> PlacementSearch<'a> {
             .domain()
             .game()
             .validate(pos)
-            .map_err(|e| ProbeError::OutOfScope(format!("not a position of these rules: {e}")))
+            .map_err(|e| ProbeError::NotAPosition(e.to_string()))
     }
 
     /// Negamax with alpha-beta on -1, 0, 1: the exact value when it lies strictly between

@@ -141,7 +141,7 @@ fn check_unit(domain: &MorrisDomain, keys: &[MorrisKey]) -> (u64, u64) {
             assert_eq!(domain.locate(pos).ok(), Some((key, index)));
             assert_eq!(game.canonical_memory(pos), *pos);
             for s in 0..group.len() {
-                let mut image = MorrisPosition::from_parts(
+                let mut image = MorrisPosition::from_parts_unchecked(
                     Bitboard(group.apply(s, pos.men(Color::White).0)),
                     Bitboard(group.apply(s, pos.men(Color::Black).0)),
                     key.mover_hand,
@@ -375,24 +375,35 @@ fn predecessors_said_to_be_distinct_locate_to_distinct_indices() {
 #[test]
 fn a_position_with_men_off_the_board_or_on_one_point_is_refused_not_ranked() {
     let nine = with("nine_mens_morris", &[]);
-    let sound =
-        MorrisPosition::from_parts(Bitboard(0b111), Bitboard(0b111 << 8), 0, 0, Color::White);
+    let sound = MorrisPosition::from_parts_unchecked(
+        Bitboard(0b111),
+        Bitboard(0b111 << 8),
+        0,
+        0,
+        Color::White,
+    );
     assert!(nine.locate(&sound).is_ok());
     for (white, black) in [
         (0b111 | 1 << 24, 0b111 << 8),
         (0b111, 0b111 << 8 | 1 << 31),
         (0b111, 0b110 | 1 << 8),
     ] {
-        let pos = MorrisPosition::from_parts(Bitboard(white), Bitboard(black), 0, 0, Color::White);
+        let pos = MorrisPosition::from_parts_unchecked(
+            Bitboard(white),
+            Bitboard(black),
+            0,
+            0,
+            Color::White,
+        );
         let err = nine.locate(&pos).unwrap_err();
         assert!(
-            matches!(&err, ProbeError::OutOfScope(why) if why.contains("off the board")),
+            matches!(&err, ProbeError::NotAPosition(why) if why.contains("off the board")),
             "{white:#b} {black:#b}: {err}"
         );
     }
     // Three Men's Morris has nine points: its tenth is off the board.
     let three = with("three_mens_morris", &[]);
-    let pos = MorrisPosition::from_parts(
+    let pos = MorrisPosition::from_parts_unchecked(
         Bitboard(0b11 | 1 << 9),
         Bitboard(0b111 << 3),
         0,
