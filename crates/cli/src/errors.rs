@@ -246,7 +246,8 @@ impl CliError {
             | CliError::MissingTables(_)
             | CliError::Request(_)
             | CliError::Save { played: false, .. }
-            | CliError::SaveMixed { .. } => 2,
+            | CliError::SaveMixed { .. }
+            | CliError::Probe(perfectplay_solver::ProbeError::NotAPosition(_)) => 2,
             CliError::PerftMismatch { .. }
             | CliError::PositionCountMismatch { .. }
             | CliError::NoLegalMove
@@ -287,6 +288,8 @@ mod tests {
         let game = perfectplay_core::morris::Morris::preset("shah").unwrap();
         let morris = game.parse_fen("W w 12 12").unwrap_err();
         assert_eq!(CliError::from(morris).exit_code(), 2);
+        let unchecked = perfectplay_solver::ProbeError::NotAPosition("two men on a7".into());
+        assert_eq!(CliError::from(unchecked).exit_code(), 2);
         let rules = CliError::from(RulesError::Flying(4));
         assert_eq!(rules.exit_code(), 2);
         assert!(rules.to_string().starts_with("invalid rules: "), "{rules}");

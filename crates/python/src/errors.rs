@@ -7,7 +7,7 @@
 //! |---|---|
 //! | an unknown game id | `perfectplay.UnknownGameError` |
 //! | an unknown rule option, a bad value, an impossible combination | `ValueError` |
-//! | a position string that cannot be read | `perfectplay.InvalidPositionError` |
+//! | a position string that cannot be read, or not a position of the rules | `perfectplay.InvalidPositionError` |
 //! | a move that is not legal, or not a move | `perfectplay.IllegalMoveError` |
 //! | an action that is not legal (in a state or an env) | `perfectplay.IllegalActionError` |
 //! | a probe whose table is in none of the directories, a verification that needs a table the directory lacks | `perfectplay.MissingTableError` (a `KeyError`) |

@@ -633,7 +633,15 @@ impl<D: Domain> Tablebase<D> {
             Err(ProbeError::CannotArise) => Pending::of(Err(ProbeError::CannotArise)),
             // Whatever the rules would say of it is of another position.
             Err(e @ ProbeError::NotAPosition(_)) => Pending::of(Err(e)),
-            Err(e) => Pending::of(over().unwrap_or(Err(e))),
+            // Located, so a position of the rules.
+            Err(e @ ProbeError::MissingTable { .. }) => Pending::of(over().unwrap_or(Err(e))),
+            // The whole check only here, off the probes' path: a position whose counts make no
+            // subspace may be one the rules refuse, whose end would be another's.
+            Err(e) => Pending::of(
+                self.domain
+                    .check_position(pos)
+                    .and_then(|()| over().unwrap_or(Err(e))),
+            ),
         }
     }
 

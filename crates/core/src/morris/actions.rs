@@ -80,12 +80,7 @@ impl Morris {
 
     /// The actions that play `mv`, a legal turn in `pos`, in order (at most three): its
     /// placement or move, then each man it takes, or the pass that declines what it earns.
-    ///
-    /// # Panics
-    ///
-    /// In debug builds, for a placement or move with a point of 32 or more that takes no man
-    /// (not legal in any position). Other illegal moves give actions without a panic, which
-    /// need not play them.
+    /// An illegal move gives actions without a panic, which need not play it.
     #[must_use]
     pub fn turn_actions(&self, pos: &MorrisPosition, mv: &MorrisMove) -> Vec<usize> {
         let mut actions: Vec<usize> = self
@@ -262,10 +257,13 @@ impl ActionGame for Morris {
         // tables at every step).
         self.visit_base_targets(pos, &mut |from, targets| {
             any |= targets.any();
-            visit(
-                from.map_or(0, |f| n + usize::from(f) * n),
-                u64::from(targets.0),
-            );
+            // A man past the board's points (of a position made unchecked) has no actions.
+            if from.is_none_or(|f| usize::from(f) < n) {
+                visit(
+                    from.map_or(0, |f| n + usize::from(f) * n),
+                    u64::from(targets.0),
+                );
+            }
         });
         if !any && self.rules.trapped == Trapped::Passes {
             visit(self.pass_action(), 1);

@@ -334,12 +334,8 @@ impl Morris {
         ))
     }
 
-    /// Writes the position string of `pos` with `plies` since the last man was placed or taken.
-    ///
-    /// # Panics
-    ///
-    /// If a no-re-forming memory of `pos` names a man or a point off the board (not below
-    /// [`Board::point_count`](super::Board::point_count)).
+    /// Writes the position string of `pos` with `plies` since the last man was placed or taken
+    /// (a memory naming a point off the board, in a position made unchecked, shows it as `?`).
     #[must_use]
     pub fn fen(&self, pos: &MorrisPosition, plies: u32) -> String {
         let rows: &[usize] = match self.board().shape() {

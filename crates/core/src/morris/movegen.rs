@@ -342,12 +342,9 @@ impl Morris {
     ///
     /// # Panics
     ///
-    /// For some moves that are not legal in `pos`: in debug builds, one with a point of 32 or
-    /// more, or a placement by a side with no man in hand; in any build, one with a point of 24
-    /// or more that the rules look up among the mills (the point a man leaves, under
-    /// [`no_reforming`](crate::morris::MorrisRules::no_reforming); a placement's point, under
-    /// [`first_mill_opens`](crate::morris::MorrisRules::first_mill_opens)). Other illegal moves
-    /// make a position the rules cannot reach, without a panic.
+    /// In debug builds, for a placement by a side with no man in hand (not legal in `pos`: the
+    /// count would wrap). Other illegal moves make a position the rules cannot reach, without
+    /// a panic.
     #[inline]
     pub fn play_turn_in_place(&self, pos: &mut MorrisPosition, mv: &MorrisMove) {
         let us = pos.side;

@@ -179,7 +179,7 @@ impl Morris {
         (
             [pos.men(us).0, pos.men(!us).0, empty.0],
             [pos.in_hand(us), pos.in_hand(!us), u8::from(removing)],
-            arrived.map_or(0, |point| 1 << point),
+            arrived.map_or(0, |point| crate::Bitboard::from_index(point).0),
         )
     }
 

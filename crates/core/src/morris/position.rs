@@ -91,10 +91,12 @@ impl MorrisPosition {
     /// which make only sound positions. [`super::Morris::position`] is the same with the check
     /// of [`super::Morris::validate`].
     ///
-    /// Nothing here panics on a position the rules refuse (men past the board's points, two on
-    /// one point, more men than the rules have), but what the game's functions answer for one
+    /// No function of the game panics on a position the rules refuse (men past the board's
+    /// points, two on one point, more men than the rules have), but what it answers for one
     /// means nothing: generated moves, outcomes and hashes are of no position of the game, and
-    /// the tablebases refuse it (`perfectplay_solver::ProbeError::NotAPosition`).
+    /// the tablebases refuse it (`perfectplay_solver::ProbeError::NotAPosition`). The one
+    /// exception is retrograde generation ([`super::Morris::for_each_quiet_predecessor`]),
+    /// whose cross-checks in debug builds may fail on such a position.
     #[must_use]
     pub const fn from_parts_unchecked(
         white: Bitboard,

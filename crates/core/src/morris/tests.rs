@@ -1599,6 +1599,39 @@ fn exercise_unchecked(game: &Morris, pos: &MorrisPosition) {
     game.write_observation(pos, &stage, &mut vec![0.0; len]);
     game.write_observation_bytes(pos, &stage, &mut vec![0; len]);
     let _ = GameState::from_position(*game, *pos);
+    // Points past every board, in the board's lookups and in moves made by hand.
+    let board = game.board();
+    let _ = (board.mills_at(200), board.neighbours(200), board.name(200));
+    let _ = board.mills_closed_at(200, Bitboard::FULL);
+    let _ = board.slide_targets(Bitboard::FULL, Bitboard::FULL);
+    let shape = board.shape();
+    let mut wild = vec![
+        MorrisMove::step(shape, 200, 201),
+        MorrisMove::step(shape, 0, 31).taking(Bitboard::FULL),
+        MorrisMove::step(shape, 40, 3),
+        MorrisMove::remove_only(shape, Bitboard(u32::MAX << 20)),
+    ];
+    if pos.in_hand(pos.side_to_move()) > 0 {
+        wild.push(MorrisMove::place(shape, 200));
+        wild.push(MorrisMove::place(shape, 31));
+    }
+    for mv in &wild {
+        let _ = (
+            game.play(pos, mv),
+            game.turn_actions(pos, mv),
+            mv.to_string(),
+        );
+        let removing = Stage::Removing {
+            base: *mv,
+            taken: Bitboard(u32::MAX << 28),
+        };
+        let _ = game.legal_actions(pos, &removing);
+        game.write_observation(pos, &removing, &mut vec![0.0; len]);
+        game.write_observation_bytes(pos, &removing, &mut vec![0; len]);
+    }
+    for text in ["a7", "a7-d7", "a7xd7", "d7-a7xg7,g1", "c3"] {
+        let _ = game.parse_move(pos, text);
+    }
 }
 
 #[test]
@@ -1668,16 +1701,24 @@ proptest! {
         hands in any::<(u8, u8)>(),
         white_to_move in any::<bool>(),
         barrier in proptest::option::of(any::<(u8, u8)>()),
-        // Mostly men near the board's points, where most of the rules' tests bite.
+        first_mill in proptest::option::of(any::<(bool, bool)>()),
+        // Half the time men on the board's points and two bits past them, where most of the
+        // rules' tests bite.
         narrow in any::<bool>(),
     ) {
         let game = &every_rule_set()[rules];
-        let near = |men: u32| if narrow { men & 0x0F00_FFFF } else { men };
+        let near_board = game.board().all_points().0 | 0b11 << game.board().point_count();
+        let near = |men: u32| if narrow { men & near_board } else { men };
         let side = if white_to_move { Color::White } else { Color::Black };
         let mut pos = MorrisPosition::from_parts_unchecked(Bitboard(near(white)), Bitboard(near(black)), hands.0, hands.1, side);
         exercise_unchecked(game, &pos);
         pos.set_barrier(side, barrier.map(|(man, point)| Barrier { man, point }));
         exercise_unchecked(game, &pos);
+        if let Some((white_first, pending)) = first_mill {
+            let color = if white_first { Color::White } else { Color::Black };
+            pos.set_first_mill(Some(color), pending);
+            exercise_unchecked(game, &pos);
+        }
     }
 }
 

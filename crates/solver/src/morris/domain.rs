@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use perfectplay_core::morris::fen::MorrisPositionError;
 use perfectplay_core::morris::{
     Barrier, Morris, MorrisMove, MorrisPosition, MorrisRules, MoveKind,
 };
@@ -67,6 +68,9 @@ enum Unlocated {
     Memory,
     /// Its counts make no subspace of these rules.
     NoSubspace(MorrisKey),
+    /// Men stand off the board or two on one point: a position made unchecked, which would
+    /// rank as another.
+    NotAPosition,
 }
 
 impl Unlocated {
@@ -79,6 +83,9 @@ impl Unlocated {
             ),
             Unlocated::NoSubspace(key) => {
                 ProbeError::OutOfScope(format!("subspace {key} does not exist under these rules"))
+            }
+            Unlocated::NotAPosition => {
+                ProbeError::NotAPosition(MorrisPositionError::BadMen.to_string())
             }
         }
     }
@@ -175,8 +182,16 @@ impl MorrisDomain {
         // and read back in pieces.
         let parts = (a, b, hand_a, hand_b, mover.is_some(), other.is_some());
         let valid = self.is_valid_parts(parts);
-        if !valid || !ours.is_subset(self.game.board().all_points()) {
-            return Err(Unlocated::NoSubspace(key));
+        // A few bit operations, so that no caller (the solver's own positions included) can
+        // rank men off the board or on one point as another position.
+        let on_board =
+            (ours | theirs).is_subset(self.game.board().all_points()) && !ours.intersects(theirs);
+        if !(valid && on_board) {
+            return Err(if on_board {
+                Unlocated::NoSubspace(key)
+            } else {
+                Unlocated::NotAPosition
+            });
         }
         Ok((key, mover, other))
     }
@@ -513,16 +528,8 @@ impl Domain for MorrisDomain {
     }
 
     fn locate(&self, pos: &MorrisPosition) -> Result<(MorrisKey, u64), ProbeError> {
-        // A position made from its parts ([`MorrisPosition::from_parts_unchecked`]) is unchecked: men
-        // off the board or two on a point would rank as some other board and read its value.
-        // The solver's own positions are sound and skip this (`locate_near`).
-        let all = self.game.board().all_points();
-        let (white, black) = (pos.men(Color::White), pos.men(Color::Black));
-        if !(white | black).is_subset(all) || white.intersects(black) {
-            return Err(ProbeError::NotAPosition(
-                perfectplay_core::morris::fen::MorrisPositionError::BadMen.to_string(),
-            ));
-        }
+        // Men off the board or two on one point ([`MorrisPosition::from_parts_unchecked`]) are
+        // refused by `key_with`, on every path.
         self.locate_near(pos, &mut None)
     }
 

@@ -400,7 +400,33 @@ fn a_position_with_men_off_the_board_or_on_one_point_is_refused_not_ranked() {
             matches!(&err, ProbeError::NotAPosition(why) if why.contains("off the board")),
             "{white:#b} {black:#b}: {err}"
         );
+        // Every way in refuses it: the solver's own, which skip `locate`, too.
+        assert!(nine.locate_near(&pos, &mut None).is_err());
+        assert!(nine.try_locate_near(&pos, &mut None).is_none());
+        assert!(nine.locate_predecessor(&pos).is_err());
+        assert!(nine.check_position(&pos).is_err());
     }
+    assert!(nine.check_position(&sound).is_ok());
+    // An effective memory of a man past the points (flying, its mill-mates on a1 and d1): its
+    // memory number would lie past the memory index's table.
+    let remembering = with("nine_mens_morris", &[("no_reforming", "true")]);
+    let mut pos = MorrisPosition::from_parts_unchecked(
+        Bitboard(0b111 << 8),
+        Bitboard(1 << 21 | 1 << 22 | 1 << 25),
+        0,
+        0,
+        Color::White,
+    );
+    pos.set_barrier(Color::Black, Some(Barrier { man: 25, point: 23 }));
+    assert!(remembering
+        .game()
+        .effective_barrier(&pos, Color::Black)
+        .is_some());
+    assert!(matches!(
+        remembering.locate(&pos),
+        Err(ProbeError::NotAPosition(_))
+    ));
+    assert!(remembering.try_locate_near(&pos, &mut None).is_none());
     // Three Men's Morris has nine points: its tenth is off the board.
     let three = with("three_mens_morris", &[]);
     let pos = MorrisPosition::from_parts_unchecked(
