@@ -643,11 +643,11 @@ class Tablebase:
         position that cannot be probed raises its error; a table changed on disk while the batch
         read it raises `TablebaseError`.
 
-        `default` (an int from -128 to 127, such as -2) is the `wdl` of positions the tables do
-        not hold (a missing table, more pieces than the databases cover, a state whose turn is
-        half made), with plies -1, instead of an error: `wdl != default` is then the mask of
-        positions found, as `get` would find them. Rows that are not positions, a closed
-        tablebase and damaged tables still raise."""
+        `default` (an int from -128 to 127 other than the results -1, 0 and 1, such as -2) is the
+        `wdl` of positions the tables do not hold (a missing table, more pieces than the
+        databases cover, a state whose turn is half made), with plies -1, instead of an error:
+        `wdl != default` is then the mask of positions found, as `get` would find them. Rows that
+        are not positions, a closed tablebase and damaged tables still raise."""
     def check_tables(self) -> None:
         """Checks now that no table read so far changed on disk since it was opened (probes look
         once a tenth of a second per table); raises `TablebaseError` naming the file if one

@@ -503,6 +503,8 @@ class PerfectPlayVectorEnv(_GymVectorEnv):
             seed = seed.tolist()  # one seed, or one per env, as an int or a list gives them
         # The batched env checks the seeds (a ValueError naming one out of range) before
         # Gymnasium's generator takes the first.
+        if isinstance(seed, (bool, np.bool_)):
+            raise TypeError(f"seed must be None, an int or a sequence of ints, not {seed!r}")
         if seed is None or isinstance(seed, (int, np.integer)):
             obs, info = self.env.reset(seed=None if seed is None else int(seed))
             super().reset(seed=None if seed is None else int(seed))

@@ -41,7 +41,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from perfectplay._core import Game, State, Tablebase, load_game
-from perfectplay._games import checked_start
+from perfectplay._games import checked_start, exact_int
 from perfectplay.tablebase import _play_turn
 from perfectplay.tablebase import open as _open_tables
 
@@ -100,8 +100,14 @@ def match(
     them) opened for the match as tables of the match's game."""
     if len(players) != 2:
         raise ValueError(f"a match is between two players, not {len(players)}")
+    games = exact_int(games, "games")
     if games < 1:
         raise ValueError(f"games must be at least 1, not {games}")
+    if max_plies is not None:
+        max_plies = exact_int(max_plies, "max_plies")
+        if max_plies < 1:
+            raise ValueError(f"max_plies must be at least 1 (or None: no limit), not {max_plies}")
+    seed = exact_int(seed, "seed")
     if clock is not None and not clock > 0:
         raise ValueError(f"clock is a positive number of seconds, not {clock!r}")
     the_game = load_game(game, **rules) if isinstance(game, str) else game

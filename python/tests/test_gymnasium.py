@@ -361,6 +361,9 @@ def test_vector_env_takes_one_seed_per_env():
         with pytest.raises(ValueError, match="seed"):
             envs.reset(seed=bad)
     envs.reset(seed=np.array(11))
+    for bad in (True, np.True_, np.array(False)):  # not taken for the seed 1 or 0
+        with pytest.raises(TypeError, match="seed"):
+            envs.reset(seed=bad)
 
 
 def test_make_and_make_vec_take_path_objects_and_no_ply_limit(three_tables):

@@ -91,3 +91,10 @@ def test_bad_arguments():
         pp.match("checkers", ["random", "random"], start=shorter)
     with pytest.raises(TypeError, match="not list"):
         pp.match("checkers", ["random", "random"], start=[])
+    # Counts are integers exactly: no bool taken for 1, no float compared with plies.
+    for bad in ({"games": True}, {"games": 2.0}, {"max_plies": 2.5}, {"seed": 1.5}):
+        with pytest.raises(TypeError, match="must be an integer"):
+            pp.match("checkers", ["random", "random"], **bad)
+    for plies in (0, -1):
+        with pytest.raises(ValueError, match="max_plies must be at least 1"):
+            pp.match("checkers", ["random", "random"], max_plies=plies)

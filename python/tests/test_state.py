@@ -273,6 +273,14 @@ def test_a_half_made_turn_pickles_and_undoes(game_id, fen, moves, action):
     assert not again.is_mid_turn() and first in again.legal_actions()
 
 
+def test_a_tampered_pickle_names_the_action_as_given():
+    game = pp.load_game("checkers")
+    start = game.new_initial_state().fen()
+    for action in (2**64 - 1, 2**63, 5000):
+        with pytest.raises(pp.IllegalActionError, match=str(action)):
+            pp._core._restore_state(game, start, [], [action])
+
+
 def test_a_king_s_single_jump_beside_longer_ones_pickles():
     # 15x8 lands where two longer captures also end; its text names it alone.
     state = pp.load_game("checkers").state_from_fen("W:WK15:B11,18,19,26,27")

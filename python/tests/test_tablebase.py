@@ -236,6 +236,9 @@ def test_get_and_probe_batch_give_the_default_for_positions_not_held(checkers_di
     assert plies.tolist() == [probe.plies, -1, -1]
     with pytest.raises(ValueError, match="int8"):
         tb.probe_batch([held], default=300)
+    for result in (-1, 0, 1):  # a result's value would hide which positions were found
+        with pytest.raises(ValueError, match="is a result"):
+            tb.probe_batch([held], default=result)
     # White to move after Black, who has no piece, moved: it cannot arise in play.
     never = "W:WK5,K27:B"
     with pytest.raises(pp.OutOfScopeError, match="cannot arise"):

@@ -136,7 +136,11 @@ impl<F: Family> State<F> {
             }
         }
         for &action in &record.actions {
-            state.apply_action(action as i64)?;
+            match i64::try_from(action) {
+                Ok(action) => state.apply_action(action)?,
+                // Named as given, not wrapped into a negative one.
+                Err(_) => return Err(state.refuse_number(&action.to_string())),
+            }
         }
         Ok(state)
     }

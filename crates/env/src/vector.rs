@@ -192,9 +192,10 @@ impl AnyBatch {
     }
 }
 
-/// Refuses a batch whose envs and output buffers would not fit this machine's memory, saying
-/// how much they would need, rather than failing to allocate them half-way (an abort) or
-/// pushing the machine into swap.
+/// Refuses a batch whose envs and output buffers would not fit the memory this machine has
+/// free (`MemAvailable`, or its physical memory where the system does not say), saying how
+/// much they would need, rather than failing to allocate them half-way (an abort, or numpy's
+/// failed allocation) or pushing the machine into swap.
 fn check_memory(game: &AnyGame, spec: &BatchSpec) -> Result<()> {
     let (slot, obs, actions) = with_family!(AnyGame, game, g => (
         bytes_per_env(g),
@@ -205,10 +206,12 @@ fn check_memory(game: &AnyGame, spec: &BatchSpec) -> Result<()> {
     // (float32), terminated and truncated (bool), sample and action (int64).
     let per_env = slot + 4 * obs + actions + 4 + 4 * spec.rewards_per_env() + 2 + 8 + 8;
     let total = (spec.num_envs as u128) * (per_env as u128);
-    let memory = physical_memory();
-    if memory.is_some_and(|m| total > u128::from(m)) || total > isize::MAX as u128 {
-        let limit = memory.map_or_else(String::new, |m| {
-            format!(", more than this machine's {m} bytes of memory")
+    let memory = perfectplay_solver::limits::available_memory()
+        .map(|free| (free, "free"))
+        .or_else(|| physical_memory().map(|all| (all, "of memory")));
+    if memory.is_some_and(|(m, _)| total > u128::from(m)) || total > isize::MAX as u128 {
+        let limit = memory.map_or_else(String::new, |(m, what)| {
+            format!(", more than this machine's {m} bytes {what}")
         });
         return Err(Error::BadArgument(format!(
             "num_envs={} would need {total} bytes ({per_env} per env){limit}",

@@ -21,9 +21,13 @@ where
 {
     let py = value.py();
     let numpy = py.import("numpy").map_err(python)?;
-    let array = numpy
-        .call_method1("asarray", (value,))
-        .map_err(|e| Error::BadArgument(format!("{what}: {e}")))?;
+    let array = numpy.call_method1("asarray", (value,)).map_err(|e| {
+        if is_bad_value(py, &e) {
+            Error::BadArgument(format!("{what}: {e}"))
+        } else {
+            Error::Python(e)
+        }
+    })?;
     if let Ok(exact) = array.cast::<PyArrayDyn<T>>() {
         let exact = exact.try_readonly().map_err(|_| being_written(what))?;
         let shape = exact.shape().to_vec();
@@ -102,7 +106,22 @@ fn being_written(what: &str) -> Error {
     ))
 }
 
-/// A Python error while converting (numpy missing, a broken `__array__`), as our error.
+/// A Python error while converting: a `TypeError` or `ValueError` (a broken `__array__`, say)
+/// as our `ValueError`; any other (`MemoryError`, `KeyboardInterrupt`, numpy missing) raised
+/// again as it is.
 fn python(e: PyErr) -> Error {
-    Error::BadArgument(e.to_string())
+    Python::attach(|py| {
+        if is_bad_value(py, &e) {
+            Error::BadArgument(e.to_string())
+        } else {
+            Error::Python(e)
+        }
+    })
+}
+
+/// Whether `e` says the value was wrong (`TypeError`, `ValueError`), rather than that the
+/// conversion could not run.
+fn is_bad_value(py: Python<'_>, e: &PyErr) -> bool {
+    e.is_instance_of::<pyo3::exceptions::PyTypeError>(py)
+        || e.is_instance_of::<pyo3::exceptions::PyValueError>(py)
 }

@@ -50,6 +50,9 @@ type WdlAndPlies<'py> = (Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<i32>>);
 const MAX_LINE: usize = 100_000;
 /// The most states one `sample_states` call draws.
 const MAX_SAMPLES: usize = 10_000_000;
+/// What a drawn state takes beyond its Rust value: the Python object's header and the list's
+/// pointer to it.
+const STATE_OBJECT_BYTES: usize = 64;
 
 /// What a probe found: the value for the side to move.
 ///
@@ -666,21 +669,47 @@ impl PyTablebase {
     /// positions that no game reaches. The side to move has the first count of men (or
     /// pieces): White in morris, Black in checkers.
     #[pyo3(signature = (subspace, count = Int::Fits(1), seed = Int::Fits(0)))]
-    fn sample_states(&self, subspace: &str, count: Int, seed: Int) -> Result<Vec<PyState>> {
+    fn sample_states(
+        &self,
+        py: Python<'_>,
+        subspace: &str,
+        count: Int,
+        seed: Int,
+    ) -> Result<Vec<PyState>> {
         let (count, seed): (usize, u64) = (count.unsigned("count")?, seed.unsigned("seed")?);
         if count > MAX_SAMPLES {
             return Err(Error::BadArgument(format!(
                 "count={count}: at most {MAX_SAMPLES} states a call"
             )));
         }
+        // Each state is a Python object too: refused whole rather than failing part way.
+        let bytes = count.saturating_mul(std::mem::size_of::<PyState>() + STATE_OBJECT_BYTES);
+        if let Some(free) = perfectplay_solver::limits::available_memory() {
+            if bytes as u64 > free {
+                return Err(Error::BadArgument(format!(
+                    "count={count} states would take some {bytes} bytes, more than the {free} \
+                     bytes of memory free: draw them in smaller calls"
+                )));
+            }
+        }
         let tables = self.tables()?;
         let mut rng = SplitMix64::new(seed);
         let id = self.game.id;
         let mut states = Vec::new();
+        // Ctrl-C ends a long draw (a subspace of few positions not over draws many times for
+        // each state).
+        let stoppable = |i: usize| {
+            if i % 1024 == 1023 {
+                py.check_signals().map_err(Error::Python)
+            } else {
+                Ok(())
+            }
+        };
         match (&*tables, &self.game.game) {
             (AnyTablebase::Checkers(tb), AnyGame::Checkers(g)) => {
                 let key = parse_subspace(tb.domain(), subspace)?;
-                for _ in 0..count {
+                for i in 0..count {
+                    stoppable(i)?;
                     let pos = draw_position(tb.domain(), key, &mut rng)
                         .ok_or_else(|| nothing_to_draw(subspace))?;
                     states.push(PyState {
@@ -690,7 +719,8 @@ impl PyTablebase {
             }
             (AnyTablebase::Morris(tb), AnyGame::Morris(g)) => {
                 let key = parse_subspace(tb.domain(), subspace)?;
-                for _ in 0..count {
+                for i in 0..count {
+                    stoppable(i)?;
                     let pos = draw_position(tb.domain(), key, &mut rng)
                         .ok_or_else(|| nothing_to_draw(subspace))?;
                     states.push(PyState {
@@ -729,11 +759,11 @@ impl PyTablebase {
     /// position that cannot be probed raises its error; a table changed on disk while the batch
     /// read it raises `TablebaseError`.
     ///
-    /// `default` (an int from -128 to 127, such as -2) is the `wdl` of positions the tables do
-    /// not hold (a missing table, more pieces than the databases cover, a state whose turn is
-    /// half made), with plies -1, instead of an error: `wdl != default` is then the mask of
-    /// positions found, as `get` would find them. Rows that are not positions, a closed
-    /// tablebase and damaged tables still raise.
+    /// `default` (an int from -128 to 127 other than the results -1, 0 and 1, such as -2) is the
+    /// `wdl` of positions the tables do not hold (a missing table, more pieces than the
+    /// databases cover, a state whose turn is half made), with plies -1, instead of an error:
+    /// `wdl != default` is then the mask of positions found, as `get` would find them. Rows that
+    /// are not positions, a closed tablebase and damaged tables still raise.
     #[pyo3(signature = (positions, default = None))]
     fn probe_batch<'py>(
         &self,
@@ -742,12 +772,16 @@ impl PyTablebase {
         default: Option<Int>,
     ) -> Result<WdlAndPlies<'py>> {
         let missing = default
-            .map(|d| {
-                d.get::<i8>().ok_or_else(|| {
-                    Error::BadArgument(format!(
-                        "default is an int8 result: -128 to 127 (such as -2), not {d}"
-                    ))
-                })
+            .map(|d| match d.get::<i8>() {
+                // A result's own value would hide which positions were found.
+                Some(-1..=1) => Err(Error::BadArgument(format!(
+                    "default={d} is a result (-1, 0 and 1 are loss, draw and win): pick another \
+                     int8, such as -2, so that wdl != default marks the positions found"
+                ))),
+                Some(value) => Ok(value),
+                None => Err(Error::BadArgument(format!(
+                    "default is an int8 result: -128 to 127 (such as -2), not {d}"
+                ))),
             })
             .transpose()?;
         // Arrays (numpy's, or anything with a dtype `numpy.asarray` reads, such as a tensor)

@@ -340,11 +340,49 @@ pub fn solve_planned_unit<D: Domain>(
     unit: &[D::Key],
     options: &SolveOptions,
 ) -> Result<SolveReport, SolveError> {
+    check_unit(&domain, unit)?;
     let figures = options.report_to.clone().unwrap_or_default();
     figures.begin();
     let _ends = Ends(&figures);
     let tb = Tablebase::open(domain, out)?;
     build_units(&tb, out, &[unit.to_vec()], options, &figures)
+}
+
+/// That `unit` is one whole unit of the plan, each subspace once: a subspace listed twice
+/// would be solved as two, each half of its positions' updates going to one copy, and a part
+/// of a unit lacks the positions its turns lead to.
+fn check_unit<D: Domain>(domain: &D, unit: &[D::Key]) -> Result<(), SolveError> {
+    let Some(&first) = unit.first() else {
+        return Err(SolveError::Unsupported("a unit of no subspace".to_owned()));
+    };
+    check_keys(domain, &[unit.to_vec()])?;
+    let mut listed = unit.to_vec();
+    listed.sort();
+    if let Some(twice) = listed.windows(2).find(|w| w[0] == w[1]) {
+        return Err(SolveError::Unsupported(format!(
+            "subspace {} is listed twice in the unit",
+            twice[0]
+        )));
+    }
+    // The plan of `first` ends with the unit that holds it.
+    let mut whole = crate::plan::plan(domain, &[first])
+        .pop()
+        .unwrap_or_default();
+    whole.sort();
+    if whole != listed {
+        let names = |keys: &[D::Key]| {
+            keys.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        return Err(SolveError::Unsupported(format!(
+            "subspaces {} are not one unit of the plan: the unit of {first} is {}",
+            names(&listed),
+            names(&whole)
+        )));
+    }
+    Ok(())
 }
 
 /// Builds `units` into `out` in their order, each after the ones before it (see

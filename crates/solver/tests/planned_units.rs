@@ -150,6 +150,28 @@ fn a_unit_before_what_it_reads_is_an_error_and_the_directory_is_claimed_once() {
 }
 
 #[test]
+fn a_unit_must_be_one_whole_unit_of_the_plan_each_subspace_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = |text: &str| text.parse().unwrap();
+    let refused = |unit: &[_], why: &str| {
+        let err = solve_planned_unit(morris(), dir.path(), unit, &SolveOptions::default());
+        assert!(
+            matches!(&err, Err(SolveError::Unsupported(m)) if m.contains(why)),
+            "{unit:?}: {err:?}"
+        );
+    };
+    // Twice listed, its positions would be solved as two copies, each missing updates.
+    refused(&[key("4-3"), key("3-4"), key("4-3")], "4-3 is listed twice");
+    refused(&[key("4-3")], "the unit of 4-3 is 3-4, 4-3");
+    refused(
+        &[key("3-3"), key("4-3"), key("3-4")],
+        "not one unit of the plan",
+    );
+    refused(&[], "no subspace");
+    assert!(files(dir.path()).is_empty(), "nothing was written");
+}
+
+#[test]
 fn claiming_removes_the_leftovers_of_killed_writers() {
     let dir = tempfile::tempdir().unwrap();
     let leftover = dir.path().join(".3-3.ppdb.tmp-12345-678");
