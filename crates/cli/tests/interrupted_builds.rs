@@ -71,37 +71,67 @@ fn next(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-fn kill(mut child: Child) {
-    // SIGKILL, sent to the child's own pid: no handler, no clean-up, as after a crash or
-    // the OOM killer.
+/// Kills `child` (SIGKILL, sent to the child's own pid: no handler, no clean-up, as after a
+/// crash or the OOM killer); whether it was still running, so that the kill met a build.
+fn kill(mut child: Child) -> bool {
+    let running = child.try_wait().unwrap().is_none();
     child.kill().unwrap();
     child.wait().unwrap();
+    running
+}
+
+/// What four builds into one directory, each killed after a random delay, met.
+struct Kills {
+    /// Kills that met a running build.
+    hits: usize,
+    /// Whether some kill left a unit checkpoint (`KEY.ppck`).
+    left_a_checkpoint: bool,
+}
+
+/// Starts a build into `dir` with `extra` four times, killing each after 0.3 to 2.8 s (times
+/// `scale`): into the start, a unit being solved or written, or past the end. After each kill
+/// every table left must be complete: a rerun would quietly rebuild a damaged one.
+fn kill_four_builds(dir: &Path, extra: &[&str], seed: &mut u64, scale: f64) -> Kills {
+    let want = reference();
+    let mut kills = Kills {
+        hits: 0,
+        left_a_checkpoint: false,
+    };
+    for _ in 0..4 {
+        let child = solve_command(dir, extra).spawn().unwrap();
+        let delay = (300 + next(seed) % 2500) as f64 * scale;
+        std::thread::sleep(Duration::from_millis(delay as u64));
+        kills.hits += usize::from(kill(child));
+        for (name, digest) in digests(dir) {
+            if name.ends_with(".ppdb") {
+                assert_eq!(Some(&digest), want.get(&name), "{name} after a kill");
+            }
+            kills.left_a_checkpoint |= name.ends_with(".ppck");
+        }
+    }
+    kills
 }
 
 #[test]
 fn a_build_killed_again_and_again_finishes_with_the_same_bytes() {
     let want = reference();
-    let dir = tempfile::tempdir().unwrap();
     let mut seed = 0x5eed_u64;
-    for _ in 0..4 {
-        let child = solve_command(dir.path(), &[]).spawn().unwrap();
-        // 0.3 to 2.8 s: into the start, a unit being solved or written, or past the end.
-        std::thread::sleep(Duration::from_millis(300 + next(&mut seed) % 2500));
-        kill(child);
-        // Whatever table a killed build left is complete: a rerun would quietly rebuild a
-        // damaged one, so look now.
-        for (name, digest) in digests(dir.path()) {
-            if name.ends_with(".ppdb") {
-                assert_eq!(Some(&digest), want.get(&name), "{name} after a kill");
-            }
+    // On a machine fast enough to finish before every kill, again with shorter delays: the
+    // test proves nothing unless some kill met a running build.
+    for scale in [1.0, 0.5, 0.25, 0.1, 0.05] {
+        let dir = tempfile::tempdir().unwrap();
+        if kill_four_builds(dir.path(), &[], &mut seed, scale).hits == 0 {
+            continue;
         }
+        let out = solve_command(dir.path(), &[]).output().unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+        assert_eq!(digests(dir.path()), want);
+        // A rerun keeps every table.
+        let again = solve_command(dir.path(), &[]).output().unwrap();
+        assert!(text(&again).contains("solved 0 in"), "{}", text(&again));
+        return;
     }
-    let out = solve_command(dir.path(), &[]).output().unwrap();
-    assert!(out.status.success(), "{}", text(&out));
-    assert_eq!(digests(dir.path()), want);
-    // A rerun keeps every table.
-    let again = solve_command(dir.path(), &[]).output().unwrap();
-    assert!(text(&again).contains("solved 0 in"), "{}", text(&again));
+    panic!("no kill met a running build, even after 15 ms");
 }
 
 #[test]
@@ -164,17 +194,31 @@ fn two_builds_started_together_into_one_directory_leave_it_intact() {
 #[test]
 fn builds_killed_between_checkpoints_finish_with_the_same_bytes() {
     let want = reference();
-    let dir = tempfile::tempdir().unwrap();
     let saving = ["--checkpoint-every", "0"];
     let mut seed = 0xc4ec_u64;
-    for _ in 0..4 {
-        let child = solve_command(dir.path(), &saving).spawn().unwrap();
-        std::thread::sleep(Duration::from_millis(300 + next(&mut seed) % 2500));
-        kill(child);
+    // Until the builds that go on take up a checkpoint a killed one left (a rerun that
+    // ignored it and began the unit again would write the same bytes): with shorter delays
+    // where every kill came too late, with others where none left a checkpoint to take up.
+    for scale in [1.0, 0.5, 1.0, 0.25, 0.7, 0.1, 0.4, 0.05] {
+        let dir = tempfile::tempdir().unwrap();
+        let kills = kill_four_builds(dir.path(), &saving, &mut seed, scale);
+        let pending = digests(dir.path())
+            .keys()
+            .any(|name| name.ends_with(".ppck"));
+        if kills.hits == 0 || !kills.left_a_checkpoint || !pending {
+            continue;
+        }
+        let out = solve_command(dir.path(), &saving).output().unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+        assert!(
+            text(&out).contains("taken up from checkpoints: "),
+            "{}",
+            text(&out)
+        );
+        assert_eq!(digests(dir.path()), want, "{}", text(&out));
+        return;
     }
-    let out = solve_command(dir.path(), &saving).output().unwrap();
-    assert!(out.status.success(), "{}", text(&out));
-    assert_eq!(digests(dir.path()), want, "{}", text(&out));
+    panic!("no killed build left a checkpoint for the next to take up");
 }
 
 #[test]
