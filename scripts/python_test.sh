@@ -30,4 +30,7 @@ if [ "$(uname -sm)" = "Linux x86_64" ] && [ "${PERFECTPLAY_X86_64_V3:-auto}" != 
     # The wheel carries both builds of the extension here: their tests must not skip for want of one.
     export PERFECTPLAY_REQUIRE_X86_64_V3=1
 fi
-../../.venv/bin/python -m pytest -q -p no:cacheprovider .
+# Every module of the [test] extra was installed: none may be missing for a test to skip on.
+export PERFECTPLAY_REQUIRE_TEST_EXTRAS=1
+# -rs: each skip and its reason is listed.
+../../.venv/bin/python -m pytest -q -rs -p no:cacheprovider .

@@ -1,6 +1,8 @@
 """Shared helpers for the perfectplay tests."""
 
+import importlib
 import importlib.util
+import os
 import random
 
 import pytest
@@ -8,6 +10,23 @@ import pytest
 import perfectplay as pp
 
 MORRIS_IDS = [g for g in pp.game_ids() if g != "checkers"]
+
+# The modules the `[test]` extra installs, which some test modules skip without
+# (`pytest.importorskip`). Where the extra was installed (scripts/python_test.sh), one that
+# does not import is a broken installation, not a reason to skip those tests in silence.
+TEST_EXTRA_MODULES = (
+    "gymnasium", "pettingzoo", "nbclient", "nbformat", "IPython", "matplotlib", "moviepy",
+    "pyspiel", "anywidget", "tqdm", "ray", "ray.cluster_utils",
+)
+if os.environ.get("PERFECTPLAY_REQUIRE_TEST_EXTRAS") == "1":
+    for _name in TEST_EXTRA_MODULES:
+        try:
+            importlib.import_module(_name)
+        except Exception as error:  # any failure to import is the installation's
+            raise pytest.UsageError(
+                f"PERFECTPLAY_REQUIRE_TEST_EXTRAS=1, but {_name} does not import ({error!r}): "
+                "the tests that need it would skip"
+            ) from error
 
 
 def random_states(game, seed, plies, actions=True):

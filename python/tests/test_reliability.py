@@ -248,8 +248,11 @@ def test_a_broken_table_is_broken_not_missing(checkers_copy, kind):
         tb.get(state, None)
 
 
-def test_a_fifo_among_the_tables_does_not_hang_open(checkers_copy):
+def test_a_fifo_among_the_tables_does_not_hang_open_or_a_probe(checkers_copy):
+    # One FIFO under a name no probe needs, one in place of a table a probe reads.
     os.mkfifo(os.path.join(checkers_copy, "0000-00.ppdb"))
+    os.remove(table_path(checkers_copy, "1010-60"))
+    os.mkfifo(table_path(checkers_copy, "1010-60"))
     result = run_python(
         f"""
         import perfectplay as pp
@@ -258,15 +261,22 @@ def test_a_fifo_among_the_tables_does_not_hang_open(checkers_copy):
             print(tb.game.id)
         except pp.TablebaseError as e:
             print("refused:", e)
+            raise SystemExit
+        state = tb.sample_states("1010-60", 1, seed=0)[0]
+        try:
+            tb.probe(state)
+        except pp.TablebaseError as e:
+            print("probe refused:", e)
         """,
         timeout=30,
     )
     assert result.returncode == 0, result.stderr
     # Opening reads no table (a FIFO among them is met when a probe needs it), or refuses the
-    # FIFO by name: either way it ends.
-    assert result.stdout.strip() == "checkers" or (
-        result.stdout.startswith("refused:") and "FIFO" in result.stdout
-    ), result.stdout
+    # FIFO by name; the probe refuses the FIFO it meets: either way it ends.
+    said = result.stdout
+    assert said.startswith("refused:") and "FIFO" in said or (
+        said.startswith("checkers\nprobe refused:") and "1010-60" in said
+    ), said
 
 
 def test_open_takes_a_path_as_bytes(checkers_copy):

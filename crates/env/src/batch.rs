@@ -1154,9 +1154,20 @@ mod tests {
             assert_eq!(rows.rewards, other.rewards);
             for (env, row) in obs.chunks(len).enumerate() {
                 let slot = &bytes.slots[env];
+                assert_eq!(
+                    slot.state.position(),
+                    floats.slots[env].state.position(),
+                    "env {env}"
+                );
                 let mut want = vec![0u8; len];
                 game.write_observation_bytes(slot.state.position(), slot.state.stage(), &mut want);
                 assert_eq!(row, want.as_slice(), "env {env}");
+                // Each byte stands where its float does: the same cells set, whatever their
+                // scale (a man, or a hand as a fraction of the men).
+                let float_row = &rows.obs[env * len..(env + 1) * len];
+                for (cell, (&f, &b)) in float_row.iter().zip(row).enumerate() {
+                    assert_eq!(f == 0.0, b == 0, "env {env}, cell {cell}: {f} and {b}");
+                }
             }
         }
         // A buffer of the wrong size for byte observations is refused, not written past.

@@ -19,7 +19,7 @@ mod solver;
 pub use checkers::{checkers_fen, checkers_move};
 pub use morris::{morris_fen, morris_move};
 pub use records::records;
-pub use solver::{checksums, probe_rows, search_table, table};
+pub use solver::{checksums, probe_rows, search_table, table, table_bytes, TableBytes};
 
 /// A target's checks of one input.
 pub type Check = fn(&[u8]);

@@ -24,27 +24,56 @@ const HEADER_AT: usize = 16;
 /// table must open. A table that opens reads every value, reads no index past its end, and
 /// writes back to the same header.
 pub fn table(data: &[u8]) {
-    let Some((&mode, bytes)) = data.split_first() else {
-        return;
-    };
     let path = Path::new("fuzz.ppdb");
-    let mut bytes = bytes.to_vec();
-    if mode & 1 == 1 {
-        fix_header_checksum(&mut bytes);
-        let Ok((header, offset)) = read_header(path, &bytes, None) else {
-            return;
-        };
-        let mut header = header;
-        let payload = &bytes[offset..];
-        header.payload_checksum = xxh3_64(payload);
-        let mut rewritten = encode_prefix(&header).expect("a header that was read encodes");
-        rewritten.extend_from_slice(payload);
-        let table = Table::from_vec(path, rewritten, None)
-            .unwrap_or_else(|e| panic!("a table written from a header that read: {e}"));
-        check_table(&table);
-    } else if let Ok(table) = Table::from_vec(path, bytes, None) {
-        check_table(&table);
+    match table_bytes(data) {
+        Some(TableBytes::Fixed(bytes)) => {
+            let table = Table::from_vec(path, bytes, None)
+                .unwrap_or_else(|e| panic!("a table written from a header that read: {e}"));
+            check_table(&table);
+        }
+        Some(TableBytes::AsGiven(bytes)) => {
+            if let Ok(table) = Table::from_vec(path, bytes, None) {
+                check_table(&table);
+            }
+        }
+        None => {}
     }
+}
+
+/// The file [`table`] reads from an input, by its mode.
+pub enum TableBytes {
+    /// Mode 0: the bytes as they are, which may be refused.
+    AsGiven(Vec<u8>),
+    /// Mode 1: a header that read, written again with its checksums: a table that must open.
+    Fixed(Vec<u8>),
+}
+
+impl TableBytes {
+    /// The bytes of the file.
+    #[must_use]
+    pub fn into_bytes(self) -> Vec<u8> {
+        match self {
+            TableBytes::AsGiven(bytes) | TableBytes::Fixed(bytes) => bytes,
+        }
+    }
+}
+
+/// The file an input of [`table`] stands for; `None` for an empty input, or one of mode 1
+/// whose header does not read even with its checksum written.
+#[must_use]
+pub fn table_bytes(data: &[u8]) -> Option<TableBytes> {
+    let (&mode, bytes) = data.split_first()?;
+    let mut bytes = bytes.to_vec();
+    if mode & 1 == 0 {
+        return Some(TableBytes::AsGiven(bytes));
+    }
+    fix_header_checksum(&mut bytes);
+    let (mut header, offset) = read_header(Path::new("fuzz.ppdb"), &bytes, None).ok()?;
+    let payload = &bytes[offset..];
+    header.payload_checksum = xxh3_64(payload);
+    let mut rewritten = encode_prefix(&header).expect("a header that was read encodes");
+    rewritten.extend_from_slice(payload);
+    Some(TableBytes::Fixed(rewritten))
 }
 
 fn fix_header_checksum(bytes: &mut [u8]) {
