@@ -137,14 +137,26 @@ enum ObsArray {
     Bytes(Py<PyArrayDyn<u8>>),
 }
 
+/// A zeroed array of `shape` made by numpy's own `zeros`, so that a failed allocation is the
+/// `MemoryError` numpy raises (rust-numpy's `zeros` panics on one).
+fn zeros<'py, T: Element, D: Dimension>(
+    py: Python<'py>,
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyArray<T, D>>> {
+    let array = py
+        .import("numpy")?
+        .call_method1("zeros", (shape.to_vec(), numpy::dtype::<T>(py)))?;
+    Ok(array.cast_into::<PyArray<T, D>>()?)
+}
+
 impl ObsArray {
     /// Zeroed observations of `shape` in `dtype` (`"float32"` or `"uint8"`).
-    fn zeros(py: Python<'_>, shape: Vec<usize>, dtype: &str) -> ObsArray {
-        if dtype == "uint8" {
-            ObsArray::Bytes(PyArrayDyn::zeros(py, shape, false).unbind())
+    fn zeros(py: Python<'_>, shape: &[usize], dtype: &str) -> PyResult<ObsArray> {
+        Ok(if dtype == "uint8" {
+            ObsArray::Bytes(zeros(py, shape)?.unbind())
         } else {
-            ObsArray::Floats(PyArrayDyn::zeros(py, shape, false).unbind())
-        }
+            ObsArray::Floats(zeros(py, shape)?.unbind())
+        })
     }
 
     fn bind<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
@@ -452,17 +464,17 @@ impl PyVectorEnv {
             opponent: spec.opponent.map(OpponentKind::name),
             agent_player: usize::from(agent == Player::Second),
             copy,
-            obs: ObsArray::zeros(py, obs_shape, obs_dtype.unwrap_or("float32")),
+            obs: ObsArray::zeros(py, &obs_shape, obs_dtype.unwrap_or("float32"))?,
             mask: if packed_mask {
-                MaskArray::Bits(PyArray2::zeros(py, [num_envs, count.div_ceil(8)], false).unbind())
+                MaskArray::Bits(zeros(py, &[num_envs, count.div_ceil(8)])?.unbind())
             } else {
-                MaskArray::Bools(PyArray2::zeros(py, [num_envs, count], false).unbind())
+                MaskArray::Bools(zeros(py, &[num_envs, count])?.unbind())
             },
-            players: PyArray1::zeros(py, num_envs, false).unbind(),
-            rewards: PyArrayDyn::zeros(py, reward_shape, false).unbind(),
-            terminated: PyArray1::zeros(py, num_envs, false).unbind(),
-            truncated: PyArray1::zeros(py, num_envs, false).unbind(),
-            sampled: PyArray1::zeros(py, num_envs, false).unbind(),
+            players: zeros(py, &[num_envs])?.unbind(),
+            rewards: zeros(py, &reward_shape)?.unbind(),
+            terminated: zeros(py, &[num_envs])?.unbind(),
+            truncated: zeros(py, &[num_envs])?.unbind(),
+            sampled: zeros(py, &[num_envs])?.unbind(),
             stepper: Mutex::new(Stepper {
                 batch,
                 actions: Vec::with_capacity(num_envs),
