@@ -1,4 +1,4 @@
-//! `perfectplay solve | probe | search | verify | info | positions`: building, querying and
+//! `perfectplay solve | probe | search | verify | info | compress | positions`: building, querying and
 //! checking endgame databases, a command per module; here what they share (the game's tables
 //! and position named on the command line, thread counts, subspace names).
 
@@ -74,7 +74,7 @@ fn watch_interrupts() -> Result<Interrupts, CliError> {
     Ok(Interrupts { raised, which })
 }
 
-/// The thread count of `solve`, `verify` and `search`.
+/// The thread count of `solve`, `verify`, `search` and `compress`.
 #[derive(Args, Debug)]
 pub(crate) struct Threads {
     /// Worker threads (default: every core); at most 4 per CPU without --force-threads.

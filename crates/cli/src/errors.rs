@@ -221,7 +221,8 @@ impl From<LoadError> for CliError {
 }
 
 impl CliError {
-    /// `2` for bad input (arguments, position strings, rule settings), `1` for everything else.
+    /// `2` for bad input (arguments, position strings, rule settings), 128 + the signal for a
+    /// command stopped by one with its work saved, `1` for everything else.
     pub(crate) fn exit_code(&self) -> u8 {
         use perfectplay_solver::SolveError;
         match self {

@@ -83,7 +83,8 @@ enum Command {
 
 /// Runs the tool on `args` (the program's name first, as in `std::env::args_os`) with the
 /// process's standard streams, and returns its exit status: 0, 1 for a failed check or an
-/// error, 2 for a usage error.
+/// error, 2 for a usage error, 128 + the signal for a build or search stopped by SIGINT or
+/// SIGTERM (its work saved).
 pub fn main_with_args<I, T>(args: I) -> u8
 where
     I: IntoIterator<Item = T>,

@@ -49,7 +49,8 @@ pub(crate) struct PlayArgs {
     pub(crate) max_plies: Option<u32>,
     /// Touch-move for human players (Construction Checkers): name the piece first, then its
     /// move; a piece named that can be played must be moved, on pain of losing the game, and
-    /// naming a piece that cannot be played is warned once, then loses the game.
+    /// naming a piece that cannot be played is warned once, then loses the game (unless said
+    /// first with `adjust POINT`).
     #[arg(long)]
     pub(crate) touch_move: bool,
     /// Print only the moves and the result.
