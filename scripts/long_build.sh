@@ -24,7 +24,8 @@
 # --moves`). A directory goes on only with the game and `--set` options it was begun with, and
 # one driver at a time (a lock, `driver.lock`, held by the driver and the processes it starts).
 # Stop it with `--stop` (SIGTERM, passed on once to the unit under way, which saves its
-# state); a Ctrl-C at its terminal stops it too. scripts/unit_longest.py,
+# state); a Ctrl-C at its terminal, a SIGHUP or a SIGTERM to its whole process group stops it
+# too, the unit told once (it runs in a session of its own). scripts/unit_longest.py,
 # scripts/long_build_progress.py and scripts/long_build_lib.sh must lie beside it.
 #
 # DIR/marks/ records what is done: `built-A-B` (seconds, over every run of the unit),
@@ -134,17 +135,17 @@ run_step() {
   run_child nice -n 10 "$@" >> "$out" 2>&1
   rc=$?
   spent=$(($(date +%s) - start))
-  before=$(cat "$mark.stopped" 2>/dev/null || echo 0)
+  before=$(grep -sxE '[0-9]+' "$mark.stopped" || echo 0)
   if [ "$rc" -ne 0 ]; then
     if [ -n "$stopping" ]; then
-      echo $((before + spent)) > "$mark.stopped"
+      write_mark "$mark.stopped" $((before + spent))
       log "stopped in $what (exit $rc) after $spent s"
       exit 0
     fi
     log "$what FAILED (exit $rc): $(tail -n 1 "$out")"
     exit 1
   fi
-  echo $((before + spent)) > "$mark"
+  write_mark "$mark" $((before + spent))
   rm -f "$mark.stopped"
   if [ "$before" -gt 0 ]; then
     log "$what: done in $(cat "$mark") s ($before s of it in runs stopped before)"
@@ -213,11 +214,6 @@ manifest_digest() {
   awk -v f="$2.ppdb" '$2 == f { print $1 }' "$1"
 }
 
-# The SHA-256 a mark holds, or nothing where the file is missing or holds no digest.
-digest_mark() {
-  grep -sxE '[0-9a-f]{64}' "$1" || true
-}
-
 # `record_longest A-B FILE...` (the unit's distance files, each once): records the longest
 # distances within unit A-B, read from its unit distances once they are
 # proven and before they are deleted (a failure stops the driver, the distances kept): the
@@ -232,9 +228,9 @@ digest_mark() {
 record_longest() {
   local unit=$1 missing= file key win loss longest=-1 lines
   shift
-  [ -f "$marks/longest-$unit" ] || missing=yes
+  figure_mark "$marks/longest-$unit" || missing=yes
   for file in "$@"; do
-    [ -f "$marks/distances-$(basename "$file" .ppud)" ] || missing=yes
+    figure_mark "$marks/distances-$(basename "$file" .ppud)" || missing=yes
   done
   [ $# -gt 0 ] && [ -n "$missing" ] || return 0
   lines=$(python3 "$here/unit_longest.py" --tables "$@") \
@@ -244,7 +240,7 @@ record_longest() {
     [ "$win" -gt "$longest" ] && longest=$win
     [ "$loss" -gt "$longest" ] && longest=$loss
   done <<< "$lines"
-  [ -f "$marks/longest-$unit" ] && return 0
+  figure_mark "$marks/longest-$unit" && return 0
   write_mark "$marks/longest-$unit" "$longest"
   if [ "$longest" -gt 253 ]; then
     log "the longest distance within $unit: $longest plies (past the byte's 253: those are in KEY.ppud.long)"
@@ -280,6 +276,8 @@ for a in $(seq 3 "$max_men"); do
     mapfile -t distances < <(unit_files "$dir" "$a" "$b" ppud)
     record_longest "$unit" "${distances[@]}"
     mapfile -t beyond_byte < <(unit_files "$dir" "$a" "$b" ppud.long)
+    # The marks' renames on disk before what they were read from is deleted.
+    sync "$marks"
     rm -f "${distances[@]}" "${beyond_byte[@]}"
     [ -n "$stopping" ] && { log "stopped after $unit"; exit 0; }
   done

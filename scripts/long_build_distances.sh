@@ -93,8 +93,11 @@ for a in $(seq 3 "$max_men"); do
     wanted=
     ready=yes
     for key in "${keys[@]}"; do
-      [ -f "$marks/verified-$key" ] && [ -f "$marks/sha256-$key" ] || ready=
-      [ -f "$marks/distances-$key" ] || wanted=yes
+      [ -f "$marks/verified-$key" ] && [ -n "$(digest_mark "$marks/sha256-$key")" ] || ready=
+      figure_mark "$marks/distances-$key" || wanted=yes
+      # Its unit distances still there: long_build.sh reads its figures from them when it
+      # comes back to the unit (it stopped before it could), rather than hours of building.
+      [ -f "$dir/$key.ppud" ] && ready=
     done
     [ -n "$wanted" ] || continue
     # A unit not verified through is long_build.sh's, which records its figures itself.
@@ -138,7 +141,7 @@ for a in $(seq 3 "$max_men"); do
     log "built $unit again in $(($(date +%s) - start)) s"
     for key in "${keys[@]}"; do
       got=$(sha256sum "$scratch/$key.ppdb" 2>/dev/null | cut -d ' ' -f 1)
-      want=$(cat "$marks/sha256-$key")
+      want=$(digest_mark "$marks/sha256-$key")
       if [ "$got" != "$want" ]; then
         log "$key.ppdb built again differs from the verified table (SHA-256 ${got:-none}, verified $want): stopped, the unit built again deleted"
         for file in "$scratch"/*; do own "$(basename "$file")" && rm -f "$file"; done

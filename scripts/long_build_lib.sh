@@ -4,28 +4,32 @@
 # was begun with, the disk). The checks read the caller's `dir`, `marks` and `min_free_gb` and
 # report through its `log`.
 #
-# SIGTERM sets `stopping` and is passed on, once, to the child under way (a perfectplay
-# process, which saves its unit or ends a verification unfinished, harmlessly: a second
-# signal would make it end at once, unsaved); the driver then ends where it checks `stopping`.
-# SIGINT sets `stopping` only: a Ctrl-C at the terminal reaches the child by itself. `wait`
-# returns as soon as the trap runs, so the child is waited for until it has ended, and its own
-# exit status is what `run_child` returns.
+# SIGTERM (and SIGHUP, a closed terminal) sets `stopping` and is passed on as one SIGTERM, and
+# SIGINT (a Ctrl-C) as one SIGINT, to the child under way (a perfectplay process, which saves
+# its unit or ends a verification unfinished, harmlessly: a second signal would make it end at
+# once, unsaved); the driver then ends where it checks `stopping`. The child runs in a session
+# of its own (`setsid`), so that a signal to the driver's whole process group (`timeout`,
+# `kill -- -PGID`, a shutdown, the terminal's Ctrl-C) reaches it only through the driver, once.
+# `wait` returns as soon as the trap runs, so the child is waited for until it has ended, and
+# its own exit status is what `run_child` returns.
 
 child=
 stopping=
 on_signal() {
   [ -n "$stopping" ] && return
   stopping=1
-  [ "$1" = TERM ] && [ -n "$child" ] && kill -TERM "$child" 2>/dev/null
+  [ -n "$child" ] && kill -"$1" "$child" 2>/dev/null
 }
-trap 'on_signal TERM' TERM
+trap 'on_signal TERM' TERM HUP
 trap 'on_signal INT' INT
 
 # Runs a command in the background and waits for it even across the signal: its exit status.
 run_child() {
-  "$@" &
+  # A background job of a script is no group leader, so setsid makes the session without a
+  # fork: `$!` is the command's own pid.
+  setsid "$@" &
   child=$!
-  # A SIGTERM that came between the caller's check of `stopping` and now found no child.
+  # A signal that came between the caller's check of `stopping` and now found no child.
   [ -n "$stopping" ] && kill -TERM "$child" 2>/dev/null
   while kill -0 "$child" 2>/dev/null; do
     wait "$child"
@@ -75,9 +79,25 @@ stop_holder() {
   while ! flock -n "$lock" true; do sleep 2; done
 }
 
-# Writes a mark whole or not at all: a run killed as it writes leaves the mark as it was.
+# Writes a mark whole or not at all, on disk before it is renamed into place: a run killed as
+# it writes, or a machine that loses power, leaves the mark as it was. A mark that cannot be
+# written (a full disk) ends the caller: what it records might be deleted next.
 write_mark() {
-  echo "$2" > "$1.tmp" && mv -f "$1.tmp" "$1"
+  if ! { echo "$2" > "$1.tmp" && sync "$1.tmp" && mv -f "$1.tmp" "$1"; }; then
+    log "the mark $1 could not be written: stopped"
+    exit 1
+  fi
+}
+
+# The SHA-256 a mark holds, or nothing where the file is missing or holds no digest (cut short
+# by a kill as it was written).
+digest_mark() {
+  grep -sxE '[0-9a-f]{64}' "$1" || true
+}
+
+# Whether FILE holds a figure mark: one or two integers.
+figure_mark() {
+  grep -qxE -- '-?[0-9]+( -?[0-9]+)?' "$1" 2>/dev/null
 }
 
 # Ends the caller unless DIR was begun with GAME_AND_OPTIONS (`marks/game`) or records none:
@@ -103,6 +123,10 @@ unit_files() {
 check_disk() {
   local free_gb
   free_gb=$(df -P -BG "$dir" | awk 'NR == 2 { sub("G", "", $4); print $4 }')
+  if ! [[ "$free_gb" =~ ^[0-9]+$ ]]; then
+    log "stopped: the free space in $dir could not be read (df)"
+    exit 1
+  fi
   if [ "$free_gb" -lt "$min_free_gb" ]; then
     log "stopped: $free_gb GB free in $dir, under MIN_FREE_GB=$min_free_gb"
     exit 1

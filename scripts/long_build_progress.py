@@ -41,7 +41,7 @@ import re
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import List, NamedTuple, Optional, Tuple
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 SOLVED = re.compile(r"solved (\d+) in ")
 UNIT = re.compile(r"^built-(\d+)-(\d+)$")
@@ -61,14 +61,19 @@ class Unit(NamedTuple):
     longest: Optional[int]
 
 
-def unit_tables(log: str) -> List[str]:
-    """The unit's tables, as its build log names them (kept tables of earlier units left out)."""
-    keys = []
+def unit_tables(log: str, a: int, b: int) -> Dict[str, int]:
+    """The tables of unit A-B with their positions, as its build log names them: solved, or kept
+    (a run stopped or killed after writing them finds them kept next time), the tables of
+    other units it read left out."""
+    tables: Dict[str, int] = {}
     for line in log.splitlines():
         cols = line.split()
-        if len(cols) == 7 and cols[-1] != "kept" and re.match(r"^\d+-\d+(-b\w+)?$", cols[0]):
-            keys.append(cols[0])
-    return keys
+        if len(cols) != 7:
+            continue
+        m = re.match(r"^(\d+)-(\d+)(-b\w+)?$", cols[0])
+        if m and {int(m.group(1)), int(m.group(2))} == {a, b} and cols[1].isdigit():
+            tables.setdefault(cols[0], int(cols[1]))
+    return tables
 
 
 def last_build(log: str) -> str:
@@ -109,15 +114,15 @@ def read_units(marks: Path) -> List[Unit]:
             continue
         a, b = int(m.group(1)), int(m.group(2))
         log = last_build((marks / f"build-{a}-{b}.log").read_text())
-        solved = SOLVED.search(log)
-        keys = unit_tables(log)
+        tables = unit_tables(log, a, b)
+        keys = sorted(tables)
         verified = [marks / f"verified-{k}" for k in keys if (marks / f"verified-{k}").exists()]
         proven = [marks / f"proven-{k}" for k in keys if (marks / f"proven-{k}").exists()]
         units.append(
             Unit(
                 a=a,
                 b=b,
-                indices=int(solved.group(1)) if solved else 0,
+                indices=sum(tables.values()),
                 build_s=int(mark.read_text().strip() or 0),
                 verify_s=sum(int(v.read_text().strip() or 0) for v in verified),
                 tables=len(keys),
@@ -365,6 +370,15 @@ def main(argv: List[str]) -> int:
         return 1
     if args.checksums:
         lines, missing = verified_digests(marks)
+        if missing:
+            # Nothing printed: a manifest without them would look whole, and with --keep their
+            # lines would be the earlier manifest's, unchecked.
+            print(
+                f"{len(missing)} verified tables have no digest recorded (the driver records "
+                f"them when it next runs, or `sha256sum` them): {' '.join(missing)}",
+                file=sys.stderr,
+            )
+            return 1
         if args.keep:
             try:
                 lines = kept_digests(lines, args.keep)
@@ -373,13 +387,6 @@ def main(argv: List[str]) -> int:
                 return 1
         for line in lines:
             print(line)
-        if missing:
-            print(
-                f"{len(missing)} verified tables have no digest recorded (the driver records "
-                f"them when it next runs, or `sha256sum` them): {' '.join(missing)}",
-                file=sys.stderr,
-            )
-            return 1
         return 0
     if args.results or args.statistics:
         source = args.results or args.statistics

@@ -16,7 +16,8 @@
 # longest wins and losses of units without them as the driver recorded them; and the guards:
 # a directory goes on only with the options it was begun with, one driver at a time (a lock;
 # a stale pid file naming a live process is neither obeyed nor signalled), the unit under way
-# gets one SIGTERM for the driver's two, CHECKSUMS must match the digests recorded as the
+# gets one SIGTERM for the driver's two (and one for a signal to the driver's whole process
+# group, or a SIGHUP), CHECKSUMS must match the digests recorded as the
 # tables were verified, and the progress report reads a unit's last run that built it.
 #
 #   scripts/long_build_test.sh [BINARY]     # default target/release/perfectplay
@@ -379,11 +380,23 @@ fi
 events | tail -n 1 | grep -q "CHECKSUMS differs from the digests of the tables as verified" \
   || fail "the end's check did not say why it stopped: $(events | tail -n 1)"
 cp "$work/sha256-4-4" "$work/long/marks/sha256-4-4"
+# A verified table without its digest: no manifest at all, rather than one that looks whole
+# (or, with --keep, one whose line is the earlier manifest's, unchecked).
+mv "$work/long/marks/sha256-4-4" "$work/sha256-4-4.aside"
+if python3 scripts/long_build_progress.py "$work/long" --checksums --keep "$work/long/CHECKSUMS" \
+  > "$work/partial.sha256" 2> /dev/null; then
+  fail "a manifest was made without a verified table's digest"
+fi
+[ -s "$work/partial.sha256" ] && fail "a manifest lacking a verified table's digest was printed"
+mv "$work/sha256-4-4.aside" "$work/long/marks/sha256-4-4"
 # Two SIGTERMs to the driver, half a second apart: the unit under way (a stand-in for perfectplay
 # that counts the signals it gets) is told once.
 cat > "$work/stub" <<'STUB'
 #!/usr/bin/env bash
 [ "$1" = --version ] && { echo "stand-in"; exit 0; }
+# Its pid and its session's: a unit in a session of its own is out of reach of signals to the
+# driver's process group (two at once would coalesce here, but not always in perfectplay).
+echo "$$ $(ps -o sid= -p $$ | tr -d ' ')" > "$STUB_SIGNALS.session"
 signals=0
 trap 'signals=$((signals + 1)); echo "$signals" > "$STUB_SIGNALS"' TERM
 for _ in $(seq 60); do sleep 0.05; done
@@ -407,6 +420,27 @@ wait "$driver" || true
   || fail "the unit under way got $(cat "$work/signals" 2>/dev/null || echo no) SIGTERMs for the driver's two"
 tail -n 1 "$work/stub-dir/marks/events.log" | grep -q "stopped in the build of 3-3" \
   || fail "the driver did not record its stop: $(tail -n 1 "$work/stub-dir/marks/events.log")"
+# A SIGTERM to the driver's whole process group (`timeout`, `kill -- -PGID`, a shutdown), and a
+# SIGHUP to the driver (its terminal closed): the unit under way is told once, by the driver.
+for how in group hup; do
+  rm -f "$work/signals"
+  STUB_SIGNALS=$work/signals PERFECTPLAY=$work/stub \
+    setsid bash scripts/long_build.sh twelve_mens_morris "$work/stub-$how" 3 > /dev/null &
+  driver=$!
+  for _ in $(seq 100); do
+    grep -qs "build 3-3" "$work/stub-$how/marks/events.log" && break
+    sleep 0.05
+  done
+  sleep 0.5
+  if [ "$how" = group ]; then kill -TERM -- "-$driver"; else kill -HUP "$driver"; fi
+  wait "$driver" || true
+  [ "$(cat "$work/signals" 2>/dev/null)" = 1 ] \
+    || fail "after a $how signal the unit under way got $(cat "$work/signals" 2>/dev/null || echo no) SIGTERMs, not one"
+  read -r pid sid < "$work/signals.session"
+  [ "$pid" = "$sid" ] || fail "the unit under way ran in the driver's session ($sid), not its own"
+  tail -n 1 "$work/stub-$how/marks/events.log" | grep -q "stopped in the build of 3-3" \
+    || fail "the driver did not record its stop: $(tail -n 1 "$work/stub-$how/marks/events.log")"
+done
 python3 scripts/long_build_progress.py "$work/long" --table > "$work/before.md"
 {
   echo "== 2026-01-01 00:00:00 a run that found the unit's tables written"
