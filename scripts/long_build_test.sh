@@ -451,5 +451,15 @@ python3 scripts/long_build_progress.py "$work/long" --table > "$work/before.md"
 python3 scripts/long_build_progress.py "$work/long" --table > "$work/after.md"
 diff "$work/before.md" "$work/after.md" > /dev/null \
   || fail "a run that kept the unit's tables changed its row: $(diff "$work/before.md" "$work/after.md")"
+# A unit whose only run that wrote its tables was stopped before its report (the next found
+# them kept): counted by those tables, not as an empty unit.
+mkdir -p "$work/kept-only/marks"
+echo 60 > "$work/kept-only/marks/built-4-4"
+grep -E "^ +[0-9]+-[0-9]+" "$work/long/marks/build-4-4.log" \
+  | awk '!seen[$1]++ { print $1, $2, $3, $4, $5, $6, "kept" }' > "$work/kept-only/marks/build-4-4.log"
+echo "16 tables, 7000000 positions; solved 0 in 0.01 s with 2 threads" >> "$work/kept-only/marks/build-4-4.log"
+want=$(awk '$1 ~ /^4-4(-b[a-z]+)?$/ && $7 == "kept" { s += $2 } END { print s }' "$work/kept-only/marks/build-4-4.log")
+python3 scripts/long_build_progress.py "$work/kept-only" --table | grep -q "| $(python3 -c "print(f'{$want:,}')") |" \
+  || fail "a unit whose tables a stopped run wrote was not counted by them ($want indices): $(python3 scripts/long_build_progress.py "$work/kept-only" --table)"
 
 echo "long_build.sh: stopped, resumed, verified and searched; $(wc -l < "$work/long/CHECKSUMS") tables identical to one uninterrupted build, and to the manifest of the digests recorded; the start ($(echo "$searched" | awk '$1 == "start" { print $2 }')) and 24 first placements as the whole-game tables value them; a table unlike EXPECT's stops it; tables PROVEN lists are not verified again; --keep carries an earlier build's files on; a directory verified without unit distances is refused; units built again give the same longest wins and losses; other options, a second driver, a stale pid file and a CHECKSUMS unlike the verified digests are refused or told apart"
