@@ -25,7 +25,7 @@
 # one driver at a time (a lock, `driver.lock`, held by the driver and the processes it starts).
 # Stop it with `--stop` (SIGTERM, passed on once to the unit under way, which saves its
 # state); a Ctrl-C at its terminal, a SIGHUP or a SIGTERM to its whole process group stops it
-# too, the unit told once (it runs in a session of its own). scripts/unit_longest.py,
+# too, the unit told once, by a SIGTERM (it runs in a session of its own). scripts/unit_longest.py,
 # scripts/long_build_progress.py and scripts/long_build_lib.sh must lie beside it.
 #
 # DIR/marks/ records what is done: `built-A-B` (seconds, over every run of the unit),
@@ -277,7 +277,7 @@ for a in $(seq 3 "$max_men"); do
     record_longest "$unit" "${distances[@]}"
     mapfile -t beyond_byte < <(unit_files "$dir" "$a" "$b" ppud.long)
     # The marks' renames on disk before what they were read from is deleted.
-    sync "$marks"
+    sync "$marks" || { log "the marks of $unit could not be synced: stopped"; exit 1; }
     rm -f "${distances[@]}" "${beyond_byte[@]}"
     [ -n "$stopping" ] && { log "stopped after $unit"; exit 0; }
   done

@@ -4,21 +4,23 @@
 # was begun with, the disk). The checks read the caller's `dir`, `marks` and `min_free_gb` and
 # report through its `log`.
 #
-# SIGTERM (and SIGHUP, a closed terminal) sets `stopping` and is passed on as one SIGTERM, and
-# SIGINT (a Ctrl-C) as one SIGINT, to the child under way (a perfectplay process, which saves
-# its unit or ends a verification unfinished, harmlessly: a second signal would make it end at
-# once, unsaved); the driver then ends where it checks `stopping`. The child runs in a session
-# of its own (`setsid`), so that a signal to the driver's whole process group (`timeout`,
-# `kill -- -PGID`, a shutdown, the terminal's Ctrl-C) reaches it only through the driver, once.
-# `wait` returns as soon as the trap runs, so the child is waited for until it has ended, and
-# its own exit status is what `run_child` returns.
+# SIGTERM, SIGHUP (a closed terminal) and SIGINT (a Ctrl-C) set `stopping` and are passed on as
+# one SIGTERM to the child under way (a perfectplay process, which saves its unit or ends a
+# verification unfinished, harmlessly: a second signal would make it end at once, unsaved;
+# SIGTERM, since a script's background commands ignore SIGINT and `verify` does not take it
+# back); the driver then ends where it checks `stopping`. The child runs in a session of its
+# own (`setsid`), so that a signal to the driver's whole process group (`timeout`, `kill --
+# -PGID`, a shutdown, the terminal's Ctrl-C) reaches it only through the driver, once. A
+# SIGKILL to the group leaves it running, holding the lock: `--stop` then names it. `wait`
+# returns as soon as the trap runs, so the child is waited for until it has ended, and its own
+# exit status is what `run_child` returns.
 
 child=
 stopping=
 on_signal() {
   [ -n "$stopping" ] && return
   stopping=1
-  [ -n "$child" ] && kill -"$1" "$child" 2>/dev/null
+  [ -n "$child" ] && kill -TERM "$child" 2>/dev/null
 }
 trap 'on_signal TERM' TERM HUP
 trap 'on_signal INT' INT
@@ -26,8 +28,9 @@ trap 'on_signal INT' INT
 # Runs a command in the background and waits for it even across the signal: its exit status.
 run_child() {
   # A background job of a script is no group leader, so setsid makes the session without a
-  # fork: `$!` is the command's own pid.
-  setsid "$@" &
+  # fork: `$!` is the command's own pid. (Where it had to fork, `--wait` keeps its status the
+  # command's.)
+  setsid --wait "$@" &
   child=$!
   # A signal that came between the caller's check of `stopping` and now found no child.
   [ -n "$stopping" ] && kill -TERM "$child" 2>/dev/null
@@ -71,7 +74,11 @@ stop_holder() {
   pid=$(cat "$lock.pid" 2>/dev/null)
   # The pid file is the driver's only if that process has the lock open (a pid is reused).
   if [ -z "$pid" ] || ! holds_open "$pid" "$lock"; then
-    echo "the $what's driver (pid ${pid:-unknown}) is gone, but a process it started holds $lock (fuser $lock names it)" >&2
+    local holders=() proc
+    for proc in /proc/[0-9]*; do
+      holds_open "${proc#/proc/}" "$lock" && holders+=("${proc#/proc/}")
+    done
+    echo "the $what's driver (pid ${pid:-unknown}) is gone, but ${holders[*]:-a process it started} holds $lock: kill -TERM ${holders[*]:-PID} saves the unit under way" >&2
     return 1
   fi
   kill -TERM "$pid"

@@ -394,11 +394,13 @@ mv "$work/sha256-4-4.aside" "$work/long/marks/sha256-4-4"
 cat > "$work/stub" <<'STUB'
 #!/usr/bin/env bash
 [ "$1" = --version ] && { echo "stand-in"; exit 0; }
-# Its pid and its session's: a unit in a session of its own is out of reach of signals to the
-# driver's process group (two at once would coalesce here, but not always in perfectplay).
-echo "$$ $(ps -o sid= -p $$ | tr -d ' ')" > "$STUB_SIGNALS.session"
 signals=0
 trap 'signals=$((signals + 1)); echo "$signals" > "$STUB_SIGNALS"' TERM
+# Its pid and its session's (the fourth field after the command's name in /proc/PID/stat): a
+# unit in a session of its own is out of reach of signals to the driver's process group (two
+# at once would coalesce here, but not always in perfectplay).
+stat=$(< /proc/$$/stat)
+echo "$$ $(echo "${stat##*) }" | cut -d ' ' -f 4)" > "$STUB_SIGNALS.session"
 for _ in $(seq 60); do sleep 0.05; done
 [ "$signals" -gt 0 ] && exit 143
 exit 0
@@ -423,7 +425,7 @@ tail -n 1 "$work/stub-dir/marks/events.log" | grep -q "stopped in the build of 3
 # A SIGTERM to the driver's whole process group (`timeout`, `kill -- -PGID`, a shutdown), and a
 # SIGHUP to the driver (its terminal closed): the unit under way is told once, by the driver.
 for how in group hup; do
-  rm -f "$work/signals"
+  rm -f "$work/signals" "$work/signals.session"
   STUB_SIGNALS=$work/signals PERFECTPLAY=$work/stub \
     setsid bash scripts/long_build.sh twelve_mens_morris "$work/stub-$how" 3 > /dev/null &
   driver=$!
@@ -432,7 +434,7 @@ for how in group hup; do
     sleep 0.05
   done
   sleep 0.5
-  if [ "$how" = group ]; then kill -TERM -- "-$driver"; else kill -HUP "$driver"; fi
+  if [ "$how" = group ]; then kill -TERM -- "-$driver" || true; else kill -HUP "$driver" || true; fi
   wait "$driver" || true
   [ "$(cat "$work/signals" 2>/dev/null)" = 1 ] \
     || fail "after a $how signal the unit under way got $(cat "$work/signals" 2>/dev/null || echo no) SIGTERMs, not one"

@@ -198,8 +198,8 @@ fn builds_killed_between_checkpoints_finish_with_the_same_bytes() {
     let mut seed = 0xc4ec_u64;
     // Until the builds that go on take up a checkpoint a killed one left (a rerun that
     // ignored it and began the unit again would write the same bytes): with shorter delays
-    // where every kill came too late, with others where none left a checkpoint to take up.
-    for scale in [1.0, 0.5, 1.0, 0.25, 0.7, 0.1, 0.4, 0.05] {
+    // where every kill came too late, longer ones where a slow machine had saved nothing yet.
+    for scale in [1.0, 0.5, 2.0, 0.25, 0.7, 4.0, 0.1, 0.4, 0.05] {
         let dir = tempfile::tempdir().unwrap();
         let kills = kill_four_builds(dir.path(), &saving, &mut seed, scale);
         let pending = digests(dir.path())

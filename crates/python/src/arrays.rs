@@ -22,10 +22,10 @@ where
     let py = value.py();
     let numpy = py.import("numpy").map_err(python)?;
     let array = numpy.call_method1("asarray", (value,)).map_err(|e| {
-        if is_bad_value(py, &e) {
-            Error::BadArgument(format!("{what}: {e}"))
-        } else {
+        if cannot_run(py, &e) {
             Error::Python(e)
+        } else {
+            Error::BadArgument(format!("{what}: {e}"))
         }
     })?;
     if let Ok(exact) = array.cast::<PyArrayDyn<T>>() {
@@ -106,22 +106,22 @@ fn being_written(what: &str) -> Error {
     ))
 }
 
-/// A Python error while converting: a `TypeError` or `ValueError` (a broken `__array__`, say)
-/// as our `ValueError`; any other (`MemoryError`, `KeyboardInterrupt`, numpy missing) raised
-/// again as it is.
+/// A Python error while converting: one that says the conversion could not run
+/// ([`cannot_run`]) raised again as it is, any other (a broken `__array__`, say) as our
+/// `ValueError`.
 fn python(e: PyErr) -> Error {
     Python::attach(|py| {
-        if is_bad_value(py, &e) {
-            Error::BadArgument(e.to_string())
-        } else {
+        if cannot_run(py, &e) {
             Error::Python(e)
+        } else {
+            Error::BadArgument(e.to_string())
         }
     })
 }
 
-/// Whether `e` says the value was wrong (`TypeError`, `ValueError`), rather than that the
-/// conversion could not run.
-fn is_bad_value(py: Python<'_>, e: &PyErr) -> bool {
-    e.is_instance_of::<pyo3::exceptions::PyTypeError>(py)
-        || e.is_instance_of::<pyo3::exceptions::PyValueError>(py)
+/// Whether `e` says the conversion could not run rather than that the value was wrong: a
+/// `MemoryError`, or an exception that is no `Exception` (`KeyboardInterrupt`, `SystemExit`).
+fn cannot_run(py: Python<'_>, e: &PyErr) -> bool {
+    e.is_instance_of::<pyo3::exceptions::PyMemoryError>(py)
+        || !e.is_instance_of::<pyo3::exceptions::PyException>(py)
 }

@@ -166,8 +166,9 @@ pub trait Domain: Send + Sync {
     }
 
     /// The subspace and index of `pos`; an error if the databases do not cover it, and
-    /// [`ProbeError::NotAPosition`] (before any other) for a position the rules refuse that
-    /// would otherwise rank as another.
+    /// [`ProbeError::NotAPosition`] for a position the rules refuse that would otherwise rank
+    /// as another (one that is also out of scope for another reason, a memory the rules lack,
+    /// may be refused for that instead: [`Domain::check_position`] makes the whole check).
     fn locate(&self, pos: &<Self::Game as Game>::Position) -> Result<(Self::Key, u64), ProbeError>;
 
     /// [`ProbeError::NotAPosition`] where `pos` is not a position of the rules (the whole
