@@ -1135,13 +1135,24 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         next: &Pos<D>,
         located: Option<(D::Key, u64)>,
     ) -> Result<Successor, SolveError> {
+        // Where the caller located it, where it goes is found first: the key then need not
+        // live across the end-of-game test's call, spilled a field at a time and read back
+        // whole, which waits for the stores to retire (a store-forwarding stall).
+        let known = located.and_then(|(key, index)| match self.member(key) {
+            Some(m) => Some(Successor::Internal(self.offsets[m] + index)),
+            None => self.exit_table(key).map(|t| Successor::Exit(t, index)),
+        });
         if let Some(v) = terminal_value(self.domain.game(), next) {
             return v
                 .map(Successor::Value)
                 .map_err(|_| self.inconsistent(g, "a turn leads to a position won by its mover"));
         }
-        let (key, index) = located
-            .map_or_else(|| self.domain.locate(next), Ok)
+        if let Some(known) = known {
+            return Ok(known);
+        }
+        let (key, index) = self
+            .domain
+            .locate(next)
             .map_err(|e| SolveError::Dependency {
                 subspace: self.subspace(g),
                 source: e,
