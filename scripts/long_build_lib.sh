@@ -29,8 +29,12 @@ trap 'on_signal INT' INT
 run_child() {
   # A background job of a script is no group leader, so setsid makes the session without a
   # fork: `$!` is the command's own pid. (Where it had to fork, `--wait` keeps its status the
-  # command's.)
-  setsid --wait "$@" &
+  # command's.) A new session is a new scheduling autogroup, at nice 0: the child takes the
+  # driver's (19 where the build was started at the lowest priority) before it begins.
+  local autogroup_nice
+  autogroup_nice=$(sed -n 's/.* nice \(-\{0,1\}[0-9]*\)$/\1/p' /proc/self/autogroup 2>/dev/null)
+  setsid --wait bash -c '[ -z "$1" ] || echo "$1" > /proc/self/autogroup 2> /dev/null; shift; exec "$@"' \
+    run_child "$autogroup_nice" "$@" &
   child=$!
   # A signal that came between the caller's check of `stopping` and now found no child.
   [ -n "$stopping" ] && kill -TERM "$child" 2>/dev/null

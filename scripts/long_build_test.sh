@@ -401,6 +401,8 @@ trap 'signals=$((signals + 1)); echo "$signals" > "$STUB_SIGNALS"' TERM
 # at once would coalesce here, but not always in perfectplay).
 stat=$(< /proc/$$/stat)
 echo "$$ $(echo "${stat##*) }" | cut -d ' ' -f 4)" > "$STUB_SIGNALS.session"
+# Its scheduling autogroup's nice value, where the kernel has autogroups.
+sed -n 's/.* nice //p' /proc/self/autogroup > "$STUB_SIGNALS.autogroup" 2> /dev/null || true
 for _ in $(seq 60); do sleep 0.05; done
 [ "$signals" -gt 0 ] && exit 143
 exit 0
@@ -425,9 +427,12 @@ tail -n 1 "$work/stub-dir/marks/events.log" | grep -q "stopped in the build of 3
 # A SIGTERM to the driver's whole process group (`timeout`, `kill -- -PGID`, a shutdown), and a
 # SIGHUP to the driver (its terminal closed): the unit under way is told once, by the driver.
 for how in group hup; do
-  rm -f "$work/signals" "$work/signals.session"
-  STUB_SIGNALS=$work/signals PERFECTPLAY=$work/stub \
-    setsid bash scripts/long_build.sh twelve_mens_morris "$work/stub-$how" 3 > /dev/null &
+  rm -f "$work/signals" "$work/signals.session" "$work/signals.autogroup"
+  # The driver at autogroup nice 5 (where it can be set): the unit, in a new session and so a
+  # new autogroup, must take it on rather than run at 0.
+  STUB_SIGNALS=$work/signals PERFECTPLAY=$work/stub setsid bash -c \
+    'echo 5 > /proc/self/autogroup 2> /dev/null; exec bash scripts/long_build.sh "$@"' _ \
+    twelve_mens_morris "$work/stub-$how" 3 > /dev/null &
   driver=$!
   for _ in $(seq 100); do
     grep -qs "build 3-3" "$work/stub-$how/marks/events.log" && break
@@ -440,6 +445,10 @@ for how in group hup; do
     || fail "after a $how signal the unit under way got $(cat "$work/signals" 2>/dev/null || echo no) SIGTERMs, not one"
   read -r pid sid < "$work/signals.session"
   [ "$pid" = "$sid" ] || fail "the unit under way ran in the driver's session ($sid), not its own"
+  if grep -qs " nice 5$" /proc/"$driver"/autogroup 2> /dev/null || [ -s "$work/signals.autogroup" ]; then
+    [ "$(cat "$work/signals.autogroup")" = 5 ] \
+      || fail "the unit under way ran at autogroup nice $(cat "$work/signals.autogroup"), not the driver's 5"
+  fi
   tail -n 1 "$work/stub-$how/marks/events.log" | grep -q "stopped in the build of 3-3" \
     || fail "the driver did not record its stop: $(tail -n 1 "$work/stub-$how/marks/events.log")"
 done
