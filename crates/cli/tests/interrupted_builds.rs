@@ -80,6 +80,24 @@ fn kill(mut child: Child) -> bool {
     running
 }
 
+/// Whether `dir` holds a unit's checkpoint (`KEY.ppck`).
+fn holds_a_checkpoint(dir: &Path) -> bool {
+    digests(dir).keys().any(|name| name.ends_with(".ppck"))
+}
+
+/// Builds into `dir` (with `extra`) to the end: the build takes up the checkpoint there and
+/// writes `want`, the tables of an undisturbed build.
+fn finishes_from_its_checkpoint(dir: &Path, extra: &[&str], want: &BTreeMap<String, String>) {
+    let out = solve_command(dir, extra).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("taken up from checkpoints: "),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(&digests(dir), want, "{}", text(&out));
+}
+
 /// What four builds into one directory, each killed after a random delay, met.
 struct Kills {
     /// Kills that met a running build.
@@ -202,20 +220,10 @@ fn builds_killed_between_checkpoints_finish_with_the_same_bytes() {
     for scale in [1.0, 0.5, 2.0, 0.25, 0.7, 4.0, 0.1, 0.4, 0.05] {
         let dir = tempfile::tempdir().unwrap();
         let kills = kill_four_builds(dir.path(), &saving, &mut seed, scale);
-        let pending = digests(dir.path())
-            .keys()
-            .any(|name| name.ends_with(".ppck"));
-        if kills.hits == 0 || !kills.left_a_checkpoint || !pending {
+        if kills.hits == 0 || !kills.left_a_checkpoint || !holds_a_checkpoint(dir.path()) {
             continue;
         }
-        let out = solve_command(dir.path(), &saving).output().unwrap();
-        assert!(out.status.success(), "{}", text(&out));
-        assert!(
-            text(&out).contains("taken up from checkpoints: "),
-            "{}",
-            text(&out)
-        );
-        assert_eq!(digests(dir.path()), want, "{}", text(&out));
+        finishes_from_its_checkpoint(dir.path(), &saving, &want);
         return;
     }
     panic!("no killed build left a checkpoint for the next to take up");
@@ -269,21 +277,11 @@ fn a_build_stopped_by_sigterm_saves_its_unit_and_goes_on_from_there() {
             "{}",
             text(&stopped)
         );
-        let saved = digests(dir.path())
-            .keys()
-            .any(|name| name.ends_with(".ppck"));
-        if !saved {
+        if !holds_a_checkpoint(dir.path()) {
             // Stopped between two units: nothing was under way.
             continue;
         }
-        let again = solve_command(dir.path(), &[]).output().unwrap();
-        assert!(again.status.success(), "{}", text(&again));
-        assert!(
-            text(&again).contains("taken up from checkpoints: "),
-            "{}",
-            text(&again)
-        );
-        assert_eq!(digests(dir.path()), want, "{}", text(&again));
+        finishes_from_its_checkpoint(dir.path(), &[], &want);
         return;
     }
     panic!("no build was stopped in the middle of a unit in 30 tries");

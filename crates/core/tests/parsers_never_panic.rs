@@ -10,12 +10,16 @@ fn fen_like() -> impl Strategy<Value = String> {
     proptest::string::string_regex("[ \"BWKbwkx:,.0-9\\-]{0,40}").expect("valid regex")
 }
 
-/// FENs of positions from random games, half of them with one character changed: the parser
-/// accepts the unchanged ones, so the round-trip check runs on every other case at least.
-fn near_fens() -> impl Strategy<Value = (String, bool)> {
+/// The positions of eight random games (a position every `every` plies), each with the texts
+/// `texts` gives for it.
+fn random_game_texts(
+    seed: u64,
+    every: usize,
+    texts: impl Fn(&CheckersPosition) -> Vec<String>,
+) -> Vec<(CheckersPosition, String)> {
     let game = Checkers::default();
-    let mut rng = SplitMix64::new(0x6e65_6172);
-    let mut fens = Vec::new();
+    let mut rng = SplitMix64::new(seed);
+    let mut cases = Vec::new();
     for _ in 0..8 {
         let mut pos = game.start_position();
         for ply in 0..120 {
@@ -24,50 +28,22 @@ fn near_fens() -> impl Strategy<Value = (String, bool)> {
             let Some(i) = rng.below(moves.len()) else {
                 break;
             };
-            pos = game.play(&pos, &moves[i]);
-            if ply % 7 == 0 {
-                fens.push(pos.fen());
+            if ply % every == 0 {
+                cases.extend(texts(&pos).into_iter().map(|text| (pos, text)));
             }
+            pos = game.play(&pos, &moves[i]);
         }
     }
-    let alphabet: Vec<char> = "BWKbwkx:,.0123456789- ".chars().collect();
-    (
-        proptest::sample::select(fens),
-        any::<proptest::sample::Index>(),
-        proptest::sample::select(alphabet),
-        any::<bool>(),
-    )
-        .prop_map(|(fen, at, c, changed)| {
-            if !changed {
-                return (fen, false);
-            }
-            let mut chars: Vec<char> = fen.chars().collect();
-            let i = at.index(chars.len());
-            chars[i] = c;
-            (chars.into_iter().collect(), true)
-        })
+    cases
 }
 
-/// Positions of random games with the text of one of their legal moves, half of the texts
-/// with one character changed: the move parser accepts the unchanged ones, so its round trip
-/// runs on every other case at least.
-fn near_moves() -> impl Strategy<Value = (CheckersPosition, String, bool)> {
-    let game = Checkers::default();
-    let mut rng = SplitMix64::new(0x6d6f_7665);
-    let mut cases = Vec::new();
-    for _ in 0..8 {
-        let mut pos = game.start_position();
-        for _ in 0..120 {
-            let mut moves = Vec::new();
-            game.for_each_move(&pos, |m| moves.push(*m));
-            let Some(i) = rng.below(moves.len()) else {
-                break;
-            };
-            cases.extend(moves.iter().map(|m| (pos, m.to_string())));
-            pos = game.play(&pos, &moves[i]);
-        }
-    }
-    let alphabet: Vec<char> = "x-0123456789 ".chars().collect();
+/// `cases`, half of their texts with one character changed to one of `alphabet`: a parser
+/// accepts the unchanged ones, so a round-trip check runs on every other case at least.
+fn one_char_changed(
+    cases: Vec<(CheckersPosition, String)>,
+    alphabet: &str,
+) -> impl Strategy<Value = (CheckersPosition, String, bool)> {
+    let alphabet: Vec<char> = alphabet.chars().collect();
     (
         proptest::sample::select(cases),
         any::<proptest::sample::Index>(),
@@ -83,6 +59,24 @@ fn near_moves() -> impl Strategy<Value = (CheckersPosition, String, bool)> {
             chars[i] = c;
             (pos, chars.into_iter().collect(), true)
         })
+}
+
+/// FENs of positions from random games, half of them with one character changed.
+fn near_fens() -> impl Strategy<Value = (String, bool)> {
+    let fens = random_game_texts(0x6e65_6172, 7, |pos| vec![pos.fen()]);
+    one_char_changed(fens, "BWKbwkx:,.0123456789- ").prop_map(|(_, fen, changed)| (fen, changed))
+}
+
+/// Positions of random games with the text of one of their legal moves, half of the texts
+/// with one character changed.
+fn near_moves() -> impl Strategy<Value = (CheckersPosition, String, bool)> {
+    let game = Checkers::default();
+    let moves = random_game_texts(0x6d6f_7665, 1, |pos| {
+        let mut texts = Vec::new();
+        game.for_each_move(pos, |m| texts.push(m.to_string()));
+        texts
+    });
+    one_char_changed(moves, "x-0123456789 ")
 }
 
 proptest! {
