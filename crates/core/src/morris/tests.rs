@@ -1675,6 +1675,10 @@ fn unchecked_positions_that_once_panicked() {
         Color::White,
     );
     exercise_unchecked(&nine, &pos);
+    // A sliding side's memory of one of its men, pointing past the bits (the shift of the
+    // trapped-side test), then one of a man past them.
+    pos.set_barrier(Color::White, Some(Barrier { man: 0, point: 32 }));
+    exercise_unchecked(&nine, &pos);
     pos.set_barrier(
         Color::White,
         Some(Barrier {
