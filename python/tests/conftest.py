@@ -5,9 +5,16 @@ import importlib.util
 import os
 import random
 
-import pytest
+# Every Ray process of the cluster tests on 127.0.0.1. Ray reads this once, when it is first
+# imported, and on a machine with a default route it otherwise resolves "127.0.0.1" to the
+# route's address, which a loopback-bound cluster does not listen on. It is set here, before
+# anything can import Ray (the extras check below does), and inherited by every process Ray
+# starts.
+os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
 
-import perfectplay as pp
+import pytest  # noqa: E402
+
+import perfectplay as pp  # noqa: E402
 
 MORRIS_IDS = [g for g in pp.game_ids() if g != "checkers"]
 

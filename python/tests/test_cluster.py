@@ -13,10 +13,6 @@ import time
 
 import pytest
 
-# Every Ray process of these tests on 127.0.0.1: Ray reads this when it starts its processes
-# (set before Ray is imported, and inherited by the processes it starts).
-os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
-
 ray = pytest.importorskip("ray")
 cluster_utils = pytest.importorskip("ray.cluster_utils")
 
@@ -35,6 +31,16 @@ def checksums(directory):
 
 @pytest.fixture(scope="module")
 def two_nodes():
+    # conftest.py sets RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0 before anything imports Ray; if Ray
+    # was imported first, the driver would look for the loopback-bound cluster at the
+    # machine's routed address and time out, so say so at once.
+    from ray._private import ray_constants
+
+    if ray_constants.ENABLE_RAY_CLUSTER:
+        pytest.fail(
+            "Ray was imported before RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0 was set (conftest.py "
+            "sets it first): the driver would not find a cluster bound to 127.0.0.1"
+        )
     cluster = cluster_utils.Cluster(
         initialize_head=True,
         head_node_args={"num_cpus": 1, "node_ip_address": "127.0.0.1"},
