@@ -30,11 +30,20 @@ run_child() {
   # A background job of a script is no group leader, so setsid makes the session without a
   # fork: `$!` is the command's own pid. (Where it had to fork, `--wait` keeps its status the
   # command's.) A new session is a new scheduling autogroup, at nice 0: the child takes the
-  # driver's (19 where the build was started at the lowest priority) before it begins.
+  # driver's (19 where the build was started at the lowest priority) before it begins. Without
+  # CAP_SYS_ADMIN the kernel takes one such write per 100 ms on the whole machine and refuses
+  # the rest (EAGAIN), so a refused write is tried again for up to 1.5 s.
   local autogroup_nice
   autogroup_nice=$(sed -n 's/.* nice \(-\{0,1\}[0-9]*\)$/\1/p' /proc/self/autogroup 2>/dev/null)
-  setsid --wait bash -c '[ -z "$1" ] || echo "$1" > /proc/self/autogroup 2> /dev/null; shift; exec "$@"' \
-    run_child "$autogroup_nice" "$@" &
+  # shellcheck disable=SC2016 # expanded by the child's shell
+  setsid --wait bash -c '
+    if [ -n "$1" ]; then
+      for _ in 1 2 3 4 5 6 7 8 9 10; do
+        echo "$1" > /proc/self/autogroup 2> /dev/null && break
+        sleep 0.15
+      done
+    fi
+    shift; exec "$@"' run_child "$autogroup_nice" "$@" &
   child=$!
   # A signal that came between the caller's check of `stopping` and now found no child.
   [ -n "$stopping" ] && kill -TERM "$child" 2>/dev/null

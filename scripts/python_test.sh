@@ -15,11 +15,13 @@ python3 -m venv .venv
 
 echo "== pip install the wheel with [test]"
 .venv/bin/python -m pip install --quiet --force-reinstall --no-deps "$wheel"
-.venv/bin/python -m pip install --quiet "${wheel}[test]"
+# Against the versions the suite last passed with (python/tests/constraints.txt).
+constraints=python/tests/constraints.txt
+.venv/bin/python -m pip install --quiet --constraint "$constraints" "${wheel}[test]"
 
 echo "== every optional extra resolves against the wheel (pip install --dry-run)"
 for extra in gym pettingzoo rl video openspiel notebooks; do
-    .venv/bin/python -m pip install --quiet --dry-run "${wheel}[$extra]"
+    .venv/bin/python -m pip install --quiet --dry-run --constraint "$constraints" "${wheel}[$extra]"
 done
 
 echo "== pytest"

@@ -5,6 +5,46 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+echo "== preflight: what the later steps need, checked before an hour of building"
+# The documentation site is the last step: its tools need Python 3.11.5 or newer (docs.sh).
+docs_python=${PYTHON:-python3}
+if ! "$docs_python" -c 'import sys; sys.exit(sys.version_info < (3, 11, 5))'; then
+  echo "test.sh: the documentation tools need Python 3.11.5 or newer;" \
+    "set PYTHON to one ($docs_python is $("$docs_python" --version 2>&1))" >&2
+  exit 1
+fi
+# The Python package's tests run in a fresh virtual environment.
+if ! python3 -c 'import ensurepip, venv' 2> /dev/null; then
+  echo "test.sh: python3 cannot make a virtual environment (ensurepip is missing:" \
+    "on Debian or Ubuntu, install python3-venv)" >&2
+  exit 1
+fi
+# The long-build driver's test runs its units under flock and setsid (util-linux).
+for tool in flock setsid; do
+  command -v "$tool" > /dev/null || { echo "test.sh: $tool is not installed (util-linux)" >&2; exit 1; }
+done
+# RUSTFLAGS would replace .cargo/config.toml's flags, and with them the CPU baseline the
+# package's build tests check.
+if [ -n "${RUSTFLAGS:-}" ]; then
+  echo "test.sh: RUSTFLAGS is set ($RUSTFLAGS); it would replace .cargo/config.toml's" \
+    "flags, whose CPU baseline the tests check: unset it" >&2
+  exit 1
+fi
+# Every x86-64 build targets x86-64-v2 (.cargo/config.toml): a CPU without it (QEMU's default
+# qemu64, say) would end every test binary with SIGILL.
+if [ "$(uname -m)" = x86_64 ] && [ -r /proc/cpuinfo ]; then
+  for flag in sse4_2 popcnt; do
+    grep -qw "$flag" /proc/cpuinfo \
+      || { echo "test.sh: this CPU lacks $flag, which the x86-64-v2 builds need" >&2; exit 1; }
+  done
+fi
+# The steps below run the binaries where cargo puts them by default.
+if [ -n "${CARGO_TARGET_DIR:-}" ]; then
+  echo "test.sh: CARGO_TARGET_DIR is set ($CARGO_TARGET_DIR); the steps below run" \
+    "target/release/perfectplay: unset it" >&2
+  exit 1
+fi
+
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
 

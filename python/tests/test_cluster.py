@@ -152,14 +152,19 @@ class _holding:
 def _unit_workers(subspace):
     """PIDs of Ray workers running the unit of ``subspace`` now (Ray titles a busy worker by its
     task's name, ``perfectplay unit 5-3 + 3-5``; the worker of the unit before may still hold
-    its title for a moment after writing its tables)."""
-    listing = subprocess.run(["ps", "-eo", "pid=,args="], capture_output=True, text=True)
-    return [
-        int(line.split(None, 1)[0])
-        for line in listing.stdout.splitlines()
-        if "ray::perfectplay unit" in line
-        and subspace in line.split("ray::perfectplay unit", 1)[1].split()
-    ]
+    its title for a moment after writing its tables). Read from ``/proc`` itself, which is
+    what ``ps`` reads: a slim image may not have ``ps``."""
+    workers = []
+    for cmdline in pathlib.Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            title = cmdline.read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:  # the process ended meanwhile
+            continue
+        if "ray::perfectplay unit" in title and subspace in title.split(
+            "ray::perfectplay unit", 1
+        )[1].split():
+            workers.append(int(cmdline.parent.name))
+    return workers
 
 
 def _build_killing_the_last_units_worker(tmp_path, ready, **options):

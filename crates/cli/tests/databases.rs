@@ -317,19 +317,28 @@ fn counts_of_men_and_of_threads_out_of_range_are_refused_by_every_command() {
         );
     }
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
-    // Forced, a count beyond the bound is taken (the tables are the same for any count).
+    // Forced, a count beyond the bound is taken (the tables are the same for any count): one
+    // past it, so that a container's limit on processes does not meet a thousand threads.
+    let beyond = (perfectplay_solver::limits::available_cpus()
+        * perfectplay_solver::limits::THREADS_PER_CPU
+        + 1)
+    .to_string();
     let out = run(&[
         "solve",
         "three_mens_morris",
         "--out",
         db,
         "--threads",
-        "1000",
+        &beyond,
         "--force-threads",
         "-q",
     ]);
     assert!(out.status.success(), "{}", text(&out));
-    assert!(text(&out).contains("with 1000 threads"), "{}", text(&out));
+    assert!(
+        text(&out).contains(&format!("with {beyond} threads")),
+        "{}",
+        text(&out)
+    );
 }
 
 /// Six Men's Morris's moving phase solved into a fresh directory (1.2 M positions).
