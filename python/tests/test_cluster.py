@@ -41,17 +41,22 @@ def two_nodes():
             "Ray was imported before RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0 was set (conftest.py "
             "sets it first): the driver would not find a cluster bound to 127.0.0.1"
         )
+    # ray.init installs a SIGTERM handler of its own that outlives ray.shutdown: put back the
+    # one before, so that a SIGTERM to the rest of the session is what it was.
+    sigterm = signal.getsignal(signal.SIGTERM)
     cluster = cluster_utils.Cluster(
         initialize_head=True,
         head_node_args={"num_cpus": 1, "node_ip_address": "127.0.0.1"},
     )
-    cluster.add_node(num_cpus=1, node_ip_address="127.0.0.1")
-    ray.init(address=cluster.address, log_to_driver=False)
+    # A setup that fails part way still shuts down what it started.
     try:
+        cluster.add_node(num_cpus=1, node_ip_address="127.0.0.1")
+        ray.init(address=cluster.address, log_to_driver=False)
         yield cluster
     finally:
         ray.shutdown()
         cluster.shutdown()
+        signal.signal(signal.SIGTERM, sigterm)
 
 
 def test_every_node_is_on_the_loopback_address(two_nodes):

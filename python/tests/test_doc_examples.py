@@ -91,6 +91,9 @@ class Checker(ast.NodeVisitor):
         self.modules: Dict[str, Any] = {}
         self.problems: List[str] = []
         self.checked = 0
+        # The calls that make the package's objects, with the names this document imports: a
+        # copy, so that one document's imports do not carry into the next one checked.
+        self.makes: Dict[str, Any] = dict(MAKES)
 
     def type_of(self, node: ast.AST) -> Any:
         """The type or module an expression stands for, where it is known."""
@@ -103,8 +106,8 @@ class Checker(ast.NodeVisitor):
             return ATTRIBUTES.get((base, node.attr))
         if isinstance(node, ast.Call):
             name = dotted(node.func)
-            if name in MAKES:
-                return MAKES[name]
+            if name in self.makes:
+                return self.makes[name]
             if isinstance(node.func, ast.Attribute):
                 return GIVES.get((self.type_of(node.func.value), node.func.attr))
         return None
@@ -129,7 +132,7 @@ class Checker(ast.NodeVisitor):
                 if inspect.ismodule(value):
                     self.modules[alias.asname or alias.name] = value
                 else:
-                    MAKES.setdefault(alias.asname or alias.name, value)
+                    self.makes.setdefault(alias.asname or alias.name, value)
 
     def bind(self, target: ast.AST, value: ast.AST) -> None:
         if isinstance(target, ast.Name):
@@ -166,7 +169,7 @@ class Checker(ast.NodeVisitor):
         self.generic_visit(node)
         function: Any = None
         if isinstance(node.func, ast.Name):
-            function = MAKES.get(node.func.id) or self.modules.get(node.func.id)
+            function = self.makes.get(node.func.id) or self.modules.get(node.func.id)
         elif isinstance(node.func, ast.Attribute):
             owner = self.type_of(node.func.value)
             if owner is not None:

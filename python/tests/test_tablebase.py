@@ -838,6 +838,9 @@ def test_ctrl_c_stops_a_build(tmp_path):
     import signal
     import threading
 
+    # Python's own Ctrl-C handler, even where pytest was started with SIGINT ignored (a
+    # background job of a shell without job control): the build stops on KeyboardInterrupt.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
     try:
@@ -845,6 +848,7 @@ def test_ctrl_c_stops_a_build(tmp_path):
             pp.tablebase.build("checkers", tmp_path, max_pieces=5, threads=1, progress=False)
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     left = os.listdir(tmp_path)
     # Complete tables and the saved state of the unit under way, nothing half written.
     assert all(name.endswith((".ppdb", ".ppck")) for name in left), left
