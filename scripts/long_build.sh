@@ -48,7 +48,10 @@
 # built here with the same SHA-256, is byte for byte a table already proven against its unit
 # distances, so it is not verified again (`proven-KEY` in the marks, its digest and the
 # manifest's name; `long_build_progress.py` counts it verified, with no seconds). A table it
-# lists with another digest stops the build, as with EXPECT. It is what makes a build begun
+# lists with another digest stops the build, as with EXPECT. A unit is proven so only whole:
+# where PROVEN lists some of its tables but not all (or one was verified here), every table of
+# it is verified, since verifying one reads its unit-mates' distances, which only their own
+# verification checks. It is what makes a build begun
 # again on a new disk cost its builds alone: verifying took two fifths of the time. Each
 # unit's longest distances are still read from the unit distances this build writes; for a
 # unit proven so, nothing checks those distances (only its tables' digests are compared), as
@@ -261,10 +264,31 @@ for a in $(seq 3 "$max_men"); do
         --threads "$threads" -q "${set_args[@]}"
     fi
     mapfile -t tables < <(unit_files "$dir" "$a" "$b" ppdb)
+    # A unit is proven by digest whole or not at all. Verifying a table reads the distances of
+    # its unit-mates (KEY.ppud), which only their own verification checks: a table proven by
+    # digest beside one verified here would leave the distances that proof rests on unchecked.
+    # So only a unit whose every table PROVEN lists, none of them verified here, is proven.
+    whole_proven=${proven:+1} listed=0 unverified=0
     for file in "${tables[@]}"; do
       key=$(basename "$file" .ppdb)
-      if [ ! -f "$marks/verified-$key" ] && [ ! -f "$marks/proven-$key" ] \
-        && ! prove_by_digest "$key"; then
+      if [ -n "$proven" ] && [ -n "$(manifest_digest "$proven" "$key")" ]; then
+        listed=$((listed + 1))
+      else
+        whole_proven=
+      fi
+      if [ -f "$marks/verified-$key" ]; then
+        whole_proven=
+      else
+        unverified=$((unverified + 1))
+      fi
+    done
+    if [ -z "$whole_proven" ] && [ "$listed" -gt 0 ] && [ "$unverified" -gt 0 ]; then
+      log "$unit: $(basename "$proven") lists $listed of its ${#tables[@]} tables, or one was verified here: each is verified"
+    fi
+    for file in "${tables[@]}"; do
+      key=$(basename "$file" .ppdb)
+      if [ ! -f "$marks/verified-$key" ] \
+        && ! { [ -n "$whole_proven" ] && { [ -f "$marks/proven-$key" ] || prove_by_digest "$key"; }; }; then
         run_step "the verification of $key" "$marks/verified-$key" "$marks/verify-$key.log" \
           "$bin" verify "$game" --db "$dir" --subspace "$key" --unit-distances \
           --threads "$threads" -q "${set_args[@]}"

@@ -7,7 +7,7 @@
 # value of the start and of every first placement with those of a retrograde build of the
 # whole game, placement included; then a fresh build given a manifest with one digest changed
 # (EXPECT) stops at that table (and at one unlike the digest it was compared with), one given
-# the manifest of tables proven (PROVEN) verifies only those it does not list, --keep carries
+# the manifest of tables proven (PROVEN) verifies only the units it does not list whole, --keep carries
 # an earlier build's manifest and statistics on past the tables verified (refusing any that
 # differ), digest
 # marks missing or cut short are made again, each unit's longest distance and each table's
@@ -217,13 +217,15 @@ fi
 tail -n 1 "$work/again/marks/events.log" | grep -q "3-3.ppdb changed since it was compared" \
   || fail "the stop did not name the table that changed: $(tail -n 1 "$work/again/marks/events.log")"
 
-# 5b. PROVEN: a fresh build given the manifest of the tables proven above, 4-4's left out,
-# verifies only 4-4's tables, marks the others proven, records every unit's longest wins and
-# losses as before and ends with the same CHECKSUMS; one digest of it changed stops the build
-# at that table, which is not marked proven.
-grep -vE '  4-4(-b[^.]*)?\.ppdb$' "$work/long/CHECKSUMS" > "$work/proven.sha256"
-[ "$(wc -l < "$work/proven.sha256")" -lt "$(wc -l < "$work/long/CHECKSUMS")" ] \
+# 5b. PROVEN: a fresh build given the manifest of the tables proven above, 4-4's left out and
+# 4-3's (one of unit 3-4's), verifies the tables of units 4-4 and 3-4 (a unit is proven only
+# whole), marks 3-3's proven, records every unit's longest wins and losses as before and ends
+# with the same CHECKSUMS; one digest of it changed stops the build at that table, which is
+# not marked proven.
+grep -vE '  (4-4(-b[^.]*)?|4-3)\.ppdb$' "$work/long/CHECKSUMS" > "$work/proven.sha256"
+[ "$(wc -l < "$work/proven.sha256")" -lt "$(($(wc -l < "$work/long/CHECKSUMS") - 1))" ] \
   || fail "the manifest of proven tables has no 4-4 tables to leave out"
+grep -q "  3-4\.ppdb$" "$work/proven.sha256" || fail "the manifest of proven tables lists no 3-4"
 PROVEN="$work/proven.sha256" EXPECT="$work/long/CHECKSUMS" \
   bash scripts/long_build.sh twelve_mens_morris "$work/proven" 4 \
   "${rules[@]}" > /dev/null || fail "the build given PROVEN failed: $(tail -n 1 "$work/proven/marks/events.log")"
@@ -231,13 +233,14 @@ diff "$work/proven/CHECKSUMS" "$work/long/CHECKSUMS" > /dev/null \
   || fail "the build given PROVEN wrote other tables"
 for table in "$work"/proven/*.ppdb; do
   key=$(basename "$table" .ppdb)
-  if grep -q "  $key.ppdb$" "$work/proven.sha256"; then
-    [ -f "$work/proven/marks/proven-$key" ] || fail "$key, listed in PROVEN, was not marked proven"
-    [ ! -f "$work/proven/marks/verify-$key.log" ] || fail "$key, listed in PROVEN, was verified again"
-  else
-    [ -f "$work/proven/marks/verified-$key" ] || fail "$key, not listed in PROVEN, was not verified"
-    [ ! -f "$work/proven/marks/proven-$key" ] || fail "$key, not listed in PROVEN, was marked proven"
-  fi
+  case $key in
+    3-3*)
+      [ -f "$work/proven/marks/proven-$key" ] || fail "$key, its unit listed in PROVEN, was not marked proven"
+      [ ! -f "$work/proven/marks/verify-$key.log" ] || fail "$key, its unit listed in PROVEN, was verified again" ;;
+    *)
+      [ -f "$work/proven/marks/verified-$key" ] || fail "$key, its unit not wholly listed in PROVEN, was not verified"
+      [ ! -f "$work/proven/marks/proven-$key" ] || fail "$key, its unit not wholly listed in PROVEN, was marked proven" ;;
+  esac
   cmp -s "$work/proven/marks/distances-$key" "$work/long/marks/distances-$key" \
     || fail "$key's longest win and loss differ in the build given PROVEN"
 done
@@ -248,7 +251,9 @@ diff "$work/proven-verified.sha256" "$work/long/CHECKSUMS" > /dev/null \
 python3 scripts/long_build_progress.py "$work/proven" --table > "$work/proven-table.md"
 grep -q "^3 units built and verified" "$work/proven-table.md" \
   || fail "the progress report does not count the proven units: $(tail -n 3 "$work/proven-table.md")"
-grep -q "^  2 of them (.*) found byte for byte as an earlier build proved them" "$work/proven-table.md" \
+grep -q "3-4: proven.sha256 lists [0-9]* of its [0-9]* tables, or one was verified here: each is verified" \
+  "$work/proven/marks/events.log" || fail "the build did not say why unit 3-4 was verified whole"
+grep -q "^  1 of them (.*) found byte for byte as an earlier build proved them" "$work/proven-table.md" \
   || fail "the progress report does not set the proven units apart: $(tail -n 4 "$work/proven-table.md")"
 if PROVEN="$work/tampered" bash scripts/long_build.sh twelve_mens_morris "$work/proven-tampered" 4 \
   "${rules[@]}" > /dev/null 2>&1; then
@@ -473,4 +478,4 @@ want=$(awk '$1 ~ /^4-4(-b[a-z]+)?$/ && $7 == "kept" { s += $2 } END { print s }'
 python3 scripts/long_build_progress.py "$work/kept-only" --table | grep -q "| $(python3 -c "print(f'{$want:,}')") |" \
   || fail "a unit whose tables a stopped run wrote was not counted by them ($want indices): $(python3 scripts/long_build_progress.py "$work/kept-only" --table)"
 
-echo "long_build.sh: stopped, resumed, verified and searched; $(wc -l < "$work/long/CHECKSUMS") tables identical to one uninterrupted build, and to the manifest of the digests recorded; the start ($(echo "$searched" | awk '$1 == "start" { print $2 }')) and 24 first placements as the whole-game tables value them; a table unlike EXPECT's stops it; tables PROVEN lists are not verified again; --keep carries an earlier build's files on; a directory verified without unit distances is refused; units built again give the same longest wins and losses; other options, a second driver, a stale pid file and a CHECKSUMS unlike the verified digests are refused or told apart"
+echo "long_build.sh: stopped, resumed, verified and searched; $(wc -l < "$work/long/CHECKSUMS") tables identical to one uninterrupted build, and to the manifest of the digests recorded; the start ($(echo "$searched" | awk '$1 == "start" { print $2 }')) and 24 first placements as the whole-game tables value them; a table unlike EXPECT's stops it; the units PROVEN lists whole are not verified again, those it lists in part are verified whole; --keep carries an earlier build's files on; a directory verified without unit distances is refused; units built again give the same longest wins and losses; other options, a second driver, a stale pid file and a CHECKSUMS unlike the verified digests are refused or told apart"
