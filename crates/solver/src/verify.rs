@@ -39,10 +39,14 @@
 //! scanned) is given that result by its subspace alone, without being located in the table:
 //! where one side is far ahead, most successors lie in such tables, and locating them was most
 //! of a verification. What that gives up is the check that such a successor falls on a position
-//! its table holds rather than on an index that cannot arise: that a position never locates to
-//! such an index is left to the domains' own tests (every index of a subspace unranks to a
-//! position that locates back to it, or is a hole that locates elsewhere), and the tables of
-//! more than one result still locate every successor.
+//! its table holds rather than on an index that cannot arise. So one position in
+//! 64 (`SOLE_CHECK_EVERY`; those whose index is a multiple of it) locates and reads its
+//! successors in such tables too, as it does in any other: a fault of the index that sends
+//! successors to indices that cannot arise fails the verification there, found all but surely
+//! once it touches a few hundred successors (a fault of a whole class of positions touches
+//! millions), for under one percent more time. A single such successor is left to the domains'
+//! own tests (every index of a subspace unranks to a position that locates back to it, or is a
+//! hole that locates elsewhere); the tables of more than one result locate every successor.
 //!
 //! A successor its table leaves out (a checkers position whose mover must capture) has no
 //! stored value: it is searched as a probe searches it, the best of its captures' values, but
@@ -470,7 +474,8 @@ fn verify_table<D: Domain>(
                     let computed = if tb.domain().is_hole(key, index, pos) {
                         None
                     } else {
-                        recompute(tb, near, pos, recount).map_err(dependency)?
+                        let check_sole = index % SOLE_CHECK_EVERY == 0;
+                        recompute(tb, near, pos, recount, check_sole).map_err(dependency)?
                     };
                     let same = match (stored, computed) {
                         (None, None) => true,
@@ -648,6 +653,11 @@ impl Recount {
     }
 }
 
+/// One position in this many (those whose index is a multiple of it) locates and reads its
+/// successors in tables of one result rather than giving them that result by their subspace,
+/// so that an index fault sending successors to indices that cannot arise is found.
+pub(crate) const SOLE_CHECK_EVERY: u64 = 64;
+
 /// The value `pos` must have given its successors; `None` if it cannot arise.
 ///
 /// Successors are valued in two passes: each in a table of `near` is located and its read
@@ -656,11 +666,15 @@ impl Recount {
 ///
 /// `recount` says when a successor lost for its mover settles the position, a win, so that the
 /// turns left are not valued, and how values without a distance count ([`Recount`]).
+///
+/// `check_sole`: successors in tables of one result are located and read too, rather than
+/// given that result by their subspace (see the module's doc).
 fn recompute<D: Domain>(
     tb: &Tablebase<D>,
     near: Near<'_, D::Key>,
     pos: &<D::Game as Game>::Position,
     recount: Recount,
+    check_sole: bool,
 ) -> Result<Option<Value>, ProbeError> {
     let game = tb.domain().game();
     if let Some(v) = terminal_value(game, pos) {
@@ -700,7 +714,7 @@ fn recompute<D: Domain>(
         let mut next = *pos;
         game.play_in_place(&mut next, mv);
         // A successor in a table of one result has it: found by its subspace alone.
-        if near.any_sole {
+        if near.any_sole && !check_sole {
             let domain = tb.domain();
             let sole = domain
                 .subspace_of(&next)
@@ -1209,6 +1223,64 @@ mod tests {
             example.starts_with(&format!("index {index}: stored win")),
             "{example}"
         );
+    }
+
+    /// One position in `SOLE_CHECK_EVERY` locates its successors in tables of one result: a
+    /// successor of such a position of 3-6 in a table all won (5-3's or 6-3's), stored there
+    /// as "cannot arise" (the table still holds one result: such a code is none), fails the
+    /// verification of 3-6, which valued every such successor by its subspace alone before.
+    #[test]
+    fn successors_in_tables_of_one_result_are_located_for_a_sample_of_positions() {
+        let dir = tempfile::tempdir().unwrap();
+        let tb = six_mens_morris_to_3_6(dir.path());
+        let key = crate::morris::MorrisKey::moving(3, 6);
+        assert!(verify(&tb, Some(&[key]), None, &|_, _| {})
+            .unwrap()
+            .passed());
+        let domain = tb.domain();
+        let game = domain.game();
+        let sole = |k| tb.table(k).unwrap().sole_result().is_some();
+        // The first sampled position of 3-6 with a successor in a table of one result.
+        let (sampled, (table_key, index)) = (0..domain.size(key))
+            .step_by(SOLE_CHECK_EVERY as usize)
+            .find_map(|i| {
+                let pos = domain.unrank(key, i);
+                if domain.is_hole(key, i, &pos) {
+                    return None;
+                }
+                let mut found = None;
+                game.for_each_move(&pos, |mv| {
+                    if found.is_none() {
+                        let next = game.play(&pos, mv);
+                        found = domain.locate(&next).ok().filter(|&(k, _)| sole(k));
+                    }
+                });
+                found.map(|f| (i, f))
+            })
+            .expect("a sampled position of 3-6 with a successor in a table of one result");
+        drop(tb);
+
+        let path = dir.path().join(format!("{table_key}.ppdb"));
+        let table = Table::open(&path, None).unwrap();
+        let mut header = table.header().clone();
+        let mut payload = table.payload().to_vec();
+        drop(table);
+        let byte = usize::try_from(index / 4).unwrap();
+        payload[byte] |= 3 << (2 * (index % 4));
+        header.payload_checksum = xxhash_rust::xxh3::xxh3_64(&payload);
+        crate::format::write_table(dir.path(), &header, &payload).unwrap();
+
+        let tb = six_mens_morris_to_3_6(dir.path());
+        assert!(
+            tb.table(table_key).unwrap().sole_result().is_some(),
+            "{table_key} no longer holds one result"
+        );
+        let failed = verify(&tb, Some(&[key]), None, &|_, _| {});
+        let error = failed.expect_err(&format!(
+            "3-6 passed with its position {sampled}'s successor at {table_key} index {index} \
+             stored as cannot arise"
+        ));
+        assert!(error.to_string().contains("cannot arise"), "{error}");
     }
 
     /// Checkers with 2 and 3 pieces, built in `plain` and compressed with distances in `packed`.
