@@ -182,6 +182,10 @@ pub enum ProbeError {
     /// board or two on one point, say (`Morris::validate` names what is wrong).
     #[error("not a position of these rules: {0}")]
     NotAPosition(String),
+    /// The databases' own consistency check failed: a bug in the solver or a domain, reported
+    /// instead of an answer that could be wrong.
+    #[error("internal inconsistency: {0}")]
+    Inconsistent(String),
     /// The table exists but cannot be used.
     #[error(transparent)]
     Db(#[from] DbError),

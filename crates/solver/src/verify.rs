@@ -767,7 +767,14 @@ fn recompute<D: Domain>(
             }
             None => match terminal_value(game, &next) {
                 Some(v) => v.map(|v| add(&mut best, v)),
-                None => tb.probe(&next).map(|v| add(&mut best, v)),
+                None => match outside_successor_keys(tb.domain(), near, &next) {
+                    Some(other) => Err(ProbeError::Inconsistent(format!(
+                        "a turn from {} leads into {other}, which its successor subspaces \
+                         (Domain::successor_keys) leave out",
+                        near.tables[0].key
+                    ))),
+                    None => tb.probe(&next).map(|v| add(&mut best, v)),
+                },
             },
         };
         if let Err(e) = located {
@@ -780,6 +787,22 @@ fn recompute<D: Domain>(
     }
     read_all(near.tables, &mut reads, &mut |v| add(&mut best, v))?;
     Ok(best)
+}
+
+/// The subspace of `next`, a successor of a position of the verified table that is not over,
+/// where no table of `near` is that subspace's: the domain's successor subspaces of the
+/// verified table left it out. Such a turn must not be valued as a turn out of the unit (read
+/// through the tablebase): were the subspace in the verified table's unit, a cycle through it
+/// would pass as a win or a loss, and the solver, which builds a unit from the same successor
+/// subspaces, would have missed it too.
+fn outside_successor_keys<D: Domain>(
+    domain: &D,
+    near: Near<'_, D::Key>,
+    next: &<D::Game as Game>::Position,
+) -> Option<D::Key> {
+    domain
+        .subspace_of(next)
+        .filter(|&key| near.find(domain, key).is_none())
 }
 
 /// The value of `pos`, which its table (one of `near`) leaves out, as [`Tablebase::probe`]
@@ -1281,6 +1304,60 @@ mod tests {
              stored as cannot arise"
         ));
         assert!(error.to_string().contains("cannot arise"), "{error}");
+    }
+
+    /// A successor in a subspace no table the verification reads holds (one the domain's
+    /// successor subspaces left out) is an inconsistency: it was read through the tablebase as
+    /// a turn out of the unit, which would let a cycle through that subspace pass.
+    #[test]
+    fn a_successor_outside_the_successor_subspaces_is_an_inconsistency() {
+        let dir = tempfile::tempdir().unwrap();
+        let tb = six_mens_morris_to_3_6(dir.path());
+        let key = crate::morris::MorrisKey::moving(3, 6);
+        let domain = tb.domain();
+        let game = domain.game();
+        // A position of 3-6 with a turn into another subspace that does not end the game.
+        let (pos, other) = (0..domain.size(key))
+            .find_map(|i| {
+                let pos = domain.unrank(key, i);
+                if domain.is_hole(key, i, &pos) {
+                    return None;
+                }
+                let mut found = None;
+                game.for_each_move(&pos, |mv| {
+                    let next = game.play(&pos, mv);
+                    if found.is_none() && crate::tablebase::terminal_value(game, &next).is_none() {
+                        found = domain.subspace_of(&next).filter(|&k| k != key);
+                    }
+                });
+                found.map(|k| (pos, k))
+            })
+            .expect("a position of 3-6 with a turn into another subspace");
+        let mut tables = near_tables(&tb, key).unwrap();
+        let recount = Recount::of(None, false);
+        let near_of = |tables: &[NearTable<crate::morris::MorrisKey>], index: &NearIndex| {
+            recompute(
+                &tb,
+                Near {
+                    tables,
+                    index,
+                    any_sole: false,
+                },
+                &pos,
+                recount,
+                false,
+            )
+        };
+        let index = NearIndex::new(domain, &tables);
+        assert!(near_of(&tables, &index).unwrap().is_some());
+        tables.retain(|n| n.key != other);
+        let index = NearIndex::new(domain, &tables);
+        match near_of(&tables, &index) {
+            Err(e @ ProbeError::Inconsistent(_)) => {
+                assert!(e.to_string().contains(&format!("into {other}")), "{e}")
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     /// Checkers with 2 and 3 pieces, built in `plain` and compressed with distances in `packed`.
