@@ -311,6 +311,23 @@ fn memories_index_locate_and_unmove_consistently_on_small_boards() {
     }
 }
 
+/// The whole unit 3-3 of Twelve Men's Morris as its long builds index it (its diagonals and
+/// the no-re-forming memories: 193,950 indices in four subspaces), every index checked as on
+/// the small boards: the tables of the twelve-man build rest on this index, and the
+/// verification reads successors through it too, so it cannot check it alone.
+#[test]
+fn twelve_mens_morris_3_3_indexes_locates_and_unmoves_consistently() {
+    let domain = with("twelve_mens_morris", &[]);
+    let keys = unit(&domain, 3, 3);
+    assert_eq!(keys.len(), 4);
+    let (indices, used) = check_unit(&domain, &keys);
+    assert_eq!(indices, 169_626 + 11_400 + 11_400 + 524);
+    assert!(
+        0 < used && used < indices,
+        "{used} of {indices} indices used"
+    );
+}
+
 #[test]
 fn predecessors_said_to_be_distinct_locate_to_distinct_indices() {
     let mut rng = perfectplay_core::SplitMix64::new(29);
