@@ -187,10 +187,11 @@ record_digest() {
   [ -n "$(digest_mark "$marks/sha256-$key")" ] || write_mark "$marks/sha256-$key" "$got"
 }
 
-# Marks table KEY proven (`proven-KEY`: the digest and the manifest) where PROVEN lists it
-# with the digest the table has, the digest recorded as a verified table's; fails where PROVEN
-# does not list it (verify it then), and ends the driver where it lists another digest.
-prove_by_digest() {
+# Compares table KEY with the digest PROVEN lists for it: succeeds where they are the same
+# (the digest in `proven_digest`), fails where PROVEN does not list it, and ends the driver
+# where it lists another digest (the build made another table than the one proven: a person
+# should look). Called as it is, not in a subshell, so that its `exit` ends the driver.
+same_as_proven() {
   local key=$1 want got
   [ -n "$proven" ] || return 1
   want=$(manifest_digest "$proven" "$key")
@@ -206,9 +207,18 @@ prove_by_digest() {
     log "$key.ppdb differs from the table $proven proved (SHA-256 $got, proven $want): stopped"
     exit 1
   fi
-  write_mark "$marks/sha256-$key" "$got"
-  write_mark "$marks/proven-$key" "$got  $proven"
-  log "$key: byte for byte the table $(basename "$proven") proved (SHA-256 ${got:0:16}...): not verified again"
+  proven_digest=$got
+}
+
+# Marks table KEY proven (`proven-KEY`: the digest and the manifest) where PROVEN lists it
+# with the digest the table has, the digest recorded as a verified table's; fails where PROVEN
+# does not list it (verify it then), and ends the driver where it lists another digest.
+prove_by_digest() {
+  local key=$1
+  same_as_proven "$key" || return 1
+  write_mark "$marks/sha256-$key" "$proven_digest"
+  write_mark "$marks/proven-$key" "$proven_digest  $proven"
+  log "$key: byte for byte the table $(basename "$proven") proved (SHA-256 ${proven_digest:0:16}...): not verified again"
 }
 
 # `manifest_digest MANIFEST KEY`: the SHA-256 a `SHA-256  KEY.ppdb` manifest lists for KEY
@@ -268,10 +278,12 @@ for a in $(seq 3 "$max_men"); do
     # its unit-mates (KEY.ppud), which only their own verification checks: a table proven by
     # digest beside one verified here would leave the distances that proof rests on unchecked.
     # So only a unit whose every table PROVEN lists, none of them verified here, is proven.
-    whole_proven=${proven:+1} listed=0 unverified=0
+    # A table marked proven (by an earlier run here) counts as listed.
+    whole_proven=1 listed=0 unverified=0
     for file in "${tables[@]}"; do
       key=$(basename "$file" .ppdb)
-      if [ -n "$proven" ] && [ -n "$(manifest_digest "$proven" "$key")" ]; then
+      if [ -f "$marks/proven-$key" ] \
+        || { [ -n "$proven" ] && [ -n "$(manifest_digest "$proven" "$key")" ]; }; then
         listed=$((listed + 1))
       else
         whole_proven=
@@ -283,7 +295,12 @@ for a in $(seq 3 "$max_men"); do
       fi
     done
     if [ -z "$whole_proven" ] && [ "$listed" -gt 0 ] && [ "$unverified" -gt 0 ]; then
-      log "$unit: $(basename "$proven") lists $listed of its ${#tables[@]} tables, or one was verified here: each is verified"
+      log "$unit: ${listed} of its ${#tables[@]} tables are listed in ${proven:+$(basename "$proven") or }marked proven, or one was verified here: each is verified"
+      # A listed table is still held to its digest: another table than the one proven stops.
+      for file in "${tables[@]}"; do
+        key=$(basename "$file" .ppdb)
+        [ -f "$marks/verified-$key" ] || same_as_proven "$key" || true
+      done
     fi
     for file in "${tables[@]}"; do
       key=$(basename "$file" .ppdb)

@@ -251,10 +251,25 @@ diff "$work/proven-verified.sha256" "$work/long/CHECKSUMS" > /dev/null \
 python3 scripts/long_build_progress.py "$work/proven" --table > "$work/proven-table.md"
 grep -q "^3 units built and verified" "$work/proven-table.md" \
   || fail "the progress report does not count the proven units: $(tail -n 3 "$work/proven-table.md")"
-grep -q "3-4: proven.sha256 lists [0-9]* of its [0-9]* tables, or one was verified here: each is verified" \
+grep -q "3-4: [0-9]* of its [0-9]* tables are listed in proven.sha256 or marked proven, or one was verified here: each is verified" \
   "$work/proven/marks/events.log" || fail "the build did not say why unit 3-4 was verified whole"
 grep -q "^  1 of them (.*) found byte for byte as an earlier build proved them" "$work/proven-table.md" \
   || fail "the progress report does not set the proven units apart: $(tail -n 4 "$work/proven-table.md")"
+# Taken up again without PROVEN: the tables marked proven stay so (3-3's are not verified).
+bash scripts/long_build.sh twelve_mens_morris "$work/proven" 4 "${rules[@]}" > /dev/null \
+  || fail "the build given PROVEN, taken up again without it, failed: $(tail -n 1 "$work/proven/marks/events.log")"
+[ ! -e "$work/proven/marks/verify-3-3.log" ] || fail "3-3, marked proven, was verified when taken up again"
+tail -n 1 "$work/proven/marks/events.log" | grep -q "done$" \
+  || fail "the build taken up again did not end: $(tail -n 1 "$work/proven/marks/events.log")"
+# A unit listed in part is verified whole, but a table it lists with another digest still
+# stops the build.
+grep -v "  4-3\.ppdb$" "$work/tampered" > "$work/tampered-part"
+if PROVEN="$work/tampered-part" bash scripts/long_build.sh twelve_mens_morris "$work/proven-part" 4 \
+  "${rules[@]}" > /dev/null 2>&1; then
+  fail "a table that differs from PROVEN's digest, in a unit listed in part, did not stop the build"
+fi
+tail -n 1 "$work/proven-part/marks/events.log" | grep -q "3-4.ppdb differs from the table" \
+  || fail "the stop did not name the table unlike PROVEN: $(tail -n 1 "$work/proven-part/marks/events.log")"
 if PROVEN="$work/tampered" bash scripts/long_build.sh twelve_mens_morris "$work/proven-tampered" 4 \
   "${rules[@]}" > /dev/null 2>&1; then
   fail "a table that differs from PROVEN's digest did not stop the build"
@@ -432,11 +447,13 @@ for how in group hup; do
     'echo 5 > /proc/self/autogroup 2> /dev/null; exec bash scripts/long_build.sh "$@"' _ \
     twelve_mens_morris "$work/stub-$how" 3 > /dev/null &
   driver=$!
-  for _ in $(seq 100); do
-    grep -qs "build 3-3" "$work/stub-$how/marks/events.log" && break
+  # Until the stand-in has set its trap and written what it runs at (its unit may wait up to
+  # 1.5 s for the write of its autogroup's nice value).
+  for _ in $(seq 200); do
+    [ -e "$work/signals.autogroup" ] && break
     sleep 0.05
   done
-  sleep 0.5
+  [ -e "$work/signals.autogroup" ] || fail "the stand-in unit of the $how stop never started"
   # What the driver runs at (the write of 5 above may be refused without CAP_SYS_ADMIN), read
   # while it runs: the unit must run at the same.
   driver_nice=$(sed -n 's/.* nice //p' /proc/"$driver"/autogroup 2> /dev/null || true)

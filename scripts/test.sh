@@ -23,13 +23,15 @@ fi
 for tool in flock setsid; do
   command -v "$tool" > /dev/null || { echo "test.sh: $tool is not installed (util-linux)" >&2; exit 1; }
 done
-# RUSTFLAGS would replace .cargo/config.toml's flags, and with them the CPU baseline the
-# package's build tests check.
-if [ -n "${RUSTFLAGS:-}" ]; then
-  echo "test.sh: RUSTFLAGS is set ($RUSTFLAGS); it would replace .cargo/config.toml's" \
-    "flags, whose CPU baseline the tests check: unset it" >&2
-  exit 1
-fi
+# RUSTFLAGS (or CARGO_ENCODED_RUSTFLAGS) would replace .cargo/config.toml's flags, and with
+# them the CPU baseline the package's build tests check.
+for flags in RUSTFLAGS CARGO_ENCODED_RUSTFLAGS; do
+  if [ -n "${!flags:-}" ]; then
+    echo "test.sh: $flags is set; it would replace .cargo/config.toml's flags, whose CPU" \
+      "baseline the tests check: unset it" >&2
+    exit 1
+  fi
+done
 # Every x86-64 build targets x86-64-v2 (.cargo/config.toml): a CPU without it (QEMU's default
 # qemu64, say) would end every test binary with SIGILL.
 if [ "$(uname -m)" = x86_64 ] && [ -r /proc/cpuinfo ]; then

@@ -44,18 +44,21 @@ def two_nodes():
     # ray.init installs a SIGTERM handler of its own that outlives ray.shutdown: put back the
     # one before, so that a SIGTERM to the rest of the session is what it was.
     sigterm = signal.getsignal(signal.SIGTERM)
-    cluster = cluster_utils.Cluster(
-        initialize_head=True,
-        head_node_args={"num_cpus": 1, "node_ip_address": "127.0.0.1"},
-    )
-    # A setup that fails part way still shuts down what it started.
+    # A setup that fails part way still shuts down what it started (a head node that fails to
+    # start shuts down its own processes in its constructor).
+    cluster = None
     try:
+        cluster = cluster_utils.Cluster(
+            initialize_head=True,
+            head_node_args={"num_cpus": 1, "node_ip_address": "127.0.0.1"},
+        )
         cluster.add_node(num_cpus=1, node_ip_address="127.0.0.1")
         ray.init(address=cluster.address, log_to_driver=False)
         yield cluster
     finally:
         ray.shutdown()
-        cluster.shutdown()
+        if cluster is not None:
+            cluster.shutdown()
         signal.signal(signal.SIGTERM, sigterm)
 
 

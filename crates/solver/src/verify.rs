@@ -40,8 +40,8 @@
 //! where one side is far ahead, most successors lie in such tables, and locating them was most
 //! of a verification. What that gives up is the check that such a successor falls on a position
 //! its table holds rather than on an index that cannot arise. So one position in
-//! 64 (`SOLE_CHECK_EVERY`; those whose index is a multiple of it) locates and reads its
-//! successors in such tables too, as it does in any other: a fault of the index that sends
+//! 64 (`checks_sole`, chosen by a hash of its index, so that no part of the index's structure
+//! is left out) locates and reads its successors in such tables too, as it does in any other: a fault of the index that sends
 //! successors to indices that cannot arise fails the verification there, found all but surely
 //! once it touches a few hundred successors (a fault of a whole class of positions touches
 //! millions), for under one percent more time. A single such successor is left to the domains'
@@ -474,8 +474,7 @@ fn verify_table<D: Domain>(
                     let computed = if tb.domain().is_hole(key, index, pos) {
                         None
                     } else {
-                        let check_sole = index % SOLE_CHECK_EVERY == 0;
-                        recompute(tb, near, pos, recount, check_sole).map_err(dependency)?
+                        recompute(tb, near, pos, recount, checks_sole(index)).map_err(dependency)?
                     };
                     let same = match (stored, computed) {
                         (None, None) => true,
@@ -653,10 +652,15 @@ impl Recount {
     }
 }
 
-/// One position in this many (those whose index is a multiple of it) locates and reads its
-/// successors in tables of one result rather than giving them that result by their subspace,
-/// so that an index fault sending successors to indices that cannot arise is found.
-pub(crate) const SOLE_CHECK_EVERY: u64 = 64;
+/// Whether the position at `index` locates and reads its successors in tables of one result
+/// rather than giving them that result by their subspace, so that an index fault sending
+/// successors to indices that cannot arise is found: one in 64, chosen by the top six bits of
+/// a multiplicative hash of the index (an index's low digits follow its structure, its ranks of
+/// men and memories, which a choice by `index % 64` would sample unevenly).
+#[inline]
+fn checks_sole(index: u64) -> bool {
+    index.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58 == 0
+}
 
 /// The value `pos` must have given its successors; `None` if it cannot arise.
 ///
@@ -1248,7 +1252,7 @@ mod tests {
         );
     }
 
-    /// One position in `SOLE_CHECK_EVERY` locates its successors in tables of one result: a
+    /// One position in 64 (`checks_sole`) locates its successors in tables of one result: a
     /// successor of such a position of 3-6 in a table all won (5-3's or 6-3's), stored there
     /// as "cannot arise" (the table still holds one result: such a code is none), fails the
     /// verification of 3-6, which valued every such successor by its subspace alone before.
@@ -1265,7 +1269,7 @@ mod tests {
         let sole = |k| tb.table(k).unwrap().sole_result().is_some();
         // The first sampled position of 3-6 with a successor in a table of one result.
         let (sampled, (table_key, index)) = (0..domain.size(key))
-            .step_by(SOLE_CHECK_EVERY as usize)
+            .filter(|&i| checks_sole(i))
             .find_map(|i| {
                 let pos = domain.unrank(key, i);
                 if domain.is_hole(key, i, &pos) {
@@ -1304,6 +1308,22 @@ mod tests {
              stored as cannot arise"
         ));
         assert!(error.to_string().contains("cannot arise"), "{error}");
+    }
+
+    /// The positions that check successors in tables of one result are one in 64, spread over
+    /// the index rather than on one residue.
+    #[test]
+    fn one_position_in_64_checks_its_successors_in_tables_of_one_result() {
+        let n = 1u64 << 20;
+        let chosen = (0..n).filter(|&i| checks_sole(i)).count() as u64;
+        assert!(
+            (n / 64 * 9 / 10..n / 64 * 11 / 10).contains(&chosen),
+            "{chosen}"
+        );
+        for residue in 0..64 {
+            let of_residue = (residue..n).step_by(64).filter(|&i| checks_sole(i)).count();
+            assert!(of_residue > 0, "no index = {residue} mod 64 is chosen");
+        }
     }
 
     /// A successor in a subspace no table the verification reads holds (one the domain's

@@ -312,7 +312,7 @@ fn memories_index_locate_and_unmove_consistently_on_small_boards() {
 }
 
 /// The whole unit 3-3 of Twelve Men's Morris as its long builds index it (its diagonals and
-/// the no-re-forming memories: 193,950 indices in four subspaces), every index checked as on
+/// the no-re-forming memories: 192,950 indices in four subspaces), every index checked as on
 /// the small boards: the tables of the twelve-man build rest on this index, and the
 /// verification reads successors through it too, so it cannot check it alone.
 #[test]
