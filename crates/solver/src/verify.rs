@@ -1265,24 +1265,11 @@ mod tests {
             .unwrap()
             .passed());
         let domain = tb.domain();
-        let game = domain.game();
         let sole = |k| tb.table(k).unwrap().sole_result().is_some();
         // The first sampled position of 3-6 with a successor in a table of one result.
-        let (sampled, (table_key, index)) = (0..domain.size(key))
-            .filter(|&i| checks_sole(i))
-            .find_map(|i| {
-                let pos = domain.unrank(key, i);
-                if domain.is_hole(key, i, &pos) {
-                    return None;
-                }
-                let mut found = None;
-                game.for_each_move(&pos, |mv| {
-                    if found.is_none() {
-                        let next = game.play(&pos, mv);
-                        found = domain.locate(&next).ok().filter(|&(k, _)| sole(k));
-                    }
-                });
-                found.map(|f| (i, f))
+        let (sampled, _, (table_key, index)) =
+            first_with_successor(domain, key, checks_sole, |next| {
+                domain.locate(next).ok().filter(|&(k, _)| sole(k))
             })
             .expect("a sampled position of 3-6 with a successor in a table of one result");
         drop(tb);
@@ -1335,24 +1322,19 @@ mod tests {
         let tb = six_mens_morris_to_3_6(dir.path());
         let key = crate::morris::MorrisKey::moving(3, 6);
         let domain = tb.domain();
-        let game = domain.game();
         // A position of 3-6 with a turn into another subspace that does not end the game.
-        let (pos, other) = (0..domain.size(key))
-            .find_map(|i| {
-                let pos = domain.unrank(key, i);
-                if domain.is_hole(key, i, &pos) {
-                    return None;
-                }
-                let mut found = None;
-                game.for_each_move(&pos, |mv| {
-                    let next = game.play(&pos, mv);
-                    if found.is_none() && crate::tablebase::terminal_value(game, &next).is_none() {
-                        found = domain.subspace_of(&next).filter(|&k| k != key);
-                    }
-                });
-                found.map(|k| (pos, k))
-            })
-            .expect("a position of 3-6 with a turn into another subspace");
+        let (_, pos, other) = first_with_successor(
+            domain,
+            key,
+            |_| true,
+            |next| {
+                crate::tablebase::terminal_value(domain.game(), next)
+                    .is_none()
+                    .then(|| domain.subspace_of(next).filter(|&k| k != key))
+                    .flatten()
+            },
+        )
+        .expect("a position of 3-6 with a turn into another subspace");
         let mut tables = near_tables(&tb, key).unwrap();
         let recount = Recount::of(None, false);
         let near_of = |tables: &[NearTable<crate::morris::MorrisKey>], index: &NearIndex| {
@@ -1378,6 +1360,30 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    /// The first position of `key` (its index chosen by `at`, not a hole) with a successor that
+    /// `pick` finds something in: the index, the position and what was found.
+    fn first_with_successor<T>(
+        domain: &crate::morris::MorrisDomain,
+        key: crate::morris::MorrisKey,
+        at: impl Fn(u64) -> bool,
+        pick: impl Fn(&perfectplay_core::morris::MorrisPosition) -> Option<T>,
+    ) -> Option<(u64, perfectplay_core::morris::MorrisPosition, T)> {
+        let game = domain.game();
+        (0..domain.size(key)).filter(|&i| at(i)).find_map(|i| {
+            let pos = domain.unrank(key, i);
+            if domain.is_hole(key, i, &pos) {
+                return None;
+            }
+            let mut found = None;
+            game.for_each_move(&pos, |mv| {
+                if found.is_none() {
+                    found = pick(&game.play(&pos, mv));
+                }
+            });
+            found.map(|f| (i, pos, f))
+        })
     }
 
     /// Checkers with 2 and 3 pieces, built in `plain` and compressed with distances in `packed`.
