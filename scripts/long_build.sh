@@ -297,9 +297,16 @@ for a in $(seq 3 "$max_men"); do
     if [ -z "$whole_proven" ] && [ "$listed" -gt 0 ] && [ "$unverified" -gt 0 ]; then
       log "$unit: ${listed} of its ${#tables[@]} tables are listed in ${proven:+$(basename "$proven") or }marked proven, or one was verified here: each is verified"
       # A listed table is still held to its digest: another table than the one proven stops.
+      # A `proven-` mark an earlier run left in the unit no longer stands: the table is verified
+      # now, and until then it is neither verified nor proven (the progress report counts it so).
       for file in "${tables[@]}"; do
         key=$(basename "$file" .ppdb)
-        [ -f "$marks/verified-$key" ] || same_as_proven "$key" || true
+        [ -f "$marks/verified-$key" ] && continue
+        same_as_proven "$key" || true
+        if [ -f "$marks/proven-$key" ]; then
+          rm -f "$marks/proven-$key"
+          log "$key: its mark of a table proven by digest withdrawn, as its unit is verified whole"
+        fi
       done
     fi
     for file in "${tables[@]}"; do

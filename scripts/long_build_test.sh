@@ -226,6 +226,12 @@ grep -vE '  (4-4(-b[^.]*)?|4-3)\.ppdb$' "$work/long/CHECKSUMS" > "$work/proven.s
 [ "$(wc -l < "$work/proven.sha256")" -lt "$(($(wc -l < "$work/long/CHECKSUMS") - 1))" ] \
   || fail "the manifest of proven tables has no 4-4 tables to leave out"
 grep -q "  3-4\.ppdb$" "$work/proven.sha256" || fail "the manifest of proven tables lists no 3-4"
+# A mark of a table proven by digest, left by an earlier run in a unit now verified whole
+# (4-4-bm: 4-4's other tables are not listed), is withdrawn and the table verified.
+mkdir -p "$work/proven/marks"
+printf '%s  %s\n' "$(awk '$2 == "4-4-bm.ppdb" { print $1 }' "$work/long/CHECKSUMS")" \
+  "$work/long/CHECKSUMS" > "$work/proven/marks/proven-4-4-bm"
+grep -q '^[0-9a-f]\{64\}  ' "$work/proven/marks/proven-4-4-bm" || fail "the full build made no 4-4-bm table"
 PROVEN="$work/proven.sha256" EXPECT="$work/long/CHECKSUMS" \
   bash scripts/long_build.sh twelve_mens_morris "$work/proven" 4 \
   "${rules[@]}" > /dev/null || fail "the build given PROVEN failed: $(tail -n 1 "$work/proven/marks/events.log")"
@@ -253,6 +259,8 @@ grep -q "^3 units built and verified" "$work/proven-table.md" \
   || fail "the progress report does not count the proven units: $(tail -n 3 "$work/proven-table.md")"
 grep -q "3-4: [0-9]* of its [0-9]* tables are listed in proven.sha256 or marked proven, or one was verified here: each is verified" \
   "$work/proven/marks/events.log" || fail "the build did not say why unit 3-4 was verified whole"
+grep -q "4-4-bm: its mark of a table proven by digest withdrawn" "$work/proven/marks/events.log" \
+  || fail "the build did not say that 4-4-bm's leftover proven mark was withdrawn"
 grep -q "^  1 of them (.*) found byte for byte as an earlier build proved them" "$work/proven-table.md" \
   || fail "the progress report does not set the proven units apart: $(tail -n 4 "$work/proven-table.md")"
 # Taken up again without PROVEN: the tables marked proven stay so (3-3's are not verified).
@@ -492,7 +500,9 @@ grep -E "^ +[0-9]+-[0-9]+" "$work/long/marks/build-4-4.log" \
   | awk '!seen[$1]++ { print $1, $2, $3, $4, $5, $6, "kept" }' > "$work/kept-only/marks/build-4-4.log"
 echo "16 tables, 7000000 positions; solved 0 in 0.01 s with 2 threads" >> "$work/kept-only/marks/build-4-4.log"
 want=$(awk '$1 ~ /^4-4(-b[a-z]+)?$/ && $7 == "kept" { s += $2 } END { print s }' "$work/kept-only/marks/build-4-4.log")
-python3 scripts/long_build_progress.py "$work/kept-only" --table | grep -q "| $(python3 -c "print(f'{$want:,}')") |" \
-  || fail "a unit whose tables a stopped run wrote was not counted by them ($want indices): $(python3 scripts/long_build_progress.py "$work/kept-only" --table)"
+# Read from a file: `grep -q` in a pipe may close it before the report is written (pipefail).
+python3 scripts/long_build_progress.py "$work/kept-only" --table > "$work/kept-only.md"
+grep -q "| $(python3 -c "print(f'{$want:,}')") |" "$work/kept-only.md" \
+  || fail "a unit whose tables a stopped run wrote was not counted by them ($want indices): $(cat "$work/kept-only.md")"
 
 echo "long_build.sh: stopped, resumed, verified and searched; $(wc -l < "$work/long/CHECKSUMS") tables identical to one uninterrupted build, and to the manifest of the digests recorded; the start ($(echo "$searched" | awk '$1 == "start" { print $2 }')) and 24 first placements as the whole-game tables value them; a table unlike EXPECT's stops it; the units PROVEN lists whole are not verified again, those it lists in part are verified whole; --keep carries an earlier build's files on; a directory verified without unit distances is refused; units built again give the same longest wins and losses; other options, a second driver, a stale pid file and a CHECKSUMS unlike the verified digests are refused or told apart"

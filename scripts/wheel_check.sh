@@ -71,6 +71,9 @@ fi
 perfectplay --version
 python -m perfectplay perft checkers --depth 6 --check | tail -n 1
 python -m perfectplay solve three_mens_morris --out "$check/tables" -q | tail -n 1
-perfectplay probe three_mens_morris --db "$check/tables" | grep -q "value: win in 9"
+# Read from a file: `grep -q` in a pipe may close it before the probe has written (pipefail).
+perfectplay probe three_mens_morris --db "$check/tables" > "$check/probe.txt"
+grep -q "value: win in 9" "$check/probe.txt" \
+  || { echo "wheel check: the probe did not find the win in 9: $(cat "$check/probe.txt")" >&2; exit 1; }
 perfectplay verify three_mens_morris --db "$check/tables" -q | tail -n 1
 echo "wheel check: the perfectplay command solves, probes and verifies"
