@@ -1,9 +1,10 @@
-"""Shared helpers for the perfectplay tests."""
+"""Fixtures and the checks made before any test: the helpers the test modules import are in
+_helpers.py."""
 
 import importlib
-import importlib.util
 import os
-import random
+import sys
+from pathlib import Path
 
 # Every Ray process of the cluster tests on 127.0.0.1. Ray reads this once, when it is first
 # imported, and on a machine with a default route it otherwise resolves "127.0.0.1" to the
@@ -12,11 +13,15 @@ import random
 # starts.
 os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
 
+# The test modules import _helpers from this folder. The default import mode puts it on
+# sys.path; --import-mode=importlib puts no test folder there. Appended, it shadows nothing.
+_TESTS = str(Path(__file__).resolve().parent)
+if _TESTS not in sys.path:
+    sys.path.append(_TESTS)
+
 import pytest  # noqa: E402
 
 import perfectplay as pp  # noqa: E402
-
-MORRIS_IDS = [g for g in pp.game_ids() if g != "checkers"]
 
 # The modules the `[test]` extra installs, which some test modules skip without
 # (`pytest.importorskip`). Where the extra was installed (scripts/python_test.sh), one that
@@ -36,33 +41,8 @@ if os.environ.get("PERFECTPLAY_REQUIRE_TEST_EXTRAS") == "1":
             ) from error
 
 
-def random_states(game, seed, plies, actions=True):
-    """Yields the states of a random game of `game`, one per action (or per whole move)."""
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    yield state
-    for _ in range(plies):
-        if state.is_terminal():
-            return
-        if actions:
-            state.apply_action(rng.choice(state.legal_actions()))
-        else:
-            state.apply(rng.choice(state.legal_moves()))
-        yield state
-
-
 @pytest.fixture(params=pp.game_ids())
 def game_id(request):
     """Every game id."""
     return request.param
 
-
-def load_checkout_module(name, path):
-    """Imports the file `path` of the repository checkout as module `name`; skips the test
-    where the tests run without a checkout around them."""
-    if not path.exists():
-        pytest.skip(f"{path} is not here: not a repository checkout")
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module

@@ -10,6 +10,7 @@ import threading
 import time
 
 import pytest
+from _helpers import child_cwd
 
 import perfectplay as pp
 
@@ -37,6 +38,7 @@ def tool(*args, stdin=None, check=True):
         capture_output=True,
         text=True,
         timeout=120,
+        cwd=child_cwd(),
     )
     if check:
         assert done.returncode == 0, done.stderr
@@ -50,7 +52,9 @@ def test_version_agrees_with_the_package():
 def test_the_console_script_is_installed_and_runs():
     script = pathlib.Path(sys.executable).with_name("perfectplay")
     assert script.exists(), "pip installs the perfectplay console script beside python"
-    done = subprocess.run([script, "games"], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [script, "games"], capture_output=True, text=True, timeout=60, cwd=child_cwd()
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0].startswith("checkers")
 
@@ -104,6 +108,7 @@ def test_ctrl_c_ends_a_build_at_once_and_a_rerun_completes(tmp_path):
         + ["--out", str(out), "-q"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        cwd=child_cwd(),
     )
     # Let it get into the solver (several seconds of work at 5 pieces), then interrupt.
     deadline = time.monotonic() + 60

@@ -12,6 +12,7 @@ import threading
 import time
 
 import pytest
+from _helpers import child_cwd
 
 ray = pytest.importorskip("ray")
 cluster_utils = pytest.importorskip("ray.cluster_utils")
@@ -157,21 +158,45 @@ class _holding:
         self.claim.release()
 
 
-def _unit_workers(subspace):
-    """PIDs of Ray workers running the unit of ``subspace`` now (Ray titles a busy worker by its
-    task's name, ``perfectplay unit 5-3 + 3-5``; the worker of the unit before may still hold
-    its title for a moment after writing its tables). Read from ``/proc`` itself, which is
-    what ``ps`` reads: a slim image may not have ``ps``."""
-    workers = []
-    for cmdline in pathlib.Path("/proc").glob("[0-9]*/cmdline"):
+def _descendants(pid):
+    """PIDs of the processes below ``pid``, each one's parent read from ``/proc/PID/stat``."""
+    children = {}
+    for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
         try:
-            title = cmdline.read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):  # the process ended meanwhile
+            continue
+        children.setdefault(parent, []).append(int(stat.parent.name))
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), ()):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def _unit_workers(subspace):
+    """PIDs of this cluster's Ray workers running the unit of ``subspace`` now (Ray titles a
+    busy worker by its task's name, ``perfectplay unit 5-3 + 3-5``; the worker of the unit
+    before may still hold its title for a moment after writing its tables). Read from
+    ``/proc`` itself, which is what ``ps`` reads: a slim image may not have ``ps``.
+
+    Only processes below this one count: ``two_nodes`` starts the raylets as its children
+    and each raylet starts its workers, while the workers of another suite's cluster on this
+    host, or of one an earlier run left behind (adopted by init), are elsewhere in the tree
+    and would be counted, or killed, by their title alone."""
+    workers = []
+    for pid in _descendants(os.getpid()):
+        try:
+            cmdline = pathlib.Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:  # the process ended meanwhile
             continue
+        title = cmdline.replace(b"\0", b" ").decode(errors="replace")
         if "ray::perfectplay unit" in title and subspace in title.split(
             "ray::perfectplay unit", 1
         )[1].split():
-            workers.append(int(cmdline.parent.name))
+            workers.append(pid)
     return workers
 
 
@@ -238,7 +263,9 @@ def test_a_driver_killed_and_started_again_resumes_byte_identical(two_nodes, tmp
     out = tmp_path / "cluster"
     command = [sys.executable, "-m", "perfectplay.cluster", *request]
     command += ["--out", str(out), "--address", two_nodes.address]
-    first = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    first = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=child_cwd()
+    )
     deadline = time.monotonic() + 120
     while not (out / "4-3.ppdb").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -246,7 +273,7 @@ def test_a_driver_killed_and_started_again_resumes_byte_identical(two_nodes, tmp
     assert not (out / "5-3.ppdb").exists(), "killed before the last unit is written"
     first.kill()
     first.wait(timeout=30)
-    again = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    again = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=child_cwd())
     assert again.returncode == 0, again.stderr
     assert checksums(out) == checksums(local)
     assert not [p for p in out.iterdir() if ".tmp-" in p.name]
@@ -286,6 +313,7 @@ def test_a_driver_stopped_by_a_signal_has_the_running_unit_save_its_state(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        cwd=child_cwd(),
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     # The last unit (6-3 + 3-6) takes some 15 s of CPU: stop it once its worker has spent a
@@ -303,7 +331,7 @@ def test_a_driver_stopped_by_a_signal_has_the_running_unit_save_its_state(
     assert [name for name in left if name.endswith(".ppck")] in (["3-6.ppck"], ["6-3.ppck"]), left
     # Temporary files are dot files: none is left, the stopped unit's saved or removed.
     assert not [p.name for p in out.iterdir() if ".tmp-" in p.name]
-    again = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    again = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=child_cwd())
     assert again.returncode == 0, again.stderr
     assert "taken up from checkpoints: 1 units" in again.stdout
     assert checksums(out) == checksums(local_6_3)
@@ -316,6 +344,7 @@ def test_the_command_line(two_nodes, tmp_path):
         capture_output=True,
         text=True,
         timeout=120,
+        cwd=child_cwd(),
     )
     assert done.returncode == 0, done.stderr
     assert "7 tables, 564 positions" in done.stdout
@@ -324,6 +353,7 @@ def test_the_command_line(two_nodes, tmp_path):
         capture_output=True,
         text=True,
         timeout=60,
+        cwd=child_cwd(),
     )
     assert bad.returncode == 1 and "max_pieces" in bad.stderr
 

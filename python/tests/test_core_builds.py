@@ -18,7 +18,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import load_checkout_module
+from _helpers import child_cwd, load_checkout_module
 
 import perfectplay as pp
 from perfectplay import _select_core
@@ -33,7 +33,12 @@ def run_with_core(choice, code, *args):
     """Runs `code` in a fresh interpreter with `PERFECTPLAY_CORE=choice`; returns its stdout."""
     env = dict(os.environ, PERFECTPLAY_CORE=choice)
     done = subprocess.run(
-        [sys.executable, "-c", code, *args], env=env, capture_output=True, text=True, timeout=300
+        [sys.executable, "-c", code, *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=child_cwd(),
     )
     if done.returncode != 0:
         raise AssertionError(f"PERFECTPLAY_CORE={choice}: exit {done.returncode}\n{done.stderr}")
@@ -44,7 +49,11 @@ def import_refused(choice):
     """The error output of `import perfectplay` with `PERFECTPLAY_CORE=choice`, which must fail."""
     env = dict(os.environ, PERFECTPLAY_CORE=choice)
     done = subprocess.run(
-        [sys.executable, "-c", "import perfectplay"], env=env, capture_output=True, text=True
+        [sys.executable, "-c", "import perfectplay"],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=child_cwd(),
     )
     assert done.returncode != 0, f"PERFECTPLAY_CORE={choice} was not refused"
     return done.stderr

@@ -5,7 +5,7 @@ import pytest
 
 import perfectplay as pp
 from perfectplay import _core
-from conftest import random_states
+from _helpers import random_states
 
 OPTIONAL = {"capture": "optional"}
 

@@ -6,6 +6,7 @@ import sys
 
 import numpy as np
 import pytest
+from _helpers import child_cwd
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -76,7 +77,11 @@ def test_perfectplay_imports_without_open_spiel_and_the_bridge_says_what_to_inst
         "    print(error)\n"
     )
     run = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=child_cwd(),
     )
     assert run.returncode == 0, run.stderr
     assert "pip install perfectplay[openspiel]" in run.stdout

@@ -5,6 +5,7 @@ import sys
 import types
 
 import pytest
+from _helpers import child_cwd
 
 import perfectplay as pp
 from perfectplay import tablebase
@@ -41,7 +42,13 @@ def test_a_notebook_build_without_ipywidgets_leaves_one_output(tmp_path):
         f"pp.tablebase.build('nine_mens_morris', {str(tmp_path)!r}, max_men=4)\n"
     )
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
-    nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
+    # The kernel starts in the folder `path` names, its working directory first on sys.path.
+    nbclient.NotebookClient(
+        notebook,
+        timeout=120,
+        kernel_name="python3",
+        resources={"metadata": {"path": child_cwd()}},
+    ).execute()
     outputs = notebook.cells[0].outputs
     progress = [o for o in outputs if o.output_type == "display_data"]
     assert len(progress) == 1, outputs

@@ -13,6 +13,7 @@ import time
 
 import numpy as np
 import pytest
+from _helpers import child_cwd
 
 import perfectplay as pp
 from perfectplay import _core
@@ -46,6 +47,7 @@ def run_python(code, timeout=60):
         capture_output=True,
         text=True,
         timeout=timeout,
+        cwd=child_cwd(),
     )
 
 
@@ -165,6 +167,7 @@ def test_ctrl_c_stops_a_deep_perft():
         )],
         stdout=subprocess.PIPE,
         text=True,
+        cwd=child_cwd(),
         # Python turns SIGINT into KeyboardInterrupt only where it was not ignored when Python
         # started, and a shell without job control starts its background jobs so.
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),

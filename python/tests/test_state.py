@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import perfectplay as pp
-from conftest import MORRIS_IDS, random_states
+from _helpers import MORRIS_IDS, random_states
 
 
 def test_game_ids_and_aliases():

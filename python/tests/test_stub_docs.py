@@ -4,7 +4,7 @@ import ast
 from pathlib import Path
 
 import pytest
-from conftest import load_checkout_module
+from _helpers import load_checkout_module
 
 from perfectplay import _core
 

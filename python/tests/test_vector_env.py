@@ -10,6 +10,7 @@ import time
 
 import numpy as np
 import pytest
+from _helpers import child_cwd
 
 import perfectplay as pp
 
@@ -395,6 +396,7 @@ def test_results_do_not_depend_on_the_thread_count():
             capture_output=True,
             text=True,
             check=True,
+            cwd=child_cwd(),
         )
         outputs.append(run.stdout)
     assert outputs[0] == outputs[1] == outputs[2]

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+from _helpers import child_cwd
 
 import perfectplay as pp
 
@@ -22,7 +23,10 @@ def test_the_package_and_the_command_print_the_workspace_version():
     version = workspace()["package"]["version"]
     assert pp.__version__ == version
     done = subprocess.run(
-        [sys.executable, "-m", "perfectplay", "--version"], capture_output=True, text=True
+        [sys.executable, "-m", "perfectplay", "--version"],
+        capture_output=True,
+        text=True,
+        cwd=child_cwd(),
     )
     assert done.stdout.strip() == f"perfectplay {version}"
 
