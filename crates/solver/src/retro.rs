@@ -1120,6 +1120,21 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
             .flatten()
     }
 
+    /// Debug builds: a successor located in an exit's table, where the game is over, is
+    /// valued by that table as the end-of-game test values it.
+    #[cfg(debug_assertions)]
+    fn check_unplayed_end(&self, next: &Pos<D>) {
+        match terminal_value(self.domain.game(), next) {
+            None => {}
+            Some(Ok(v)) => debug_assert_eq!(
+                self.read_exit(next).map(|r| r.wdl),
+                Some(v.wdl),
+                "an exit's table values a finished game as the rules do: {next:?}"
+            ),
+            Some(Err(_)) => debug_assert_eq!(self.read_exit(next), None, "{next:?} cannot arise"),
+        }
+    }
+
     /// Where the table of `key` is in `exits`, if it is an exit of the unit.
     fn exit_table(&self, key: D::Key) -> Option<usize> {
         self.exits.binary_search_by(|(k, _)| k.cmp(&key)).ok()
@@ -1127,28 +1142,33 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
 
     /// Where successor `next` (outside the unit's quiet turns) is valued: at once (the end of
     /// the game), by its cell in the unit, or by a read in the table of an exit. `located` is
-    /// its location where the caller has found it already (not needed when the game is over
-    /// there); it is looked for again, for the error, where it was not found.
+    /// its location where the caller has found it already; it is looked for again, for the
+    /// error, where it was not found.
+    ///
+    /// A successor located in an exit's table is not tested for the end of the game: that
+    /// table holds the rules' value of a position where the game is over (its unit's first
+    /// pass decided it so: a loss at 0 plies, a draw, or one that cannot arise), and its read
+    /// adds to [`Exits`] what the test's value would. The test is a call of `Game::outcome`
+    /// for nearly every capture (BENCHMARKS.md). Debug builds compare the two.
     fn successor(
         &self,
         g: u64,
         next: &Pos<D>,
         located: Option<(D::Key, u64)>,
     ) -> Result<Successor, SolveError> {
-        // Where the caller located it, where it goes is found first: the key then need not
-        // live across the end-of-game test's call, spilled a field at a time and read back
-        // whole, which waits for the stores to retire (a store-forwarding stall).
         let known = located.and_then(|(key, index)| match self.member(key) {
             Some(m) => Some(Successor::Internal(self.offsets[m] + index)),
             None => self.exit_table(key).map(|t| Successor::Exit(t, index)),
         });
+        if let Some(Successor::Exit(table, index)) = known {
+            #[cfg(debug_assertions)]
+            self.check_unplayed_end(next);
+            return Ok(Successor::Exit(table, index));
+        }
         if let Some(v) = terminal_value(self.domain.game(), next) {
             return v
                 .map(Successor::Value)
                 .map_err(|_| self.inconsistent(g, "a turn leads to a position won by its mover"));
-        }
-        if let Some(known) = known {
-            return Ok(known);
         }
         let (key, index) = self
             .domain

@@ -386,7 +386,8 @@ fn check_unit<D: Domain>(domain: &D, unit: &[D::Key]) -> Result<(), SolveError> 
 }
 
 /// Builds `units` into `out` in their order, each after the ones before it (see
-/// [`UnitWork::build`]), and reports.
+/// [`UnitWork::build`]), and reports. Its callers have refused keys the scheme cannot hold
+/// ([`check_keys`]) before they opened or locked anything.
 fn build_units<D: Domain>(
     tb: &Tablebase<D>,
     out: &Path,
@@ -394,7 +395,6 @@ fn build_units<D: Domain>(
     options: &SolveOptions,
     figures: &BuildProgress,
 ) -> Result<SolveReport, SolveError> {
-    check_keys(tb.domain(), units)?;
     refuse_foreign_tables(tb, units)?;
     let (pool, threads) = worker_pool(options.threads)?;
     let started = Instant::now();
