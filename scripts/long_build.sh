@@ -51,7 +51,8 @@
 # lists with another digest stops the build, as with EXPECT. A unit is proven so only whole:
 # where PROVEN lists some of its tables but not all (or one was verified here), every table of
 # it is verified, since verifying one reads its unit-mates' distances, which only their own
-# verification checks. It is what makes a build begun
+# verification checks; a `proven-KEY` an earlier run left in such a unit is withdrawn as the
+# table's verification begins (logged). It is what makes a build begun
 # again on a new disk cost its builds alone: verifying took two fifths of the time. Each
 # unit's longest distances are still read from the unit distances this build writes; for a
 # unit proven so, nothing checks those distances (only its tables' digests are compared), as
@@ -303,7 +304,10 @@ for a in $(seq 3 "$max_men"); do
         key=$(basename "$file" .ppdb)
         [ -f "$marks/verified-$key" ] && continue
         same_as_proven "$key" || true
-        if [ -f "$marks/proven-$key" ]; then
+        # Only where the table can be verified now (its unit distances are here): a unit some
+        # earlier driver proved in part and finished keeps its record of the proof, and its
+        # verification fails as it would have.
+        if [ -f "$marks/proven-$key" ] && [ -f "$dir/$key.ppud" ]; then
           rm -f "$marks/proven-$key"
           log "$key: its mark of a table proven by digest withdrawn, as its unit is verified whole"
         fi

@@ -117,7 +117,12 @@ def read_units(marks: Path) -> List[Unit]:
         tables = unit_tables(log, a, b)
         keys = sorted(tables)
         verified = [marks / f"verified-{k}" for k in keys if (marks / f"verified-{k}").exists()]
-        proven = [marks / f"proven-{k}" for k in keys if (marks / f"proven-{k}").exists()]
+        # A table verified here is not counted proven, whatever mark an earlier run left.
+        proven = [
+            marks / f"proven-{k}"
+            for k in keys
+            if (marks / f"proven-{k}").exists() and not (marks / f"verified-{k}").exists()
+        ]
         units.append(
             Unit(
                 a=a,

@@ -46,7 +46,9 @@ def child_cwd():
     """An empty directory for Python child processes to start in. `python -c` and `-m` put
     their working directory first on sys.path: a child started from the checkout's python/
     folder would import the source tree (which has no compiled extension) instead of the
-    installed package, whatever folder pytest was started from."""
+    installed package. (Ray's workers are not children of this kind: `ray.init` in the
+    cluster fixture gives them pytest's own working directory, which python_test.sh makes
+    python/tests.)"""
     path = tempfile.mkdtemp(prefix="perfectplay-tests-cwd-")
     atexit.register(shutil.rmtree, path, ignore_errors=True)
     return path
