@@ -1126,9 +1126,10 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
     fn check_unplayed_end(&self, next: &Pos<D>) {
         match terminal_value(self.domain.game(), next) {
             None => {}
+            // As `Exits::add` counts them: the result, and the plies where it has a distance.
             Some(Ok(v)) => debug_assert_eq!(
-                self.read_exit(next).map(|r| r.wdl),
-                Some(v.wdl),
+                self.read_exit(next).map(|r| (r.wdl, r.plies.unwrap_or(0))),
+                Some((v.wdl, v.plies.unwrap_or(0))),
                 "an exit's table values a finished game as the rules do: {next:?}"
             ),
             Some(Err(_)) => debug_assert_eq!(self.read_exit(next), None, "{next:?} cannot arise"),
@@ -1156,11 +1157,9 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         next: &Pos<D>,
         located: Option<(D::Key, u64)>,
     ) -> Result<Successor, SolveError> {
-        let known = located.and_then(|(key, index)| match self.member(key) {
-            Some(m) => Some(Successor::Internal(self.offsets[m] + index)),
-            None => self.exit_table(key).map(|t| Successor::Exit(t, index)),
-        });
-        if let Some(Successor::Exit(table, index)) = known {
+        // The caller locates only successors that leave the unit.
+        let exit = located.and_then(|(key, index)| Some((self.exit_table(key)?, index)));
+        if let Some((table, index)) = exit {
             #[cfg(debug_assertions)]
             self.check_unplayed_end(next);
             return Ok(Successor::Exit(table, index));

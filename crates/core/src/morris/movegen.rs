@@ -170,7 +170,11 @@ impl Morris {
     /// slides and flights by starting point and destination, each base move followed by its
     /// choices of men to take. A position over by itself has none.
     pub fn for_each_turn<F: FnMut(&MorrisMove)>(&self, pos: &MorrisPosition, mut visit: F) {
-        if self.position_outcome(pos).is_some() {
+        // A trapped side is not tested for here: it has no base move to visit, so it gets no
+        // turn, or its pass where the rules let it pass. The test would go over the men's
+        // targets once more, after callers such as the solver, the verifier and a game's end
+        // test (`Game::outcome`) went over them for the position already.
+        if self.position_outcome_with(pos, || true).is_some() {
             return;
         }
         let theirs = pos.men(!pos.side);

@@ -892,6 +892,67 @@ fn a_side_with_a_memory_has_a_move_exactly_when_some_man_has_a_target() {
     );
 }
 
+/// `for_each_turn` leaves the test for a trapped side to the turns it finds (none, or a pass):
+/// a position has no turn exactly where it is over. Checked on crowded boards, where sides are
+/// trapped (with memories where the rules keep them), and on positions of random games, for
+/// every rule set.
+#[test]
+fn a_position_has_no_turn_exactly_where_it_is_over() {
+    let mut rng = Rng(crate::SplitMix64::new(0x6f76_6572));
+    let (mut over, mut trapped) = (0, 0);
+    for g in every_rule_set() {
+        let board = g.board();
+        let points = board.all_points().count() as usize;
+        let men = usize::from(g.rules().men);
+        let mut positions: Vec<MorrisPosition> = random_positions(&g, 0x7475_726e, 20, 200, 3)
+            .into_iter()
+            .map(|(pos, _)| pos)
+            .collect();
+        for _ in 0..4_000 {
+            // Up to `men` a side, one to three points left empty.
+            let filled = (points - 1 - rng.below(3)).min(2 * men);
+            let mut sides = [Bitboard(0); 2];
+            while ((sides[0] | sides[1]).count() as usize) < filled {
+                let q = rng.below(points) as u8;
+                let side = rng.below(2);
+                if !(sides[0] | sides[1]).contains_index(q) && (sides[side].count() as usize) < men
+                {
+                    sides[side] |= Bitboard::from_index(q);
+                }
+            }
+            let us = if rng.below(2) == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let Ok(mut pos) = g.position(sides[0], sides[1], 0, 0, us) else {
+                continue;
+            };
+            // Now and then a memory of one of the side's men, where the rules keep memories.
+            if g.rules().no_reforming && rng.below(2) == 0 {
+                let ours: Vec<u8> = pos.men(us).indices().collect();
+                let man = ours[rng.below(ours.len())];
+                let steps: Vec<u8> = board.neighbours(man).indices().collect();
+                if let Some(&point) = steps.get(rng.below(steps.len().max(1))) {
+                    pos.set_barrier(us, Some(Barrier { man, point }));
+                }
+            }
+            positions.push(pos);
+        }
+        for pos in &positions {
+            let ends = g.position_outcome(pos).is_some();
+            let turns = g.count_moves(pos);
+            assert_eq!(turns == 0, ends, "{}: {pos:?}, {turns} turns", g.rules());
+            over += u32::from(ends);
+            trapped += u32::from(ends && !g.has_base_move(pos));
+        }
+    }
+    assert!(
+        over > 1000 && trapped > 500,
+        "{over} over, {trapped} trapped"
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // 5. Lasker and Shah
 // ---------------------------------------------------------------------------------------------
