@@ -977,7 +977,8 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
     ///
     /// A successor in the unit is valued by its own cell, even when the game ends there (it is
     /// then decided at initialisation and reaches `pos` through the layers), so it costs no
-    /// end-of-game test and, usually, no index.
+    /// end-of-game test and, usually, no index; one located in an exit's table is read there,
+    /// with no such test either ([`Self::successor`]).
     ///
     /// `exits` is filled in place: it holds an array of indices, too large to return by value
     /// once per position.
