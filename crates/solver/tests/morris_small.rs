@@ -451,28 +451,8 @@ fn other_presets_solve_small_subspaces() {
     for (id, key) in [
         ("lasker_morris", MorrisKey::moving(3, 3)),
         ("morabaraba", MorrisKey::moving(3, 4)),
-        (
-            "nine_mens_morris",
-            MorrisKey {
-                mover: 2,
-                other: 2,
-                mover_hand: 1,
-                other_hand: 1,
-                mover_barrier: false,
-                other_barrier: false,
-            },
-        ),
-        (
-            "lasker_morris",
-            MorrisKey {
-                mover: 3,
-                other: 2,
-                mover_hand: 0,
-                other_hand: 1,
-                mover_barrier: false,
-                other_barrier: false,
-            },
-        ),
+        ("nine_mens_morris", MorrisKey::moving(2, 2).with_hands(1, 1)),
+        ("lasker_morris", MorrisKey::moving(3, 2).with_hands(0, 1)),
         ("six_mens_morris", MorrisKey::moving(4, 4)),
     ] {
         let dir = tempfile::tempdir().unwrap();

@@ -107,7 +107,7 @@ fn endless_play_won_by_five(
             }
         }
     }
-    let false_label = |k: MorrisKey| if k.mover == 5 { WIN } else { LOSS };
+    let false_label = |k: MorrisKey| if k.mover() == 5 { WIN } else { LOSS };
     for &(k, i) in &set {
         labels.get_mut(&k).unwrap()[i as usize] = false_label(k);
     }
@@ -122,7 +122,7 @@ fn endless_play_won_by_five(
                 in_unit(tb, unit, next)
                     .is_some_and(|(nk, ni)| labels[&nk][ni as usize] == false_label(nk))
             };
-            let stays = if k.mover == 5 {
+            let stays = if k.mover() == 5 {
                 let mut some = false;
                 game.for_each_move(&pos, |mv| some |= in_set(&game.play(&pos, mv)));
                 some

@@ -132,7 +132,7 @@ fn write_by_material(
                 key.other_kings,
             ]
         } else if let Ok(key) = h.subspace.parse::<MorrisKey>() {
-            [key.mover, key.other, key.mover_hand, key.other_hand]
+            [key.mover(), key.other(), key.mover_hand(), key.other_hand()]
         } else {
             continue;
         };

@@ -170,14 +170,9 @@ impl MorrisDomain {
         let (ours, theirs) = (pos.men(us), pos.men(!us));
         let (a, b) = (ours.count() as u8, theirs.count() as u8);
         let (hand_a, hand_b) = (pos.in_hand(us), pos.in_hand(!us));
-        let key = MorrisKey {
-            mover: a,
-            other: b,
-            mover_hand: hand_a,
-            other_hand: hand_b,
-            mover_barrier: mover.is_some(),
-            other_barrier: other.is_some(),
-        };
+        let key = MorrisKey::moving(a, b)
+            .with_hands(hand_a, hand_b)
+            .with_barriers(mover.is_some(), other.is_some());
         // Checked on the parts rather than on `key`, which the compiler would otherwise spill
         // and read back in pieces.
         let parts = (a, b, hand_a, hand_b, mover.is_some(), other.is_some());
@@ -261,12 +256,12 @@ impl MorrisDomain {
     #[must_use]
     pub fn is_valid_key(&self, key: MorrisKey) -> bool {
         self.is_valid_parts((
-            key.mover,
-            key.other,
-            key.mover_hand,
-            key.other_hand,
-            key.mover_barrier,
-            key.other_barrier,
+            key.mover(),
+            key.other(),
+            key.mover_hand(),
+            key.other_hand(),
+            key.mover_barrier(),
+            key.other_barrier(),
         ))
     }
 
@@ -293,8 +288,8 @@ impl MorrisDomain {
     pub(super) fn all_over(&self, key: MorrisKey) -> bool {
         let below = self.game.rules().lose_below;
         let below = u32::from(below);
-        u32::from(key.mover) + u32::from(key.mover_hand) < below
-            || u32::from(key.other) + u32::from(key.other_hand) < below
+        u32::from(key.mover()) + u32::from(key.mover_hand()) < below
+            || u32::from(key.other()) + u32::from(key.other_hand()) < below
     }
 
     /// The moving-phase subspaces with at most `max_men` men per side, smallest first, without
@@ -335,14 +330,7 @@ impl MorrisDomain {
     #[must_use]
     pub fn start_key(&self) -> MorrisKey {
         let men = self.game.rules().men;
-        MorrisKey {
-            mover: 0,
-            other: 0,
-            mover_hand: men,
-            other_hand: men,
-            mover_barrier: false,
-            other_barrier: false,
-        }
+        MorrisKey::moving(0, 0).with_hands(men, men)
     }
 
     pub(super) fn board_position(
@@ -352,8 +340,8 @@ impl MorrisDomain {
         MorrisPosition::from_parts_unchecked(
             mover,
             other,
-            key.mover_hand,
-            key.other_hand,
+            key.mover_hand(),
+            key.other_hand(),
             Color::White,
         )
     }
@@ -411,14 +399,14 @@ impl Domain for MorrisDomain {
         if key.has_barriers() {
             return self.memory_index(key).size();
         }
-        self.index(key.mover, key.other).size()
+        self.index(key.mover(), key.other()).size()
     }
 
     fn unrank(&self, key: MorrisKey, index: u64) -> MorrisPosition {
         if key.has_barriers() {
             return self.unrank_with_memories(key, index);
         }
-        let board = self.index(key.mover, key.other).unrank(index);
+        let board = self.index(key.mover(), key.other()).unrank(index);
         Self::board_position(key, board)
     }
 
@@ -439,7 +427,7 @@ impl Domain for MorrisDomain {
             return;
         }
         let start = range.start;
-        let index = self.index(key.mover, key.other);
+        let index = self.index(key.mover(), key.other());
         for (i, board) in index.boards(range).enumerate() {
             visit(start + i as u64, &Self::board_position(key, board));
         }
@@ -465,7 +453,7 @@ impl Domain for MorrisDomain {
         );
         debug_assert_eq!(
             (pos.barrier(us).is_some(), pos.barrier(!us).is_some()),
-            (key.mover_barrier, key.other_barrier),
+            (key.mover_barrier(), key.other_barrier()),
             "an unranked position has the memories of its key"
         );
         // The memories are effective and present exactly where the key has them: the
@@ -522,9 +510,9 @@ impl Domain for MorrisDomain {
                 .filter(|&code| code != u8::MAX)
                 .map(usize::from)
         };
-        let sides =
-            side(key.mover, key.mover_hand)? * SIDE_CODES + side(key.other, key.other_hand)?;
-        Some((sides * 2 + usize::from(key.mover_barrier)) * 2 + usize::from(key.other_barrier))
+        let sides = side(key.mover(), key.mover_hand())? * SIDE_CODES
+            + side(key.other(), key.other_hand())?;
+        Some((sides * 2 + usize::from(key.mover_barrier())) * 2 + usize::from(key.other_barrier()))
     }
 
     fn locate(&self, pos: &MorrisPosition) -> Result<(MorrisKey, u64), ProbeError> {

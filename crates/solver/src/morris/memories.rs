@@ -164,16 +164,16 @@ impl MemoryIndex {
                 .is_some_and(|n| u32::from(men) + u32::from(hand) <= u32::from(n))
         };
         let mover = key
-            .mover_barrier
-            .then(|| SideConfigs::new(domain, fly(key.mover, key.mover_hand)));
+            .mover_barrier()
+            .then(|| SideConfigs::new(domain, fly(key.mover(), key.mover_hand())));
         let other = key
-            .other_barrier
-            .then(|| SideConfigs::new(domain, fly(key.other, key.other_hand)));
+            .other_barrier()
+            .then(|| SideConfigs::new(domain, fly(key.other(), key.other_hand())));
         let mover_count = mover.as_ref().map_or(1, |s| s.all.len());
         let other_count = other.as_ref().map_or(1, |s| s.all.len());
         let rest = (
-            u32::from(key.mover) - if mover.is_some() { 3 } else { 0 },
-            u32::from(key.other) - if other.is_some() { 3 } else { 0 },
+            u32::from(key.mover()) - if mover.is_some() { 3 } else { 0 },
+            u32::from(key.other()) - if other.is_some() { 3 } else { 0 },
         );
         let mut index = MemoryIndex {
             mover,
@@ -506,14 +506,7 @@ mod tests {
     fn stepping_through_a_range_gives_what_unranking_gives() {
         let d = domain("twelve_mens_morris");
         for (m, o) in [(true, false), (false, true), (true, true)] {
-            let key = MorrisKey {
-                mover: 4,
-                other: 3,
-                mover_hand: 0,
-                other_hand: 0,
-                mover_barrier: m,
-                other_barrier: o,
-            };
+            let key = MorrisKey::moving(4, 3).with_barriers(m, o);
             let index = d.memory_index(key);
             let size = index.size();
             for range in [
@@ -543,14 +536,7 @@ mod tests {
         ] {
             let d = domain(id);
             for (m, o) in [(true, false), (false, true), (true, true)] {
-                let key = MorrisKey {
-                    mover: a,
-                    other: b,
-                    mover_hand: 0,
-                    other_hand: 0,
-                    mover_barrier: m,
-                    other_barrier: o,
-                };
+                let key = MorrisKey::moving(a, b).with_barriers(m, o);
                 if d.is_valid_key(key) {
                     let (size, kept) = check(&d, key);
                     assert!(kept > 0 && kept <= size, "{id} {key}: {kept} of {size}");

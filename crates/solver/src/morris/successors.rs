@@ -24,29 +24,27 @@ impl MorrisDomain {
         let mut steps: Vec<MorrisKey> = step.into_iter().collect();
         let mut others: Vec<MorrisKey> = pass.into_iter().collect();
         if let Some(base) = step {
-            for taken in 1..=most_taken.min(key.other) {
-                let mut k = base;
-                k.mover -= taken;
-                steps.push(k);
+            for taken in 1..=most_taken.min(key.other()) {
+                steps.push(
+                    MorrisKey::moving(base.mover() - taken, base.other())
+                        .with_hands(base.mover_hand(), base.other_hand())
+                        .with_barriers(base.mover_barrier(), base.other_barrier()),
+                );
             }
         }
-        if key.mover_hand > 0
-            && u32::from(key.mover) + u32::from(key.other) < u32::from(self.points())
+        if key.mover_hand() > 0
+            && u32::from(key.mover()) + u32::from(key.other()) < u32::from(self.points())
         {
             let most = if rules.captures_while_placing {
                 most_taken
             } else {
                 0
             };
-            for taken in 0..=most.min(key.other) {
-                others.push(MorrisKey {
-                    mover: key.other - taken,
-                    other: key.mover + 1,
-                    mover_hand: key.other_hand,
-                    other_hand: key.mover_hand - 1,
-                    mover_barrier: false,
-                    other_barrier: false,
-                });
+            for taken in 0..=most.min(key.other()) {
+                others.push(
+                    MorrisKey::moving(key.other() - taken, key.mover() + 1)
+                        .with_hands(key.other_hand(), key.mover_hand() - 1),
+                );
             }
         }
         self.with_memories(key, &steps, &others)
@@ -64,9 +62,9 @@ impl MorrisDomain {
     /// a pass, where they can make one: the men stay, the sides swap.
     fn quiet_bases(&self, key: MorrisKey) -> (Option<MorrisKey>, Option<MorrisKey>) {
         let rules = self.game.rules();
-        let base = key.with_barriers(false, false).swapped();
+        let base = key.swapped();
         (
-            (key.mover_hand == 0 || rules.mixed_placement).then_some(base),
+            (key.mover_hand() == 0 || rules.mixed_placement).then_some(base),
             (rules.trapped == Trapped::Passes).then_some(base),
         )
     }
@@ -82,7 +80,7 @@ impl MorrisDomain {
         // The side that moved remembers only after a slide or flight, and only then; the side
         // that waited keeps its memory or loses it (its point filled, its men taken).
         let mut next = Vec::new();
-        let kept: &[bool] = if key.other_barrier && self.memory() {
+        let kept: &[bool] = if key.other_barrier() && self.memory() {
             &[false, true]
         } else {
             &[false]

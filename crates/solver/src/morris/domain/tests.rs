@@ -33,14 +33,9 @@ fn every_key_with_at_most_twelve_men_a_side_has_a_slot_of_its_own() {
         for (mover_barrier, other_barrier) in
             [(false, false), (false, true), (true, false), (true, true)]
         {
-            let key = MorrisKey {
-                mover_hand,
-                other_hand,
-                mover,
-                other,
-                mover_barrier,
-                other_barrier,
-            };
+            let key = MorrisKey::moving(mover, other)
+                .with_hands(mover_hand, other_hand)
+                .with_barriers(mover_barrier, other_barrier);
             let slot = d.key_slot(key);
             let fits = usize::from(mover + mover_hand) <= MAX_SIDE_MEN
                 && usize::from(other + other_hand) <= MAX_SIDE_MEN;
@@ -144,8 +139,8 @@ fn check_unit(domain: &MorrisDomain, keys: &[MorrisKey]) -> (u64, u64) {
                 let mut image = MorrisPosition::from_parts_unchecked(
                     Bitboard(group.apply(s, pos.men(Color::White).0)),
                     Bitboard(group.apply(s, pos.men(Color::Black).0)),
-                    key.mover_hand,
-                    key.other_hand,
+                    key.mover_hand(),
+                    key.other_hand(),
                     Color::White,
                 );
                 for color in Color::ALL {
