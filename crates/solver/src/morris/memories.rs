@@ -99,6 +99,32 @@ impl SideConfigs {
             })
     }
 
+    /// The number of the one memory [`SideConfigs::witnesses`] finds, or `None` where it
+    /// finds none or several. Worked out in registers, without the array: read back whole just
+    /// after it was written a number at a time, the array waited on store forwarding.
+    #[inline]
+    fn only_witness(&self, domain: &MorrisDomain, men: u32, barrier: Barrier) -> Option<u32> {
+        let board = domain.game.board();
+        let points = board.point_count();
+        let base =
+            (usize::from(barrier.point) * points + usize::from(barrier.man)) * LINES_PER_POINT;
+        let others = men & !(1 << barrier.man);
+        let mut found = None;
+        for (k, &line) in board.mills_at(barrier.point).iter().enumerate() {
+            let rest = line & !(1 << barrier.point);
+            if line != 0 && rest & others == rest {
+                let number = self.number[base + k];
+                if number != NONE {
+                    if found.is_some() {
+                        return None;
+                    }
+                    found = Some(number);
+                }
+            }
+        }
+        found
+    }
+
     /// The witnesses of `barrier` for a side with `men`: the lines through its point, not
     /// through the man, that its other men complete.
     fn witnesses(
@@ -357,24 +383,30 @@ impl MemoryIndex {
         other: Option<Barrier>,
         index: u64,
     ) -> bool {
-        let witnesses = self.witnesses(domain, boards, mover, other);
-        // Read in place, a number at a time: the arrays were just written that way, and a
-        // copy read back whole waited on store forwarding (BENCHMARKS.md).
-        let only = |found: &[u32; LINES_PER_POINT]| {
-            let mut found = found.iter().filter(|&&w| w != NONE);
-            match (found.next(), found.next()) {
-                (Some(&w), None) => Some(w as usize),
-                _ => None,
-            }
+        // The one witness of each side, without the arrays (`SideConfigs::only_witness`); a
+        // side the subspace gives no memory has the one number 0.
+        let only = |side: &Option<SideConfigs>, men: Bitboard, barrier: Option<Barrier>| match (
+            side, barrier,
+        ) {
+            (Some(s), Some(b)) => s.only_witness(domain, men.0, b),
+            _ => Some(0),
         };
-        if let (Some(m), Some(o)) = (only(&witnesses.0), only(&witnesses.1)) {
+        let (ours, theirs) = boards;
+        if let (Some(m), Some(o)) = (
+            only(&self.mover, ours, mover),
+            only(&self.other, theirs, other),
+        ) {
             // The index was ranked through this configuration (its class's representative)
             // and the identity.
-            if self.configurations[m * self.other_count + o].1 == 1 {
-                debug_assert_eq!(self.least_index(domain, boards, witnesses), index);
+            if self.configurations[m as usize * self.other_count + o as usize].1 == 1 {
+                debug_assert_eq!(
+                    self.least_index(domain, boards, self.witnesses(domain, boards, mover, other)),
+                    index
+                );
                 return false;
             }
         }
+        let witnesses = self.witnesses(domain, boards, mover, other);
         self.least_index(domain, boards, witnesses) != index
     }
 
@@ -524,6 +556,54 @@ mod tests {
                 assert_eq!(next, range.end, "{key} {range:?}");
             }
         }
+    }
+
+    /// `SideConfigs::only_witness` is the one number of the array `SideConfigs::witnesses`
+    /// gives, where it has one, over positions with one witness and with several.
+    #[test]
+    fn the_one_witness_is_the_arrays_only_number() {
+        let (mut one, mut several) = (0, 0);
+        for id in ["twelve_mens_morris", "nine_mens_morris", "six_mens_morris"] {
+            let d = domain(id);
+            for (a, b) in [(3, 3), (4, 3), (5, 4), (6, 5)] {
+                for (m, o) in [(true, false), (false, true), (true, true)] {
+                    let key = MorrisKey::moving(a, b).with_barriers(m, o);
+                    if !d.is_valid_key(key) {
+                        continue;
+                    }
+                    let index = d.memory_index(key);
+                    let size = index.size();
+                    for i in (0..size).step_by((size / 3000).max(1) as usize) {
+                        let (ours, theirs, mover, other) = index.unrank(i);
+                        for (side, men, barrier) in
+                            [(&index.mover, ours, mover), (&index.other, theirs, other)]
+                        {
+                            let (Some(s), Some(barrier)) = (side, barrier) else {
+                                continue;
+                            };
+                            let found: Vec<u32> = s
+                                .witnesses(&d, men.0, barrier)
+                                .into_iter()
+                                .filter(|&w| w != NONE)
+                                .collect();
+                            match found.len() {
+                                1 => one += 1,
+                                _ => several += 1,
+                            }
+                            assert_eq!(
+                                s.only_witness(&d, men.0, barrier),
+                                (found.len() == 1).then(|| found[0]),
+                                "{id} {key} {i}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            one > 0 && several > 0,
+            "{one} with one witness, {several} with more"
+        );
     }
 
     #[test]
