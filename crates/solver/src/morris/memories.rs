@@ -312,8 +312,55 @@ impl MemoryIndex {
         mover: Option<Barrier>,
         other: Option<Barrier>,
     ) -> u64 {
+        if let Some(number) = self.only_configuration(domain, boards, mover, other) {
+            let index = self.rank_in_class(number, boards.0 .0, boards.1 .0);
+            debug_assert_eq!(
+                self.least_index(domain, boards, self.witnesses(domain, boards, mover, other)),
+                index
+            );
+            return index;
+        }
         let witnesses = self.witnesses(domain, boards, mover, other);
         self.least_index(domain, boards, witnesses)
+    }
+
+    /// The number of the configuration of the board `(ours, theirs)` with memories `mover`
+    /// and `other`, where each side has one witness and only the identity fixes the
+    /// configuration (most positions): its index is then its only one, ranked through the
+    /// configuration's class by the identity. `None` otherwise. Worked out without the witness
+    /// arrays (`SideConfigs::only_witness`).
+    #[inline]
+    fn only_configuration(
+        &self,
+        domain: &MorrisDomain,
+        (ours, theirs): (Bitboard, Bitboard),
+        mover: Option<Barrier>,
+        other: Option<Barrier>,
+    ) -> Option<u32> {
+        // A side the subspace gives no memory has the one number 0.
+        let only = |side: &Option<SideConfigs>, men: Bitboard, barrier: Option<Barrier>| match (
+            side, barrier,
+        ) {
+            (Some(s), Some(b)) => s.only_witness(domain, men.0, b),
+            _ => Some(0),
+        };
+        let m = only(&self.mover, ours, mover)?;
+        let o = only(&self.other, theirs, other)?;
+        let (number, symmetries) = self.configurations[m as usize * self.other_count + o as usize];
+        // Bit 0: the identity.
+        (symmetries == 1).then_some(number)
+    }
+
+    /// The index of the board `(ours, theirs)`, taken to the representative of class
+    /// `number`'s configuration already, in that class.
+    #[inline]
+    fn rank_in_class(&self, number: u32, ours: u32, theirs: u32) -> u64 {
+        let class = &self.classes[number as usize];
+        let a = ours & !class.mover_fixed;
+        let b = theirs & !class.other_fixed;
+        self.offsets[number as usize]
+            + colex_rank_within(a, class.free) * class.other_ways
+            + colex_rank_within(b, class.free & !a)
     }
 
     /// The numbers of the witnessed memories of each side (`[0, NONE, NONE, NONE]` for a side
@@ -352,16 +399,16 @@ impl MemoryIndex {
             for &o in os.iter().filter(|&&o| o != NONE) {
                 let c = m as usize * self.other_count + o as usize;
                 let (number, symmetries) = self.configurations[c];
-                let class = &self.classes[number as usize];
                 let mut rest = symmetries;
                 while rest != 0 {
                     let s = rest.trailing_zeros() as usize;
                     rest &= rest - 1;
-                    let a = group.apply(s, ours.0) & !class.mover_fixed;
-                    let b = group.apply(s, theirs.0) & !class.other_fixed;
-                    let local = colex_rank_within(a, class.free) * class.other_ways
-                        + colex_rank_within(b, class.free & !a);
-                    least = least.min(self.offsets[number as usize] + local);
+                    let index = self.rank_in_class(
+                        number,
+                        group.apply(s, ours.0),
+                        group.apply(s, theirs.0),
+                    );
+                    least = least.min(index);
                 }
             }
         }
@@ -383,28 +430,12 @@ impl MemoryIndex {
         other: Option<Barrier>,
         index: u64,
     ) -> bool {
-        // The one witness of each side, without the arrays (`SideConfigs::only_witness`); a
-        // side the subspace gives no memory has the one number 0.
-        let only = |side: &Option<SideConfigs>, men: Bitboard, barrier: Option<Barrier>| match (
-            side, barrier,
-        ) {
-            (Some(s), Some(b)) => s.only_witness(domain, men.0, b),
-            _ => Some(0),
-        };
-        let (ours, theirs) = boards;
-        if let (Some(m), Some(o)) = (
-            only(&self.mover, ours, mover),
-            only(&self.other, theirs, other),
-        ) {
-            // The index was ranked through this configuration (its class's representative)
-            // and the identity.
-            if self.configurations[m as usize * self.other_count + o as usize].1 == 1 {
-                debug_assert_eq!(
-                    self.least_index(domain, boards, self.witnesses(domain, boards, mover, other)),
-                    index
-                );
-                return false;
-            }
+        if self
+            .only_configuration(domain, boards, mover, other)
+            .is_some()
+        {
+            debug_assert_eq!(self.locate(domain, boards, mover, other), index);
+            return false;
         }
         let witnesses = self.witnesses(domain, boards, mover, other);
         self.least_index(domain, boards, witnesses) != index
