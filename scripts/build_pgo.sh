@@ -14,6 +14,10 @@
 #    directory);
 # 3. merges the profile and builds the tool with it (target/pgo).
 #
+# For a binary that a live `perf record -p PID` can map to source lines, add line tables:
+# `CARGO_PROFILE_RELEASE_DEBUG=line-tables-only scripts/build_pgo.sh OUT` (as fast as one
+# without, measured on Twelve Men's Morris 4-5: BENCHMARKS.md, "Subspace keys in one word").
+#
 # Needs `llvm-profdata` of the toolchain's own LLVM: `rustup component add llvm-tools` puts it
 # in the toolchain, where this script finds it; LLVM_PROFDATA names another one. A profile from
 # another LLVM version is refused by rustc, not used silently.
