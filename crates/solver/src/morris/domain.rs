@@ -173,8 +173,7 @@ impl MorrisDomain {
         let key = MorrisKey::moving(a, b)
             .with_hands(hand_a, hand_b)
             .with_barriers(mover.is_some(), other.is_some());
-        // Checked on the parts rather than on `key`, which the compiler would otherwise spill
-        // and read back in pieces.
+        // Checked on the parts, already in registers, rather than read back out of `key`.
         let parts = (a, b, hand_a, hand_b, mover.is_some(), other.is_some());
         let valid = self.is_valid_parts(parts);
         // A few bit operations, so that no caller (the solver's own positions included) can
@@ -216,7 +215,7 @@ impl MorrisDomain {
             let memories = self.memory_index(key);
             return Ok((key, memories.locate(self, (ours, theirs), mover, other)));
         }
-        // The counts again rather than the key's fields: see `key_of`.
+        // The counts again rather than read back out of the key: see `key_of`.
         let index = self.index(ours.count() as u8, theirs.count() as u8);
         // The class of the mover's men depends on their count and points alone, whatever
         // the other side's count.

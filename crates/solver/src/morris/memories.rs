@@ -617,6 +617,8 @@ mod tests {
                                 .into_iter()
                                 .filter(|&w| w != NONE)
                                 .collect();
+                            // An effective memory has a witness.
+                            assert!(!found.is_empty(), "{id} {key} {i}");
                             match found.len() {
                                 1 => one += 1,
                                 _ => several += 1,

@@ -62,7 +62,7 @@ impl MorrisDomain {
     /// a pass, where they can make one: the men stay, the sides swap.
     fn quiet_bases(&self, key: MorrisKey) -> (Option<MorrisKey>, Option<MorrisKey>) {
         let rules = self.game.rules();
-        let base = key.swapped();
+        let base = key.with_barriers(false, false).swapped();
         (
             (key.mover_hand() == 0 || rules.mixed_placement).then_some(base),
             (rules.trapped == Trapped::Passes).then_some(base),
