@@ -99,27 +99,47 @@ impl SideConfigs {
             })
     }
 
-    /// The number of the one memory [`SideConfigs::witnesses`] finds, or `None` where it
-    /// finds none or several. Worked out in registers, without the array: read back whole just
-    /// after it was written a number at a time, the array waited on store forwarding.
+    /// The number of the memory the `k`-th line through `barrier`'s point witnesses for a side
+    /// with `men` (a line not through the man that its other men complete), [`NONE`] where it
+    /// witnesses none: the one test behind [`SideConfigs::witnesses`] and
+    /// [`SideConfigs::only_witness`].
     #[inline]
-    fn only_witness(&self, domain: &MorrisDomain, men: u32, barrier: Barrier) -> Option<u32> {
+    fn witness_of<'a>(
+        &'a self,
+        domain: &'a MorrisDomain,
+        men: u32,
+        barrier: Barrier,
+    ) -> impl Fn(usize) -> u32 + 'a {
         let board = domain.game.board();
         let points = board.point_count();
         let base =
             (usize::from(barrier.point) * points + usize::from(barrier.man)) * LINES_PER_POINT;
         let others = men & !(1 << barrier.man);
-        let mut found = None;
-        for (k, &line) in board.mills_at(barrier.point).iter().enumerate() {
+        move |k| {
+            let line = board.mills_at(barrier.point)[k];
             let rest = line & !(1 << barrier.point);
             if line != 0 && rest & others == rest {
-                let number = self.number[base + k];
-                if number != NONE {
-                    if found.is_some() {
-                        return None;
-                    }
-                    found = Some(number);
+                self.number[base + k]
+            } else {
+                NONE
+            }
+        }
+    }
+
+    /// The number of the one memory [`SideConfigs::witnesses`] finds, or `None` where it
+    /// finds none or several. Worked out in registers, without the array: read back whole just
+    /// after it was written a number at a time, the array waited on store forwarding.
+    #[inline]
+    fn only_witness(&self, domain: &MorrisDomain, men: u32, barrier: Barrier) -> Option<u32> {
+        let witness = self.witness_of(domain, men, barrier);
+        let mut found = None;
+        for k in 0..LINES_PER_POINT {
+            let number = witness(k);
+            if number != NONE {
+                if found.is_some() {
+                    return None;
                 }
+                found = Some(number);
             }
         }
         found
@@ -133,20 +153,7 @@ impl SideConfigs {
         men: u32,
         barrier: Barrier,
     ) -> [u32; LINES_PER_POINT] {
-        let board = domain.game.board();
-        let points = board.point_count();
-        let base =
-            (usize::from(barrier.point) * points + usize::from(barrier.man)) * LINES_PER_POINT;
-        let others = men & !(1 << barrier.man);
-        std::array::from_fn(|k| {
-            let line = board.mills_at(barrier.point)[k];
-            let rest = line & !(1 << barrier.point);
-            if line != 0 && rest & others == rest {
-                self.number[base + k]
-            } else {
-                NONE
-            }
-        })
+        std::array::from_fn(self.witness_of(domain, men, barrier))
     }
 }
 
