@@ -999,6 +999,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         // Reads in the exits' tables, prefetched as they are located and made at the end, so
         // that their cache misses overlap.
         let mut reads: ArrayVec<(usize, u64), EXIT_READS> = ArrayVec::new();
+        let mut batch = 1;
         // Successors that keep the men of the side to move there share a part of locating:
         // see `Domain::locate_near`.
         let mut memo = D::LocateMemo::default();
@@ -1075,7 +1076,11 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                 Ok(Successor::Exit(table, index)) => {
                     self.exits[table].1.prefetch(index);
                     reads.push((table, index));
-                    if reads.len() == EXIT_READS {
+                    // The position's first exit is read at once, then twice as many each
+                    // time: where captures win (their successor lost), the first found spares
+                    // locating the others.
+                    if reads.len() == batch {
+                        batch = (2 * batch).min(EXIT_READS);
                         if let Err(e) = self.read_exits(g, &mut reads, exits) {
                             error = Some(e);
                         }
