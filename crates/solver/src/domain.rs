@@ -120,6 +120,20 @@ pub trait Domain: Send + Sync {
         false
     }
 
+    /// Calls `visit` with the turns of `pos` as [`Game::for_each_move`] does, leaving out quiet
+    /// turns ([`Domain::is_quiet_turn`]) that it counts instead: returns how many it left out.
+    /// Some quiet turns may still be visited. The solver's first pass calls it where it would
+    /// count every quiet turn unplayed, so that a domain can count them without generating
+    /// each. The default visits every turn and counts none.
+    fn for_each_turn_counting_quiet<F: FnMut(&<Self::Game as Game>::Move)>(
+        &self,
+        pos: &<Self::Game as Game>::Position,
+        visit: F,
+    ) -> u32 {
+        self.game().for_each_move(pos, visit);
+        0
+    }
+
     /// Every subspace a quiet turn ([`Domain::is_quiet_turn`]) from a position of `key` can
     /// lead to, or `None` (the default) where the domain does not say. Over-approximations are
     /// safe: a unit missing one of them plays its quiet turns.

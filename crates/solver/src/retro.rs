@@ -1003,7 +1003,7 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         // Successors that keep the men of the side to move there share a part of locating:
         // see `Domain::locate_near`.
         let mut memo = D::LocateMemo::default();
-        game.for_each_move(pos, |mv| {
+        let mut on_turn = |mv: &<D::Game as Game>::Move| {
             // A win in one ply is the best a position can have: its other turns change
             // nothing, whether they stay in the unit or leave it.
             if error.is_some() || exits.best_win == Some(1) {
@@ -1088,7 +1088,14 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
                 }
                 Err(e) => error = Some(e),
             }
-        });
+        };
+        if count_quiet {
+            // The domain may count quiet turns without generating each.
+            let counted = self.domain.for_each_turn_counting_quiet(pos, &mut on_turn);
+            exits.distinct += counted;
+        } else {
+            game.for_each_move(pos, &mut on_turn);
+        }
         match error {
             Some(e) => Err(e),
             None => self.read_exits(g, &mut reads, exits),

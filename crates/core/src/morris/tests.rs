@@ -1635,6 +1635,7 @@ fn exercise_unchecked(game: &Morris, pos: &MorrisPosition) {
         let _ = game.turn_actions(pos, mv);
     }
     game.for_each_turn(pos, |_| {});
+    assert_quiet_turns_counted(game, pos);
     // Under its documented preconditions (checked in debug builds).
     let rules = game.rules();
     let memories_of_the_rules = game.validate(pos).is_ok()
@@ -1693,6 +1694,57 @@ fn exercise_unchecked(game: &Morris, pos: &MorrisPosition) {
     for text in ["a7", "a7-d7", "a7xd7", "d7-a7xg7,g1", "c3"] {
         let _ = game.parse_move(pos, text);
     }
+}
+
+/// [`Morris::for_each_turn_counting_quiet`] visits the turns of [`Morris::for_each_turn`] in
+/// its order but for quiet ones, and counts exactly those it leaves out.
+fn assert_quiet_turns_counted(game: &Morris, pos: &MorrisPosition) -> u32 {
+    let mut every = Vec::new();
+    game.for_each_turn(pos, |mv| every.push(*mv));
+    let mut visited = Vec::new();
+    let counted = game.for_each_turn_counting_quiet(pos, |mv| visited.push(*mv));
+    let mut left_out = 0;
+    let mut next = visited.iter().peekable();
+    for mv in &every {
+        if next.peek() == Some(&mv) {
+            next.next();
+        } else {
+            assert!(
+                matches!(mv.kind(), MoveKind::Move { .. }) && !mv.is_capture(),
+                "{mv} left out of {pos:?}, not quiet"
+            );
+            left_out += 1;
+        }
+    }
+    assert_eq!(
+        next.next(),
+        None,
+        "a turn visited out of order or not legal in {pos:?}"
+    );
+    assert_eq!(counted, left_out, "{pos:?}");
+    counted
+}
+
+#[test]
+fn quiet_turns_are_counted_exactly() {
+    // Random games under every rule set, and each position again with the other side to move
+    // holding a memory: a man beside the point it left.
+    let mut counted = 0;
+    for (i, game) in every_rule_set().iter().enumerate() {
+        for (pos, _) in random_positions(game, 0x7175_6965 + i as u64, 12, 160, 1) {
+            counted += assert_quiet_turns_counted(game, &pos);
+            let side = pos.side_to_move();
+            for man in pos.men(side).indices().take(3) {
+                for point in game.board().neighbours(man).indices().take(2) {
+                    let mut with_memory = pos;
+                    with_memory.set_barrier(side, Some(Barrier { man, point }));
+                    assert_quiet_turns_counted(game, &with_memory);
+                }
+            }
+        }
+    }
+    // Most positions of the moving phase have quiet turns to count.
+    assert!(counted > 10_000, "{counted}");
 }
 
 #[test]

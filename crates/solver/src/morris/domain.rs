@@ -482,6 +482,15 @@ impl Domain for MorrisDomain {
         matches!(mv.kind(), MoveKind::Move { .. } | MoveKind::Pass) && !mv.is_capture()
     }
 
+    #[inline]
+    fn for_each_turn_counting_quiet<F: FnMut(&MorrisMove)>(
+        &self,
+        pos: &MorrisPosition,
+        visit: F,
+    ) -> u32 {
+        self.game.for_each_turn_counting_quiet(pos, visit)
+    }
+
     fn quiet_successor_keys(&self, key: MorrisKey) -> Option<Vec<MorrisKey>> {
         Some(self.subspaces_after_quiet(key))
     }
