@@ -120,6 +120,19 @@ pub trait Domain: Send + Sync {
         false
     }
 
+    /// Whether turn `mv` of `pos` lowers the material (a capture), so that its successor lies
+    /// in a later unit: material never goes up, so no turn leads back to the unit, and the
+    /// solver's layers pass such a turn over unplayed. `false` (the default) is always safe:
+    /// the turn is played and its successor's subspace looked up.
+    fn lowers_material(
+        &self,
+        pos: &<Self::Game as Game>::Position,
+        mv: &<Self::Game as Game>::Move,
+    ) -> bool {
+        let _ = (pos, mv);
+        false
+    }
+
     /// Calls `visit` with the turns of `pos` as [`Game::for_each_move`] does, leaving out quiet
     /// turns ([`Domain::is_quiet_turn`]) that it counts instead: returns how many it left out.
     /// Some quiet turns may still be visited. The solver's first pass calls it where it would

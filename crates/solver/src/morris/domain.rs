@@ -483,6 +483,11 @@ impl Domain for MorrisDomain {
     }
 
     #[inline]
+    fn lowers_material(&self, _pos: &MorrisPosition, mv: &MorrisMove) -> bool {
+        mv.is_capture()
+    }
+
+    #[inline]
     fn for_each_turn_counting_quiet<F: FnMut(&MorrisMove)>(
         &self,
         pos: &MorrisPosition,

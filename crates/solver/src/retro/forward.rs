@@ -331,6 +331,17 @@ impl<D: Domain> UnitSolver<'_, D> {
             if generated <= skip {
                 return;
             }
+            // A capture leads to a later unit: the first pass valued it.
+            if self.domain.lowers_material(pos, mv) {
+                debug_assert!(
+                    self.domain
+                        .subspace_of(&game.play(pos, mv))
+                        .and_then(|k| self.member(k))
+                        .is_none(),
+                    "a capture stays in the unit"
+                );
+                return;
+            }
             let stays = quiet_stay && self.domain.is_quiet_turn(pos, mv);
             // Played on a copy in place: see `verify::recompute`.
             let mut next = *pos;
