@@ -236,9 +236,10 @@ const NO_MEMBER: u16 = u16::MAX;
 /// The most key slots numbered for [`UnitSolver::member`]'s table (128 KiB of it).
 const MAX_MEMBER_SLOTS: usize = 1 << 16;
 
-/// How many reads in the exits' tables one position gathers before making them: enough to
-/// overlap their cache misses, few enough that a win found among them (a turn into a lost
-/// position, which no other turn betters) spares the position's turns left.
+/// The most reads in the exits' tables one position gathers before making them. A position's
+/// first read is made at once, then 2, 4 and this many at a time: enough to overlap their
+/// cache misses, few enough that a win found among them (a turn into a lost position, which no
+/// other turn betters) spares locating the position's turns left.
 const EXIT_READS: usize = 8;
 
 /// `values[i]` at the key slot ([`Domain::key_slot`]) of the `i`-th of `keys`, `none` at every
@@ -996,8 +997,8 @@ impl<'a, D: Domain> UnitSolver<'a, D> {
         // Counted unplayed: every turn that keeps the material stays in the unit.
         let count_quiet = distinct && quiet_stay;
         let mut error: Option<SolveError> = None;
-        // Reads in the exits' tables, prefetched as they are located and made at the end, so
-        // that their cache misses overlap.
+        // Reads in the exits' tables, prefetched as they are located and made in batches
+        // (`EXIT_READS`) and at the end, so that their cache misses overlap.
         let mut reads: ArrayVec<(usize, u64), EXIT_READS> = ArrayVec::new();
         let mut batch = 1;
         // Successors that keep the men of the side to move there share a part of locating:
