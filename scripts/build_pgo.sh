@@ -6,6 +6,7 @@
 # byte for byte those of the plain release build.
 #
 #   scripts/build_pgo.sh [OUT]     # OUT: the binary (default target/pgo/perfectplay)
+#   TARGET_CPU=x86-64-v3 scripts/build_pgo.sh OUT   # for this machine's CPU level and up
 #
 # 1. builds the tool instrumented (target/pgo-gen);
 # 2. runs it on the long build's own steps, at a size that takes two minutes: Twelve Men's Morris
@@ -39,8 +40,12 @@ if [ ! -x "$profdata" ]; then
 fi
 
 # RUSTFLAGS replaces the flags of .cargo/config.toml, so its CPU level is given again here.
+# TARGET_CPU picks another (x86-64-v3, native): a binary for one machine's long build, which
+# stops with an illegal instruction on a CPU without that level's instructions.
 base_flags=""
-if [ "$(uname -m)" = x86_64 ]; then
+if [ -n "${TARGET_CPU:-}" ]; then
+  base_flags="-C target-cpu=$TARGET_CPU"
+elif [ "$(uname -m)" = x86_64 ]; then
   base_flags="-C target-cpu=x86-64-v2"
 fi
 
