@@ -6,7 +6,7 @@
 # byte for byte those of the plain release build.
 #
 #   scripts/build_pgo.sh [OUT]     # OUT: the binary (default target/pgo/perfectplay)
-#   TARGET_CPU=x86-64-v3 scripts/build_pgo.sh OUT   # for this machine's CPU level and up
+#   TARGET_CPU=x86-64-v3 scripts/build_pgo.sh OUT   # for x86-64-v3 CPUs only (no gain measured)
 #
 # 1. builds the tool instrumented (target/pgo-gen);
 # 2. runs it on the long build's own steps, at a size that takes two minutes: Twelve Men's Morris
