@@ -38,13 +38,13 @@
 # `scripts/long_build_progress.py DIR` sums them up.
 #
 # EXPECT names a manifest of an earlier build of the same game and rules (`SHA-256  KEY.ppdb`
-# lines, such as solver-data/twelve_mens_morris/CHECKSUMS.partial): each table it lists is
+# lines, such as solver-data/twelve_mens_morris/CHECKSUMS): each table it lists is
 # compared with it once verified (`expected-KEY` in the marks), and a table that differs stops
 # the build. Tables are deterministic, so a difference means the binary changed what it
 # computes, or the earlier build was wrong: either way a person should look.
 #
 # PROVEN names a manifest of tables this driver proved in an earlier directory (its
-# `long_build_progress.py --checksums`, such as CHECKSUMS.partial): a table it lists, once
+# `long_build_progress.py --checksums`, or the committed CHECKSUMS): a table it lists, once
 # built here with the same SHA-256, is byte for byte a table already proven against its unit
 # distances, so it is not verified again (`proven-KEY` in the marks, its digest and the
 # manifest's name; `long_build_progress.py` counts it verified, with no seconds). A table it
@@ -256,7 +256,9 @@ record_longest() {
   done <<< "$lines"
   figure_mark "$marks/longest-$unit" && return 0
   write_mark "$marks/longest-$unit" "$longest"
-  if [ "$longest" -gt 253 ]; then
+  if [ "$longest" -lt 0 ]; then
+    log "the longest distance within $unit: none (no position of it is won or lost within it)"
+  elif [ "$longest" -gt 253 ]; then
     log "the longest distance within $unit: $longest plies (past the byte's 253: those are in KEY.ppud.long)"
   else
     log "the longest distance within $unit: $longest plies (a byte holds 253)"

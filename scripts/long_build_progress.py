@@ -2,36 +2,36 @@
 """Where a `scripts/long_build.sh` build stands: units built and verified, indices, rates.
 
     scripts/long_build_progress.py DIR [--table] [--total INDICES [--recent N]]
-    scripts/long_build_progress.py DIR --checksums [--keep CHECKSUMS.partial] > CHECKSUMS.partial
+    scripts/long_build_progress.py DIR --checksums [--keep OLD.sha256] > NEW.sha256
     perfectplay info --db DIR | scripts/long_build_progress.py DIR --results -
     perfectplay info --db DIR | scripts/long_build_progress.py DIR --statistics - > STATISTICS.tsv
 
 Reads DIR/marks (the marks and logs the driver writes). `--table` prints a Markdown row per
 unit (as BENCHMARKS.md records them; with the longest distance within the unit where the driver
-recorded it, `-` otherwise); `--total` (the indices of the whole request: the sum of
-`positions` over `perfectplay.cluster.plan(game, max_men=N)`, 100.8e9 for Twelve Men's Morris)
-adds the share done and the time left at the rate so far, or at the rate of the last N units
-with `--recent N` (the units grow, and the larger ones run more slowly an index).
-A table found byte for byte one an earlier build proved (PROVEN=, `proven-KEY`) counts as
-verified, with no seconds of verifying.
-`--checksums` prints only the manifest of the tables verified so far (`SHA-256  KEY.ppdb`, as
-`info --write-checksums` writes it, sorted by name), from the digests the driver records: what
-`solver-data/twelve_mens_morris/CHECKSUMS.partial` holds and `EXPECT=` takes. `--results
-FILE` (`-`: standard input) reads what `perfectplay info --db DIR` prints and sums the verified
-tables' counts by men on the board (`A-B`: A men to move against B, the table and its memory
-subspaces together) as a Markdown table; its positions are the indices that hold one (a
-memory subspace's index leaves holes), and its longest win and loss are counted within the
-unit (plies to the end of the game or to a capture, as the driver records them from the unit
-distances: `-` for tables built before it did). `--statistics FILE` reads the same output and
-prints a tab-separated line per verified table instead (`table indices positions wins draws
-losses longest_win longest_loss`, by men, then name; the longest fields empty where not
-recorded): what solver-data/twelve_mens_morris/STATISTICS.partial.tsv holds. `--keep FILE`
-with `--checksums` (FILE a manifest), `--statistics` or `--results` (FILE a statistics file)
-keeps an earlier build's lines for the tables not verified here, so that a build begun again
-on a new disk carries the committed files on rather than shrinking them; a table both have
-must agree (digest; counts, and the longest win and loss where both record them), or it is an
-error, and the longest this build records fills in those the earlier one lacked. Needs
-nothing beyond the standard library.
+recorded it, `-` otherwise, `none` where no position of the unit is won or lost within it);
+`--total` (the indices of the whole request: the sum of `positions` over
+`perfectplay.cluster.plan(game, max_men=N)`, 100.8e9 for Twelve Men's Morris) adds the share
+done and the time left at the rate so far, or at the rate of the last N units with `--recent N`
+(the units grow, and the larger ones run more slowly an index). A table found byte for byte one
+an earlier build proved (PROVEN=, `proven-KEY`) counts as verified, with no seconds of
+verifying. `--checksums` prints only the manifest of the tables verified so far (`SHA-256
+KEY.ppdb`, as `info --write-checksums` writes it, sorted by name), from the digests the driver
+records: what `solver-data/twelve_mens_morris/CHECKSUMS` holds (`CHECKSUMS.partial` while the
+set was not whole) and `EXPECT=` takes. `--results FILE` (`-`: standard input) reads what
+`perfectplay info --db DIR` prints and sums the verified tables' counts by men on the board
+(`A-B`: A men to move against B, the table and its memory subspaces together) as a Markdown
+table; its positions are the indices that hold one (a memory subspace's index leaves holes),
+and its longest win and loss are counted within the unit (plies to the end of the game or to a
+capture, as the driver records them from the unit distances: `-` for tables built before it
+did). `--statistics FILE` reads the same output and prints a tab-separated line per verified
+table instead (`table indices positions wins draws losses longest_win longest_loss`, by men,
+then name; the longest fields empty where not recorded, -1 where a table has none): what
+solver-data/twelve_mens_morris/STATISTICS.tsv holds. `--keep FILE` with `--checksums` (FILE a
+manifest), `--statistics` or `--results` (FILE a statistics file) keeps an earlier build's
+lines for the tables not verified here, so that a build begun again on a new disk carries the
+committed files on rather than shrinking them; a table both have must agree (digest; counts,
+and the longest win and loss where both record them), or it is an error, and the longest this
+build records fills in those the earlier one lacked. Needs nothing beyond the standard library.
 """
 
 from __future__ import annotations
@@ -425,7 +425,8 @@ def main(argv: List[str]) -> int:
         print("|---:|---|---:|---:|---:|---|---:|")
         for n, u in enumerate(units, 1):
             at = utc(u.verified_at) if u.verified == u.tables else f"{u.verified} of {u.tables}"
-            longest = "-" if u.longest is None else str(u.longest)
+            # -1: no position of the unit is won or lost within it (12-12: a full board).
+            longest = "-" if u.longest is None else "none" if u.longest < 0 else str(u.longest)
             print(
                 f"| {n} | `{u.a}-{u.b}` and {u.tables - 1} more | {u.indices:,} "
                 f"| {u.build_s} | {u.verify_s} | {at} | {longest} |"
