@@ -425,8 +425,7 @@ def main(argv: List[str]) -> int:
         print("|---:|---|---:|---:|---:|---|---:|")
         for n, u in enumerate(units, 1):
             at = utc(u.verified_at) if u.verified == u.tables else f"{u.verified} of {u.tables}"
-            # -1: no position of the unit is won or lost within it (12-12: a full board).
-            longest = "-" if u.longest is None else "none" if u.longest < 0 else str(u.longest)
+            longest = longest_cell([] if u.longest is None else [u.longest], 1)
             print(
                 f"| {n} | `{u.a}-{u.b}` and {u.tables - 1} more | {u.indices:,} "
                 f"| {u.build_s} | {u.verify_s} | {at} | {longest} |"
