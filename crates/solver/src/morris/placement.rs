@@ -69,6 +69,9 @@ impl From<ProbeError> for Halt {
 /// the root, where a subtree is big enough for the others to use its transposition entries.
 const DIVERSE_ABOVE: u8 = 10;
 
+/// The most turns a placement position may have: placements, each with the men it may take.
+const MAX_TURNS: usize = 512;
+
 impl<'a> PlacementSearch<'a> {
     /// A search reading `tb`, with a transposition table of `2^table_bits` entries (8 bytes
     /// each). Refuses rules whose placement phase is not a tree of plain positions.
@@ -171,13 +174,13 @@ impl<'a> PlacementSearch<'a> {
                 .map(|worker| {
                     let stop = &stop;
                     scope.spawn(move || {
-                        let result = self.search(pos, alpha, beta, worker, stop);
+                        let result = self.search(pos, None, alpha, beta, worker, stop);
                         stop.store(true, Ordering::Relaxed);
                         result
                     })
                 })
                 .collect();
-            let mut results = vec![self.search(pos, alpha, beta, 0, &stop)];
+            let mut results = vec![self.search(pos, None, alpha, beta, 0, &stop)];
             stop.store(true, Ordering::Relaxed);
             for helper in helpers {
                 // A worker only returns values; a panic in one is a bug worth passing on.
@@ -258,10 +261,12 @@ impl<'a> PlacementSearch<'a> {
     }
 
     /// Negamax with alpha-beta on -1, 0, 1: the exact value when it lies strictly between
-    /// `alpha` and `beta`, else a bound on the right side of the window.
+    /// `alpha` and `beta`, else a bound on the right side of the window. `key` is `pos`'s key
+    /// where the caller has it already.
     fn search(
         &self,
         pos: &MorrisPosition,
+        key: Option<SearchKey>,
         mut alpha: i8,
         beta: i8,
         worker: usize,
@@ -281,7 +286,7 @@ impl<'a> PlacementSearch<'a> {
         if stop.load(Ordering::Relaxed) {
             return Err(Halt::Stopped);
         }
-        let key = self.key(pos);
+        let key = key.unwrap_or_else(|| self.key(pos));
         if let Some((v, bound)) = self.table.lookup(key) {
             let usable = match bound {
                 Bound::Exact => true,
@@ -293,48 +298,65 @@ impl<'a> PlacementSearch<'a> {
                 return Ok(v);
             }
         }
-        let mut moves = ordered_moves(game, pos)?;
+        let mut moves = ArrayVec::new();
+        ordered_moves(game, pos, &mut moves)?;
         if worker > 0 && to_place > DIVERSE_ABOVE {
             let first = worker % moves.len();
             moves.swap(0, first);
         }
         let alpha_in = alpha;
         let mut best = -2;
+        // The children's keys, where the children have entries (they are not leaves).
+        let mut keys: ArrayVec<SearchKey, MAX_TURNS> = ArrayVec::new();
         if to_place >= 2 {
             // Enhanced transposition cutoffs: a child whose entry already proves a cutoff ends
             // the search here, and one whose entry proves it cannot raise alpha is not searched
             // (its bound still counts in the fail-soft value). Leaves have no entries, so the
             // lookups start where the children are not leaves. On Morabaraba positions 16 plies
             // from the leaves this visits 3 to 6 times fewer positions (BENCHMARKS.md).
-            let mut cutoff = None;
-            moves.retain(|mv| {
-                if cutoff.is_some() {
-                    return true;
-                }
-                let Some((v, bound)) = self.table.lookup(self.key(&game.play(pos, mv))) else {
-                    return true;
-                };
-                let (at_least, at_most) = match bound {
-                    Bound::Exact => (-v, -v),
-                    Bound::Lower => (-1, -v),
-                    Bound::Upper => (-v, 1),
-                };
-                if at_least >= beta || at_least == 1 {
-                    cutoff = Some(at_least);
-                } else if at_most <= alpha {
-                    best = best.max(at_most);
-                    return false;
-                }
-                true
-            });
-            if let Some(v) = cutoff {
-                self.hits.fetch_add(1, Ordering::Relaxed);
-                self.table.store(key, v, Bound::Lower);
-                return Ok(v);
+            //
+            // Every child's bucket is asked for before the first is read: each is a cache miss
+            // in a table of gigabytes, and asked for together they overlap instead of
+            // following one another.
+            for mv in &moves {
+                let key = self.key(&game.play(pos, mv));
+                self.table.prefetch(key);
+                keys.push(key);
             }
+            let mut kept = 0;
+            for i in 0..moves.len() {
+                if let Some((v, bound)) = self.table.lookup(keys[i]) {
+                    let (at_least, at_most) = match bound {
+                        Bound::Exact => (-v, -v),
+                        Bound::Lower => (-1, -v),
+                        Bound::Upper => (-v, 1),
+                    };
+                    if at_least >= beta || at_least == 1 {
+                        self.hits.fetch_add(1, Ordering::Relaxed);
+                        self.table.store(key, at_least, Bound::Lower);
+                        return Ok(at_least);
+                    }
+                    if at_most <= alpha {
+                        best = best.max(at_most);
+                        continue;
+                    }
+                }
+                moves[kept] = moves[i];
+                keys[kept] = keys[i];
+                kept += 1;
+            }
+            moves.truncate(kept);
+            keys.truncate(kept);
         }
-        for mv in &moves {
-            let v = -self.search(&game.play(pos, mv), -beta, -alpha, worker, stop)?;
+        for (i, mv) in moves.iter().enumerate() {
+            let v = -self.search(
+                &game.play(pos, mv),
+                keys.get(i).copied(),
+                -beta,
+                -alpha,
+                worker,
+                stop,
+            )?;
             best = best.max(v);
             alpha = alpha.max(v);
             if alpha >= beta || best == 1 {
@@ -404,7 +426,8 @@ impl<'a> PlacementSearch<'a> {
 fn ordered_moves(
     game: &Morris,
     pos: &MorrisPosition,
-) -> Result<ArrayVec<MorrisMove, 512>, ProbeError> {
+    ordered: &mut ArrayVec<MorrisMove, MAX_TURNS>,
+) -> Result<(), ProbeError> {
     let board = game.board();
     let us = pos.side_to_move();
     let (ours, theirs) = (pos.men(us).0, pos.men(!us).0);
@@ -434,22 +457,34 @@ fn ordered_moves(
             3
         }
     };
-    let mut all: ArrayVec<MorrisMove, 512> = ArrayVec::new();
     let mut overflow = false;
-    game.for_each_move(pos, |mv| overflow |= all.try_push(*mv).is_err());
-    if overflow || all.is_empty() {
+    game.for_each_move(pos, |mv| overflow |= ordered.try_push(*mv).is_err());
+    if overflow || ordered.is_empty() {
         // The rules end a game without turns (`terminal_value` is asked first), so an empty
         // list means rules this search does not know.
         return Err(ProbeError::OutOfScope(format!(
             "a placement position with {} turns",
-            if overflow { "more than 512" } else { "no" }
+            if overflow {
+                format!("more than {MAX_TURNS}")
+            } else {
+                "no".to_owned()
+            }
         )));
     }
-    let mut ordered = ArrayVec::new();
-    for group in 0..4 {
-        ordered.extend(all.iter().copied().filter(|mv| rank(mv) == group));
+    // A stable insertion sort on the rank, in place: the lists are a few dozen turns, and the
+    // list is filled and ordered where the caller keeps it rather than returned, since moving
+    // it would copy all its capacity, in every position searched.
+    for i in 1..ordered.len() {
+        let mv = ordered[i];
+        let r = rank(&mv);
+        let mut j = i;
+        while j > 0 && rank(&ordered[j - 1]) > r {
+            ordered[j] = ordered[j - 1];
+            j -= 1;
+        }
+        ordered[j] = mv;
     }
-    Ok(ordered)
+    Ok(())
 }
 
 fn score(wdl: Wdl) -> i8 {
