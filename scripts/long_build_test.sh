@@ -5,7 +5,8 @@
 # uninterrupted `perfectplay solve --wdl-only --compress` of the same game (and with the
 # manifest `long_build_progress.py --checksums` makes of the digests recorded), and the search's
 # value of the start and of every first placement with those of a retrograde build of the
-# whole game, placement included; then a fresh build given a manifest with one digest changed
+# whole game, placement included (the tables preloaded, PRELOAD=auto, and read where they
+# lie, PRELOAD=0); then a fresh build given a manifest with one digest changed
 # (EXPECT) stops at that table (and at one unlike the digest it was compared with), one given
 # the manifest of tables proven (PROVEN) verifies only the units it does not list whole, --keep carries
 # an earlier build's manifest and statistics on past the tables verified (refusing any that
@@ -174,6 +175,10 @@ probed=$(values "$work/probe.txt")
 [ "$(echo "$searched" | wc -l)" -eq 25 ] || fail "the search valued $(echo "$searched" | wc -l) of 25 (start and 24 first placements)"
 [ "$searched" = "$probed" ] || fail "the search and the whole-game tables disagree:
 $(diff <(echo "$searched") <(echo "$probed"))"
+# PRELOAD=auto: these tables fit in memory many times over, so the search read them copied.
+grep -q "^preloaded [0-9]* bytes of tables" "$work/long/marks/search.log" \
+  || fail "the search did not preload tables that fit in memory"
+events | grep -q "search (tables preloaded)$" || fail "the log does not say the tables were preloaded"
 # 5. EXPECT: a fresh build compared with the uninterrupted build's manifest, one digest of it
 # changed, goes through the tables that match and stops at the one that differs.
 sed -E 's/^[0-9a-f]{64}  3-4\.ppdb$/'"$(printf '0%.0s' $(seq 64))"'  3-4.ppdb/' \
@@ -232,11 +237,15 @@ mkdir -p "$work/proven/marks"
 printf '%s  %s\n' "$(awk '$2 == "4-4-bm.ppdb" { print $1 }' "$work/long/CHECKSUMS")" \
   "$work/long/CHECKSUMS" > "$work/proven/marks/proven-4-4-bm"
 grep -q '^[0-9a-f]\{64\}  ' "$work/proven/marks/proven-4-4-bm" || fail "the full build made no 4-4-bm table"
-PROVEN="$work/proven.sha256" EXPECT="$work/long/CHECKSUMS" \
+# PRELOAD=0: the search reads the tables where they lie, and values alike.
+PROVEN="$work/proven.sha256" EXPECT="$work/long/CHECKSUMS" PRELOAD=0 \
   bash scripts/long_build.sh twelve_mens_morris "$work/proven" 4 \
   "${rules[@]}" > /dev/null || fail "the build given PROVEN failed: $(tail -n 1 "$work/proven/marks/events.log")"
 diff "$work/proven/CHECKSUMS" "$work/long/CHECKSUMS" > /dev/null \
   || fail "the build given PROVEN wrote other tables"
+! grep -q "^preloaded" "$work/proven/marks/search.log" || fail "PRELOAD=0 preloaded the tables"
+[ "$(values "$work/proven/marks/search.log")" = "$searched" ] \
+  || fail "the search without preloading valued otherwise"
 for table in "$work"/proven/*.ppdb; do
   key=$(basename "$table" .ppdb)
   case $key in
@@ -384,6 +393,10 @@ if bash scripts/long_build.sh twelve_mens_morris "$work/long" 4 > /dev/null 2>&1
 fi
 events | tail -n 1 | grep -q "was begun as .twelve_mens_morris --set men=4., not .twelve_mens_morris .: give the same" \
   || fail "the refusal of other options did not name them: $(events | tail -n 1)"
+if PRELOAD=yes bash scripts/long_build.sh twelve_mens_morris "$work/long" 4 "${rules[@]}" > /dev/null 2> "$work/preload.err"; then
+  fail "PRELOAD=yes was taken"
+fi
+grep -q "PRELOAD=yes: auto, 1 or 0" "$work/preload.err" || fail "PRELOAD=yes was refused without the reason"
 # A disk with less free than MIN_FREE_GB stops the driver before a unit, with the figures.
 if MIN_FREE_GB=999999 bash scripts/long_build.sh twelve_mens_morris "$work/full-disk" 4 "${rules[@]}" > /dev/null 2>&1; then
   fail "the driver built on a disk with less free than MIN_FREE_GB"
@@ -505,4 +518,4 @@ python3 scripts/long_build_progress.py "$work/kept-only" --table > "$work/kept-o
 grep -q "| $(python3 -c "print(f'{$want:,}')") |" "$work/kept-only.md" \
   || fail "a unit whose tables a stopped run wrote was not counted by them ($want indices): $(cat "$work/kept-only.md")"
 
-echo "long_build.sh: stopped, resumed, verified and searched; $(wc -l < "$work/long/CHECKSUMS") tables identical to one uninterrupted build, and to the manifest of the digests recorded; the start ($(echo "$searched" | awk '$1 == "start" { print $2 }')) and 24 first placements as the whole-game tables value them; a table unlike EXPECT's stops it; the units PROVEN lists whole are not verified again, those it lists in part are verified whole; --keep carries an earlier build's files on; a directory verified without unit distances is refused; units built again give the same longest wins and losses; other options, a second driver, a stale pid file and a CHECKSUMS unlike the verified digests are refused or told apart"
+echo "long_build.sh: stopped, resumed, verified and searched; $(wc -l < "$work/long/CHECKSUMS") tables identical to one uninterrupted build, and to the manifest of the digests recorded; the start ($(echo "$searched" | awk '$1 == "start" { print $2 }')) and 24 first placements as the whole-game tables value them, with the tables preloaded or not; a table unlike EXPECT's stops it; the units PROVEN lists whole are not verified again, those it lists in part are verified whole; --keep carries an earlier build's files on; a directory verified without unit distances is refused; units built again give the same longest wins and losses; other options, a second driver, a stale pid file and a CHECKSUMS unlike the verified digests are refused or told apart"
