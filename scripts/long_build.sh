@@ -67,7 +67,8 @@
 # search copies the tables into memory first, `search --preload`, when they and its
 # transposition table fit in the memory available with 2 GB to spare; 1: always; 0: never.
 # Probes then skip the page cache's small pages: a quarter less time for a Twelve Men's Morris
-# search, for half a minute of copying; BENCHMARKS.md).
+# search, for half a minute of copying; BENCHMARKS.md). A stop while the tables are copied
+# ends the search at once: it has proven nothing yet, and its saved table is as it was.
 set -uo pipefail
 
 usage() {
