@@ -65,7 +65,8 @@
 # transposition table, 2^N entries), EXPECT (none: a manifest to compare the tables with),
 # PROVEN (none: a manifest of tables proven before, not verified again), PRELOAD (auto: the
 # search copies the tables into memory first, `search --preload`, when they and its
-# transposition table fit in the memory available with 2 GB to spare; 1: always; 0: never.
+# transposition table fit in the memory available with PRELOAD_SPARE_MIB (2048) to spare;
+# 1: always; 0: never.
 # Probes then skip the page cache's small pages: a quarter less time for a Twelve Men's Morris
 # search, for half a minute of copying; BENCHMARKS.md). A stop while the tables are copied
 # ends the search at once: it has proven nothing yet, and its saved table is as it was.
@@ -103,15 +104,22 @@ if [ -n "$expect" ]; then
   expect=$(realpath "$expect")
 fi
 proven=${PROVEN:-}
+if [ -n "$proven" ]; then
+  [ -f "$proven" ] || { echo "PROVEN=$proven: no such file" >&2; exit 2; }
+  proven=$(realpath "$proven")
+fi
+# Checked here, not when the search comes after hours of building; the shell's arithmetic
+# below reads them.
+[[ $table_bits =~ ^[1-9][0-9]?$ ]] && [ "$table_bits" -ge 4 ] && [ "$table_bits" -le 40 ] \
+  || { echo "TABLE_BITS=$table_bits: a whole number from 4 to 40" >&2; exit 2; }
 preload=${PRELOAD:-auto}
 case "$preload" in
   auto | 0 | 1) ;;
   *) echo "PRELOAD=$preload: auto, 1 or 0" >&2; exit 2 ;;
 esac
-if [ -n "$proven" ]; then
-  [ -f "$proven" ] || { echo "PROVEN=$proven: no such file" >&2; exit 2; }
-  proven=$(realpath "$proven")
-fi
+preload_spare_mib=${PRELOAD_SPARE_MIB:-2048}
+[[ $preload_spare_mib =~ ^(0|[1-9][0-9]{0,8})$ ]] \
+  || { echo "PRELOAD_SPARE_MIB=$preload_spare_mib: a whole number of MiB" >&2; exit 2; }
 marks=$dir/marks
 mkdir -p "$marks"
 
@@ -360,17 +368,29 @@ if ! python3 "$here/long_build_progress.py" "$dir" --checksums > "$marks/verifie
   exit 1
 fi
 if [ ! -f "$marks/searched" ]; then
-  search_args=()
+  how="(PRELOAD=$preload)"
   if [ "$preload" = auto ]; then
-    # Free memory as the kernel estimates it, without swapping; a copy that does not fit would
-    # be granted by an overcommitting kernel and then killed.
-    tables_kib=$(du -k --apparent-size -c "$dir"/*.ppdb | tail -n 1 | cut -f 1)
-    available_kib=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo 2> /dev/null)
-    needed_kib=$((tables_kib + (8 << table_bits) / 1024 + 2 * 1024 * 1024))
-    [ -n "$available_kib" ] && [ "$needed_kib" -lt "$available_kib" ] && preload=1
+    # Free memory as the kernel estimates it, without swapping: a copy that does not fit would
+    # be granted by an overcommitting kernel and then killed. The spare is for the search's
+    # own memory beside the two (its index tables) and for whatever else runs.
+    tables_kib=$(du -k --apparent-size -c "$dir"/*.ppdb 2> /dev/null | tail -n 1 | cut -f 1)
+    available_kib=$(awk '/^MemAvailable:/ { kib = $2 } END { print kib + 0 }' /proc/meminfo \
+      2> /dev/null)
+    tables_mib=$((${tables_kib:-0} / 1024)) available_mib=$((${available_kib:-0} / 1024))
+    table_mib=$(((8 << table_bits) / 1048576))
+    needed_mib=$((tables_mib + table_mib + preload_spare_mib))
+    how="($tables_mib MiB of tables, $table_mib of transposition table and $preload_spare_mib spare"
+    how+=" need $needed_mib MiB; $available_mib available)"
+    preload=0
+    [ "$needed_mib" -lt "$available_mib" ] && preload=1
   fi
-  [ "$preload" = 1 ] && search_args+=(--preload)
-  log "search${search_args[*]:+ (tables preloaded)}"
+  search_args=()
+  if [ "$preload" = 1 ]; then
+    search_args+=(--preload)
+    log "search, preloading the tables $how"
+  else
+    log "search, the tables read where they lie $how"
+  fi
   run_step "the search" "$marks/searched" "$marks/search.log" \
     "$bin" search "$game" --db "$dir" --moves --threads "$threads" \
     --table-bits "$table_bits" --checkpoint "$dir/search.tt" "${search_args[@]}" "${set_args[@]}"

@@ -5,8 +5,8 @@
 # uninterrupted `perfectplay solve --wdl-only --compress` of the same game (and with the
 # manifest `long_build_progress.py --checksums` makes of the digests recorded), and the search's
 # value of the start and of every first placement with those of a retrograde build of the
-# whole game, placement included (the tables preloaded, PRELOAD=auto, and read where they
-# lie, PRELOAD=0); then a fresh build given a manifest with one digest changed
+# whole game, placement included (the tables preloaded where PRELOAD=auto finds them fitting
+# in memory, and read where they lie where it does not); then a fresh build given a manifest with one digest changed
 # (EXPECT) stops at that table (and at one unlike the digest it was compared with), one given
 # the manifest of tables proven (PROVEN) verifies only the units it does not list whole, --keep carries
 # an earlier build's manifest and statistics on past the tables verified (refusing any that
@@ -40,7 +40,8 @@ values() {
 }
 
 # MIN_FREE_GB=1: these builds write megabytes, and a small test disk must not stop them.
-export PERFECTPLAY=$bin THREADS=2 TABLE_BITS=20 MIN_FREE_GB=1
+# PRELOAD_SPARE_MIB=0: the search preloads these tables (megabytes) whatever memory is free.
+export PERFECTPLAY=$bin THREADS=2 TABLE_BITS=20 MIN_FREE_GB=1 PRELOAD=auto PRELOAD_SPARE_MIB=0
 rules=(--set men=4)
 
 # 1. Stopped as soon as the last unit's build starts.
@@ -175,10 +176,11 @@ probed=$(values "$work/probe.txt")
 [ "$(echo "$searched" | wc -l)" -eq 25 ] || fail "the search valued $(echo "$searched" | wc -l) of 25 (start and 24 first placements)"
 [ "$searched" = "$probed" ] || fail "the search and the whole-game tables disagree:
 $(diff <(echo "$searched") <(echo "$probed"))"
-# PRELOAD=auto: these tables fit in memory many times over, so the search read them copied.
+# PRELOAD=auto: the tables and the transposition table fit, so the search read them copied.
 grep -q "^preloaded [0-9]* bytes of tables" "$work/long/marks/search.log" \
   || fail "the search did not preload tables that fit in memory"
-events | grep -q "search (tables preloaded)$" || fail "the log does not say the tables were preloaded"
+events | grep -q "search, preloading the tables ([0-9]* MiB of tables, 8 of transposition table and 0 spare need [0-9]* MiB; [0-9]* available)$" \
+  || fail "the log does not say the tables were preloaded, and why: $(events | grep "search, ")"
 # 5. EXPECT: a fresh build compared with the uninterrupted build's manifest, one digest of it
 # changed, goes through the tables that match and stops at the one that differs.
 sed -E 's/^[0-9a-f]{64}  3-4\.ppdb$/'"$(printf '0%.0s' $(seq 64))"'  3-4.ppdb/' \
@@ -237,13 +239,15 @@ mkdir -p "$work/proven/marks"
 printf '%s  %s\n' "$(awk '$2 == "4-4-bm.ppdb" { print $1 }' "$work/long/CHECKSUMS")" \
   "$work/long/CHECKSUMS" > "$work/proven/marks/proven-4-4-bm"
 grep -q '^[0-9a-f]\{64\}  ' "$work/proven/marks/proven-4-4-bm" || fail "the full build made no 4-4-bm table"
-# PRELOAD=0: the search reads the tables where they lie, and values alike.
-PROVEN="$work/proven.sha256" EXPECT="$work/long/CHECKSUMS" PRELOAD=0 \
+# A spare larger than any memory: the search reads the tables where they lie, and values alike.
+PROVEN="$work/proven.sha256" EXPECT="$work/long/CHECKSUMS" PRELOAD_SPARE_MIB=999999999 \
   bash scripts/long_build.sh twelve_mens_morris "$work/proven" 4 \
   "${rules[@]}" > /dev/null || fail "the build given PROVEN failed: $(tail -n 1 "$work/proven/marks/events.log")"
 diff "$work/proven/CHECKSUMS" "$work/long/CHECKSUMS" > /dev/null \
   || fail "the build given PROVEN wrote other tables"
-! grep -q "^preloaded" "$work/proven/marks/search.log" || fail "PRELOAD=0 preloaded the tables"
+! grep -q "^preloaded" "$work/proven/marks/search.log" || fail "tables that do not fit were preloaded"
+grep -q "search, the tables read where they lie (.* and 999999999 spare need [0-9]* MiB; [0-9]* available)$" \
+  "$work/proven/marks/events.log" || fail "the log does not say why the tables were not preloaded"
 [ "$(values "$work/proven/marks/search.log")" = "$searched" ] \
   || fail "the search without preloading valued otherwise"
 for table in "$work"/proven/*.ppdb; do
@@ -393,10 +397,15 @@ if bash scripts/long_build.sh twelve_mens_morris "$work/long" 4 > /dev/null 2>&1
 fi
 events | tail -n 1 | grep -q "was begun as .twelve_mens_morris --set men=4., not .twelve_mens_morris .: give the same" \
   || fail "the refusal of other options did not name them: $(events | tail -n 1)"
-if PRELOAD=yes bash scripts/long_build.sh twelve_mens_morris "$work/long" 4 "${rules[@]}" > /dev/null 2> "$work/preload.err"; then
-  fail "PRELOAD=yes was taken"
-fi
-grep -q "PRELOAD=yes: auto, 1 or 0" "$work/preload.err" || fail "PRELOAD=yes was refused without the reason"
+# Settings the search reads are checked before any unit is built.
+for setting in PRELOAD=yes PRELOAD_SPARE_MIB=2G TABLE_BITS=41 TABLE_BITS=029 TABLE_BITS=x; do
+  if env "$setting" bash scripts/long_build.sh twelve_mens_morris "$work/settings" 4 \
+    "${rules[@]}" > /dev/null 2> "$work/setting.err"; then
+    fail "$setting was taken"
+  fi
+  grep -q "^${setting}: " "$work/setting.err" || fail "$setting was refused without the reason: $(cat "$work/setting.err")"
+  [ ! -e "$work/settings" ] || fail "$setting was refused after the build began"
+done
 # A disk with less free than MIN_FREE_GB stops the driver before a unit, with the figures.
 if MIN_FREE_GB=999999 bash scripts/long_build.sh twelve_mens_morris "$work/full-disk" 4 "${rules[@]}" > /dev/null 2>&1; then
   fail "the driver built on a disk with less free than MIN_FREE_GB"
@@ -518,4 +527,4 @@ python3 scripts/long_build_progress.py "$work/kept-only" --table > "$work/kept-o
 grep -q "| $(python3 -c "print(f'{$want:,}')") |" "$work/kept-only.md" \
   || fail "a unit whose tables a stopped run wrote was not counted by them ($want indices): $(cat "$work/kept-only.md")"
 
-echo "long_build.sh: stopped, resumed, verified and searched; $(wc -l < "$work/long/CHECKSUMS") tables identical to one uninterrupted build, and to the manifest of the digests recorded; the start ($(echo "$searched" | awk '$1 == "start" { print $2 }')) and 24 first placements as the whole-game tables value them, with the tables preloaded or not; a table unlike EXPECT's stops it; the units PROVEN lists whole are not verified again, those it lists in part are verified whole; --keep carries an earlier build's files on; a directory verified without unit distances is refused; units built again give the same longest wins and losses; other options, a second driver, a stale pid file and a CHECKSUMS unlike the verified digests are refused or told apart"
+echo "long_build.sh: stopped, resumed, verified and searched; $(wc -l < "$work/long/CHECKSUMS") tables identical to one uninterrupted build, and to the manifest of the digests recorded; the start ($(echo "$searched" | awk '$1 == "start" { print $2 }')) and 24 first placements as the whole-game tables value them, with the tables preloaded or not; a table unlike EXPECT's stops it; the units PROVEN lists whole are not verified again, those it lists in part are verified whole; --keep carries an earlier build's files on; a directory verified without unit distances is refused; units built again give the same longest wins and losses; settings the search reads (PRELOAD, PRELOAD_SPARE_MIB, TABLE_BITS) are checked before a unit is built; other options, a second driver, a stale pid file and a CHECKSUMS unlike the verified digests are refused or told apart"
