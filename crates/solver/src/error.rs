@@ -186,6 +186,18 @@ pub enum ProbeError {
     /// instead of an answer that could be wrong.
     #[error("internal inconsistency: {0}")]
     Inconsistent(String),
+    /// Reading the tables into memory ([`crate::Tablebase::preload`]) would take more memory
+    /// than the system has available without swapping (or than the budget given).
+    #[error(
+        "reading the tables into memory takes {needed} bytes, more than the {available} bytes \
+         of memory available: probe them where they lie (without preloading)"
+    )]
+    NotEnoughMemory {
+        /// The bytes the copies would take.
+        needed: u64,
+        /// The memory the system had available without swapping.
+        available: u64,
+    },
     /// The table exists but cannot be used.
     #[error(transparent)]
     Db(#[from] DbError),

@@ -341,19 +341,7 @@ impl Table {
     /// order. One map for many small tables lets huge pages cover them all, which separate
     /// copies of tables under 2 MB cannot: random probes across them then rarely miss the TLB.
     pub fn copy_all(tables: &[&Table]) -> Result<Vec<Table>, DbError> {
-        // Each copy starts on a cache line.
-        let starts: Vec<usize> = tables
-            .iter()
-            .scan(0usize, |next, t| {
-                let start = *next;
-                *next = (start + t.bytes.as_slice().len()).next_multiple_of(64);
-                Some(start)
-            })
-            .collect();
-        let total = tables
-            .last()
-            .zip(starts.last())
-            .map_or(0, |(t, &s)| s + t.bytes.as_slice().len());
+        let (starts, total) = Table::copy_layout(tables);
         let io = |path: &Path, e| DbError::io(path, e);
         let first = tables.first().map_or(Path::new(""), |t| t.path.as_path());
         let mut map = MmapMut::map_anon(total.max(1)).map_err(|e| io(first, e))?;
@@ -398,6 +386,30 @@ impl Table {
                 })
             })
             .collect()
+    }
+
+    /// The bytes of memory [`Table::copy_all`] maps for copies of `tables`.
+    #[must_use]
+    pub fn copy_all_bytes(tables: &[&Table]) -> u64 {
+        Table::copy_layout(tables).1 as u64
+    }
+
+    /// Where each copy of `tables` starts in one map (each on a cache line), and the map's
+    /// length.
+    fn copy_layout(tables: &[&Table]) -> (Vec<usize>, usize) {
+        let starts: Vec<usize> = tables
+            .iter()
+            .scan(0usize, |next, t| {
+                let start = *next;
+                *next = (start + t.bytes.as_slice().len()).next_multiple_of(64);
+                Some(start)
+            })
+            .collect();
+        let total = tables
+            .last()
+            .zip(starts.last())
+            .map_or(0, |(t, &s)| s + t.bytes.as_slice().len());
+        (starts, total)
     }
 
     /// The file this table was read from.

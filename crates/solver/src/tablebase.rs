@@ -288,7 +288,19 @@ impl<D: Domain> Tablebase<D> {
     /// gigabytes of tables then rarely miss the TLB (each probe through the page cache's small
     /// pages pays a page walk), at the cost of the tables' size in memory. Returns the bytes
     /// read. Tables opened before keep being read where they were.
+    ///
+    /// Refused with [`ProbeError::NotEnoughMemory`], before anything is copied, where the
+    /// copies would take more than the memory the system has available without swapping
+    /// ([`crate::limits::available_memory`]): an overcommitting system would grant the map
+    /// and then kill the process part way through the copy.
     pub fn preload(&self) -> Result<u64, ProbeError> {
+        self.preload_within(crate::limits::available_memory())
+    }
+
+    /// [`Tablebase::preload`] within a budget of `available` bytes (`None`: no bound), rather
+    /// than the memory the system says it has: refused with [`ProbeError::NotEnoughMemory`],
+    /// before anything is copied, where the copies would take more.
+    pub fn preload_within(&self, available: Option<u64>) -> Result<u64, ProbeError> {
         let opened: Vec<(D::Key, Table)> = self
             .available()
             .into_iter()
@@ -298,6 +310,10 @@ impl<D: Domain> Tablebase<D> {
             .map(|(key, path)| Ok((key, Table::open(&path, Some(&self.expected(key)))?)))
             .collect::<Result<_, DbError>>()?;
         let refs: Vec<&Table> = opened.iter().map(|(_, t)| t).collect();
+        let needed = Table::copy_all_bytes(&refs);
+        if let Some(available) = available.filter(|&free| needed > free) {
+            return Err(ProbeError::NotEnoughMemory { needed, available });
+        }
         let copies = Table::copy_all(&refs)?;
         let mut bytes = 0;
         for ((key, _), copy) in opened.iter().zip(copies) {

@@ -148,7 +148,16 @@ fn three_pieces_match_a_reference_solver_and_verify() {
         assert_eq!(b.as_ref().ok(), Some(w));
     }
     let preloaded = Tablebase::open(domain(), dir.path()).unwrap();
-    assert!(preloaded.preload().unwrap() > 190_000);
+    // A budget below the tables' size is refused before anything is copied (the whole size is
+    // copied next); one past it is granted.
+    match preloaded.preload_within(Some(190_000)) {
+        Err(ProbeError::NotEnoughMemory { needed, available }) => {
+            assert!(needed > 190_000, "{needed}");
+            assert_eq!(available, 190_000);
+        }
+        other => panic!("a preload over budget gave {other:?}"),
+    }
+    assert!(preloaded.preload_within(Some(u64::MAX)).unwrap() > 190_000);
     for (p, w) in positions.iter().zip(&want).step_by(7) {
         assert_eq!(preloaded.probe(p).unwrap(), *w);
     }

@@ -26,7 +26,8 @@ pub(crate) struct SearchArgs {
     pub(crate) threads: Threads,
     /// Copy every table into memory (2 MB pages where the system gives them) before starting:
     /// random reads then skip the page cache's small pages, which pays off for long runs.
-    /// Needs as much free memory as the tables' size.
+    /// Needs as much free memory as the tables' size: refused before anything is copied where
+    /// the system has less available.
     #[arg(long)]
     pub(crate) preload: bool,
     /// Keep the transposition table in FILE: read at the start when FILE exists, written every
