@@ -66,10 +66,10 @@
 # PROVEN (none: a manifest of tables proven before, not verified again), PRELOAD (auto: the
 # search copies the tables into memory first, `search --preload`, when they and its
 # transposition table fit in the memory available with PRELOAD_SPARE_MIB, 2048, to spare; 1:
-# always, the search refusing to start where the tables alone do not fit; 0: never). Preloaded, probes skip the page cache's small pages: a quarter less time
-# for a Twelve Men's Morris search, for half a minute of copying (BENCHMARKS.md). A stop while
-# the tables are copied ends the search at once: it has proven nothing yet, and its saved
-# table is as it was.
+# always, the search refusing to start where the tables alone do not fit; 0: never).
+# Preloaded, probes skip the page cache's small pages: a quarter less time for a Twelve Men's
+# Morris search, for half a minute of copying (BENCHMARKS.md). A stop while the tables are
+# copied ends the search at once: it has proven nothing yet, and its saved table is as it was.
 set -uo pipefail
 
 usage() {

@@ -195,7 +195,8 @@ pub enum ProbeError {
     NotEnoughMemory {
         /// The bytes the copies would take.
         needed: u64,
-        /// The memory the system had available without swapping.
+        /// The memory available: the system's without swapping, or the budget given to
+        /// [`crate::Tablebase::preload_within`].
         available: u64,
     },
     /// The table exists but cannot be used.
